@@ -1,0 +1,108 @@
+// What a credential resolves to: the key pair with its merchant and shop. Cached briefly per
+// process (key lookups are on every request); changes to keys or statuses NOTIFY every server
+// to drop its cache, and a short TTL bounds staleness if a notification is missed.
+import pg from "pg";
+import { db } from "@/lib/db";
+import { config } from "@/lib/config";
+import { log } from "@/lib/log";
+import { singleton } from "@/lib/singleton";
+import type { Environment, MerchantStatus, MerchantTier, ShopStatus } from "@/lib/generated/prisma/enums";
+
+export type Principal = {
+  keyPairId: string;
+  environment: Environment;
+  publishableKey: string;
+  secretPreview: string;
+  secretVersion: number;
+  revoked: boolean;
+  merchant: { id: string; name: string; email: string | null; industry: string | null; tier: MerchantTier; trustScore: number; status: MerchantStatus };
+  shop: { id: string; name: string; status: ShopStatus } | null;
+};
+
+const TTL_MS = 5_000;
+const CHANNEL = "credentials_changed";
+
+type Entry = { at: number; value: Principal | null };
+const cache = singleton("principal-cache", () => ({ byKey: new Map<string, Entry>(), listening: false }));
+
+const select = {
+  id: true,
+  environment: true,
+  publishableKey: true,
+  secretPreview: true,
+  secretVersion: true,
+  revokedAt: true,
+  merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } },
+  shop: { select: { id: true, name: true, status: true } },
+} as const;
+
+type Row = { id: string; environment: Environment; publishableKey: string; secretPreview: string; secretVersion: number; revokedAt: Date | null; merchant: Principal["merchant"]; shop: Principal["shop"] };
+
+function toPrincipal(row: Row | null): Principal | null {
+  if (!row) return null;
+  return {
+    keyPairId: row.id,
+    environment: row.environment,
+    publishableKey: row.publishableKey,
+    secretPreview: row.secretPreview,
+    secretVersion: row.secretVersion,
+    revoked: row.revokedAt !== null,
+    merchant: row.merchant,
+    shop: row.shop,
+  };
+}
+
+async function cached(key: string, load: () => Promise<Row | null>): Promise<Principal | null> {
+  startListening();
+  const hit = cache.byKey.get(key);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  const value = toPrincipal(await load());
+  if (cache.byKey.size > 50_000) cache.byKey.clear();
+  cache.byKey.set(key, { at: Date.now(), value });
+  return value;
+}
+
+export function principalBySecretHash(secretHash: string) {
+  return cached(`s:${secretHash}`, () => db().apiKeyPair.findUnique({ where: { secretHash }, select }));
+}
+export function principalByPublishableKey(publishableKey: string) {
+  return cached(`p:${publishableKey}`, () => db().apiKeyPair.findUnique({ where: { publishableKey }, select }));
+}
+export function principalByKeyPairId(id: string) {
+  return cached(`i:${id}`, () => db().apiKeyPair.findUnique({ where: { id }, select }));
+}
+
+export function clearPrincipalCache() {
+  cache.byKey.clear();
+}
+
+/** Called by every use case that changes a key, merchant or shop status (after commit). */
+export async function notifyCredentialsChanged() {
+  clearPrincipalCache();
+  await db().$executeRaw`SELECT pg_notify(${CHANNEL}, '')`;
+}
+
+function startListening() {
+  if (cache.listening) return;
+  cache.listening = true;
+  const url = config().DATABASE_URL;
+  if (!url) return;
+  const connect = () => {
+    const client = new pg.Client({ connectionString: url });
+    client.on("notification", () => clearPrincipalCache());
+    client.on("error", (err) => {
+      log.warn({ err: err.message }, "credential cache listener lost; retrying");
+      client.end().catch(() => {});
+      setTimeout(connect, 1_000).unref();
+    });
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${CHANNEL}`))
+      .catch((err) => {
+        // The embedded database may not support LISTEN across connections: the TTL still bounds staleness.
+        log.warn({ err: err.message }, "credential cache listener unavailable; relying on TTL");
+        client.end().catch(() => {});
+      });
+  };
+  connect();
+}

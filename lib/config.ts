@@ -1,0 +1,70 @@
+// Configuration: read once from the environment, validated with zod. Development gets safe
+// defaults; APP_ENV=production refuses to start without real secrets.
+import { z } from "zod";
+
+const DEV_SECRET = "dev-only-insecure-secret-change-me-0000000000";
+
+const boolFlag = z
+  .enum(["1", "0", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+const positive = (def: number) => z.coerce.number().positive().default(def);
+
+export const configSchema = z
+  .object({
+    APP_ENV: z.enum(["development", "test", "production"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    APP_URL: z.url().optional(),
+    SANDBOX_URL: z.url().optional(),
+    DATABASE_URL: z.string().min(1).optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    AUTH_SECRET: z.string().min(1).default(DEV_SECRET),
+    JWT_SECRET: z.string().min(1).default(DEV_SECRET),
+    ENCRYPTION_KEY: z.string().min(1).default(DEV_SECRET),
+    SANDBOX_DELAY_SCALE: positive(1),
+    WEBHOOK_RETRY_SCALE: positive(1),
+    RATE_LIMIT_SCALE: positive(1),
+    JOBS_DRIVER: z.enum(["local", "inngest"]).default("local"),
+    REDIS_URL: z.string().min(1).optional(),
+    INNGEST_EVENT_KEY: z.string().optional(),
+    INNGEST_SIGNING_KEY: z.string().optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    ENABLE_TEST_FIXTURES: boolFlag,
+  })
+  .transform((c) => ({ ...c, APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "") }))
+  .superRefine((c, ctx) => {
+    if (c.APP_ENV !== "production") return;
+    const need = (ok: boolean, path: string, message: string) => ok || ctx.addIssue({ code: "custom", path: [path], message });
+    for (const key of ["AUTH_SECRET", "JWT_SECRET", "ENCRYPTION_KEY"] as const) {
+      need(c[key] !== DEV_SECRET && c[key].length >= 32, key, "must be set to a random value of at least 32 characters in production");
+    }
+    need(c.AUTH_SECRET !== c.JWT_SECRET, "JWT_SECRET", "must differ from AUTH_SECRET");
+    need(!!c.DATABASE_URL, "DATABASE_URL", "is required in production (the embedded database is for development)");
+    need(c.APP_URL.startsWith("https://"), "APP_URL", "must be an https URL in production");
+    need(!c.ENABLE_TEST_FIXTURES, "ENABLE_TEST_FIXTURES", "must not be enabled in production");
+    if (c.JOBS_DRIVER === "inngest") {
+      need(!!c.INNGEST_EVENT_KEY, "INNGEST_EVENT_KEY", "is required with JOBS_DRIVER=inngest in production");
+      need(!!c.INNGEST_SIGNING_KEY, "INNGEST_SIGNING_KEY", "is required with JOBS_DRIVER=inngest in production");
+    }
+  });
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+/** The validated configuration of this process (parsed on first use, then frozen). */
+export function config(): Config {
+  cached ??= Object.freeze(parseConfig(process.env));
+  return cached;
+}

@@ -1,0 +1,172 @@
+// The one error model and the one table of error codes (API reference section 7). Every error
+// answer of the API is built from this table: the code decides the HTTP status and `type`.
+import { z } from "zod";
+
+/** Types group codes the way integrators branch on them (Stripe-style). */
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "idempotency_error"
+  | "rate_limit_error"
+  | "card_error"
+  | "api_error";
+
+const table = {
+  // Authentication
+  missing_credentials: [401, "authentication_error"],
+  invalid_api_key: [401, "authentication_error"],
+  invalid_token: [401, "authentication_error"],
+  token_expired: [401, "authentication_error"],
+  shop_required: [401, "authentication_error"],
+  mobile_auth_failed: [401, "authentication_error"],
+  mobile_session_invalid: [401, "authentication_error"],
+  production_key_refused: [400, "invalid_request_error"],
+  environment_mismatch: [403, "permission_error"],
+  key_kind_not_allowed: [403, "permission_error"],
+  forbidden: [403, "permission_error"],
+  permission_denied: [403, "permission_error"],
+  merchant_suspended: [403, "permission_error"],
+  shop_suspended: [403, "permission_error"],
+  method_not_enabled_for_shop: [403, "permission_error"],
+  qr_establishment_suspended: [403, "permission_error"],
+  // Request shape
+  content_type_required: [415, "invalid_request_error"],
+  invalid_json: [400, "invalid_request_error"],
+  invalid_request: [400, "invalid_request_error"],
+  missing_field: [400, "invalid_request_error"],
+  unsupported_method: [400, "invalid_request_error"],
+  unsupported_country: [400, "invalid_request_error"],
+  unsupported_currency: [400, "invalid_request_error"],
+  amount_invalid: [400, "invalid_request_error"],
+  amount_below_minimum: [400, "invalid_request_error"],
+  amount_above_maximum: [400, "invalid_request_error"],
+  simulate_sandbox_only: [400, "invalid_request_error"],
+  fund_sandbox_only: [400, "invalid_request_error"],
+  // Not in section 7's table: unknown routes and wrong methods under /api/v1 (documented in README).
+  route_not_found: [404, "invalid_request_error"],
+  method_not_allowed: [405, "invalid_request_error"],
+  idempotency_conflict: [409, "idempotency_error"],
+  // Declines
+  card_declined: [402, "card_error"],
+  insufficient_funds: [402, "card_error"],
+  fraud_blocked: [402, "card_error"],
+  kyc_required: [402, "card_error"],
+  three_ds_required: [402, "card_error"],
+  three_ds_failed: [402, "card_error"],
+  expired_card: [402, "card_error"],
+  // Business rules
+  missing_required_fields: [422, "invalid_request_error"],
+  amount_out_of_limits: [422, "invalid_request_error"],
+  balance_insufficient: [422, "invalid_request_error"],
+  fx_unavailable: [422, "invalid_request_error"],
+  currency_not_funded: [422, "invalid_request_error"],
+  payout_method_unavailable: [422, "invalid_request_error"],
+  deposit_accounts_unavailable: [422, "invalid_request_error"],
+  deposit_method_required: [422, "invalid_request_error"],
+  deposit_method_unavailable: [422, "invalid_request_error"],
+  cascade_exhausted: [422, "invalid_request_error"],
+  payout_dispatch_failed: [422, "invalid_request_error"],
+  // Not found / conflicts
+  payout_not_found: [404, "invalid_request_error"],
+  topup_not_found: [404, "invalid_request_error"],
+  qr_establishment_not_found: [404, "invalid_request_error"],
+  qr_order_not_found: [404, "invalid_request_error"],
+  qr_order_not_pending: [409, "invalid_request_error"],
+  deposit_account_not_found: [404, "invalid_request_error"],
+  deposit_account_conflict: [409, "invalid_request_error"],
+  payout_proof_unavailable: [404, "invalid_request_error"],
+  settlement_already_paid: [409, "invalid_request_error"],
+  claim_already_resolved: [409, "invalid_request_error"],
+  shop_not_found: [404, "invalid_request_error"],
+  merchant_not_found: [404, "invalid_request_error"],
+  transaction_not_found: [404, "invalid_request_error"],
+  checkout_session_not_found: [404, "invalid_request_error"],
+  checkout_session_already_completed: [409, "invalid_request_error"],
+  settlement_not_found: [404, "invalid_request_error"],
+  claim_not_found: [404, "invalid_request_error"],
+  wallet_not_found: [404, "invalid_request_error"],
+  withdrawal_not_found: [404, "invalid_request_error"],
+  webhook_not_found: [404, "invalid_request_error"],
+  webhook_delivery_not_found: [404, "invalid_request_error"],
+  // Server and upstream
+  payment_instructions_unavailable: [502, "api_error"],
+  deposit_account_provisioning_failed: [502, "api_error"],
+  topup_address_unavailable: [503, "api_error"],
+  rate_limited: [429, "rate_limit_error"],
+  service_unavailable: [503, "api_error"],
+  internal_error: [500, "api_error"],
+} as const satisfies Record<string, readonly [number, ErrorType]>;
+
+export type ErrorCode = keyof typeof table;
+export const ERROR_CODES = Object.keys(table) as ErrorCode[];
+export const errorCodeSchema = z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]);
+
+export function errorStatus(code: ErrorCode): number {
+  return table[code][0];
+}
+export function errorType(code: ErrorCode): ErrorType {
+  return table[code][1];
+}
+
+export type AppErrorOptions = {
+  param?: string;
+  declineCode?: string;
+  details?: Record<string, unknown>;
+  /** Extra response headers (e.g. Retry-After, Allow). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+};
+
+/** The only error the domain throws. Transport maps it to the envelope; nothing else does. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly param?: string;
+  readonly declineCode?: string;
+  readonly details?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: AppErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.param = opts.param;
+    this.declineCode = opts.declineCode;
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+
+  get status(): number {
+    return errorStatus(this.code);
+  }
+}
+
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: errorCodeSchema,
+      type: z.string(),
+      message: z.string(),
+      param: z.string().optional(),
+      decline_code: z.string().optional(),
+      requestId: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .meta({ id: "Error" });
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export function toEnvelope(err: AppError, requestId: string): ErrorEnvelope {
+  return {
+    error: {
+      code: err.code,
+      type: errorType(err.code),
+      message: err.message,
+      ...(err.param !== undefined && { param: err.param }),
+      ...(err.declineCode !== undefined && { decline_code: err.declineCode }),
+      requestId,
+      ...(err.details !== undefined && { details: err.details }),
+    },
+  };
+}

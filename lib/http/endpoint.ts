@@ -1,0 +1,39 @@
+// An endpoint is declared once: method, path, auth needs and zod shapes. The same declaration
+// drives request validation in the handler wrapper and the OpenAPI document.
+import type { z } from "zod";
+import type { ErrorCode } from "@/lib/errors";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type EndpointDef = {
+  method: HttpMethod;
+  /** OpenAPI-style path relative to /api/v1, e.g. `/payments/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** S = secret, A = any key, T = none (API reference section 4). */
+  auth: "secret" | "any" | "none";
+  shop?: "required" | "optional";
+  sandboxOnly?: boolean;
+  /** Creating POSTs: `Idempotency-Key` is honoured (decisions.md, Idempotency). */
+  idempotent?: boolean;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  response: z.ZodType;
+  successStatus?: 200 | 201;
+  /** The error codes this endpoint can answer beyond the ones every endpoint shares. */
+  errors: ErrorCode[];
+  /** Served but left out of the public OpenAPI document (test fixtures). */
+  internal?: boolean;
+};
+
+export function defineEndpoint<const E extends EndpointDef>(def: E): E {
+  return def;
+}
+
+export type BodyOf<E extends EndpointDef> = E["body"] extends z.ZodType ? z.output<E["body"]> : undefined;
+export type QueryOf<E extends EndpointDef> = E["query"] extends z.ZodType ? z.output<E["query"]> : undefined;
+export type ParamsOf<E extends EndpointDef> = E["params"] extends z.ZodType ? z.output<E["params"]> : Record<string, string>;
+export type ResponseOf<E extends EndpointDef> = z.input<E["response"]>;

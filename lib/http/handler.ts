@@ -1,0 +1,145 @@
+// The one route wrapper. Every /api/v1 handler goes through it, in this order:
+// request id -> authentication -> rate limit -> body/query/path validation -> idempotency ->
+// the use case -> JSON answer with the contract's headers -> one structured log line.
+// Any AppError becomes the section 7 envelope; anything else is a logged 500 internal_error
+// that leaks nothing.
+import { AppError, toEnvelope } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { authenticate, type AuthContext } from "@/lib/auth/authenticate";
+import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/http/rate-limit";
+import { parseWith } from "@/lib/http/validation";
+import { validateIdempotencyKey, withIdempotency } from "@/lib/http/idempotency";
+import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
+
+export type HandlerInput<E extends EndpointDef> = {
+  body: BodyOf<E>;
+  query: QueryOf<E>;
+  params: ParamsOf<E>;
+  auth: E["auth"] extends "none" ? null : AuthContext;
+  requestId: string;
+  request: Request;
+};
+
+/** A handler may return the body (status = endpoint.successStatus or 200) or an explicit reply. */
+const REPLY = Symbol.for("latam-payments.reply");
+export type Reply<T> = { [REPLY]: true; status: number; body: T; headers?: Record<string, string> };
+export function reply<T>(status: number, body: T, headers?: Record<string, string>): Reply<T> {
+  return { [REPLY]: true, status, body, headers };
+}
+const isReply = (v: unknown): v is Reply<unknown> => typeof v === "object" && v !== null && REPLY in v;
+
+type NextCtx = { params: Promise<Record<string, string | string[]>> };
+export type RouteHandler = (req: Request, ctx: NextCtx) => Promise<Response>;
+
+function json(status: number, body: unknown, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers } });
+}
+
+export function errorResponse(err: unknown, requestId: string, headers: Record<string, string> = {}): { response: Response; status: number } {
+  const appError =
+    err instanceof AppError ? err : new AppError("internal_error", `An unexpected error occurred. Quote requestId ${requestId} to support; retrying with the same Idempotency-Key is safe.`);
+  if (!(err instanceof AppError)) {
+    log.error({ requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, "unhandled error");
+  }
+  return { response: json(appError.status, toEnvelope(appError, requestId), { ...headers, ...appError.headers, "X-Request-Id": requestId }), status: appError.status };
+}
+
+async function readJsonBody(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim())) {
+    throw new AppError("content_type_required", "Send the body as JSON with `Content-Type: application/json`.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_json", "The request body is not valid JSON.");
+  }
+}
+
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) out[k] = v;
+  return out;
+}
+
+export function route<E extends EndpointDef>(endpoint: E, handler: (input: HandlerInput<E>) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>): RouteHandler {
+  return async (req, ctx) => {
+    const started = performance.now();
+    const requestId = newId("request");
+    let headers: Record<string, string> = {};
+    let auth: AuthContext | null = null;
+    let status = 500;
+    let response: Response;
+    try {
+      if (endpoint.auth !== "none") {
+        auth = await authenticate(req.headers.get("authorization"), req.headers.get("host"), { auth: endpoint.auth, shop: endpoint.shop, sandboxOnly: endpoint.sandboxOnly });
+      }
+      const verdict = await limit(endpoint, req, auth);
+      headers = rateLimitHeaders(verdict);
+      if (!verdict.allowed) {
+        throw new AppError("rate_limited", `Rate limit of ${verdict.limit} requests per minute exceeded; retry after ${verdict.retryAfter} s.`, { details: { limit: verdict.limit, retryAfter: verdict.retryAfter } });
+      }
+      const url = new URL(req.url);
+      const rawParams = ctx?.params ? await ctx.params : {};
+      const params = endpoint.params ? parseWith(endpoint.params, rawParams, "path") : rawParams;
+      const query = endpoint.query ? parseWith(endpoint.query, queryObject(url), "query") : undefined;
+      const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
+      const body = endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
+      const input = { body, query, params, auth, requestId, request: req } as HandlerInput<E>;
+
+      const execute = async () => {
+        const out = await handler(input);
+        return isReply(out) ? { status: out.status, body: out.body, headers: out.headers } : { status: endpoint.successStatus ?? 200, body: out, headers: undefined };
+      };
+      const idemKey = req.headers.get("idempotency-key");
+      if (endpoint.idempotent && idemKey !== null && auth) {
+        const scope = { merchantId: auth.merchant.id, environment: auth.environment, key: validateIdempotencyKey(idemKey), method: endpoint.method, path: url.pathname };
+        const result = await withIdempotency(scope, rawBody, async () => {
+          const r = await execute();
+          return { status: r.status, body: r.body };
+        });
+        status = result.status;
+        response = json(result.status, result.body, { ...headers, "X-Request-Id": requestId, "Idempotent-Replayed": String(result.replayed) });
+      } else {
+        const r = await execute();
+        status = r.status;
+        response = json(r.status, r.body, { ...headers, ...r.headers, "X-Request-Id": requestId });
+      }
+    } catch (err) {
+      ({ response, status } = errorResponse(err, requestId, headers));
+    }
+    log.info({ requestId, merchant: auth?.merchant.id, env: auth?.environment, route: `${endpoint.method} ${endpoint.path}`, status, durationMs: Math.round((performance.now() - started) * 10) / 10 }, "request");
+    return response;
+  };
+}
+
+async function limit(endpoint: EndpointDef, req: Request, auth: AuthContext | null): Promise<Verdict> {
+  const key = auth ? `key:${auth.keyPairId}:${auth.keyKind}` : `ip:${clientAddress(req)}:${endpoint.path}`;
+  return rateLimitStore().take(key, capacityFor(auth?.merchant.tier ?? null));
+}
+
+function clientAddress(req: Request): string {
+  // Behind the edge the last x-forwarded-for hop is the one our proxy wrote.
+  const xff = req.headers.get("x-forwarded-for");
+  return (xff?.split(",").pop()?.trim() || req.headers.get("x-real-ip") || "local").slice(0, 64);
+}
+
+const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * A route file's exports: the given handlers, plus a JSON 405 for every other method.
+ * `export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: route(...) })`
+ */
+export function methods(handlers: Partial<Record<HttpMethod, RouteHandler>>): Record<HttpMethod, RouteHandler> {
+  const allowed = Object.keys(handlers).join(", ");
+  const out = {} as Record<HttpMethod, RouteHandler>;
+  for (const m of ALL_METHODS) {
+    out[m] =
+      handlers[m] ??
+      (async () => errorResponse(new AppError("method_not_allowed", `This path does not accept ${m}; it accepts ${allowed}.`, { headers: { Allow: allowed } }), newId("request")).response);
+  }
+  return out;
+}

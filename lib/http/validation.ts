@@ -1,0 +1,42 @@
+// zod failures become the contract's errors: a required field that is absent -> missing_field
+// with `param`; anything else -> invalid_request with details.issues [{path, message}].
+import type { z } from "zod";
+import { AppError } from "@/lib/errors";
+
+export type Issue = { path: string; message: string };
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let cur = input;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[seg as string];
+  }
+  return cur;
+}
+
+export function formatPath(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
+}
+
+export function zodToAppError(error: z.ZodError, input: unknown, where: "body" | "query" | "path" | "header"): AppError {
+  const issues: Issue[] = error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+  const missing = error.issues.filter((i) => i.code === "invalid_type" && i.path.length > 0 && valueAt(input, i.path.slice(0, -1)) !== undefined && valueAt(input, i.path) === undefined);
+  if (missing.length > 0) {
+    const param = formatPath(missing[0]!.path);
+    return new AppError("missing_field", `Missing required ${where === "body" ? "field" : "parameter"} \`${param}\`.`, {
+      param,
+      details: { issues, missingFields: missing.map((i) => formatPath(i.path)) },
+    });
+  }
+  const first = issues[0];
+  return new AppError("invalid_request", first ? `Invalid ${where}: ${first.path ? `\`${first.path}\` ` : ""}${first.message}` : `Invalid ${where}.`, {
+    ...(first?.path ? { param: first.path } : {}),
+    details: { issues },
+  });
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query" | "path" | "header"): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw zodToAppError(result.error, input, where);
+  return result.data;
+}

@@ -1,0 +1,60 @@
+// Operator bootstrap: a merchant with one shop and both key pairs (sandbox and production),
+// optionally a dashboard owner. The secret keys exist in clear only in the returned value.
+import { hash as argon2Hash } from "@node-rs/argon2";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { generateKeyPair } from "@/lib/auth/keys";
+import type { MerchantTier } from "@/lib/generated/prisma/enums";
+
+export type CreateMerchantInput = {
+  name: string;
+  shopName?: string;
+  email?: string;
+  industry?: string;
+  tier?: MerchantTier;
+  trustScore?: number;
+  /** With email: creates the dashboard owner with this password. */
+  password?: string;
+};
+
+export type KeySet = { publishableKey: string; secretKey: string };
+export type CreatedMerchant = { merchantId: string; shopId: string; sandbox: KeySet; production: KeySet };
+
+export async function hashPassword(password: string): Promise<string> {
+  // argon2id, memory-hard: 19 MiB, 2 passes (OWASP's baseline).
+  return argon2Hash(password, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
+}
+
+export async function createMerchant(input: CreateMerchantInput): Promise<CreatedMerchant> {
+  const name = input.name.trim();
+  if (!name) throw new Error("a merchant needs a name");
+  if (input.password && !input.email) throw new Error("--password needs --email");
+  if (input.password !== undefined && input.password.length < 10) throw new Error("the password needs at least 10 characters");
+  const merchantId = newId("merchant");
+  const shopId = newId("shop");
+  const sandbox = generateKeyPair("sandbox");
+  const production = generateKeyPair("production");
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+
+  await db().$transaction(async (tx) => {
+    await tx.merchant.create({
+      data: { id: merchantId, name, email: input.email ?? null, industry: input.industry ?? null, tier: input.tier ?? "standard", trustScore: input.trustScore ?? 500 },
+    });
+    await tx.shop.create({ data: { id: shopId, merchantId, name: input.shopName?.trim() || name } });
+    for (const [environment, pair] of [["sandbox", sandbox], ["production", production]] as const) {
+      await tx.apiKeyPair.create({
+        data: { id: newId("keyPair"), merchantId, shopId, environment, publishableKey: pair.publishableKey, secretHash: pair.secretHash, secretPreview: pair.secretPreview },
+      });
+    }
+    if (input.email && passwordHash) {
+      await tx.dashboardUser.create({ data: { id: newId("dashboardUser"), merchantId, email: input.email.toLowerCase(), passwordHash, role: "owner" } });
+    }
+  });
+
+  return {
+    merchantId,
+    shopId,
+    sandbox: { publishableKey: sandbox.publishableKey, secretKey: sandbox.secretKey },
+    production: { publishableKey: production.publishableKey, secretKey: production.secretKey },
+  };
+}

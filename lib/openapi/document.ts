@@ -1,0 +1,93 @@
+// The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
+import { z } from "zod";
+import { ERROR_CODES, errorEnvelopeSchema, errorStatus, type ErrorCode } from "@/lib/errors";
+import type { EndpointDef } from "@/lib/http/endpoint";
+import { API_VERSION } from "@/lib/merchants/schema";
+import { ENDPOINTS } from "@/lib/openapi/endpoints";
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const out = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any", reused: "inline" }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+/** Errors every endpoint of a kind can give, on top of the ones it names. */
+function commonErrors(e: EndpointDef): ErrorCode[] {
+  const codes: ErrorCode[] = ["internal_error", "rate_limited"];
+  if (e.auth !== "none") codes.push("missing_credentials", "invalid_api_key", "invalid_token", "token_expired", "environment_mismatch", "merchant_suspended", "shop_suspended");
+  if (e.auth === "secret") codes.push("key_kind_not_allowed");
+  if (e.shop === "required") codes.push("shop_required");
+  if (e.sandboxOnly) codes.push("production_key_refused");
+  if (e.body) codes.push("content_type_required", "invalid_json", "invalid_request", "missing_field");
+  if (e.query || e.params) codes.push("invalid_request");
+  if (e.idempotent) codes.push("idempotency_conflict");
+  return codes;
+}
+
+function queryParameters(e: EndpointDef) {
+  const params: JsonSchema[] = [];
+  if (e.query) {
+    const s = jsonSchema(e.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(s.properties ?? {})) {
+      const { description, ...rest } = schema;
+      params.push({ name, in: "query", required: s.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
+    }
+  }
+  for (const name of [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
+    params.push({ name, in: "path", required: true, schema: { type: "string" } });
+  }
+  if (e.idempotent) {
+    params.push({ name: "Idempotency-Key", in: "header", required: false, description: "Retries with the same key replay the first answer for 24 h.", schema: { type: "string", maxLength: 255 } });
+  }
+  return params;
+}
+
+function operation(e: EndpointDef) {
+  const errors = [...new Set([...commonErrors(e), ...e.errors])];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errors) byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
+  const responses: Record<string, unknown> = {
+    [String(e.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: jsonSchema(e.response, "output") } } },
+  };
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = { description: `Error: ${codes.join(", ")}`, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+  }
+  return {
+    operationId: `${e.method.toLowerCase()}${e.path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    summary: e.summary,
+    ...(e.description ? { description: e.description } : {}),
+    tags: [e.tag],
+    security: e.auth === "none" ? [] : [{ bearer: [] }],
+    ...(e.auth !== "none" ? { "x-key-kind": e.auth === "secret" ? "S" : "A" } : {}),
+    parameters: queryParameters(e),
+    ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(e.body, "input") } } } } : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(baseUrl: string, endpoints: EndpointDef[] = ENDPOINTS) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const e of endpoints) {
+    if (e.internal) continue;
+    (paths[e.path] ??= {})[e.method.toLowerCase()] = operation(e);
+  }
+  const errorSchema = jsonSchema(errorEnvelopeSchema, "output");
+  delete (errorSchema as { id?: string }).id;
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Payment Orchestration Service API",
+      version: API_VERSION,
+      description: "Pay-ins, refunds, balances, deposit accounts, payouts and webhooks for Latin America. Errors use one envelope; `error.code` is the stable contract.",
+    },
+    servers: [{ url: `${baseUrl}/api/v1` }],
+    tags: [...new Set(endpoints.filter((e) => !e.internal).map((e) => e.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An access token from POST /auth/token, or a raw sk_*/pk_* key." } },
+      schemas: { Error: errorSchema, ErrorCode: { type: "string", enum: ERROR_CODES } },
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// A test fixture, served only with ENABLE_TEST_FIXTURES=1 (refused in production): a creating,
+// sandbox-only, shop-bound POST whose side effect (a counter in this process) tests can observe.
+// It lets the foundation's tests prove idempotency and the auth matrix over real HTTP before
+// the business endpoints exist; it is not part of the public API or its OpenAPI document.
+import { setTimeout as delay } from "node:timers/promises";
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { singleton } from "@/lib/singleton";
+
+const counters = singleton("test-fixture-counters", () => new Map<string, number>());
+
+export const sideEffectBody = z.object({
+  label: z.string().min(1).max(100),
+  delayMs: z.number().int().min(0).max(2000).optional(),
+  nested: z.object({ amount: z.number().positive() }).optional(),
+});
+
+const sideEffectResult = z.object({ label: z.string(), count: z.number().int(), shopId: z.string() });
+
+export const createSideEffectEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/test-fixtures/side-effects",
+  tag: "Test fixtures",
+  summary: "Increment a counter (test fixture)",
+  auth: "secret",
+  shop: "required",
+  sandboxOnly: true,
+  idempotent: true,
+  body: sideEffectBody,
+  response: sideEffectResult,
+  successStatus: 201,
+  errors: [],
+  internal: true,
+});
+
+export const readSideEffectEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/test-fixtures/side-effects",
+  tag: "Test fixtures",
+  summary: "Read a counter (test fixture)",
+  auth: "secret",
+  query: z.object({ label: z.string().min(1) }),
+  response: z.object({ label: z.string(), count: z.number().int() }),
+  errors: [],
+  internal: true,
+});
+
+export async function incrementCounter(shopId: string, input: z.infer<typeof sideEffectBody>) {
+  const key = `${shopId}:${input.label}`;
+  const count = (counters.get(key) ?? 0) + 1;
+  counters.set(key, count);
+  if (input.delayMs) await delay(input.delayMs);
+  return { label: input.label, count, shopId };
+}
+
+export function readCounter(shopId: string, label: string) {
+  return { label, count: counters.get(`${shopId}:${label}`) ?? 0 };
+}

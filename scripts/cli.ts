@@ -1,0 +1,122 @@
+// Operator CLI (there is no public sign-up). Usage:
+//   npm run merchant:create -- --name "Acme" [--tier starter|standard|premium] [--email owner@acme.test --password …] [--industry …] [--json]
+//   npm run merchant:suspend -- --merchant mer_… [--reactivate]
+//   npm run shop:suspend -- --shop shp_… [--reactivate]
+//   npm run keys:roll -- --shop shp_… --env sandbox|production [--json]
+//   npm run keys:merchant-wide -- --merchant mer_… --env sandbox|production [--json]
+// With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
+import { parseArgs } from "node:util";
+import { openDatabase } from "./lib/database.ts";
+import { deployMigrations } from "./lib/schema-engine.ts";
+
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide`;
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: "string" },
+      "shop-name": { type: "string" },
+      tier: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      industry: { type: "string" },
+      "trust-score": { type: "string" },
+      merchant: { type: "string" },
+      shop: { type: "string" },
+      env: { type: "string" },
+      reactivate: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  const database = await openDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.DATABASE_POOL_SIZE ??= "2";
+  if (database.embedded) await deployMigrations(database.url);
+  const out = (human: string, data: unknown) => {
+    if (values.json) console.log(JSON.stringify(data));
+    else console.log(human);
+  };
+  const env = () => {
+    if (values.env !== "sandbox" && values.env !== "production") throw new Error("--env must be sandbox or production");
+    return values.env;
+  };
+  const need = (v: string | undefined, flag: string) => {
+    if (!v) throw new Error(`${flag} is required`);
+    return v;
+  };
+  try {
+    switch (command) {
+      case "merchant:create": {
+        const { createMerchant } = await import("@/lib/merchants/create-merchant");
+        const tier = values.tier ?? "standard";
+        if (!["starter", "standard", "premium"].includes(tier)) throw new Error("--tier must be starter, standard or premium");
+        const created = await createMerchant({
+          name: need(values.name, "--name"),
+          shopName: values["shop-name"],
+          email: values.email,
+          password: values.password,
+          industry: values.industry,
+          tier: tier as "starter" | "standard" | "premium",
+          trustScore: values["trust-score"] ? Number(values["trust-score"]) : undefined,
+        });
+        out(
+          [
+            `merchant ${created.merchantId}  shop ${created.shopId}`,
+            `sandbox     publishable ${created.sandbox.publishableKey}`,
+            `            secret      ${created.sandbox.secretKey}`,
+            `production  publishable ${created.production.publishableKey}`,
+            `            secret      ${created.production.secretKey}`,
+            values.email && values.password ? `dashboard owner: ${values.email}` : "",
+            "Secret keys are shown only now: store them safely.",
+          ]
+            .filter(Boolean)
+            .join("\n"),
+          created,
+        );
+        return 0;
+      }
+      case "merchant:suspend": {
+        const { setMerchantStatus } = await import("@/lib/merchants/set-status");
+        const r = await setMerchantStatus(need(values.merchant, "--merchant"), values.reactivate ? "active" : "suspended");
+        out(`merchant ${r.id} is now ${r.status}`, r);
+        return 0;
+      }
+      case "shop:suspend": {
+        const { setShopStatus } = await import("@/lib/merchants/set-status");
+        const r = await setShopStatus(need(values.shop, "--shop"), values.reactivate ? "active" : "suspended");
+        out(`shop ${r.id} is now ${r.status}`, r);
+        return 0;
+      }
+      case "keys:roll": {
+        const { rollSecretKey } = await import("@/lib/merchants/manage-keys");
+        const r = await rollSecretKey({ shopId: need(values.shop, "--shop"), environment: env() });
+        out(`new secret key (the old one no longer works): ${r.secretKey}`, r);
+        return 0;
+      }
+      case "keys:merchant-wide": {
+        const { createMerchantWideKeys } = await import("@/lib/merchants/manage-keys");
+        const r = await createMerchantWideKeys({ merchantId: need(values.merchant, "--merchant"), environment: env() });
+        out(`merchant-wide keys: ${r.publishableKey} / ${r.secretKey}`, r);
+        return 0;
+      }
+      default:
+        console.error(USAGE);
+        return 2;
+    }
+  } finally {
+    const { db } = await import("@/lib/db");
+    await db().$disconnect();
+    await database.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,28 @@
+// Which database a script talks to: DATABASE_URL when set; otherwise the embedded database of
+// `npm start` if it is running (it owns .data/pglite), else the embedded database started here.
+import { existsSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { root } from "./schema-engine.ts";
+import { startEmbeddedPostgres } from "./embedded-db.ts";
+
+export const EMBEDDED_DATA_DIR = path.join(root, ".data/pglite");
+export const EMBEDDED_STATE_FILE = path.join(root, ".data/embedded.json");
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, "127.0.0.1");
+    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("error", () => resolve(false));
+  });
+}
+
+export async function openDatabase(): Promise<{ url: string; embedded: boolean; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+  if (existsSync(EMBEDDED_STATE_FILE)) {
+    const { url, port } = JSON.parse(readFileSync(EMBEDDED_STATE_FILE, "utf8")) as { url: string; port: number };
+    if (await reachable(port)) return { url, embedded: true, stop: async () => {} };
+  }
+  const db = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR });
+  return { url: db.url, embedded: true, stop: db.stop };
+}

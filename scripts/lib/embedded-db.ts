@@ -1,0 +1,38 @@
+// An embedded PostgreSQL (PGlite, WASM) served over TCP on loopback, so the app talks to it
+// through the same pg driver adapter it uses with a real server. PGlite runs one transaction at
+// a time: the app's pool is kept at or below maxConnections.
+import { mkdirSync } from "node:fs";
+import net from "node:net";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+export const EMBEDDED_MAX_CONNECTIONS = 8;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** dataDir undefined keeps everything in memory (used for migration shadow databases). */
+export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: number } = {}) {
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const db = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();
+  const port = opts.port ?? (await freePort());
+  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  await server.start();
+  return {
+    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      await server.stop().catch(() => {});
+      await db.close().catch(() => {});
+    },
+  };
+}
