@@ -19,6 +19,9 @@ export const configSchema = z
     SANDBOX_URL: z.url().optional(),
     DATABASE_URL: z.string().min(1).optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /** Named prepared statements; off for the embedded database (its connections share one session) or PgBouncer. */
+    DATABASE_PREPARED_STATEMENTS: z.enum(["1", "0", "true", "false"]).default("true").transform((v) => v === "1" || v === "true"),
+    HOST: z.string().min(1).default("127.0.0.1"),
     AUTH_SECRET: z.string().min(1).default(DEV_SECRET),
     JWT_SECRET: z.string().min(1).default(DEV_SECRET),
     ENCRYPTION_KEY: z.string().min(1).default(DEV_SECRET),
@@ -39,7 +42,7 @@ export const configSchema = z
     for (const key of ["AUTH_SECRET", "JWT_SECRET", "ENCRYPTION_KEY"] as const) {
       need(c[key] !== DEV_SECRET && c[key].length >= 32, key, "must be set to a random value of at least 32 characters in production");
     }
-    need(c.AUTH_SECRET !== c.JWT_SECRET, "JWT_SECRET", "must differ from AUTH_SECRET");
+    need(new Set([c.AUTH_SECRET, c.JWT_SECRET, c.ENCRYPTION_KEY]).size === 3, "JWT_SECRET", "AUTH_SECRET, JWT_SECRET and ENCRYPTION_KEY must all differ");
     need(!!c.DATABASE_URL, "DATABASE_URL", "is required in production (the embedded database is for development)");
     need(c.APP_URL.startsWith("https://"), "APP_URL", "must be an https URL in production");
     need(!c.ENABLE_TEST_FIXTURES, "ENABLE_TEST_FIXTURES", "must not be enabled in production");
@@ -54,7 +57,9 @@ export type Config = z.output<typeof configSchema>;
 export class ConfigError extends Error {}
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = configSchema.safeParse(env);
+  // A variable set to "" means "not set" (common in .env files and CI), so its default applies.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = configSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);

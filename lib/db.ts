@@ -8,11 +8,11 @@ import { singleton } from "@/lib/singleton";
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-export function createDb(url: string, poolSize: number): PrismaClient {
+export function createDb(url: string, poolSize: number, preparedStatements = true): PrismaClient {
   const adapter = new PrismaPg(
     { connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 },
     // Named statements let PostgreSQL reuse plans of the hot queries (key lookups, lists).
-    { statementNameGenerator: (q) => `s${hash(q.sql)}` },
+    preparedStatements ? { statementNameGenerator: (q) => `s${hash(q.sql)}` } : {},
   );
   return new PrismaClient({ adapter });
 }
@@ -27,6 +27,6 @@ export function db(): PrismaClient {
   return singleton("db", () => {
     const c = config();
     if (!c.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
-    return createDb(c.DATABASE_URL, c.DATABASE_POOL_SIZE);
+    return createDb(c.DATABASE_URL, c.DATABASE_POOL_SIZE, c.DATABASE_PREPARED_STATEMENTS);
   });
 }

@@ -35,5 +35,5 @@ export function hashSecretKey(secretKey: string): string {
 
 /** What /ping shows as `keyId`: kind and environment prefix, then only the last 4 characters. */
 export function maskKey(kind: KeyKind, env: Environment, last4: string): string {
-  return `${kind === "secret" ? "sk" : "pk"}_${environmentTag(env)}_…${last4}`;
+  return `${kind === "secret" ? "sk" : "pk"}_${environmentTag(env)}_…${last4.slice(-4)}`;
 }

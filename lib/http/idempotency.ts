@@ -43,7 +43,7 @@ async function claim(scope: IdempotencyScope, requestHash: string): Promise<stri
       (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, created_at, updated_at)
     VALUES (${id}, ${scope.merchantId}, ${scope.environment}::"Environment", ${scope.key}, ${scope.method}, ${scope.path}, ${requestHash},
       'processing', ${new Date(now + IDEMPOTENCY_LOCK_MS)}, ${new Date(now + IDEMPOTENCY_TTL_MS)}, now(), now())
-    ON CONFLICT ON CONSTRAINT idempotency_scope_key DO UPDATE SET
+    ON CONFLICT (merchant_id, environment, idempotency_key, method, path) DO UPDATE SET
       id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = 'processing', response_status = NULL,
       response_body = NULL, locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
     WHERE idempotency_records.expires_at < now()

@@ -96,7 +96,9 @@ export function rateLimitStore(): BucketStore {
   return singleton("rate-limit-store", () => {
     const url = config().REDIS_URL;
     if (!url) return new MemoryBucketStore();
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: false });
+    // Commands wait for the connection while it is being (re)established, but never longer than
+    // commandTimeout: a request must not hang on the limiter.
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2_000, commandTimeout: 500 });
     redis.on("error", () => {}); // surfaced per request by FailOpenStore
     return new FailOpenStore(new RedisBucketStore(redis));
   });

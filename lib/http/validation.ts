@@ -14,13 +14,17 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
+const isObject = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
+
 export function formatPath(path: PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
 }
 
 export function zodToAppError(error: z.ZodError, input: unknown, where: "body" | "query" | "path" | "header"): AppError {
   const issues: Issue[] = error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
-  const missing = error.issues.filter((i) => i.code === "invalid_type" && i.path.length > 0 && valueAt(input, i.path.slice(0, -1)) !== undefined && valueAt(input, i.path) === undefined);
+  // Absent, whatever the schema kind (zod reports a missing enum as invalid_value, a missing
+  // union as invalid_union): the value is undefined while its parent object exists.
+  const missing = error.issues.filter((i) => i.path.length > 0 && valueAt(input, i.path) === undefined && isObject(valueAt(input, i.path.slice(0, -1))));
   if (missing.length > 0) {
     const param = formatPath(missing[0]!.path);
     return new AppError("missing_field", `Missing required ${where === "body" ? "field" : "parameter"} \`${param}\`.`, {

@@ -7,10 +7,22 @@ import { ENDPOINTS } from "@/lib/openapi/endpoints";
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const out = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any", reused: "inline" }) as JsonSchema;
-  delete out.$schema;
-  return out;
+/** Named shapes (zod `.meta({id})`) land in components.schemas; request shapes get an `Input` suffix. */
+const componentName = (id: string, io: "input" | "output") => (io === "input" ? `${id}Input` : id);
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output", components?: Record<string, JsonSchema>): JsonSchema {
+  const out = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+    reused: "inline",
+  }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const { $defs = {}, $schema: _, ...root } = out;
+  // Point every local $defs reference at components.schemas instead.
+  const relink = (v: JsonSchema): JsonSchema =>
+    JSON.parse(JSON.stringify(v).replace(/"#\/\$defs\/([^"]+)"/g, (_m, id: string) => JSON.stringify(`#/components/schemas/${componentName(id, io)}`)));
+  for (const [id, def] of Object.entries($defs)) if (components) components[componentName(id, io)] = relink(def);
+  return relink(root);
 }
 
 /** Errors every endpoint of a kind can give, on top of the ones it names. */
@@ -26,10 +38,10 @@ function commonErrors(e: EndpointDef): ErrorCode[] {
   return codes;
 }
 
-function queryParameters(e: EndpointDef) {
+function queryParameters(e: EndpointDef, components: Record<string, JsonSchema>) {
   const params: JsonSchema[] = [];
   if (e.query) {
-    const s = jsonSchema(e.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const s = jsonSchema(e.query, "input", components) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(s.properties ?? {})) {
       const { description, ...rest } = schema;
       params.push({ name, in: "query", required: s.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
@@ -44,12 +56,12 @@ function queryParameters(e: EndpointDef) {
   return params;
 }
 
-function operation(e: EndpointDef) {
+function operation(e: EndpointDef, components: Record<string, JsonSchema>) {
   const errors = [...new Set([...commonErrors(e), ...e.errors])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errors) byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
   const responses: Record<string, unknown> = {
-    [String(e.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: jsonSchema(e.response, "output") } } },
+    [String(e.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: jsonSchema(e.response, "output", components) } } },
   };
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = { description: `Error: ${codes.join(", ")}`, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
@@ -61,20 +73,20 @@ function operation(e: EndpointDef) {
     tags: [e.tag],
     security: e.auth === "none" ? [] : [{ bearer: [] }],
     ...(e.auth !== "none" ? { "x-key-kind": e.auth === "secret" ? "S" : "A" } : {}),
-    parameters: queryParameters(e),
-    ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(e.body, "input") } } } } : {}),
+    parameters: queryParameters(e, components),
+    ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(e.body, "input", components) } } } } : {}),
     responses,
   };
 }
 
 export function buildOpenApiDocument(baseUrl: string, endpoints: EndpointDef[] = ENDPOINTS) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Record<string, JsonSchema> = {};
   for (const e of endpoints) {
     if (e.internal) continue;
-    (paths[e.path] ??= {})[e.method.toLowerCase()] = operation(e);
+    (paths[e.path] ??= {})[e.method.toLowerCase()] = operation(e, components);
   }
-  const errorSchema = jsonSchema(errorEnvelopeSchema, "output");
-  delete (errorSchema as { id?: string }).id;
+  jsonSchema(errorEnvelopeSchema, "output", components); // registers components.schemas.Error
   return {
     openapi: "3.1.0",
     info: {
@@ -87,7 +99,7 @@ export function buildOpenApiDocument(baseUrl: string, endpoints: EndpointDef[] =
     paths,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An access token from POST /auth/token, or a raw sk_*/pk_* key." } },
-      schemas: { Error: errorSchema, ErrorCode: { type: "string", enum: ERROR_CODES } },
+      schemas: { ...components, ErrorCode: { type: "string", enum: ERROR_CODES } },
     },
   };
 }

@@ -6,6 +6,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { singleton } from "@/lib/singleton";
+import { AppError } from "@/lib/errors";
 
 const counters = singleton("test-fixture-counters", () => new Map<string, number>());
 
@@ -13,6 +14,8 @@ export const sideEffectBody = z.object({
   label: z.string().min(1).max(100),
   delayMs: z.number().int().min(0).max(2000).optional(),
   nested: z.object({ amount: z.number().positive() }).optional(),
+  /** Fail inside the use case, after validation, like a business rule would. */
+  fail: z.boolean().optional(),
 });
 
 const sideEffectResult = z.object({ label: z.string(), count: z.number().int(), shopId: z.string() });
@@ -46,6 +49,7 @@ export const readSideEffectEndpoint = defineEndpoint({
 });
 
 export async function incrementCounter(shopId: string, input: z.infer<typeof sideEffectBody>) {
+  if (input.fail) throw new AppError("amount_invalid", "The fixture was asked to fail.");
   const key = `${shopId}:${input.label}`;
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);

@@ -17,12 +17,19 @@ function reachable(port: number): Promise<boolean> {
   });
 }
 
+/** Environment for anything that talks to the embedded database (one shared PGlite session). */
+export const EMBEDDED_DB_ENV = { DATABASE_PREPARED_STATEMENTS: "false" } as const;
+
 export async function openDatabase(): Promise<{ url: string; embedded: boolean; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
   if (existsSync(EMBEDDED_STATE_FILE)) {
     const { url, port } = JSON.parse(readFileSync(EMBEDDED_STATE_FILE, "utf8")) as { url: string; port: number };
-    if (await reachable(port)) return { url, embedded: true, stop: async () => {} };
+    if (await reachable(port)) {
+      Object.assign(process.env, EMBEDDED_DB_ENV);
+      return { url, embedded: true, stop: async () => {} };
+    }
   }
   const db = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR });
+  Object.assign(process.env, EMBEDDED_DB_ENV);
   return { url: db.url, embedded: true, stop: db.stop };
 }

@@ -1,0 +1,91 @@
+// Shared helpers of the API tests: real HTTP to the server `npm test` started (API_URL), real
+// PostgreSQL for set-up through the same domain functions the CLI uses.
+import http from "node:http";
+import { createMerchant, type CreateMerchantInput } from "@/lib/merchants/create-merchant";
+import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
+import { freePort } from "../../scripts/lib/embedded-db.ts";
+
+export const API_URL = process.env.API_URL ?? "http://127.0.0.1:3000";
+
+export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
+
+export type ApiOptions = {
+  method?: string;
+  key?: string;
+  /** JSON-encoded unless `raw` is given. */
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  base?: string;
+};
+
+/** node:http, because fetch always derives Host from the URL and some tests must set it. */
+function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (text += c));
+      res.on("end", () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+        resolve({ status: res.statusCode ?? 0, headers: h, text });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+export async function api<T = any>(path: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | undefined = opts.raw;
+  if (opts.body !== undefined && body === undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const url = `${opts.base ?? API_URL}/api/v1${path}`;
+  const method = opts.method ?? (body !== undefined ? "POST" : "GET");
+  const res = headers.host ? await rawRequest(url, method, headers, body) : await fetch(url, { method, headers, body });
+  const text = typeof (res as any).text === "string" ? (res as any).text : await (res as Response).text();
+  let parsed: any = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export async function newMerchant(input: Partial<CreateMerchantInput> = {}) {
+  return createMerchant({ name: `Test ${Math.random().toString(36).slice(2, 8)}`, tier: "premium", ...input });
+}
+
+/** Polls `check` until it returns a truthy value or the deadline passes (no fixed sleeps). */
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let pause = 20;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 2, 250);
+  }
+}
+
+/** Another instance of the built app on the same database, with extra configuration. */
+export async function extraServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const server = startNext({ port, env: { ...env, APP_URL: env.APP_URL ?? `http://127.0.0.1:${port}` }, stdio: "ignore" });
+  await waitForHttp(`${server.url}/api/v1/ping`);
+  return server;
+}
+
+export function assertEnvelope(res: ApiResponse, code: string, status: number) {
+  if (res.status !== status || res.body?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text.slice(0, 300)}`);
+  }
+  const e = res.body.error;
+  if (typeof e.type !== "string" || typeof e.message !== "string" || !/^req_/.test(e.requestId)) throw new Error(`malformed envelope: ${res.text}`);
+  if (res.headers.get("x-request-id") !== e.requestId) throw new Error("X-Request-Id header differs from error.requestId");
+}

@@ -1,0 +1,32 @@
+// `next build` when the sources are newer than the last build (or there is none).
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { root } from "./schema-engine.ts";
+
+const SOURCES = ["app", "lib", "components", "public", "inngest", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+
+function newestMtime(p: string): number {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+export function buildIsStale(): boolean {
+  const marker = path.join(root, ".next/BUILD_ID");
+  if (!existsSync(marker)) return true;
+  const built = statSync(marker).mtimeMs;
+  return SOURCES.some((s) => newestMtime(path.join(root, s)) > built);
+}
+
+export function buildIfStale(log: (s: string) => void = console.log): void {
+  if (!buildIsStale()) return;
+  log("building the app (next build)…");
+  const started = Date.now();
+  const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
+  log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

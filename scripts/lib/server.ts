@@ -1,0 +1,48 @@
+// Starts `next start` (or `next dev`) as a child in its own process group: Next spawns a
+// next-server child that keeps the port if only the parent dies, so we stop the whole group.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { root } from "./schema-engine.ts";
+
+export type RunningServer = { url: string; child: ChildProcess; stop: () => Promise<void> };
+
+export function startNext(opts: { port: number; host?: string; env: Record<string, string | undefined>; dev?: boolean; stdio?: "inherit" | "pipe" | "ignore" }): RunningServer {
+  const child = spawn(path.join(root, "node_modules/.bin/next"), [opts.dev ? "dev" : "start", "-p", String(opts.port), "-H", opts.host ?? "127.0.0.1"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", opts.stdio ?? "inherit", opts.stdio ?? "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...opts.env, PORT: String(opts.port) } as NodeJS.ProcessEnv,
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    url: `http://${opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1"}:${opts.port}`,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {}
+      const killer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {}
+      }, 5_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** Polls until the server answers HTTP (any status) or the deadline passes. */
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`server at ${url} did not answer within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

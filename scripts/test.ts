@@ -1,0 +1,133 @@
+// `npm test`: every test against real parts. Unit tests (beside the code), then API tests over
+// real HTTP against a production build of the app on a fresh database of the local PostgreSQL,
+// then browser tests in Debian's Chromium against the same server. The database is created
+// here and dropped at the end.
+//   npm test                 all of it
+//   npm test -- --unit       unit tests only      (--api, --e2e likewise; combinable)
+// TEST_DATABASE_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres) names the server.
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { deployMigrations, parseDatabaseUrl, root } from "./lib/schema-engine.ts";
+import { freePort } from "./lib/embedded-db.ts";
+import { buildIfStale } from "./lib/build.ts";
+import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
+
+const args = new Set(process.argv.slice(2));
+const only = ["--unit", "--api", "--e2e"].filter((a) => args.has(a));
+const run = (part: string) => only.length === 0 || only.includes(part);
+const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const say = (s: string) => console.log(`\n[test] ${s}`);
+
+type Tally = { passed: number; failed: number; skipped: number };
+const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+
+function findTests(dir: string, re: RegExp, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === "node_modules" || e.name === "generated") continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) findTests(p, re, out);
+    else if (re.test(e.name)) out.push(path.relative(root, p));
+  }
+  return out.sort();
+}
+
+/** Runs a command, echoing its output, and returns what it printed. */
+function exec(cmd: string, argv: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (process.stdout.write(d), (output += d)));
+    child.stderr.on("data", (d) => (process.stderr.write(d), (output += d)));
+    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+async function nodeTests(files: string[], env: Record<string, string>): Promise<boolean> {
+  if (files.length === 0) return true;
+  const { code, output } = await exec(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files], env);
+  const n = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(output)?.[1] ?? 0);
+  total.passed += n("pass");
+  total.failed += n("fail") + (code !== 0 && n("fail") === 0 ? 1 : 0);
+  total.skipped += n("skipped") + n("todo");
+  return code === 0;
+}
+
+async function playwright(env: Record<string, string>): Promise<boolean> {
+  const report = path.join(root, "test-results/playwright.json");
+  rmSync(report, { force: true });
+  const { code } = await exec(path.join(root, "node_modules/.bin/playwright"), ["test"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  if (existsSync(report)) {
+    const stats = JSON.parse(readFileSync(report, "utf8")).stats ?? {};
+    total.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+    total.failed += stats.unexpected ?? 0;
+    total.skipped += stats.skipped ?? 0;
+  } else if (code !== 0) total.failed += 1;
+  return code === 0;
+}
+
+async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client(parseDatabaseUrl(adminUrl));
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function main(): Promise<number> {
+  let ok = true;
+  const name = `lp_test_${process.pid}_${Date.now().toString(36)}`;
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const databaseUrl = u.toString();
+  const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+  const jwtSecret = "test-jwt-secret-0123456789abcdef0123456789";
+  let server: RunningServer | undefined;
+  const needsDb = run("--unit") || run("--api") || run("--e2e");
+
+  try {
+    if (needsDb) {
+      await withAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
+      const applied = await deployMigrations(databaseUrl);
+      say(`database ${name}: ${applied.length} migrations applied`);
+    }
+    const baseEnv = { APP_ENV: "test", DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "10", JWT_SECRET: jwtSecret, TEST_REDIS_URL: redisUrl, LOG_LEVEL: "warn" };
+
+    if (run("--unit")) {
+      say("unit tests");
+      ok = (await nodeTests(findTests(path.join(root, "lib"), /\.test\.ts$/).concat(findTests(path.join(root, "scripts"), /\.test\.ts$/)), baseEnv)) && ok;
+    }
+    if (run("--api") || run("--e2e")) {
+      buildIfStale((s) => say(s));
+      const port = await freePort();
+      const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1" };
+      server = startNext({ port, env: serverEnv });
+      await waitForHttp(`${server.url}/api/v1/ping`);
+      say(`server at ${server.url}`);
+      const testEnv = { ...serverEnv, API_URL: server.url, BASE_URL: server.url };
+      if (run("--api")) {
+        say("API tests");
+        ok = (await nodeTests(findTests(path.join(root, "e2e/api"), /\.test\.ts$/), testEnv)) && ok;
+      }
+      if (run("--e2e")) {
+        say("browser tests (Playwright, Debian's Chromium)");
+        ok = (await playwright(testEnv)) && ok;
+      }
+    }
+  } catch (err) {
+    console.error(err instanceof Error ? err.stack : err);
+    ok = false;
+    total.failed += 1;
+  } finally {
+    await server?.stop();
+    if (needsDb) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).catch((e) => console.error(`could not drop ${name}: ${e.message}`));
+  }
+  console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+  return ok && total.failed === 0 ? 0 : 1;
+}
+
+main().then((code) => process.exit(code));
