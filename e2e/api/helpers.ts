@@ -74,11 +74,14 @@ export async function waitFor<T>(check: () => Promise<T | undefined | null | fal
 }
 
 /** Another instance of the built app on the same database, with extra configuration. */
-export async function extraServer(env: Record<string, string>): Promise<RunningServer> {
+export async function extraServer(env: Record<string, string>, opts: { captureOutput?: boolean } = {}): Promise<RunningServer & { output: () => string }> {
   const port = await freePort();
-  const server = startNext({ port, env: { ...env, APP_URL: env.APP_URL ?? `http://127.0.0.1:${port}` }, stdio: "ignore" });
+  const server = startNext({ port, env: { ...env, APP_URL: env.APP_URL ?? `http://127.0.0.1:${port}` }, stdio: opts.captureOutput ? "pipe" : "ignore" });
+  let output = "";
+  server.child.stdout?.on("data", (d) => (output += d));
+  server.child.stderr?.on("data", (d) => (output += d));
   await waitForHttp(`${server.url}/api/v1/ping`);
-  return server;
+  return Object.assign(server, { output: () => output });
 }
 
 export function assertEnvelope(res: ApiResponse, code: string, status: number) {

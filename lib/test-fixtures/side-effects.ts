@@ -16,6 +16,8 @@ export const sideEffectBody = z.object({
   nested: z.object({ amount: z.number().positive() }).optional(),
   /** Fail inside the use case, after validation, like a business rule would. */
   fail: z.boolean().optional(),
+  /** Throw a plain Error, as a bug would: the answer must be a 500 that leaks nothing. */
+  crash: z.boolean().optional(),
 });
 
 const sideEffectResult = z.object({ label: z.string(), count: z.number().int(), shopId: z.string() });
@@ -50,6 +52,7 @@ export const readSideEffectEndpoint = defineEndpoint({
 
 export async function incrementCounter(shopId: string, input: z.infer<typeof sideEffectBody>) {
   if (input.fail) throw new AppError("amount_invalid", "The fixture was asked to fail.");
+  if (input.crash) throw new Error("fixture crash: internal detail at /srv/secret/path.ts:42");
   const key = `${shopId}:${input.label}`;
   const count = (counters.get(key) ?? 0) + 1;
   counters.set(key, count);
