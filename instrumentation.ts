@@ -2,6 +2,6 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { onServerStart } = await import("@/lib/server-start");
-    onServerStart();
+    await onServerStart();
   }
 }

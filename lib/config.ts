@@ -29,6 +29,8 @@ export const configSchema = z
     WEBHOOK_RETRY_SCALE: positive(1),
     RATE_LIMIT_SCALE: positive(1),
     JOBS_DRIVER: z.enum(["local", "inngest"]).default("local"),
+    /** How often the local ticker looks for due work (scheduled actions). */
+    JOBS_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     REDIS_URL: z.string().min(1).optional(),
     INNGEST_EVENT_KEY: z.string().optional(),
     INNGEST_SIGNING_KEY: z.string().optional(),

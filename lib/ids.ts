@@ -22,6 +22,12 @@ export const ID_PREFIXES = {
   idempotency: "idk",
   dashboardUser: "usr",
   request: "req",
+  transaction: "tx",
+  attempt: "att",
+  posting: "pst",
+  ledgerEntry: "ent",
+  event: "evt",
+  scheduledAction: "job",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

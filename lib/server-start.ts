@@ -2,7 +2,7 @@
 // secrets). Background job runners attach here as well.
 import { config, ConfigError } from "@/lib/config";
 
-export function onServerStart() {
+export async function onServerStart() {
   try {
     config();
   } catch (err) {
@@ -11,5 +11,9 @@ export function onServerStart() {
       process.exit(1);
     }
     throw err;
+  }
+  if (config().JOBS_DRIVER === "local" && config().DATABASE_URL) {
+    const { startTicker } = await import("@/lib/jobs/ticker");
+    startTicker();
   }
 }

@@ -121,7 +121,7 @@ async function limit(endpoint: EndpointDef, req: Request, auth: AuthContext | nu
   return rateLimitStore().take(key, capacityFor(auth?.merchant.tier ?? null));
 }
 
-function clientAddress(req: Request): string {
+export function clientAddress(req: Request): string {
   // Behind the edge the last x-forwarded-for hop is the one our proxy wrote.
   const xff = req.headers.get("x-forwarded-for");
   return (xff?.split(",").pop()?.trim() || req.headers.get("x-real-ip") || "local").slice(0, 64);

@@ -1,5 +1,5 @@
 import type { AuthContext } from "@/lib/auth/authenticate";
-import { SANDBOX_RAILS } from "@/lib/catalog/sandbox-rails";
+import { SANDBOX_RAILS } from "@/lib/catalog/rails";
 import { API_VERSION } from "@/lib/merchants/schema";
 
 export function ping(auth: AuthContext) {

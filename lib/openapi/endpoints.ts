@@ -4,5 +4,26 @@ import type { EndpointDef } from "@/lib/http/endpoint";
 import { issueTokenEndpoint, refreshTokenEndpoint } from "@/lib/auth/schema";
 import { meEndpoint, pingEndpoint } from "@/lib/merchants/schema";
 import { openApiEndpoint } from "@/lib/openapi/schema";
+import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
+import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, getTransactionEndpoint, listPaymentsEndpoint, listTransactionsEndpoint, simulatePaymentEndpoint } from "@/lib/payments/schema";
+import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
+import { getBalanceEndpoint } from "@/lib/ledger/schema";
 
-export const ENDPOINTS: EndpointDef[] = [issueTokenEndpoint, refreshTokenEndpoint, pingEndpoint, meEndpoint, openApiEndpoint];
+export const ENDPOINTS: EndpointDef[] = [
+  issueTokenEndpoint,
+  refreshTokenEndpoint,
+  pingEndpoint,
+  meEndpoint,
+  getBalanceEndpoint,
+  listPaymentMethodsEndpoint,
+  createPaymentEndpoint,
+  listPaymentsEndpoint,
+  getPaymentEndpoint,
+  simulatePaymentEndpoint,
+  refundPaymentEndpoint,
+  getClaimEndpoint,
+  createTransactionEndpoint,
+  listTransactionsEndpoint,
+  getTransactionEndpoint,
+  openApiEndpoint,
+];

@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
+import { listPaymentMethods } from "@/lib/catalog/list-payment-methods";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: route(listPaymentMethodsEndpoint, async ({ auth, query }) => listPaymentMethods(auth, query)) });

@@ -1,0 +1,7 @@
+import { methods, route } from "@/lib/http/handler";
+import { refundPaymentEndpoint } from "@/lib/claims/schema";
+import { refundPayment } from "@/lib/claims/refund-payment";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route(refundPaymentEndpoint, async ({ auth, params, body }) => refundPayment(auth, params.id, body)),
+});

@@ -1,0 +1,15 @@
+// Handlers shared by /payments and its legacy alias /transactions.
+import { clientAddress, route } from "@/lib/http/handler";
+import { createPayment } from "@/lib/payments/create-payment";
+import { getPayment, listPayments } from "@/lib/payments/list-payments";
+import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
+import type { createPaymentEndpoint, getPaymentEndpoint, listPaymentsEndpoint } from "@/lib/payments/schema";
+
+export const createHandler = (endpoint: typeof createPaymentEndpoint) =>
+  route(endpoint, async ({ auth, body, request }) =>
+    createPayment(auth, body, { simulate: parseSandboxSimulateHeader(request.headers.get("sandbox-simulate")), requestIp: clientAddress(request) }),
+  );
+
+export const listHandler = (endpoint: typeof listPaymentsEndpoint) => route(endpoint, async ({ auth, query }) => listPayments(auth, query));
+
+export const getHandler = (endpoint: typeof getPaymentEndpoint) => route(endpoint, async ({ auth, params }) => getPayment(auth, params.id));

@@ -1,0 +1,6 @@
+import { methods } from "@/lib/http/handler";
+import { getTransactionEndpoint } from "@/lib/payments/schema";
+import { getHandler } from "../../payments/handlers";
+
+// Legacy alias of /payments/{id}.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: getHandler(getTransactionEndpoint as never) });

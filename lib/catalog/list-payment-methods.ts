@@ -1,0 +1,85 @@
+// GET /payment-methods: the rails a shop can charge in the credential's environment.
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { toMinor, toMajor } from "@/lib/money/amount";
+import { isProviderConfigured } from "@/lib/providers/registry";
+import { PRODUCTION_RAILS, SANDBOX_RAILS, toIso3, type Rail } from "@/lib/catalog/rails";
+import type { listPaymentMethodsQuery, paymentMethodEntry } from "@/lib/catalog/schema";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+type Entry = z.infer<typeof paymentMethodEntry>;
+
+export function railIconPath(rail: Rail): string {
+  return `/icons/rails/${rail.icon}.svg`;
+}
+
+export function railIconUrl(rail: Rail): string {
+  return `${config().APP_URL}${railIconPath(rail)}`;
+}
+
+/** Which providers of the rail can take a charge now, in cascade order. */
+export function routableProviders(rail: Rail, environment: Environment): string[] {
+  if (environment === "sandbox") return ["sandbox"];
+  return rail.providers.filter(isProviderConfigured);
+}
+
+export function toCatalogEntry(rail: Rail, environment: Environment, enabled: boolean): Entry {
+  const providers = routableProviders(rail, environment);
+  const major = (s: string | null, currency: string) => (s === null ? null : toMajor(toMinor(Number(s), currency)!, currency));
+  return {
+    paymentMethodId: rail.paymentMethodId,
+    method: rail.method as Entry["method"],
+    methodLabel: rail.methodLabel,
+    name: rail.name,
+    country: rail.countryIso2,
+    countryIso3: rail.countryIso3,
+    channel: rail.channel,
+    imageUrl: railIconPath(rail),
+    iconUrl: railIconUrl(rail),
+    currencies: [rail.currency],
+    currencyLimits: [{ currency: rail.currency, min: major(rail.minLocal, rail.currency)!, max: major(rail.maxLocal, rail.currency)! }],
+    minTxUsd: major(rail.minTxUsd, "USD"),
+    maxTxUsd: major(rail.maxTxUsd, "USD"),
+    fee: { percent: rail.providerFeeBp / 100, flat: toMajor(BigInt(rail.networkFeeUsdMinor), "USD"), currency: "USD" },
+    enabled,
+    online: true,
+    routable: enabled && providers.length > 0,
+    unroutableReason: !enabled ? "method_not_enabled_for_shop" : providers.length === 0 ? "no_provider_configured" : null,
+  };
+}
+
+/** Rails of the environment with the shop's enablement. Sandbox lists its test rails first. */
+export async function shopRails(shopId: string, environment: Environment): Promise<Array<{ rail: Rail; enabled: boolean }>> {
+  const disabled = new Set(
+    (await db().shopPaymentMethod.findMany({ where: { shopId, enabled: false }, select: { paymentMethodId: true } })).map((r) => r.paymentMethodId),
+  );
+  const live = PRODUCTION_RAILS.filter((r) => !r.retired);
+  const rails = environment === "sandbox" ? [...SANDBOX_RAILS, ...live] : live;
+  return rails.map((rail) => ({ rail, enabled: rail.sandbox ? true : !disabled.has(rail.paymentMethodId) }));
+}
+
+export async function listPaymentMethods(auth: AuthContext, query: z.infer<typeof listPaymentMethodsQuery>) {
+  const shop = auth.shop!;
+  let country: string | null = null;
+  if (query.country) {
+    country = toIso3(query.country);
+    if (!country) throw new AppError("invalid_request", "`country` must be an ISO-2 or ISO-3 country code.", { param: "country" });
+  }
+  // Disabled rails are listed too (enabled: false, routable: false) so a shop sees what it could enable.
+  const all = await shopRails(shop.id, auth.environment);
+  const methods = all
+    .filter(({ rail }) => (!country || rail.countryIso3 === country) && (!query.channel || rail.channel === query.channel) && (!query.method || rail.method === query.method))
+    .map(({ rail, enabled }) => toCatalogEntry(rail, auth.environment, enabled));
+  return {
+    shop: { id: shop.id, name: shop.name },
+    environment: auth.environment,
+    filters: { country, channel: query.channel ?? null, method: query.method ?? null },
+    count: methods.length,
+    totalAvailable: all.filter((r) => r.enabled).length,
+    routableCount: methods.filter((m) => m.routable).length,
+    methods,
+  };
+}

@@ -1,0 +1,45 @@
+// Runs due scheduled actions (sandbox outcomes, sandbox refund confirmations). Rows are claimed
+// with FOR UPDATE SKIP LOCKED and a lease, so any number of instances can run this at once and
+// an action whose runner died is picked up again when its lease expires. The actions themselves
+// are idempotent transitions.
+import { db } from "@/lib/db";
+import { log } from "@/lib/log";
+import { applySimulation, type SimulateAction } from "@/lib/payments/simulate-payment";
+import { resolveRefund } from "@/lib/claims/resolve-refund";
+
+const LEASE_SECONDS = 30;
+const MAX_ATTEMPTS = 10;
+
+type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number };
+
+export async function runScheduledActions(opts: { limit?: number; now?: Date } = {}): Promise<{ done: number; failed: number }> {
+  const now = opts.now ?? new Date();
+  const claimed = await db().$queryRaw<Claimed[]>`
+    UPDATE scheduled_actions SET state = 'running', locked_until = ${new Date(now.getTime() + LEASE_SECONDS * 1000)}, attempts = attempts + 1
+    WHERE id IN (
+      SELECT id FROM scheduled_actions
+      WHERE (state = 'pending' AND due_at <= ${now}) OR (state = 'running' AND locked_until < ${now})
+      ORDER BY due_at LIMIT ${opts.limit ?? 100} FOR UPDATE SKIP LOCKED)
+    RETURNING id, kind, transaction_id, claim_id, action, attempts`;
+  let done = 0;
+  let failed = 0;
+  for (const a of claimed) {
+    try {
+      if (a.kind === "payment_simulation" && a.transaction_id) await applySimulation(a.transaction_id, a.action as SimulateAction, false);
+      else if (a.kind === "claim_resolution" && a.claim_id) await resolveRefund(a.claim_id, a.action === "reject" ? "rejected" : "resolved");
+      else throw new Error(`unknown scheduled action ${a.kind}`);
+      await db().scheduledAction.update({ where: { id: a.id }, data: { state: "done", doneAt: new Date(), lockedUntil: null } });
+      done++;
+    } catch (err) {
+      failed++;
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn({ action: a.id, kind: a.kind, err: message }, "scheduled action failed");
+      const giveUp = a.attempts >= MAX_ATTEMPTS;
+      await db().scheduledAction.update({
+        where: { id: a.id },
+        data: { state: giveUp ? "failed" : "pending", lastError: message.slice(0, 500), lockedUntil: null, dueAt: new Date(Date.now() + Math.min(60_000, 500 * 2 ** a.attempts)) },
+      });
+    }
+  }
+  return { done, failed };
+}

@@ -1,0 +1,39 @@
+// The in-process trigger of the jobs (JOBS_DRIVER=local, the default): started once per server
+// process. Each job is idempotent and safe on many instances at once, so several servers each
+// running a ticker is fine.
+import { config } from "@/lib/config";
+import { log } from "@/lib/log";
+import { singleton } from "@/lib/singleton";
+import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
+import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { releaseDueReserves } from "@/lib/jobs/release-reserves";
+
+type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
+
+export function startTicker() {
+  singleton("job-ticker", () => {
+    const fast = config().JOBS_TICK_MS;
+    const jobs: Job[] = [
+      { name: "scheduled-actions", everyMs: fast, run: () => runScheduledActions() },
+      { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
+      { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
+    ];
+    for (const job of jobs) {
+      let running = false;
+      const tick = async () => {
+        if (running) return;
+        running = true;
+        try {
+          await job.run();
+        } catch (err) {
+          log.error({ job: job.name, err: err instanceof Error ? err.message : String(err) }, "job failed");
+        } finally {
+          running = false;
+        }
+      };
+      setInterval(tick, job.everyMs).unref();
+    }
+    log.info({ jobs: jobs.map((j) => j.name) }, "job ticker started");
+    return true;
+  });
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+
+export const balanceResponse = z
+  .object({
+    merchantId: z.string(),
+    currency: z.literal("USD"),
+    balance: z.object({ available: z.number(), pending: z.number(), frozen: z.number().describe("Held against open claims"), reserve: z.number().describe("Rolling reserve") }),
+    ledgerWarnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    tier: z.enum(["starter", "standard", "premium"]),
+    trustScore: z.number().int(),
+    rollingReservePct: z.number(),
+    withdrawalFeeUsd: z.number(),
+    feeSummary: z.object({ grossVolume: z.number(), platformFees: z.number(), flatFees: z.number(), chargebackFees: z.number(), totalFees: z.number(), netBalance: z.number() }).describe("Last 90 days"),
+    movements: z.array(z.object({ id: z.string(), type: z.string(), amount: z.number(), bucket: z.string(), transactionId: z.string().nullable(), claimId: z.string().nullable(), createdAt: z.string() })),
+    reserveSchedule: z.array(z.object({ releaseAt: z.string(), amount: z.number() })),
+  })
+  .meta({ id: "Balance" });
+
+export const getBalanceEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/me/balance",
+  tag: "Balance",
+  summary: "The pay-in balance, derived from the ledger",
+  auth: "secret",
+  response: balanceResponse,
+  errors: [],
+});

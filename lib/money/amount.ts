@@ -1,0 +1,59 @@
+// The one conversion point between API numbers (major units) and stored integers (minor units,
+// BigInt). Nothing else in the code base turns money into or out of a JS number.
+import { exponent } from "@/lib/money/currency";
+
+/** Decimal digits of a finite JS number, without exponent notation (1e-7 -> "0.0000001"). */
+function plainDecimal(n: number): string {
+  const s = String(n);
+  if (!/e/i.test(s)) return s;
+  const [mant, expStr] = s.toLowerCase().split("e") as [string, string];
+  const e = Number(expStr);
+  const neg = mant.startsWith("-");
+  const [int, frac = ""] = mant.replace("-", "").split(".") as [string, string?];
+  const digits = int + frac;
+  const point = int.length + e;
+  const out = point <= 0 ? `0.${"0".repeat(-point)}${digits}` : point >= digits.length ? digits + "0".repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return (neg ? "-" : "") + out;
+}
+
+/**
+ * Major-unit number -> minor units. Returns null when the number has more decimals than the
+ * currency allows (callers turn that into amount_invalid), is not finite, or is too large.
+ */
+export function toMinor(amount: number, currency: string): bigint | null {
+  if (!Number.isFinite(amount)) return null;
+  const exp = exponent(currency);
+  const s = plainDecimal(amount);
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(s);
+  if (!m) return null;
+  const frac = (m[3] ?? "").replace(/0+$/, "");
+  if (frac.length > exp) return null;
+  const minor = BigInt(m[2]! + frac.padEnd(exp, "0"));
+  if (minor > 10n ** 15n) return null;
+  return m[1] ? -minor : minor;
+}
+
+/** Minor units -> major-unit number for API answers (exact for any amount below 2^53 minor units). */
+export function toMajor(minor: bigint, currency: string): number {
+  const exp = exponent(currency);
+  const neg = minor < 0n;
+  const abs = neg ? -minor : minor;
+  const base = 10n ** BigInt(exp);
+  const int = abs / base;
+  const frac = (abs % base).toString().padStart(exp, "0");
+  return Number(`${neg ? "-" : ""}${int}${exp ? `.${frac}` : ""}`);
+}
+
+/** a × num / den rounded half-up (away from zero on .5), all integers. */
+export function mulDivHalfUp(a: bigint, num: bigint, den: bigint): bigint {
+  if (den <= 0n) throw new Error("denominator must be positive");
+  const neg = a < 0n !== num < 0n;
+  const p = (a < 0n ? -a : a) * (num < 0n ? -num : num);
+  const q = (p * 2n + den) / (den * 2n);
+  return neg ? -q : q;
+}
+
+/** Basis-point share of an amount (2.9% = 290 bp), half-up. */
+export function percentOf(minor: bigint, basisPoints: bigint): bigint {
+  return mulDivHalfUp(minor, basisPoints, 10_000n);
+}

@@ -1,0 +1,183 @@
+// POST /payments: validate, price, route through the provider cascade, then write the pending
+// transaction, its attempts and any scheduled sandbox outcome in one database transaction.
+// Every rejection happens before that write: no row exists after an error.
+import { db } from "@/lib/db";
+import { config } from "@/lib/config";
+import { newId } from "@/lib/ids";
+import { AppError } from "@/lib/errors";
+import { toMinor, toMajor } from "@/lib/money/amount";
+import { isCurrency } from "@/lib/money/currency";
+import { presentmentToUsd, usdToLocal } from "@/lib/money/fx";
+import { PRESENTMENT_MARKUP_BP, rateFor } from "@/lib/money/rates";
+import { railById, toIso3, type Rail } from "@/lib/catalog/rails";
+import { shopRails } from "@/lib/catalog/list-payment-methods";
+import { runCascade } from "@/lib/providers/cascade";
+import { priceCharge } from "@/lib/payments/pricing";
+import { checkRailRequirements } from "@/lib/payments/requirements";
+import { presentCreated } from "@/lib/payments/present";
+import { scheduleSandboxOutcome } from "@/lib/payments/sandbox-schedule";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { CreatePaymentInput } from "@/lib/payments/schema";
+import type { Requirement } from "@/lib/catalog/rails";
+
+export const MAX_HEADLINE_USD_MINOR = 10_000_000n; // 100,000.00 USD
+export const PAYMENT_EXPIRY_MS = 30 * 60 * 1000;
+
+export type CreatePaymentOptions = {
+  /** Sandbox-Simulate header value, already validated. */
+  simulate?: string;
+  /** Hosted checkout and payment links require the buyer's name, email and document. */
+  requireBuyer?: boolean;
+  requestIp?: string | null;
+};
+
+async function resolveRail(auth: AuthContext, input: CreatePaymentInput, country: string | null) {
+  const rails = await shopRails(auth.shop!.id, auth.environment);
+  if (input.paymentMethodId) {
+    const entry = rails.find((r) => r.rail.paymentMethodId === input.paymentMethodId);
+    if (!entry) {
+      throw new AppError("cascade_exhausted", `No provider routes payment method ${input.paymentMethodId} for this shop; list GET /payment-methods for valid ids.`, {
+        param: "paymentMethodId",
+        details: { reason: "no_provider_for_method_region", attempts: [], paymentMethodEnabledForShop: false },
+      });
+    }
+    return entry;
+  }
+  if (!input.paymentMethod) throw new AppError("missing_field", "Send `paymentMethodId` (from GET /payment-methods).", { param: "paymentMethodId" });
+  const wanted = country ?? "USA";
+  const entry = rails.find((r) => r.enabled && r.rail.method === input.paymentMethod && r.rail.countryIso3 === wanted) ?? rails.find((r) => r.rail.method === input.paymentMethod && r.rail.countryIso3 === wanted);
+  if (!entry) {
+    throw new AppError("cascade_exhausted", `No rail for method ${input.paymentMethod} in ${wanted}.`, {
+      param: "paymentMethod",
+      details: { reason: "no_provider_for_method_region", attempts: [], paymentMethodEnabledForShop: false },
+    });
+  }
+  return entry;
+}
+
+function limitError(bound: "min" | "max", min: bigint, max: bigint, currency: string, message: string) {
+  return new AppError("amount_out_of_limits", message, {
+    param: "amount",
+    details: { limit: { min: toMajor(min, currency), max: toMajor(max, currency), currency }, boundViolated: bound },
+  });
+}
+
+function checkLimits(rail: Rail, usd: bigint, local: bigint) {
+  const minLocal = toMinor(Number(rail.minLocal), rail.currency)!;
+  const maxLocal = toMinor(Number(rail.maxLocal), rail.currency)!;
+  if (local < minLocal || local > maxLocal) {
+    const bound = local < minLocal ? "min" : "max";
+    throw limitError(bound, minLocal, maxLocal, rail.currency, `${rail.name} accepts ${rail.minLocal}-${rail.maxLocal} ${rail.currency}; this charge is ${toMajor(local, rail.currency)} ${rail.currency}.`);
+  }
+  const minUsd = rail.minTxUsd ? toMinor(Number(rail.minTxUsd), "USD")! : 1n;
+  const maxUsd = rail.maxTxUsd ? toMinor(Number(rail.maxTxUsd), "USD")! : MAX_HEADLINE_USD_MINOR;
+  if (usd < minUsd || usd > maxUsd) {
+    throw limitError(usd < minUsd ? "min" : "max", minUsd, maxUsd, "USD", `${rail.name} accepts ${toMajor(minUsd, "USD")}-${toMajor(maxUsd, "USD")} USD per transaction.`);
+  }
+}
+
+export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
+  const shop = auth.shop!;
+  // Country: normalised to ISO-3; inferred from the rail when absent.
+  let country: string | null = null;
+  if (input.country) {
+    country = toIso3(input.country);
+    if (!country) throw new AppError("invalid_request", "`country` must be an ISO-2 or ISO-3 country code.", { param: "country" });
+  }
+  const { rail, enabled } = await resolveRail(auth, input, country);
+  if (!enabled) throw new AppError("method_not_enabled_for_shop", `Payment method ${rail.paymentMethodId} is not enabled for this shop.`, { param: "paymentMethodId" });
+  if (country && country !== rail.countryIso3 && !rail.sandbox) {
+    throw new AppError("unsupported_country", `${rail.name} serves ${rail.countryIso3}, not ${country}.`, { param: "country" });
+  }
+
+  // Amount and presentment currency.
+  const currency = (input.currency ?? "USD").toUpperCase();
+  if (!isCurrency(currency)) throw new AppError("unsupported_currency", `Currency ${currency} is not supported.`, { param: "currency" });
+  const inputMinor = typeof input.amount === "number" && input.amount > 0 ? toMinor(input.amount, currency) : null;
+  if (inputMinor === null || inputMinor <= 0n) {
+    throw new AppError("amount_invalid", `\`amount\` must be a positive number with at most the decimals ${currency} allows.`, { param: "amount" });
+  }
+  let usd = inputMinor;
+  let inputFx: string | null = null;
+  if (currency !== "USD") {
+    inputFx = await rateFor(auth.environment, currency);
+    if (!inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${currency}; send the amount in USD.`, { param: "currency", details: { currency } });
+    usd = presentmentToUsd(inputMinor, inputFx, currency, PRESENTMENT_MARKUP_BP);
+  }
+  if (usd > MAX_HEADLINE_USD_MINOR || usd <= 0n) {
+    throw limitError(usd <= 0n ? "min" : "max", 1n, MAX_HEADLINE_USD_MINOR, "USD", "The USD amount of a payment must be between 0.01 and 100,000.");
+  }
+  const localRate = await rateFor(auth.environment, rail.currency);
+  if (!localRate) throw new AppError("fx_unavailable", `No current FX rate for ${rail.currency}.`, { details: { currency: rail.currency } });
+  const local = usdToLocal(usd, localRate, rail.currency);
+  checkLimits(rail, usd, local);
+
+  const extra: Requirement[] = opts.requireBuyer ? ["userName", "userEmail", "documentId"] : [];
+  checkRailRequirements(rail, input, extra);
+
+  const price = priceCharge(usd, auth.merchant.tier, rail);
+  const id = newId("transaction");
+  const userIp = input.userIp ?? opts.requestIp ?? null;
+  const cascade = await runCascade(
+    auth.environment,
+    {
+      transactionId: id,
+      rail,
+      amountLocalMinor: local,
+      currency: rail.currency,
+      buyer: { name: input.userName, email: input.userEmail, phone: input.userPhone, documentId: input.documentId, ip: userIp ?? undefined },
+      notifyUrl: `${config().APP_URL}/api/v1/providers/{provider}/notifications`,
+    },
+    { enabledForShop: enabled },
+  );
+
+  const now = new Date();
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.transaction.create({
+      data: {
+        id,
+        merchantId: auth.merchant.id,
+        shopId: shop.id,
+        environment: auth.environment,
+        status: "pending",
+        amountUsd: usd,
+        amountLocal: local,
+        currencyLocal: rail.currency,
+        fxRate: localRate,
+        inputCurrency: currency !== "USD" ? currency : null,
+        inputAmount: currency !== "USD" ? inputMinor : null,
+        paymentMethodId: rail.paymentMethodId,
+        method: rail.method,
+        railName: rail.name,
+        country: rail.countryIso3,
+        feePlatform: price.platformPercent + price.flat,
+        feeProvider: price.provider,
+        feeNetwork: price.network,
+        reserveAmount: price.reserve,
+        settlementDelay: rail.settlementDelay,
+        provider: cascade.provider,
+        providerRef: cascade.providerRef,
+        paymentFormUrl: cascade.paymentFormUrl,
+        instructions: (cascade.instructions ?? undefined) as object | undefined,
+        hostedCheckout: input.hostedCheckout ?? false,
+        returnUrl: input.returnUrl ?? null,
+        merchantOrderId: input.merchantOrderId ?? null,
+        tag1: input.tag1 ?? null,
+        tag2: input.tag2 ?? null,
+        tag3: input.tag3 ?? null,
+        userName: input.userName ?? null,
+        userEmail: input.userEmail ?? null,
+        userPhone: input.userPhone ?? null,
+        userIp,
+        expiresAt: new Date(now.getTime() + PAYMENT_EXPIRY_MS),
+        createdAt: now,
+      },
+    });
+    await tx.paymentAttempt.createMany({
+      data: cascade.attempts.map((a, i) => ({ id: newId("attempt"), transactionId: id, provider: a.provider, position: i + 1, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
+    });
+    if (opts.simulate && auth.environment === "sandbox") await scheduleSandboxOutcome(tx, id, opts.simulate, now);
+    return created;
+  });
+  return presentCreated(row);
+}

@@ -1,0 +1,67 @@
+// Transaction rows -> API shapes (2.1, 4.4). The one place pay-in amounts become API numbers.
+import { config } from "@/lib/config";
+import { toMajor } from "@/lib/money/amount";
+import { railById } from "@/lib/catalog/rails";
+import { railIconUrl } from "@/lib/catalog/list-payment-methods";
+import type { Transaction, PaymentAttempt } from "@/lib/generated/prisma/client";
+
+const usd = (m: bigint) => toMajor(m, "USD");
+
+export function checkoutUrlFor(tx: Pick<Transaction, "id" | "returnUrl">): string {
+  const url = new URL(`${config().APP_URL}/c/${tx.id}`);
+  if (tx.returnUrl) url.searchParams.set("returnUrl", tx.returnUrl);
+  return url.toString();
+}
+
+function iconFor(tx: Transaction): string {
+  const rail = railById(tx.paymentMethodId);
+  return rail ? railIconUrl(rail) : `${config().APP_URL}/icons/rails/generic.svg`;
+}
+
+function common(tx: Transaction) {
+  const icon = iconFor(tx);
+  return {
+    amount: usd(tx.amountUsd),
+    currency: "USD" as const,
+    ...(tx.inputCurrency && tx.inputAmount !== null ? { inputCurrency: tx.inputCurrency, inputAmount: toMajor(tx.inputAmount, tx.inputCurrency) } : {}),
+    amountLocal: toMajor(tx.amountLocal, tx.currencyLocal),
+    currencyLocal: tx.currencyLocal,
+    paymentMethodId: tx.paymentMethodId,
+    paymentMethod: tx.method,
+    paymentMethodName: tx.railName,
+    logoUrl: icon,
+    iconUrl: icon,
+    fees: { platform: usd(tx.feePlatform), provider: usd(tx.feeProvider), network: usd(tx.feeNetwork), total: usd(tx.feePlatform + tx.feeProvider + tx.feeNetwork) },
+    settlement: { type: "delayed", delay: tx.settlementDelay, reserve: usd(tx.reserveAmount), status: tx.settlementStatus },
+    paymentData: { method: tx.method },
+    merchantOrderId: tx.merchantOrderId,
+    tag1: tx.tag1,
+    tag2: tx.tag2,
+    tag3: tx.tag3,
+    expiresAt: tx.expiresAt.toISOString(),
+  };
+}
+
+export function presentCreated(tx: Transaction) {
+  return {
+    transactionId: tx.id,
+    status: "pending" as const,
+    ...common(tx),
+    ...(tx.hostedCheckout ? { checkoutUrl: checkoutUrlFor(tx) } : { paymentFormUrl: tx.paymentFormUrl ?? undefined }),
+  };
+}
+
+export function presentTransaction(tx: Transaction & { attempts?: PaymentAttempt[] }) {
+  return {
+    id: tx.id,
+    status: tx.status,
+    ...common(tx),
+    country: tx.country,
+    refundedAmountLocal: toMajor(tx.refundedLocal, tx.currencyLocal),
+    timestamps: { created: tx.createdAt.toISOString(), completed: tx.completedAt?.toISOString() ?? null },
+    paymentFormUrl: tx.paymentFormUrl,
+    ...(tx.hostedCheckout ? { checkoutUrl: checkoutUrlFor(tx) } : {}),
+    provider: tx.provider,
+    attempts: (tx.attempts ?? []).sort((a, b) => a.position - b.position).map((a) => ({ provider: a.provider, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
+  };
+}

@@ -1,0 +1,175 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { pageQuery, paginationSchema } from "@/lib/http/pagination";
+import { METHOD_SLUGS } from "@/lib/catalog/schema";
+
+export const TRANSACTION_STATUSES = ["pending", "completed", "failed", "refunded", "expired", "chargeback"] as const;
+export const SIMULATE_ACTIONS = ["paid", "failed", "expired", "refunded", "chargeback"] as const;
+export const SANDBOX_SIMULATE_HEADER_VALUES = ["paid", "failed", "expired", "chargeback", "slow_payment"] as const;
+
+const optionalText = (max: number) => z.string().max(max).optional();
+
+export const createPaymentBody = z.object({
+  // Validated by the use case so that non-numbers get amount_invalid, as the contract says.
+  amount: z.unknown().refine((v) => v !== undefined, "Required").meta({ type: "number", description: "> 0, major units of `currency`" }),
+  currency: z.string().regex(/^[A-Za-z]{3}$/, "must be a 3-letter ISO-4217 code").optional().describe("Presentment currency; default USD"),
+  paymentMethodId: z.string().min(1).max(40).optional().describe("Catalog id; required unless the legacy `paymentMethod` slug is sent"),
+  paymentMethod: z.enum(METHOD_SLUGS).optional().describe("Legacy slug, used only without paymentMethodId"),
+  userName: optionalText(120),
+  userEmail: optionalText(254),
+  documentId: optionalText(60),
+  country: z.string().min(2).max(3).optional().describe("ISO-2 or ISO-3; default inferred from the method"),
+  userPhone: optionalText(40),
+  userIp: optionalText(64),
+  merchantOrderId: optionalText(120),
+  tag1: optionalText(200),
+  tag2: optionalText(200),
+  tag3: optionalText(200),
+  hostedCheckout: z.boolean().optional(),
+  returnUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  merchantId: z.string().max(40).optional(),
+  shopId: z.string().max(40).optional(),
+});
+export type CreatePaymentInput = z.infer<typeof createPaymentBody>;
+
+const money = z.number();
+export const fees = z.object({ platform: money, provider: money, network: money, total: money });
+export const settlement = z.object({ type: z.string(), delay: z.string(), reserve: money, status: z.enum(["pending", "settled"]) });
+
+export const transaction = z
+  .object({
+    id: z.string(),
+    status: z.enum(TRANSACTION_STATUSES),
+    amount: money.describe("USD headline"),
+    currency: z.literal("USD"),
+    inputCurrency: z.string().optional(),
+    inputAmount: money.optional(),
+    amountLocal: money,
+    currencyLocal: z.string(),
+    paymentMethodId: z.string(),
+    paymentMethod: z.string(),
+    paymentMethodName: z.string(),
+    logoUrl: z.string(),
+    iconUrl: z.string(),
+    country: z.string().describe("ISO-3"),
+    fees,
+    settlement,
+    refundedAmountLocal: money,
+    timestamps: z.object({ created: z.string(), completed: z.string().nullable() }),
+    merchantOrderId: z.string().nullable(),
+    tag1: z.string().nullable(),
+    tag2: z.string().nullable(),
+    tag3: z.string().nullable(),
+    paymentFormUrl: z.string().nullable(),
+    checkoutUrl: z.string().optional(),
+    paymentData: z.object({ method: z.string() }),
+    provider: z.string(),
+    attempts: z.array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string().nullable(), durationMs: z.number() })),
+    expiresAt: z.string(),
+  })
+  .meta({ id: "Transaction" });
+
+export const createPaymentResponse = z
+  .object({
+    transactionId: z.string(),
+    status: z.literal("pending"),
+    amount: money,
+    currency: z.literal("USD"),
+    inputCurrency: z.string().optional(),
+    inputAmount: money.optional(),
+    amountLocal: money,
+    currencyLocal: z.string(),
+    paymentMethodId: z.string(),
+    paymentMethod: z.string(),
+    paymentMethodName: z.string(),
+    logoUrl: z.string(),
+    iconUrl: z.string(),
+    fees,
+    settlement,
+    paymentFormUrl: z.string().optional(),
+    checkoutUrl: z.string().optional(),
+    paymentData: z.object({ method: z.string() }),
+    merchantOrderId: z.string().nullable(),
+    tag1: z.string().nullable(),
+    tag2: z.string().nullable(),
+    tag3: z.string().nullable(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: "PaymentCreated" });
+
+export const listPaymentsQuery = z.object({
+  ...pageQuery(),
+  status: z.enum(TRANSACTION_STATUSES).optional(),
+  paymentMethodId: z.string().max(40).optional(),
+  country: z.string().max(3).optional(),
+  merchantOrderId: z.string().max(120).optional(),
+  method: z.enum(METHOD_SLUGS).optional(),
+});
+
+export const transactionIdParams = z.object({ id: z.string().min(1).max(64) });
+
+const PAYMENT_ERRORS = ["amount_invalid", "amount_out_of_limits", "unsupported_currency", "unsupported_country", "fx_unavailable", "method_not_enabled_for_shop", "missing_required_fields", "cascade_exhausted", "payment_instructions_unavailable"] as const;
+
+function createEndpoint<P extends string>(path: P, legacy: boolean) {
+  return defineEndpoint({
+    method: "POST",
+    path,
+    tag: "Payments",
+    summary: legacy ? "Create a payment (legacy alias of POST /payments)" : "Create a payment",
+    description:
+      "Routes the charge through the rail's provider cascade and answers the provider's hosted page (`paymentFormUrl`), or the service's own `checkoutUrl` with `hostedCheckout: true`. Sandbox accepts the `Sandbox-Simulate` header (paid, failed, expired, chargeback, slow_payment).",
+    auth: "secret",
+    shop: "required",
+    idempotent: true,
+    body: createPaymentBody,
+    response: createPaymentResponse,
+    errors: [...PAYMENT_ERRORS],
+  });
+}
+export const createPaymentEndpoint = createEndpoint("/payments", false);
+export const createTransactionEndpoint = createEndpoint("/transactions", true);
+
+function listEndpoint<P extends string>(path: P, legacy: boolean) {
+  return defineEndpoint({
+    method: "GET",
+    path,
+    tag: "Payments",
+    summary: legacy ? "List payments (legacy alias)" : "List payments",
+    description: "Newest first. `limit` 1-100 (default 50) and `offset` are clamped silently.",
+    auth: "secret",
+    query: listPaymentsQuery,
+    response: z.object({ data: z.array(transaction), pagination: paginationSchema() }),
+    errors: [],
+  });
+}
+export const listPaymentsEndpoint = listEndpoint("/payments", false);
+export const listTransactionsEndpoint = listEndpoint("/transactions", true);
+
+function getEndpoint<P extends string>(path: P, legacy: boolean) {
+  return defineEndpoint({
+    method: "GET",
+    path,
+    tag: "Payments",
+    summary: legacy ? "Retrieve a payment (legacy alias)" : "Retrieve a payment",
+    auth: "secret",
+    params: transactionIdParams,
+    response: transaction,
+    errors: ["transaction_not_found"],
+  });
+}
+export const getPaymentEndpoint = getEndpoint("/payments/{id}", false);
+export const getTransactionEndpoint = getEndpoint("/transactions/{id}", true);
+
+export const simulatePaymentEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/payments/{id}/simulate",
+  tag: "Sandbox",
+  summary: "Drive a sandbox payment's outcome",
+  description: "Sandbox only. paid, failed, expired apply to pending payments; refunded and chargeback to completed ones.",
+  auth: "secret",
+  sandboxOnly: true,
+  params: transactionIdParams,
+  body: z.object({ action: z.enum(SIMULATE_ACTIONS) }),
+  response: z.object({ id: z.string(), status: z.enum(TRANSACTION_STATUSES), eventsFired: z.array(z.string()) }).meta({ id: "SimulationResult" }),
+  errors: ["transaction_not_found"],
+});

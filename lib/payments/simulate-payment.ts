@@ -1,0 +1,43 @@
+// POST /payments/{id}/simulate (sandbox): drives a payment through the transitions of 3.1,
+// the same functions provider notices use.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { completePayment, failPayment, openChargeback, refundInFull, type TransitionResult } from "@/lib/payments/transitions";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+export type SimulateAction = "paid" | "failed" | "expired" | "refunded" | "chargeback";
+
+const NEEDS: Record<SimulateAction, "pending" | "completed"> = { paid: "pending", failed: "pending", expired: "pending", refunded: "completed", chargeback: "completed" };
+
+/** Applies an action to a sandbox transaction; `strict` refuses actions its status does not allow. */
+export async function applySimulation(id: string, action: SimulateAction, strict: boolean): Promise<TransitionResult> {
+  const t = await db().transaction.findUnique({ where: { id }, select: { status: true, environment: true } });
+  if (!t || t.environment !== "sandbox") throw new AppError("transaction_not_found", `No transaction ${id}.`);
+  if (strict && t.status !== NEEDS[action]) {
+    throw new AppError("invalid_request", `Cannot simulate ${action} on a ${t.status} payment; ${action} applies to ${NEEDS[action]} payments.`, { param: "action", details: { status: t.status } });
+  }
+  switch (action) {
+    case "paid":
+      return completePayment(id, { alsoCaptured: true });
+    case "failed":
+      return failPayment(id, "failed");
+    case "expired":
+      return failPayment(id, "expired");
+    case "refunded":
+      return refundInFull(id);
+    case "chargeback":
+      return openChargeback(id);
+  }
+}
+
+export async function simulatePayment(auth: AuthContext, id: string, action: SimulateAction) {
+  await assertOwned(auth.merchant.id, auth.environment, auth.shop?.id ?? null, id);
+  const r = await applySimulation(id, action, true);
+  return { id, status: r.transaction.status, eventsFired: r.eventsFired };
+}
+
+export async function assertOwned(merchantId: string, environment: Environment, shopId: string | null, id: string) {
+  const t = await db().transaction.findFirst({ where: { id, merchantId, environment, ...(shopId ? { shopId } : {}) }, select: { id: true } });
+  if (!t) throw new AppError("transaction_not_found", `No transaction ${id}.`, { param: "id" });
+}
