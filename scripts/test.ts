@@ -104,7 +104,8 @@ async function main(): Promise<number> {
     if (run("--api") || run("--e2e")) {
       buildIfStale((s) => say(s));
       const port = await freePort();
-      const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1" };
+      // Sandbox delays ×0.01 (5 s -> 50 ms) and a 100 ms job tick keep timed flows fast.
+      const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1", SANDBOX_DELAY_SCALE: "0.01", JOBS_TICK_MS: "100" };
       server = startNext({ port, env: serverEnv });
       await waitForHttp(`${server.url}/api/v1/ping`);
       say(`server at ${server.url}`);
