@@ -31,6 +31,8 @@ export const configSchema = z
     JOBS_DRIVER: z.enum(["local", "inngest"]).default("local"),
     /** How often the local ticker looks for due work (scheduled actions). */
     JOBS_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    /** Reconciliation poll of pending transactions against their providers (contract: 5 minutes). */
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
     REDIS_URL: z.string().min(1).optional(),
     INNGEST_EVENT_KEY: z.string().optional(),
     INNGEST_SIGNING_KEY: z.string().optional(),

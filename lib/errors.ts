@@ -21,6 +21,8 @@ const table = {
   shop_required: [401, "authentication_error"],
   mobile_auth_failed: [401, "authentication_error"],
   mobile_session_invalid: [401, "authentication_error"],
+  // Not in section 7's table: a provider notice whose signature does not verify (section 5.7).
+  invalid_signature: [401, "authentication_error"],
   production_key_refused: [400, "invalid_request_error"],
   environment_mismatch: [403, "permission_error"],
   key_kind_not_allowed: [403, "permission_error"],

@@ -11,6 +11,8 @@ import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
 import { deployMigrations, root } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp } from "./lib/server.ts";
+import { freePort } from "./lib/embedded-db.ts";
+import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
 
 const started = Date.now();
 const dev = process.argv.includes("--dev");
@@ -70,8 +72,18 @@ async function main() {
   const { db } = await import("../lib/db.ts");
   await db().$disconnect();
 
+  // Development: simulated upstream providers on loopback make the production rails routable.
+  // Real deployments set PROVIDER_<CODE>_URL/_SECRET themselves (or PSP_SIMULATORS=off).
+  let pspEnv: Record<string, string> = {};
+  if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !Object.keys(process.env).some((k) => /^PROVIDER_\w+_URL$/.test(k))) {
+    const sims = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["dev-pagosur-secret", "dev-andespay-secret", "dev-rapidpay-secret"]);
+    for (const p of sims) await startSimulatedProvider(p);
+    pspEnv = providerEnv(sims);
+    say(`simulated providers: ${sims.map((p) => `${p.code} :${p.port}`).join(", ")}`);
+  }
+
   if (!dev) buildIfStale(say);
-  const server = startNext({ port: config.PORT, dev, host: config.HOST, env: { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: poolSize } });
+  const server = startNext({ port: config.PORT, dev, host: config.HOST, env: { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: poolSize, ...pspEnv } });
   const shutdown = async (code: number) => {
     await server.stop();
     await stopDb();

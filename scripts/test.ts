@@ -13,6 +13,7 @@ import { deployMigrations, parseDatabaseUrl, root } from "./lib/schema-engine.ts
 import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
+import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
 
 const args = new Set(process.argv.slice(2));
 const only = ["--unit", "--api", "--e2e"].filter((a) => args.has(a));
@@ -87,6 +88,7 @@ async function main(): Promise<number> {
   const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
   const jwtSecret = "test-jwt-secret-0123456789abcdef0123456789";
   let server: RunningServer | undefined;
+  const stops: Array<() => Promise<void>> = [];
   const needsDb = run("--unit") || run("--api") || run("--e2e");
 
   try {
@@ -103,9 +105,13 @@ async function main(): Promise<number> {
     }
     if (run("--api") || run("--e2e")) {
       buildIfStale((s) => say(s));
+      // The simulated upstream providers: separate HTTP services on loopback.
+      const providers = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["sim-pagosur-secret", "sim-andespay-secret", "sim-rapidpay-secret"]);
+      for (const p of providers) stops.push((await startSimulatedProvider(p)).stop);
       const port = await freePort();
       // Sandbox delays ×0.01 (5 s -> 50 ms) and a 100 ms job tick keep timed flows fast.
-      const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1", SANDBOX_DELAY_SCALE: "0.01", JOBS_TICK_MS: "100" };
+      const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1", SANDBOX_DELAY_SCALE: "0.01", JOBS_TICK_MS: "100",
+        RECONCILE_INTERVAL_MS: "1000", ...providerEnv(providers), PROVIDER_PAGOSUR_TIMEOUT_MS: "1500", PROVIDER_ANDESPAY_TIMEOUT_MS: "1500", PROVIDER_RAPIDPAY_TIMEOUT_MS: "1500" };
       server = startNext({ port, env: serverEnv });
       await waitForHttp(`${server.url}/api/v1/ping`);
       say(`server at ${server.url}`);
@@ -125,6 +131,7 @@ async function main(): Promise<number> {
     total.failed += 1;
   } finally {
     await server?.stop();
+    for (const stop of stops) await stop();
     if (needsDb) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).catch((e) => console.error(`could not drop ${name}: ${e.message}`));
   }
   console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);

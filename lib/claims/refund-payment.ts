@@ -56,9 +56,12 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
       },
     });
     await post(tx, { merchantId: t.merchantId, environment: t.environment, kind: "refund_freeze", transactionId: id, claimId: created.id, legs: freeze.legs });
-    if (t.environment === "sandbox") {
-      await tx.scheduledAction.create({ data: { id: newId("scheduledAction"), kind: "claim_resolution", claimId: created.id, transactionId: id, action: "resolve", dueAt: new Date(now.getTime() + sandboxDelayMs(SANDBOX_REFUND_CONFIRM_SECONDS)) } });
-    }
+    // Sandbox confirms on its own after the simulate delay; production asks the provider (after
+    // commit, through the job runner, retried until it answers).
+    const sandbox = t.environment === "sandbox";
+    await tx.scheduledAction.create({
+      data: { id: newId("scheduledAction"), kind: "claim_resolution", claimId: created.id, transactionId: id, action: sandbox ? "resolve" : "provider_refund", dueAt: new Date(now.getTime() + (sandbox ? sandboxDelayMs(SANDBOX_REFUND_CONFIRM_SECONDS) : 0)) },
+    });
     return created;
   });
   return presentRefund(claim);

@@ -25,6 +25,8 @@ export type EndpointDef = {
   successStatus?: 200 | 201;
   /** The error codes this endpoint can answer beyond the ones every endpoint shares. */
   errors: ErrorCode[];
+  /** false: not rate limited (signed provider notices). */
+  rateLimit?: false;
   /** Served but left out of the public OpenAPI document (test fixtures). */
   internal?: boolean;
 };

@@ -77,9 +77,9 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       if (endpoint.auth !== "none") {
         auth = await authenticate(req.headers.get("authorization"), req.headers.get("host"), { auth: endpoint.auth, shop: endpoint.shop, sandboxOnly: endpoint.sandboxOnly });
       }
-      const verdict = await limit(endpoint, req, auth);
-      headers = rateLimitHeaders(verdict);
-      if (!verdict.allowed) {
+      const verdict = endpoint.rateLimit === false ? null : await limit(endpoint, req, auth);
+      if (verdict) headers = rateLimitHeaders(verdict);
+      if (verdict && !verdict.allowed) {
         throw new AppError("rate_limited", `Rate limit of ${verdict.limit} requests per minute exceeded; retry after ${verdict.retryAfter} s.`, { details: { limit: verdict.limit, retryAfter: verdict.retryAfter } });
       }
       const url = new URL(req.url);

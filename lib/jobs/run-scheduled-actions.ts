@@ -6,8 +6,20 @@ import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { applySimulation, type SimulateAction } from "@/lib/payments/simulate-payment";
 import { resolveRefund } from "@/lib/claims/resolve-refund";
+import { connectorFor } from "@/lib/providers/connectors";
 
 const LEASE_SECONDS = 30;
+
+/** Asks the payment's provider to refund; a refusal rejects the claim (releasing the freeze), a connection problem retries. */
+async function refundThroughProvider(claimId: string) {
+  const claim = await db().claim.findUnique({ where: { id: claimId }, include: { transaction: { select: { provider: true, providerRef: true } } } });
+  if (!claim || claim.status !== "pending") return;
+  const { provider, providerRef } = claim.transaction;
+  const result = await connectorFor(provider).refund(providerRef!, claim.amountLocal);
+  if (result.ok) await resolveRefund(claimId, "resolved");
+  else if (result.reason === "connection_failed") throw new Error(`provider ${provider} unreachable for refund`);
+  else await resolveRefund(claimId, "rejected");
+}
 const MAX_ATTEMPTS = 10;
 
 type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number };
@@ -26,6 +38,7 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date } =
   for (const a of claimed) {
     try {
       if (a.kind === "payment_simulation" && a.transaction_id) await applySimulation(a.transaction_id, a.action as SimulateAction, false);
+      else if (a.kind === "claim_resolution" && a.claim_id && a.action === "provider_refund") await refundThroughProvider(a.claim_id);
       else if (a.kind === "claim_resolution" && a.claim_id) await resolveRefund(a.claim_id, a.action === "reject" ? "rejected" : "resolved");
       else throw new Error(`unknown scheduled action ${a.kind}`);
       await db().scheduledAction.update({ where: { id: a.id }, data: { state: "done", doneAt: new Date(), lockedUntil: null } });

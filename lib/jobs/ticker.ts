@@ -7,6 +7,7 @@ import { singleton } from "@/lib/singleton";
 import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { releaseDueReserves } from "@/lib/jobs/release-reserves";
+import { reconcilePending } from "@/lib/jobs/reconcile-pending";
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -17,6 +18,7 @@ export function startTicker() {
       { name: "scheduled-actions", everyMs: fast, run: () => runScheduledActions() },
       { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
       { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
+      { name: "reconcile-pending", everyMs: config().RECONCILE_INTERVAL_MS, run: () => reconcilePending({ olderThanMs: Math.min(60_000, config().RECONCILE_INTERVAL_MS) }) },
     ];
     for (const job of jobs) {
       let running = false;

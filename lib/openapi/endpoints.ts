@@ -8,6 +8,7 @@ import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
 import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, getTransactionEndpoint, listPaymentsEndpoint, listTransactionsEndpoint, simulatePaymentEndpoint } from "@/lib/payments/schema";
 import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
+import { providerNoticeEndpoint } from "@/lib/providers/schema";
 
 export const ENDPOINTS: EndpointDef[] = [
   issueTokenEndpoint,
@@ -25,5 +26,6 @@ export const ENDPOINTS: EndpointDef[] = [
   createTransactionEndpoint,
   listTransactionsEndpoint,
   getTransactionEndpoint,
+  providerNoticeEndpoint,
   openApiEndpoint,
 ];

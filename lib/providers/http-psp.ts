@@ -32,7 +32,7 @@ export class HttpPspConnector implements Connector {
           amount: req.amountLocalMinor.toString(),
           currency: req.currency,
           buyer: req.buyer,
-          notifyUrl: req.notifyUrl,
+          notifyUrl: req.notifyUrl.replace("{provider}", this.code),
         }),
       });
     } catch (err) {

@@ -1,0 +1,160 @@
+// Simulated upstream PSPs for development and tests: each is a separate HTTP service on its own
+// port with its own secret, rails, limits and hosted page, speaking the JSON protocol of
+// lib/providers/http-psp.ts. They behave like real providers: accept (with a hosted page or
+// only instructions), decline, time out, fail with 5xx, answer garbage, accept without a page,
+// and notify late, twice or never. A control API on each (loopback only) switches behaviours:
+//   POST /_control/behaviour {mode, forEmail?, times?}   mode: accept|accept_instructions|decline|timeout|error|garbage|no_page
+//   POST /_control/charges/{id}/{paid|failed|expired|refunded} {notify?: true, duplicate?: false, delayMs?: 0}
+//   GET  /_control/charges                                POST /_control/reset
+import http from "node:http";
+import { createHmac, randomBytes } from "node:crypto";
+
+export type SimulatedProvider = { code: string; secret: string; port: number; rails: Array<{ method: string; country: string; minMinor: bigint; maxMinor: bigint }> };
+
+type Mode = "accept" | "accept_instructions" | "decline" | "timeout" | "error" | "garbage" | "no_page";
+type Rule = { mode: Mode; forEmail?: string; times?: number };
+type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }> };
+
+function send(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  let data = "";
+  for await (const chunk of req) data += chunk;
+  return data;
+}
+
+export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) => void = () => {}) {
+  const charges = new Map<string, Charge>();
+  let rules: Rule[] = [];
+  const base = `http://127.0.0.1:${p.port}`;
+  const hanging = new Set<http.ServerResponse>();
+
+  async function notify(c: Charge, opts: { duplicate?: boolean; delayMs?: number } = {}) {
+    const body = JSON.stringify({ noticeId: `ntc_${randomBytes(8).toString("hex")}`, chargeId: c.id, reference: c.reference, status: c.status, amount: c.amount, currency: c.currency, occurredAt: new Date().toISOString() });
+    const signature = createHmac("sha256", p.secret).update(body).digest("hex");
+    const deliver = () =>
+      fetch(c.notifyUrl, { method: "POST", headers: { "content-type": "application/json", "x-provider-signature": signature }, body, signal: AbortSignal.timeout(10_000) })
+        .then((r) => (c.deliveries.push({ status: c.status, httpStatus: r.status }), log(`[${p.code}] notice ${c.id} ${c.status} -> ${r.status}`)))
+        .catch((e) => (c.deliveries.push({ status: c.status, httpStatus: null }), log(`[${p.code}] notice ${c.id} failed: ${e.message}`)));
+    if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+    await deliver();
+    if (opts.duplicate) await deliver();
+  }
+
+  function pickMode(email?: string): Mode {
+    const i = rules.findIndex((r) => !r.forEmail || r.forEmail === email);
+    if (i < 0) return "accept";
+    const rule = rules[i]!;
+    if (rule.times !== undefined && --rule.times <= 0) rules.splice(i, 1);
+    return rule.mode;
+  }
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", base);
+    const parts = url.pathname.split("/").filter(Boolean);
+    try {
+      // --- control API
+      if (parts[0] === "_control") {
+        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), send(res, 200, { ok: true }));
+        if (req.method === "POST" && parts[1] === "behaviour") {
+          const rule = JSON.parse((await readBody(req)) || "{}") as Rule;
+          rules.push(rule);
+          return send(res, 200, { rules });
+        }
+        if (req.method === "GET" && parts[1] === "charges" && parts[2]) {
+          const c = charges.get(parts[2]);
+          return c ? send(res, 200, c) : send(res, 404, { error: "unknown charge" });
+        }
+        if (req.method === "GET" && parts[1] === "charges") return send(res, 200, { charges: [...charges.values()] });
+        if (req.method === "POST" && parts[1] === "charges" && parts[2] && parts[3]) {
+          const c = charges.get(parts[2]) ?? [...charges.values()].find((x) => x.reference === parts[2]);
+          if (!c) return send(res, 404, { error: "unknown charge" });
+          const opts = JSON.parse((await readBody(req)) || "{}") as { notify?: boolean; duplicate?: boolean; delayMs?: number };
+          c.status = parts[3] as Charge["status"];
+          if (opts.notify !== false) void notify(c, opts);
+          return send(res, 200, c);
+        }
+        return send(res, 404, { error: "unknown control" });
+      }
+      // --- buyer-facing hosted page
+      if (parts[0] === "checkout" && parts[1]) {
+        const c = charges.get(parts[1]);
+        if (!c) return (res.writeHead(404), res.end("unknown charge"));
+        if (req.method === "POST") {
+          c.status = "paid";
+          void notify(c);
+          res.writeHead(303, { location: `${base}/checkout/${c.id}` });
+          return res.end();
+        }
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(`<!doctype html><html lang="en"><title>${p.code} checkout</title><main><h1>${p.code}: pay ${c.amount} ${c.currency} (minor units)</h1><p>Status: <strong>${c.status}</strong></p><form method="post"><button>Pay</button></form></main></html>`);
+      }
+      // --- merchant-facing API
+      if (req.headers.authorization !== `Bearer ${p.secret}`) return send(res, 401, { error: "unauthorized" });
+      if (req.method === "POST" && parts[0] === "charges" && parts.length === 1) {
+        const body = JSON.parse(await readBody(req)) as { reference: string; method: string; country: string; amount: string; currency: string; buyer?: { email?: string }; notifyUrl: string };
+        const mode = pickMode(body.buyer?.email);
+        log(`[${p.code}] charge ${body.reference} ${body.method}/${body.country} ${body.amount} -> ${mode}`);
+        if (mode === "timeout") return void hanging.add(res);
+        if (mode === "error") return send(res, 503, { error: "upstream maintenance" });
+        if (mode === "garbage") return (res.writeHead(200, { "content-type": "text/html" }), res.end("<html>502 Bad Gateway</html>"));
+        if (mode === "decline") return send(res, 402, { status: "declined", reason: "risk_rejected" });
+        const rail = p.rails.find((r) => r.method === body.method && r.country === body.country);
+        if (!rail) return send(res, 422, { status: "declined", reason: "method_not_supported" });
+        const amount = BigInt(body.amount);
+        if (amount < rail.minMinor || amount > rail.maxMinor) return send(res, 422, { status: "declined", reason: "amount_out_of_provider_limits" });
+        const c: Charge = { id: `${p.code}_ch_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "pending", amount: body.amount, currency: body.currency, method: body.method, notifyUrl: body.notifyUrl, email: body.buyer?.email, deliveries: [] };
+        charges.set(c.id, c);
+        if (mode === "no_page") return send(res, 201, { id: c.id, status: "pending" });
+        if (mode === "accept_instructions") return send(res, 201, { id: c.id, status: "pending", instructions: { reference: c.id.slice(-10).toUpperCase(), amount: c.amount, currency: c.currency } });
+        return send(res, 201, { id: c.id, status: "pending", redirectUrl: `${base}/checkout/${c.id}` });
+      }
+      if (req.method === "GET" && parts[0] === "charges" && parts[1]) {
+        const c = charges.get(parts[1]);
+        return c ? send(res, 200, { id: c.id, status: c.status }) : send(res, 404, { error: "unknown charge" });
+      }
+      if (req.method === "POST" && parts[0] === "charges" && parts[1] && parts[2] === "refunds") {
+        const c = charges.get(parts[1]);
+        if (!c || c.status !== "paid") return send(res, 409, { error: "not refundable" });
+        return send(res, 200, { id: `${c.id}_rf`, status: "refunded" });
+      }
+      return send(res, 404, { error: "not found" });
+    } catch (err) {
+      return send(res, 400, { error: (err as Error).message });
+    }
+  });
+  return new Promise<{ url: string; stop: () => Promise<void> }>((resolve) =>
+    server.listen(p.port, "127.0.0.1", () =>
+      resolve({
+        url: base,
+        stop: () =>
+          new Promise<void>((r) => {
+            for (const h of hanging) h.destroy();
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
+}
+
+const M = (s: string) => BigInt(s);
+/** The three simulated providers and the rails each serves (codes match lib/providers/registry.ts). */
+export const SIMULATED_PROVIDERS = (ports: [number, number, number], secrets: [string, string, string]): SimulatedProvider[] => [
+  { code: "pagosur", port: ports[0], secret: secrets[0], rails: [{ method: "pix", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "boleto", country: "BRA", minMinor: M("500"), maxMinor: M("5000000") }, { method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "oxxo", country: "MEX", minMinor: M("1000"), maxMinor: M("1000000") }, { method: "card", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }] },
+  { code: "andespay", port: ports[1], secret: secrets[1], rails: [{ method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "oxxo", country: "MEX", minMinor: M("1000"), maxMinor: M("1000000") }, { method: "bank_transfer", country: "COL", minMinor: M("100000"), maxMinor: M("5000000000") }, { method: "bank_transfer", country: "PER", minMinor: M("500"), maxMinor: M("10000000") }, { method: "bank_transfer", country: "CHL", minMinor: M("500"), maxMinor: M("20000000") }, { method: "card", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }] },
+  { code: "rapidpay", port: ports[2], secret: secrets[2], rails: [{ method: "pix", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "bank_transfer", country: "COL", minMinor: M("100000"), maxMinor: M("5000000000") }, { method: "card", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "card", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }] },
+];
+
+/** Env for the app: PROVIDER_<CODE>_URL / _SECRET of each simulated provider. */
+export function providerEnv(providers: SimulatedProvider[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const p of providers) {
+    env[`PROVIDER_${p.code.toUpperCase()}_URL`] = `http://127.0.0.1:${p.port}`;
+    env[`PROVIDER_${p.code.toUpperCase()}_SECRET`] = p.secret;
+  }
+  return env;
+}
