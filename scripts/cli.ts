@@ -4,12 +4,14 @@
 //   npm run shop:suspend -- --shop shp_… [--reactivate]
 //   npm run keys:roll -- --shop shp_… --env sandbox|production [--json]
 //   npm run keys:merchant-wide -- --merchant mer_… --env sandbox|production [--json]
+//   npm run shop:methods -- --shop shp_… [--disable 1003 …] [--enable 1004 …]
+//   npm run fx:set -- --currency BRL --rate 5.40       (production rates; older than 24 h = fx_unavailable)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, fx:set`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -27,6 +29,10 @@ async function main(): Promise<number> {
       shop: { type: "string" },
       env: { type: "string" },
       reactivate: { type: "boolean", default: false },
+      enable: { type: "string", multiple: true },
+      disable: { type: "string", multiple: true },
+      currency: { type: "string" },
+      rate: { type: "string" },
       json: { type: "boolean", default: false },
     },
     strict: true,
@@ -100,6 +106,21 @@ async function main(): Promise<number> {
         const { createMerchantWideKeys } = await import("@/lib/merchants/manage-keys");
         const r = await createMerchantWideKeys({ merchantId: need(values.merchant, "--merchant"), environment: env() });
         out(`merchant-wide keys: ${r.publishableKey} / ${r.secretKey}`, r);
+        return 0;
+      }
+      case "shop:methods": {
+        const { setShopPaymentMethods } = await import("@/lib/catalog/set-shop-methods");
+        const r = await setShopPaymentMethods(need(values.shop, "--shop"), { enable: values.enable ?? [], disable: values.disable ?? [] });
+        out(`shop ${r.shopId}: disabled ${r.disabled.join(", ") || "(none)"}`, r);
+        return 0;
+      }
+      case "fx:set": {
+        const { setRate } = await import("@/lib/money/rates");
+        const { parseRate } = await import("@/lib/money/fx");
+        const currency = need(values.currency, "--currency").toUpperCase();
+        parseRate(need(values.rate, "--rate"));
+        await setRate(currency, values.rate!, "operator");
+        out(`1 USD = ${values.rate} ${currency}`, { currency, rate: values.rate });
         return 0;
       }
       default:

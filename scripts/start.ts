@@ -69,6 +69,11 @@ async function main() {
   const applied = await deployMigrations(databaseUrl);
   say(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema is up to date");
   const demo = await ensureDemoMerchant(databaseUrl);
+  if (config.APP_ENV !== "production") {
+    // Development: today's production FX rates from the sandbox table, so production rails price.
+    const { SANDBOX_RATES, setRate } = await import("../lib/money/rates.ts");
+    for (const [quote, rate] of Object.entries(SANDBOX_RATES)) if (quote !== "USD") await setRate(quote, rate, "development-seed");
+  }
   const { db } = await import("../lib/db.ts");
   await db().$disconnect();
 

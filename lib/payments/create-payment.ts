@@ -31,8 +31,8 @@ export type CreatePaymentOptions = {
   requestIp?: string | null;
 };
 
-async function resolveRail(auth: AuthContext, input: CreatePaymentInput, country: string | null) {
-  const rails = await shopRails(auth.shop!.id, auth.environment);
+async function resolveRail(auth: AuthContext, shopId: string, input: CreatePaymentInput, country: string | null) {
+  const rails = await shopRails(shopId, auth.environment);
   if (input.paymentMethodId) {
     const entry = rails.find((r) => r.rail.paymentMethodId === input.paymentMethodId);
     if (!entry) {
@@ -76,15 +76,32 @@ function checkLimits(rail: Rail, usd: bigint, local: bigint) {
   }
 }
 
+/**
+ * The shop a charge is for: the credential's, or, for a merchant-wide credential, the `shopId`
+ * in the body (which must be one of the merchant's shops).
+ */
+async function resolveShop(auth: AuthContext, input: CreatePaymentInput): Promise<{ id: string; name: string }> {
+  if (input.merchantId && input.merchantId !== auth.merchant.id) throw new AppError("forbidden", "`merchantId` is not the merchant of this credential.", { param: "merchantId" });
+  if (auth.shop) {
+    if (input.shopId && input.shopId !== auth.shop.id) throw new AppError("forbidden", "`shopId` is not the shop of this credential.", { param: "shopId" });
+    return auth.shop;
+  }
+  if (!input.shopId) throw new AppError("shop_required", "This credential covers the whole merchant: send `shopId` to say which shop charges.", { param: "shopId" });
+  const shop = await db().shop.findFirst({ where: { id: input.shopId, merchantId: auth.merchant.id }, select: { id: true, name: true, status: true } });
+  if (!shop) throw new AppError("shop_not_found", `No shop ${input.shopId} for this merchant.`, { param: "shopId" });
+  if (shop.status === "suspended") throw new AppError("shop_suspended", "The shop is suspended. Contact support.");
+  return shop;
+}
+
 export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
-  const shop = auth.shop!;
+  const shop = await resolveShop(auth, input);
   // Country: normalised to ISO-3; inferred from the rail when absent.
   let country: string | null = null;
   if (input.country) {
     country = toIso3(input.country);
     if (!country) throw new AppError("invalid_request", "`country` must be an ISO-2 or ISO-3 country code.", { param: "country" });
   }
-  const { rail, enabled } = await resolveRail(auth, input, country);
+  const { rail, enabled } = await resolveRail(auth, shop.id, input, country);
   if (!enabled) throw new AppError("method_not_enabled_for_shop", `Payment method ${rail.paymentMethodId} is not enabled for this shop.`, { param: "paymentMethodId" });
   if (country && country !== rail.countryIso3 && !rail.sandbox) {
     throw new AppError("unsupported_country", `${rail.name} serves ${rail.countryIso3}, not ${country}.`, { param: "country" });

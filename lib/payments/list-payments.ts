@@ -3,6 +3,7 @@
 // indexes so deep merchants stay fast.
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { singleton } from "@/lib/singleton";
 import { AppError } from "@/lib/errors";
 import { clampPage, envelope } from "@/lib/http/pagination";
 import { toIso3 } from "@/lib/catalog/rails";
@@ -13,6 +14,26 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 function scope(auth: AuthContext): Prisma.TransactionWhereInput {
   return { merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { shopId: auth.shop.id } : {}) };
+}
+
+// Counting a million rows costs more than the page itself. Counts of 10,000 rows and more are
+// kept for 2 s (one computation shared by concurrent requests); smaller ones are always exact.
+const LARGE_COUNT = 10_000;
+const COUNT_TTL_MS = 2_000;
+const counts = singleton("transaction-counts", () => new Map<string, { at: number; value: Promise<number> }>());
+
+async function countTransactions(where: Prisma.TransactionWhereInput): Promise<number> {
+  const key = JSON.stringify(where);
+  const hit = counts.get(key);
+  if (hit && Date.now() - hit.at < COUNT_TTL_MS) {
+    const value = await hit.value;
+    if (value >= LARGE_COUNT) return value;
+  }
+  const value = db().transaction.count({ where });
+  if (counts.size > 10_000) counts.clear();
+  counts.set(key, { at: Date.now(), value });
+  value.catch(() => counts.delete(key));
+  return value;
 }
 
 export async function listPayments(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
@@ -32,7 +53,7 @@ export async function listPayments(auth: AuthContext, query: z.infer<typeof list
   };
   const [rows, total] = await Promise.all([
     db().transaction.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit, include: { attempts: true } }),
-    db().transaction.count({ where }),
+    countTransactions(where),
   ]);
   return envelope(rows.map(presentTransaction), total, page);
 }

@@ -119,11 +119,10 @@ function createEndpoint<P extends string>(path: P, legacy: boolean) {
     description:
       "Routes the charge through the rail's provider cascade and answers the provider's hosted page (`paymentFormUrl`), or the service's own `checkoutUrl` with `hostedCheckout: true`. Sandbox accepts the `Sandbox-Simulate` header (paid, failed, expired, chargeback, slow_payment).",
     auth: "secret",
-    shop: "required",
     idempotent: true,
     body: createPaymentBody,
     response: createPaymentResponse,
-    errors: [...PAYMENT_ERRORS],
+    errors: [...PAYMENT_ERRORS, "shop_required", "shop_not_found", "forbidden"],
   });
 }
 export const createPaymentEndpoint = createEndpoint("/payments", false);
