@@ -115,6 +115,21 @@ describe("the cascade", () => {
   });
 });
 
+describe("presentment currency in production", () => {
+  test("a currency with a current rate converts with the 2% markup; one without a rate is 422 fx_unavailable", async () => {
+    const ok = await api("/payments", { key, body: spei(email(), { amount: 1820, currency: "MXN" }) });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.inputCurrency, "MXN");
+    assert.equal(ok.body.inputAmount, 1820);
+    assert.equal(ok.body.amount, 98); // 1820 / 18.20 × 0.98
+    const before = await db().transaction.count({ where: { merchantId } });
+    const r = await api("/payments", { key, body: spei(email(), { amount: 100, currency: "EUR" }) });
+    assertEnvelope(r, "fx_unavailable", 422);
+    assert.equal(r.body.error.details.currency, "EUR");
+    assert.equal(await db().transaction.count({ where: { merchantId } }), before);
+  });
+});
+
 describe("provider notices", () => {
   test("a signed paid notice completes the payment once, even when delivered twice", async () => {
     const r = await api("/payments", { key, body: spei(email()) });
