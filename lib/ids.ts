@@ -23,7 +23,6 @@ export const ID_PREFIXES = {
   dashboardUser: "usr",
   request: "req",
   transaction: "tx",
-  attempt: "att",
   posting: "pst",
   ledgerEntry: "ent",
   event: "evt",

@@ -1,11 +1,9 @@
 // What a credential resolves to: the key pair with its merchant and shop. Cached briefly per
-// process (key lookups are on every request); changes to keys or statuses NOTIFY every server
-// to drop its cache, and a short TTL bounds staleness if a notification is missed.
-import pg from "pg";
+// process (key lookups are on every request); changes to keys or statuses notify every server
+// to drop its cache (lib/cache/invalidation.ts), and a 5 s TTL bounds staleness.
 import { db } from "@/lib/db";
-import { config } from "@/lib/config";
-import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
+import { notifyInvalidated, onInvalidated } from "@/lib/cache/invalidation";
 import type { Environment, MerchantStatus, MerchantTier, ShopStatus } from "@/lib/generated/prisma/enums";
 
 export type Principal = {
@@ -20,10 +18,13 @@ export type Principal = {
 };
 
 const TTL_MS = 5_000;
-const CHANNEL = "credentials_changed";
 
 type Entry = { at: number; value: Principal | null };
-const cache = singleton("principal-cache", () => ({ byKey: new Map<string, Entry>(), listening: false }));
+const cache = singleton("principal-cache", () => {
+  const byKey = new Map<string, Entry>();
+  onInvalidated("credentials", () => byKey.clear());
+  return { byKey };
+});
 
 const select = {
   id: true,
@@ -53,7 +54,6 @@ function toPrincipal(row: Row | null): Principal | null {
 }
 
 async function cached(key: string, load: () => Promise<Row | null>): Promise<Principal | null> {
-  startListening();
   const hit = cache.byKey.get(key);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
   const value = toPrincipal(await load());
@@ -72,37 +72,7 @@ export function principalByKeyPairId(id: string) {
   return cached(`i:${id}`, () => db().apiKeyPair.findUnique({ where: { id }, select }));
 }
 
-export function clearPrincipalCache() {
-  cache.byKey.clear();
-}
-
 /** Called by every use case that changes a key, merchant or shop status (after commit). */
 export async function notifyCredentialsChanged() {
-  clearPrincipalCache();
-  await db().$executeRaw`SELECT pg_notify(${CHANNEL}, '')`;
-}
-
-function startListening() {
-  if (cache.listening) return;
-  cache.listening = true;
-  const url = config().DATABASE_URL;
-  if (!url) return;
-  const connect = () => {
-    const client = new pg.Client({ connectionString: url });
-    client.on("notification", () => clearPrincipalCache());
-    client.on("error", (err) => {
-      log.warn({ err: err.message }, "credential cache listener lost; retrying");
-      client.end().catch(() => {});
-      setTimeout(connect, 1_000).unref();
-    });
-    client
-      .connect()
-      .then(() => client.query(`LISTEN ${CHANNEL}`))
-      .catch((err) => {
-        // The embedded database may not support LISTEN across connections: the TTL still bounds staleness.
-        log.warn({ err: err.message }, "credential cache listener unavailable; relying on TTL");
-        client.end().catch(() => {});
-      });
-  };
-  connect();
+  await notifyInvalidated("credentials");
 }

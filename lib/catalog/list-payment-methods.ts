@@ -1,6 +1,8 @@
 // GET /payment-methods: the rails a shop can charge in the credential's environment.
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { singleton } from "@/lib/singleton";
+import { onInvalidated } from "@/lib/cache/invalidation";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { toMinor, toMajor } from "@/lib/money/amount";
@@ -51,11 +53,26 @@ export function toCatalogEntry(rail: Rail, environment: Environment, enabled: bo
   };
 }
 
+// A shop's disabled rails, read on every charge: cached 5 s, dropped on change (shop:methods).
+const DISABLED_TTL_MS = 5_000;
+const disabledCache = singleton("shop-disabled-methods", () => {
+  const map = new Map<string, { at: number; ids: Set<string> }>();
+  onInvalidated("shop_methods", () => map.clear());
+  return map;
+});
+
+async function disabledMethods(shopId: string): Promise<Set<string>> {
+  const hit = disabledCache.get(shopId);
+  if (hit && Date.now() - hit.at < DISABLED_TTL_MS) return hit.ids;
+  const ids = new Set((await db().shopPaymentMethod.findMany({ where: { shopId, enabled: false }, select: { paymentMethodId: true } })).map((r) => r.paymentMethodId));
+  if (disabledCache.size > 50_000) disabledCache.clear();
+  disabledCache.set(shopId, { at: Date.now(), ids });
+  return ids;
+}
+
 /** Rails of the environment with the shop's enablement. Sandbox lists its test rails first. */
 export async function shopRails(shopId: string, environment: Environment): Promise<Array<{ rail: Rail; enabled: boolean }>> {
-  const disabled = new Set(
-    (await db().shopPaymentMethod.findMany({ where: { shopId, enabled: false }, select: { paymentMethodId: true } })).map((r) => r.paymentMethodId),
-  );
+  const disabled = await disabledMethods(shopId);
   const live = PRODUCTION_RAILS.filter((r) => !r.retired);
   const rails = environment === "sandbox" ? [...SANDBOX_RAILS, ...live] : live;
   return rails.map((rail) => ({ rail, enabled: rail.sandbox ? true : !disabled.has(rail.paymentMethodId) }));

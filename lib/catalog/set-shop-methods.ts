@@ -1,6 +1,7 @@
 // Operator action: which production rails a shop may charge (all are enabled by default).
 import { db } from "@/lib/db";
 import { PRODUCTION_RAILS } from "@/lib/catalog/rails";
+import { notifyInvalidated } from "@/lib/cache/invalidation";
 
 export async function setShopPaymentMethods(shopId: string, change: { enable: string[]; disable: string[] }) {
   const known = new Set(PRODUCTION_RAILS.map((r) => r.paymentMethodId));
@@ -12,6 +13,7 @@ export async function setShopPaymentMethods(shopId: string, change: { enable: st
     }
     for (const id of change.enable) await tx.shopPaymentMethod.deleteMany({ where: { shopId, paymentMethodId: id } });
   });
+  await notifyInvalidated("shop_methods");
   const disabled = (await db().shopPaymentMethod.findMany({ where: { shopId, enabled: false }, select: { paymentMethodId: true } })).map((r) => r.paymentMethodId).sort();
   return { shopId, disabled };
 }

@@ -23,8 +23,9 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
       throw new AppError("invalid_request", `Only completed payments can be refunded; this one is ${t.status}.`, { param: "id", details: { status: t.status } });
     }
     await lockMerchantLedger(tx, t.merchantId, t.environment);
-    const open = await tx.claim.aggregate({ where: { transactionId: id, kind: "user_dispute", status: "pending" }, _sum: { amountLocal: true } });
-    const remaining = t.amountLocal - t.refundedLocal - (open._sum.amountLocal ?? 0n);
+    // What is still captured: not refunded, not being refunded, not disputed by an open or lost chargeback.
+    const held = await tx.claim.aggregate({ where: { transactionId: id, OR: [{ kind: "user_dispute", status: "pending" }, { kind: "chargeback", status: { in: ["open", "lost"] } }] }, _sum: { amountLocal: true } });
+    const remaining = t.amountLocal - t.refundedLocal - (held._sum.amountLocal ?? 0n);
     let local = remaining;
     if (input.amount !== undefined) {
       const parsed = typeof input.amount === "number" && input.amount > 0 ? toMinor(input.amount, t.currencyLocal) : null;

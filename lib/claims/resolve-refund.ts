@@ -33,8 +33,7 @@ export async function resolveRefund(claimId: string, outcome: "resolved" | "reje
     if (outcome === "resolved") {
       const refundedLocal = t.refundedLocal + c.amountLocal;
       const updated = await tx.transaction.update({ where: { id: t.id }, data: { refundedLocal, ...(refundedLocal >= t.amountLocal ? { status: "refunded" } : {}) } });
-      const attempts = await tx.paymentAttempt.findMany({ where: { transactionId: t.id } });
-      await emitEvent(tx, { merchantId: c.merchantId, environment: c.environment, type: "payment.refunded", object: presentTransaction({ ...updated, attempts }) });
+      await emitEvent(tx, { merchantId: c.merchantId, environment: c.environment, type: "payment.refunded", object: presentTransaction(updated) });
     }
     await emitEvent(tx, { merchantId: c.merchantId, environment: c.environment, type: "claim.resolved", object: presentClaim(claim) });
     return { claim, changed: true };

@@ -4,7 +4,7 @@
 // A duplicate arriving while the first is still running waits for it (up to 10 s) and replays
 // it: the `processing` row is the lock, so two side effects are impossible across instances.
 import { setTimeout as delay } from "node:timers/promises";
-import { db } from "@/lib/db";
+import { sql } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { AppError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/crypto/hash";
@@ -35,20 +35,26 @@ export function validateIdempotencyKey(key: string): string {
   return key;
 }
 
+// Every request with an Idempotency-Key runs these statements: they go through the lean `sql`
+// path (see lib/db.ts).
+const CLAIM = `
+  INSERT INTO idempotency_records
+    (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, created_at, updated_at)
+  VALUES ($1, $2, $3::"Environment", $4, $5, $6, $7, 'processing', $8, $9, now(), now())
+  ON CONFLICT (merchant_id, environment, idempotency_key, method, path) DO UPDATE SET
+    id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = 'processing', response_status = NULL,
+    response_body = NULL, locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
+  WHERE idempotency_records.expires_at < now()
+     OR (idempotency_records.state = 'processing' AND idempotency_records.locked_until < now())
+  RETURNING id`;
+const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_status = $2, response_body = $3, updated_at = now() WHERE id = $1`;
+const RELEASE = `DELETE FROM idempotency_records WHERE id = $1 AND state = 'processing'`;
+const READ = `SELECT request_hash, state, response_status, response_body FROM idempotency_records
+  WHERE merchant_id = $1 AND environment = $2::"Environment" AND idempotency_key = $3 AND method = $4 AND path = $5`;
+
 async function claim(scope: IdempotencyScope, requestHash: string): Promise<string | null> {
-  const id = newId("idempotency");
   const now = Date.now();
-  const rows = await db().$queryRaw<{ id: string }[]>`
-    INSERT INTO idempotency_records
-      (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, created_at, updated_at)
-    VALUES (${id}, ${scope.merchantId}, ${scope.environment}::"Environment", ${scope.key}, ${scope.method}, ${scope.path}, ${requestHash},
-      'processing', ${new Date(now + IDEMPOTENCY_LOCK_MS)}, ${new Date(now + IDEMPOTENCY_TTL_MS)}, now(), now())
-    ON CONFLICT (merchant_id, environment, idempotency_key, method, path) DO UPDATE SET
-      id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = 'processing', response_status = NULL,
-      response_body = NULL, locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
-    WHERE idempotency_records.expires_at < now()
-       OR (idempotency_records.state = 'processing' AND idempotency_records.locked_until < now())
-    RETURNING id`;
+  const rows = await sql<{ id: string }>(CLAIM, [newId("idempotency"), scope.merchantId, scope.environment, scope.key, scope.method, scope.path, requestHash, new Date(now + IDEMPOTENCY_LOCK_MS), new Date(now + IDEMPOTENCY_TTL_MS)]);
   return rows[0]?.id ?? null;
 }
 
@@ -63,20 +69,15 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
       try {
         result = await run();
       } catch (err) {
-        await db().idempotencyRecord.deleteMany({ where: { id: claimed, state: "processing" } });
+        await sql(RELEASE, [claimed]);
         throw err;
       }
-      await db().idempotencyRecord.updateMany({
-        where: { id: claimed },
-        data: { state: "completed", responseStatus: result.status, responseBody: JSON.stringify(result.body) },
-      });
+      await sql(COMPLETE, [claimed, result.status, JSON.stringify(result.body)]);
       return { ...result, replayed: false };
     }
 
-    const existing = await db().idempotencyRecord.findUnique({
-      where: { merchantId_environment_idempotencyKey_method_path: { merchantId: scope.merchantId, environment: scope.environment, idempotencyKey: scope.key, method: scope.method, path: scope.path } },
-      select: { requestHash: true, state: true, responseStatus: true, responseBody: true },
-    });
+    const [row] = await sql<{ request_hash: string; state: string; response_status: number | null; response_body: string | null }>(READ, [scope.merchantId, scope.environment, scope.key, scope.method, scope.path]);
+    const existing = row && { requestHash: row.request_hash, state: row.state, responseStatus: row.response_status, responseBody: row.response_body };
     if (existing && existing.requestHash !== requestHash) {
       throw new AppError("idempotency_conflict", "This Idempotency-Key was already used with a different request body. Use a new key for a new request.", { param: "Idempotency-Key" });
     }

@@ -22,7 +22,22 @@ async function refundThroughProvider(claimId: string) {
 }
 const MAX_ATTEMPTS = 10;
 
-type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number };
+type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number; due_at: Date };
+
+/**
+ * A scheduled sandbox outcome. Steps that need a completed payment (chargeback, refunded) wait
+ * while it is still pending (its paid step may not have run yet); on a failed or expired
+ * payment they have nothing to do.
+ */
+class NotYet extends Error {}
+
+async function runSimulationStep(transactionId: string, action: SimulateAction) {
+  if (action === "chargeback" || action === "refunded") {
+    const t = await db().transaction.findUnique({ where: { id: transactionId }, select: { status: true } });
+    if (t?.status === "pending") throw new NotYet(`payment ${transactionId} is not completed yet; ${action} waits`);
+  }
+  await applySimulation(transactionId, action, false);
+}
 
 export async function runScheduledActions(opts: { limit?: number; now?: Date } = {}): Promise<{ done: number; failed: number }> {
   const now = opts.now ?? new Date();
@@ -32,25 +47,32 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date } =
       SELECT id FROM scheduled_actions
       WHERE (state = 'pending' AND due_at <= ${now}) OR (state = 'running' AND locked_until < ${now})
       ORDER BY due_at LIMIT ${opts.limit ?? 100} FOR UPDATE SKIP LOCKED)
-    RETURNING id, kind, transaction_id, claim_id, action, attempts`;
+    RETURNING id, kind, transaction_id, claim_id, action, attempts, due_at`;
   let done = 0;
   let failed = 0;
+  // RETURNING gives no order: run them in due order (a chargeback step after its paid step).
+  claimed.sort((x, y) => x.due_at.getTime() - y.due_at.getTime());
   for (const a of claimed) {
     try {
-      if (a.kind === "payment_simulation" && a.transaction_id) await applySimulation(a.transaction_id, a.action as SimulateAction, false);
+      if (a.kind === "payment_simulation" && a.transaction_id) await runSimulationStep(a.transaction_id, a.action as SimulateAction);
       else if (a.kind === "claim_resolution" && a.claim_id && a.action === "provider_refund") await refundThroughProvider(a.claim_id);
       else if (a.kind === "claim_resolution" && a.claim_id) await resolveRefund(a.claim_id, a.action === "reject" ? "rejected" : "resolved");
       else throw new Error(`unknown scheduled action ${a.kind}`);
       await db().scheduledAction.update({ where: { id: a.id }, data: { state: "done", doneAt: new Date(), lockedUntil: null } });
       done++;
     } catch (err) {
+      if (err instanceof NotYet && Date.now() - a.due_at.getTime() < 10 * 60_000) {
+        // Waiting on another step (possibly being run by another instance right now) is not a failure.
+        await db().scheduledAction.update({ where: { id: a.id }, data: { state: "pending", lockedUntil: null, attempts: { decrement: 1 }, dueAt: new Date(Date.now() + 100) } });
+        continue;
+      }
       failed++;
       const message = err instanceof Error ? err.message : String(err);
       log.warn({ action: a.id, kind: a.kind, err: message }, "scheduled action failed");
       const giveUp = a.attempts >= MAX_ATTEMPTS;
       await db().scheduledAction.update({
         where: { id: a.id },
-        data: { state: giveUp ? "failed" : "pending", lastError: message.slice(0, 500), lockedUntil: null, dueAt: new Date(Date.now() + Math.min(60_000, 500 * 2 ** a.attempts)) },
+        data: { state: giveUp ? "failed" : "pending", lastError: message.slice(0, 500), lockedUntil: null, dueAt: new Date(Date.now() + Math.min(60_000, 100 * 2 ** a.attempts)) },
       });
     }
   }

@@ -15,7 +15,10 @@ import { runCascade } from "@/lib/providers/cascade";
 import { priceCharge } from "@/lib/payments/pricing";
 import { checkRailRequirements } from "@/lib/payments/requirements";
 import { presentCreated } from "@/lib/payments/present";
-import { scheduleSandboxOutcome } from "@/lib/payments/sandbox-schedule";
+import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { insertTransaction } from "@/lib/payments/store";
+import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
 import type { Requirement } from "@/lib/catalog/rails";
@@ -149,52 +152,60 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   );
 
   const now = new Date();
-  const row = await db().$transaction(async (tx) => {
-    const created = await tx.transaction.create({
-      data: {
-        id,
-        merchantId: auth.merchant.id,
-        shopId: shop.id,
-        environment: auth.environment,
-        status: "pending",
-        amountUsd: usd,
-        amountLocal: local,
-        currencyLocal: rail.currency,
-        fxRate: localRate,
-        inputCurrency: currency !== "USD" ? currency : null,
-        inputAmount: currency !== "USD" ? inputMinor : null,
-        paymentMethodId: rail.paymentMethodId,
-        method: rail.method,
-        railName: rail.name,
-        country: rail.countryIso3,
-        feePlatform: price.platformPercent + price.flat,
-        feeProvider: price.provider,
-        feeNetwork: price.network,
-        reserveAmount: price.reserve,
-        settlementDelay: rail.settlementDelay,
-        provider: cascade.provider,
-        providerRef: cascade.providerRef,
-        paymentFormUrl: cascade.paymentFormUrl,
-        instructions: (cascade.instructions ?? undefined) as object | undefined,
-        hostedCheckout: input.hostedCheckout ?? false,
-        returnUrl: input.returnUrl ?? null,
-        merchantOrderId: input.merchantOrderId ?? null,
-        tag1: input.tag1 ?? null,
-        tag2: input.tag2 ?? null,
-        tag3: input.tag3 ?? null,
-        userName: input.userName ?? null,
-        userEmail: input.userEmail ?? null,
-        userPhone: input.userPhone ?? null,
-        userIp,
-        expiresAt: new Date(now.getTime() + PAYMENT_EXPIRY_MS),
-        createdAt: now,
-      },
+  const row: PresentableTransaction = {
+    id,
+    merchantId: auth.merchant.id,
+    shopId: shop.id,
+    environment: auth.environment,
+    status: "pending",
+    amountUsd: usd,
+    amountLocal: local,
+    currencyLocal: rail.currency,
+    inputCurrency: currency !== "USD" ? currency : null,
+    inputAmount: currency !== "USD" ? inputMinor : null,
+    paymentMethodId: rail.paymentMethodId,
+    method: rail.method,
+    railName: rail.name,
+    country: rail.countryIso3,
+    feePlatform: price.platformPercent + price.flat,
+    feeProvider: price.provider,
+    feeNetwork: price.network,
+    reserveAmount: price.reserve,
+    settlementDelay: rail.settlementDelay,
+    provider: cascade.provider,
+    providerRef: cascade.providerRef,
+    paymentFormUrl: cascade.paymentFormUrl,
+    instructions: cascade.instructions as Prisma.JsonValue,
+    hostedCheckout: input.hostedCheckout ?? false,
+    returnUrl: input.returnUrl ?? null,
+    merchantOrderId: input.merchantOrderId ?? null,
+    tag1: input.tag1 ?? null,
+    tag2: input.tag2 ?? null,
+    tag3: input.tag3 ?? null,
+    userName: input.userName ?? null,
+    userEmail: input.userEmail ?? null,
+    userPhone: input.userPhone ?? null,
+    userIp,
+    expiresAt: new Date(now.getTime() + PAYMENT_EXPIRY_MS),
+    createdAt: now,
+    attempts: cascade.attempts as unknown as Prisma.JsonValue,
+    settlementStatus: "pending",
+    settleAt: null,
+    refundedLocal: 0n,
+    pendingDebited: 0n,
+    reserveReleaseAt: null,
+    reserveReleasedAt: null,
+    completedAt: null,
+  };
+  // One statement on the hot path; with a scheduled sandbox outcome, both rows commit together.
+  const scheduled = opts.simulate && auth.environment === "sandbox" ? sandboxOutcomeRows(id, opts.simulate, now) : [];
+  if (scheduled.length) {
+    await db().$transaction(async (tx) => {
+      await insertTransaction(row, localRate, tx);
+      await tx.scheduledAction.createMany({ data: scheduled });
     });
-    await tx.paymentAttempt.createMany({
-      data: cascade.attempts.map((a, i) => ({ id: newId("attempt"), transactionId: id, provider: a.provider, position: i + 1, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
-    });
-    if (opts.simulate && auth.environment === "sandbox") await scheduleSandboxOutcome(tx, id, opts.simulate, now);
-    return created;
-  });
+  } else {
+    await insertTransaction(row, localRate);
+  }
   return presentCreated(row);
 }

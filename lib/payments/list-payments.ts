@@ -52,14 +52,14 @@ export async function listPayments(auth: AuthContext, query: z.infer<typeof list
     ...(query.method ? { method: query.method } : {}),
   };
   const [rows, total] = await Promise.all([
-    db().transaction.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit, include: { attempts: true } }),
+    db().transaction.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit}),
     countTransactions(where),
   ]);
   return envelope(rows.map(presentTransaction), total, page);
 }
 
 export async function getPayment(auth: AuthContext, id: string) {
-  const row = await db().transaction.findFirst({ where: { ...scope(auth), id }, include: { attempts: true } });
+  const row = await db().transaction.findFirst({ where: { ...scope(auth), id } });
   if (!row) throw new AppError("transaction_not_found", `No transaction ${id}.`, { param: "id" });
   return presentTransaction(row);
 }

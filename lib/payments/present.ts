@@ -3,7 +3,11 @@ import { config } from "@/lib/config";
 import { toMajor } from "@/lib/money/amount";
 import { railById } from "@/lib/catalog/rails";
 import { railIconUrl } from "@/lib/catalog/list-payment-methods";
-import type { Transaction, PaymentAttempt } from "@/lib/generated/prisma/client";
+import type { Transaction } from "@/lib/generated/prisma/client";
+import type { Attempt } from "@/lib/providers/cascade";
+
+/** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object). */
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt">;
 
 const usd = (m: bigint) => toMajor(m, "USD");
 
@@ -13,12 +17,12 @@ export function checkoutUrlFor(tx: Pick<Transaction, "id" | "returnUrl">): strin
   return url.toString();
 }
 
-function iconFor(tx: Transaction): string {
+function iconFor(tx: PresentableTransaction): string {
   const rail = railById(tx.paymentMethodId);
   return rail ? railIconUrl(rail) : `${config().APP_URL}/icons/rails/generic.svg`;
 }
 
-function common(tx: Transaction) {
+function common(tx: PresentableTransaction) {
   const icon = iconFor(tx);
   return {
     amount: usd(tx.amountUsd),
@@ -42,7 +46,7 @@ function common(tx: Transaction) {
   };
 }
 
-export function presentCreated(tx: Transaction) {
+export function presentCreated(tx: PresentableTransaction) {
   return {
     transactionId: tx.id,
     status: "pending" as const,
@@ -51,7 +55,7 @@ export function presentCreated(tx: Transaction) {
   };
 }
 
-export function presentTransaction(tx: Transaction & { attempts?: PaymentAttempt[] }) {
+export function presentTransaction(tx: PresentableTransaction) {
   return {
     id: tx.id,
     status: tx.status,
@@ -62,6 +66,6 @@ export function presentTransaction(tx: Transaction & { attempts?: PaymentAttempt
     paymentFormUrl: tx.paymentFormUrl,
     ...(tx.hostedCheckout ? { checkoutUrl: checkoutUrlFor(tx) } : {}),
     provider: tx.provider,
-    attempts: (tx.attempts ?? []).sort((a, b) => a.position - b.position).map((a) => ({ provider: a.provider, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
+    attempts: (tx.attempts as Attempt[]).map((a) => ({ provider: a.provider, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
   };
 }

@@ -4,7 +4,6 @@
 import { config } from "@/lib/config";
 import { newId } from "@/lib/ids";
 import { AppError } from "@/lib/errors";
-import type { Tx } from "@/lib/db";
 
 const PLAN: Record<string, Array<[action: string, seconds: number]>> = {
   paid: [["paid", 5]],
@@ -18,11 +17,9 @@ export function sandboxDelayMs(seconds: number): number {
   return Math.round(seconds * 1000 * config().SANDBOX_DELAY_SCALE);
 }
 
-export async function scheduleSandboxOutcome(tx: Tx, transactionId: string, outcome: string, from: Date) {
-  const steps = PLAN[outcome] ?? [];
-  await tx.scheduledAction.createMany({
-    data: steps.map(([action, seconds]) => ({ id: newId("scheduledAction"), kind: "payment_simulation", transactionId, action, dueAt: new Date(from.getTime() + sandboxDelayMs(seconds)) })),
-  });
+/** The scheduled_actions rows of an outcome, to be written with the transaction that creates the payment. */
+export function sandboxOutcomeRows(transactionId: string, outcome: string, from: Date) {
+  return (PLAN[outcome] ?? []).map(([action, seconds]) => ({ id: newId("scheduledAction"), kind: "payment_simulation", transactionId, action, dueAt: new Date(from.getTime() + sandboxDelayMs(seconds)) }));
 }
 
 /** The Sandbox-Simulate request header: one of the planned outcomes, else 400 invalid_request. */

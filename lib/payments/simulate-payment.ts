@@ -34,6 +34,10 @@ export async function applySimulation(id: string, action: SimulateAction, strict
 export async function simulatePayment(auth: AuthContext, id: string, action: SimulateAction) {
   await assertOwned(auth.merchant.id, auth.environment, auth.shop?.id ?? null, id);
   const r = await applySimulation(id, action, true);
+  // Checked again after the row lock: a concurrent call may have moved the payment first.
+  if (!r.changed) {
+    throw new AppError("invalid_request", `Cannot simulate ${action}: the payment is ${r.transaction.status} (or already has an open chargeback).`, { param: "action", details: { status: r.transaction.status } });
+  }
   return { id, status: r.transaction.status, eventsFired: r.eventsFired };
 }
 

@@ -27,8 +27,7 @@ export async function lockTransaction(tx: Tx, id: string): Promise<Transaction |
 }
 
 async function fire(tx: Tx, t: Transaction, types: EventType[]): Promise<EventType[]> {
-  const attempts = await tx.paymentAttempt.findMany({ where: { transactionId: t.id } });
-  const object = presentTransaction({ ...t, attempts });
+  const object = presentTransaction(t);
   for (const type of types) await emitEvent(tx, { merchantId: t.merchantId, environment: t.environment, type, object });
   return types;
 }
@@ -109,7 +108,9 @@ export async function freezeFunds(tx: Tx, t: Transaction, usd: bigint, opts: { a
 
 /** USD share of a local refund; the last refund takes exactly what is left, so shares sum to the headline. */
 export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Promise<bigint> {
-  const open = await tx.claim.findMany({ where: { transactionId: t.id, kind: "user_dispute", status: { in: ["pending", "resolved"] } }, select: { amountLocal: true, amountUsd: true } });
+  // Every claim that took (or is taking) money from this payment: refunds pending or done, and
+  // chargebacks open or lost.
+  const open = await tx.claim.findMany({ where: { transactionId: t.id, status: { in: ["pending", "resolved", "open", "lost"] } }, select: { amountLocal: true, amountUsd: true } });
   const localSoFar = open.reduce((s, c) => s + c.amountLocal, 0n);
   const usdSoFar = open.reduce((s, c) => s + c.amountUsd, 0n);
   return localSoFar + local === t.amountLocal ? t.amountUsd - usdSoFar : mulDivHalfUp(t.amountUsd, local, t.amountLocal);
@@ -145,15 +146,22 @@ export async function refundInFull(id: string): Promise<TransitionResult> {
   });
 }
 
-/** A chargeback on a completed payment: the claim opens, the amount is frozen; status stays completed. */
+/**
+ * A chargeback on a completed payment: the claim opens and what is still captured (not refunded,
+ * not already being refunded) is frozen; the status stays completed. A payment has at most one
+ * open chargeback (a second dispute of the same payment changes nothing).
+ */
 export async function openChargeback(id: string, reason = "chargeback"): Promise<TransitionResult & { claim: Claim | null }> {
   return db().$transaction(async (tx) => {
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "completed") return { transaction: t, changed: false, eventsFired: [], claim: null };
     await lockMerchantLedger(tx, t.merchantId, t.environment);
-    const local = t.amountLocal - t.refundedLocal;
-    const usd = local === t.amountLocal ? t.amountUsd : mulDivHalfUp(t.amountUsd, local, t.amountLocal);
+    const held = await tx.claim.findMany({ where: { transactionId: id, status: { in: ["pending", "open"] } }, select: { kind: true, amountLocal: true, amountUsd: true } });
+    if (held.some((c) => c.kind === "chargeback")) return { transaction: t, changed: false, eventsFired: [], claim: null };
+    const local = t.amountLocal - t.refundedLocal - held.reduce((sum, c) => sum + c.amountLocal, 0n);
+    if (local <= 0n) return { transaction: t, changed: false, eventsFired: [], claim: null };
+    const usd = await refundUsdShare(tx, t, local);
     const at = new Date();
     const claim = await tx.claim.create({
       data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }] },

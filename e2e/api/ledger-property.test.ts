@@ -1,0 +1,431 @@
+// The ledger under random sequences of pay-in commands (decisions.md, Pay-ins and Refunds and
+// claims): whatever happens, every posting sums to zero per currency, GET /me/balance equals the
+// ledger, `ledgerWarnings` is empty and no request answers 5xx. The server's own job ticker runs
+// concurrently with the jobs called here, so every check must hold at any moment.
+//   LEDGER_PROP_RUNS=n and LEDGER_PROP_SEED=s reproduce or widen a search; LEDGER_PROP_TRACE=1
+//   prints every run's steps.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { api, newMerchant, waitFor, type ApiOptions, type ApiResponse } from "./helpers.ts";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { toMajor } from "@/lib/money/amount";
+import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
+import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { releaseDueReserves } from "@/lib/jobs/release-reserves";
+import { resolveChargeback } from "@/lib/payments/transitions";
+
+after(() => db().$disconnect());
+
+const DAY = 86_400_000;
+const BUCKETS = ["available", "pending", "reserve", "frozen"] as const;
+type Bucket = (typeof BUCKETS)[number];
+type Tier = "starter" | "standard" | "premium";
+
+// ---------------------------------------------------------------------------------------------
+// Buyer data each sandbox rail needs (decisions.md, Pay-ins).
+const BUYER = { userName: "Ana Souza", userEmail: "ana@example.com" };
+const RAIL_DATA = {
+  sbx_pix: { ...BUYER, documentId: "529.982.247-25" },
+  sbx_spei: { userName: "Diego Gómez", documentId: "GODE561231GR8" },
+  sbx_pse: { ...BUYER, documentId: "1234567890" },
+  sbx_cash: { ...BUYER, userPhone: "+525512345678", documentId: "GODE561231GR8" },
+  sbx_card: {},
+} as const;
+type RailId = keyof typeof RAIL_DATA;
+const RAILS = Object.keys(RAIL_DATA) as RailId[];
+
+type Action = "paid" | "failed" | "expired" | "refunded" | "chargeback";
+type Cmd =
+  | { kind: "create"; rail: RailId; cents: number; sandboxSimulate?: "paid" | "chargeback" }
+  | { kind: "simulate"; pick: number; action: Action }
+  | { kind: "refund"; pick: number; percent: number | null }
+  | { kind: "runScheduledActions" }
+  | { kind: "settle" }
+  | { kind: "releaseReserves" }
+  | { kind: "resolveChargeback"; pick: number; outcome: "won" | "lost" };
+
+const pick = fc.nat({ max: 63 });
+const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record(
+      {
+        kind: fc.constant("create" as const),
+        rail: fc.constantFrom(...RAILS),
+        cents: fc.integer({ min: 100, max: 50_000 }),
+        // Now and then an outcome the server's ticker applies by itself (50-100 ms later), so that
+        // transitions also race with the steps of this test.
+        sandboxSimulate: fc.constantFrom("paid" as const, "chargeback" as const),
+      },
+      { requiredKeys: ["kind", "rail", "cents"] },
+    ),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("simulate" as const),
+      pick,
+      action: fc.oneof(
+        { weight: 4, arbitrary: fc.constant("paid" as const) },
+        { weight: 1, arbitrary: fc.constantFrom("failed" as const, "expired" as const) },
+        { weight: 2, arbitrary: fc.constantFrom("refunded" as const, "chargeback" as const) },
+      ),
+    }),
+  },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("refund" as const), pick, percent: fc.option(fc.integer({ min: 1, max: 100 }), { nil: null }) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: "runScheduledActions" as const }) },
+  { weight: 2, arbitrary: fc.constant({ kind: "settle" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "releaseReserves" as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("resolveChargeback" as const), pick, outcome: fc.constantFrom("won" as const, "lost" as const) }) },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Reads of the database, each one SQL statement (one snapshot).
+
+type Sums = Record<string, { total: bigint; n: bigint }>;
+
+/** Every account's USD sum and entry count for the merchant in sandbox. */
+async function accountSums(merchantId: string): Promise<Sums> {
+  const rows = await db().$queryRaw<{ account: string; total: bigint; n: bigint }[]>`
+    SELECT account, SUM(amount)::bigint AS total, COUNT(*)::bigint AS n FROM ledger_entries
+    WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND currency = 'USD'
+    GROUP BY account`;
+  return Object.fromEntries(rows.map((r) => [r.account, { total: r.total, n: r.n }]));
+}
+const bucket = (s: Sums, b: string) => s[b]?.total ?? 0n;
+const sameSums = (a: Sums, b: Sums) => JSON.stringify(a, (_, v) => (typeof v === "bigint" ? v.toString() : v)) === JSON.stringify(b, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+
+async function unbalancedPostings(merchantId: string) {
+  return db().$queryRaw<{ posting_id: string; currency: string; total: bigint }[]>`
+    SELECT posting_id, currency, SUM(amount)::bigint AS total FROM ledger_entries
+    WHERE merchant_id = ${merchantId}
+    GROUP BY posting_id, currency HAVING SUM(amount) <> 0`;
+}
+
+/** The two cross-checks behind ledgerWarnings, read in one statement. */
+async function crossChecks(merchantId: string) {
+  const [r] = await db().$queryRaw<{ frozen: bigint; open_claims: bigint; reserve: bigint; held_reserves: bigint }[]>`
+    SELECT
+      (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND currency = 'USD' AND account = 'frozen')::bigint AS frozen,
+      (SELECT COALESCE(SUM(amount_usd), 0) FROM claims WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND status IN ('pending', 'open'))::bigint AS open_claims,
+      (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND currency = 'USD' AND account = 'reserve')::bigint AS reserve,
+      (SELECT COALESCE(SUM(reserve_amount), 0) FROM transactions WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND completed_at IS NOT NULL AND reserve_released_at IS NULL)::bigint AS held_reserves`;
+  return r!;
+}
+
+async function scheduledActionsOf(merchantId: string) {
+  return db().$queryRaw<{ id: string; kind: string; action: string; state: string; last_error: string | null }[]>`
+    SELECT sa.id, sa.kind, sa.action, sa.state, sa.last_error FROM scheduled_actions sa
+    JOIN transactions t ON t.id = sa.transaction_id
+    WHERE t.merchant_id = ${merchantId}`;
+}
+
+async function openChargebacks(merchantId: string): Promise<string[]> {
+  const rows = await db().claim.findMany({ where: { merchantId, kind: "chargeback", status: "open" }, select: { id: true }, orderBy: { createdAt: "asc" } });
+  return rows.map((r) => r.id);
+}
+
+const usdMinor = (major: number) => Math.round(major * 100);
+const j = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? x.toString() : x));
+
+// ---------------------------------------------------------------------------------------------
+// One run: a fresh merchant, the commands, a check after every step.
+
+type Payment = { id: string; amountLocal: number; currencyLocal: string };
+
+class Run {
+  readonly trace: string[] = [];
+  readonly payments: Payment[] = [];
+  constructor(
+    readonly merchantId: string,
+    readonly key: string,
+  ) {}
+
+  /** Every request of the run goes through here: a 5xx fails the run at once. */
+  async call(path: string, opts: ApiOptions = {}): Promise<ApiResponse> {
+    const res = await api(path, { key: this.key, ...opts });
+    if (res.status >= 500) assert.fail(`${opts.method ?? (opts.body !== undefined ? "POST" : "GET")} ${path} answered ${res.status}: ${res.text.slice(0, 500)}\ntrace:\n${this.trace.join("\n")}`);
+    return res;
+  }
+
+  fail(step: string, message: string): never {
+    assert.fail(`after ${step}: ${message}\ntrace:\n${this.trace.join("\n")}`);
+  }
+
+  async exec(cmd: Cmd): Promise<string> {
+    switch (cmd.kind) {
+      case "create": {
+        const amount = cmd.cents / 100;
+        const headers: Record<string, string> = cmd.sandboxSimulate ? { "sandbox-simulate": cmd.sandboxSimulate } : {};
+        const res = await this.call("/payments", { body: { amount, paymentMethodId: cmd.rail, ...RAIL_DATA[cmd.rail] }, headers });
+        if (res.status !== 200 && res.status !== 201) this.fail(`create ${cmd.rail} ${amount}`, `expected 2xx, got ${res.status} ${res.text.slice(0, 400)}`);
+        this.payments.push({ id: res.body.transactionId, amountLocal: res.body.amountLocal, currencyLocal: res.body.currencyLocal });
+        return `${res.status} ${res.body.transactionId}`;
+      }
+      case "simulate": {
+        const p = this.payments[cmd.pick % Math.max(1, this.payments.length)];
+        if (!p) return "skipped (no payment)";
+        const res = await this.call(`/payments/${p.id}/simulate`, { body: { action: cmd.action } });
+        const ok = res.status === 200 || (res.status === 400 && res.body?.error?.code === "invalid_request");
+        if (!ok) this.fail(`simulate ${cmd.action} ${p.id}`, `unexpected ${res.status} ${res.text.slice(0, 400)}`);
+        return `${p.id} ${res.status} ${res.status === 200 ? res.body.status : res.body.error.code}`;
+      }
+      case "refund": {
+        const p = this.payments[cmd.pick % Math.max(1, this.payments.length)];
+        if (!p) return "skipped (no payment)";
+        let body: Record<string, unknown> = {};
+        if (cmd.percent !== null) {
+          const minor = BigInt(Math.round(p.amountLocal * 100));
+          const part = (minor * BigInt(cmd.percent)) / 100n;
+          body = { amount: toMajor(part > 0n ? part : 1n, p.currencyLocal) };
+        }
+        const res = await this.call(`/payments/${p.id}/refund`, { body });
+        const code = res.body?.error?.code;
+        const ok =
+          res.status === 200 || res.status === 201 || (res.status === 422 && (code === "balance_insufficient" || code === "amount_out_of_limits")) || (res.status === 400 && (code === "invalid_request" || code === "amount_invalid"));
+        if (!ok) this.fail(`refund ${p.id} ${j(body)}`, `unexpected ${res.status} ${res.text.slice(0, 400)}`);
+        return `${p.id} ${j(body)} ${res.status} ${code ?? `${res.body.status} ${res.body.amountUsd} USD`}`;
+      }
+      case "runScheduledActions":
+        return j(await runScheduledActions());
+      case "settle":
+        return `${await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) })} settled`;
+      case "releaseReserves":
+        return `${await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) })} released`;
+      case "resolveChargeback": {
+        const open = await openChargebacks(this.merchantId);
+        const claimId = open[cmd.pick % Math.max(1, open.length)];
+        if (!claimId) return "skipped (no open chargeback)";
+        try {
+          const c = await resolveChargeback(claimId, cmd.outcome);
+          return `${claimId} ${c.status}`;
+        } catch (err) {
+          // Only this test resolves chargebacks, but a claim found open may not be open any more.
+          if (err instanceof AppError && err.code === "claim_already_resolved") return `${claimId} already resolved`;
+          throw err;
+        }
+      }
+    }
+  }
+
+  /** The invariants; `step` names what just happened. */
+  async check(step: string): Promise<Record<Bucket, bigint>> {
+    // (1) Every posting of the merchant sums to zero per currency.
+    const unbalanced = await unbalancedPostings(this.merchantId);
+    if (unbalanced.length) this.fail(step, `unbalanced postings ${j(unbalanced)}`);
+
+    // (2) + (3) GET /me/balance equals the ledger and carries no warnings. The ledger may move
+    // while the request runs (the server's ticker): compare only when it did not.
+    for (let attempt = 0; ; attempt++) {
+      const before = await accountSums(this.merchantId);
+      const res = await this.call("/me/balance");
+      if (res.status !== 200) this.fail(step, `GET /me/balance answered ${res.status} ${res.text.slice(0, 300)}`);
+      const afterSums = await accountSums(this.merchantId);
+      const stable = sameSums(before, afterSums);
+      if (!Array.isArray(res.body.ledgerWarnings) || res.body.ledgerWarnings.length > 0) {
+        this.fail(
+          step,
+          `ledgerWarnings ${j(res.body.ledgerWarnings)}; ledger ${stable ? "did not change" : "changed"} during the request; ` +
+            `one-snapshot cross-checks now: ${j(await crossChecks(this.merchantId))}; balance ${j(res.body.balance)}`,
+        );
+      }
+      if (stable) {
+        const got = Object.fromEntries(BUCKETS.map((b) => [b, usdMinor(res.body.balance[b])]));
+        const want = Object.fromEntries(BUCKETS.map((b) => [b, Number(bucket(afterSums, b))]));
+        if (j(got) !== j(want)) this.fail(step, `balance ${j(got)} (minor units) differs from the ledger ${j(want)}`);
+        break;
+      }
+      if (attempt >= 20) this.fail(step, "the ledger kept moving during 20 balance reads");
+    }
+
+    // The same cross-checks ledgerWarnings makes, from one snapshot, and the buckets that can
+    // never be negative (every payment here has a positive net).
+    const x = await crossChecks(this.merchantId);
+    if (x.frozen !== x.open_claims) this.fail(step, `frozen ${x.frozen} != open claims ${x.open_claims}`);
+    if (x.reserve !== x.held_reserves) this.fail(step, `reserve ${x.reserve} != unreleased reserves ${x.held_reserves}`);
+    const sums = await accountSums(this.merchantId);
+    const out = Object.fromEntries(BUCKETS.map((b) => [b, bucket(sums, b)])) as Record<Bucket, bigint>;
+    for (const b of ["pending", "reserve", "frozen"] as const) if (out[b] < 0n) this.fail(step, `${b} is negative: ${j(out)}`);
+    return out;
+  }
+
+  /** End of a run: let every scheduled outcome happen, settle and release everything. */
+  async drain() {
+    // A scheduled action that threw is a bug of its own (the transitions are idempotent and
+    // never refuse): report it rather than wait for its retry.
+    await waitFor(
+      async () => {
+        await runScheduledActions();
+        const actions = await scheduledActionsOf(this.merchantId);
+        const broken = actions.filter((a) => a.state === "failed" || a.last_error !== null);
+        if (broken.length) this.fail("drain", `scheduled actions failed: ${j(broken)}`);
+        return actions.every((a) => a.state === "done");
+      },
+      "the merchant's scheduled actions to finish",
+      15_000,
+    );
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) });
+    const b = await this.check("drain (all settled, all reserves released)");
+    // Settled payments leave nothing pending; released reserves leave no reserve.
+    if (b.pending !== 0n) this.fail("drain", `pending is ${b.pending} after settling everything`);
+    if (b.reserve !== 0n) this.fail("drain", `reserve is ${b.reserve} after releasing everything`);
+  }
+}
+
+test("ledger property: random pay-in, refund, chargeback and job sequences keep the ledger and the balance consistent", { timeout: 600_000 }, async (t) => {
+  const numRuns = Number(process.env.LEDGER_PROP_RUNS ?? 20);
+  const seed = process.env.LEDGER_PROP_SEED ? Number(process.env.LEDGER_PROP_SEED) : undefined;
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom<Tier>("starter", "standard", "premium"), fc.array(cmdArb, { minLength: 5, maxLength: 25 }), async (tier, cmds) => {
+      const m = await newMerchant({ tier });
+      const run = new Run(m.merchantId, m.sandbox.secretKey);
+      await run.check("start");
+      for (const [i, cmd] of cmds.entries()) {
+        const label = `#${i} ${j(cmd)}`;
+        const outcome = await run.exec(cmd).catch((err: unknown) => {
+          if (err instanceof assert.AssertionError) throw err;
+          return run.fail(label, `threw ${err instanceof Error ? err.stack : String(err)}`);
+        });
+        run.trace.push(`${label} -> ${outcome}`);
+        await run.check(label);
+      }
+      await run.drain();
+      if (process.env.LEDGER_PROP_TRACE) console.log(`--- ${tier}\n${run.trace.join("\n")}`);
+    }),
+    // Failures that come from a race do not reproduce on demand: shrinking would re-run the
+    // whole sequence many times for nothing, so it is bounded in time.
+    { numRuns, seed, plugins: [fc.interruptAfterTimeLimit(240_000)] },
+  );
+});
+
+test("one paid payment: settlement moves exactly the net from pending to available, then the reserve is released", async () => {
+  const m = await newMerchant({ tier: "standard" });
+  const key = m.sandbox.secretKey;
+  const balance = async () => {
+    const res = await api("/me/balance", { key });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.ledgerWarnings, []);
+    return res.body.balance as Record<Bucket, number>;
+  };
+  /** The entries of this payment's postings of one kind, as [account, amount] sorted by account. */
+  const postingEntries = async (kind: "settlement" | "reserve_release", transactionId: string) =>
+    (await db().ledgerEntry.findMany({ where: { merchantId: m.merchantId, posting: { kind, transactionId } }, orderBy: { account: "asc" } })).map((e) => [e.account, e.amount]);
+
+  // 100.00 USD by card (2.90% + 0.10), standard tier (2.9% + 0.30, reserve 5%):
+  // fees 2.90 + 0.30 + 2.90 + 0.10 = 6.20; after fees 93.80; reserve 4.69; net 89.11.
+  const created = await api("/payments", { key, body: { amount: 100, paymentMethodId: "sbx_card" } });
+  assert.ok(created.status === 200 || created.status === 201, created.text);
+  const id = created.body.transactionId as string;
+  assert.deepEqual(created.body.fees, { platform: 3.2, provider: 2.9, network: 0.1, total: 6.2 });
+  assert.equal(created.body.settlement.reserve, 4.69);
+  assert.deepEqual(await balance(), { available: 0, pending: 0, frozen: 0, reserve: 0 });
+
+  const paid = await api(`/payments/${id}/simulate`, { key, body: { action: "paid" } });
+  assert.equal(paid.status, 200, paid.text);
+  assert.equal(paid.body.status, "completed");
+  // Card settles T+2; the reserve is held 90 days.
+  const row = (await db().transaction.findUnique({ where: { id } }))!;
+  assert.equal(row.settleAt!.getTime() - row.completedAt!.getTime(), 2 * DAY);
+  assert.equal(row.reserveReleaseAt!.getTime() - row.completedAt!.getTime(), 90 * DAY);
+  // Other test files run settlement jobs with a future clock at any moment (never reserve
+  // releases): the net is pending or, once settled by one of them, available.
+  const afterPaid = await balance();
+  assert.ok(
+    j(afterPaid) === j({ available: 0, pending: 89.11, frozen: 0, reserve: 4.69 }) || j(afterPaid) === j({ available: 89.11, pending: 0, frozen: 0, reserve: 4.69 }),
+    `after paid: ${j(afterPaid)}`,
+  );
+
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+  assert.deepEqual(await balance(), { available: 89.11, pending: 0, frozen: 0, reserve: 4.69 });
+  // One settlement posting, of exactly the net.
+  assert.deepEqual(await postingEntries("settlement", id), [
+    ["available", 8911n],
+    ["pending", -8911n],
+  ]);
+  assert.equal((await api(`/payments/${id}`, { key })).body.settlement.status, "settled");
+
+  // Settling again changes nothing.
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+  assert.deepEqual(await balance(), { available: 89.11, pending: 0, frozen: 0, reserve: 4.69 });
+  assert.equal((await postingEntries("settlement", id)).length, 2);
+
+  // Before the 90 days are over the reserve stays.
+  await releaseDueReserves({ now: new Date(Date.now() + 89 * DAY) });
+  assert.deepEqual(await balance(), { available: 89.11, pending: 0, frozen: 0, reserve: 4.69 });
+  assert.ok((await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) })) >= 1);
+  assert.deepEqual(await balance(), { available: 93.8, pending: 0, frozen: 0, reserve: 0 });
+  assert.deepEqual(await postingEntries("reserve_release", id), [
+    ["available", 469n],
+    ["reserve", -469n],
+  ]);
+  // Releasing again changes nothing.
+  await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) });
+  assert.deepEqual(await balance(), { available: 93.8, pending: 0, frozen: 0, reserve: 0 });
+  assert.equal((await postingEntries("reserve_release", id)).length, 2);
+});
+
+test(
+  "GET /me/balance reports no ledgerWarnings while refunds resolve concurrently",
+  async () => {
+    const m = await newMerchant({ tier: "premium" });
+    const key = m.sandbox.secretKey;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await api("/payments", { key, body: { amount: 1000, paymentMethodId: "sbx_card" } });
+      assert.ok(c.status === 200 || c.status === 201, c.text);
+      ids.push(c.body.transactionId);
+      assert.equal((await api(`/payments/${c.body.transactionId}/simulate`, { key, body: { action: "paid" } })).status, 200);
+    }
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+
+    // Refunds of 1.00 one after another (the server's ticker resolves each ~50 ms later) while
+    // balance reads run alongside; stop at the first warning or after a bounded number of reads.
+    const warnings: string[] = [];
+    let stop = false;
+    let reads = 0;
+    const refunder = (async () => {
+      for (let i = 0; !stop && i < 300; i++) {
+        const r = await api(`/payments/${ids[i % ids.length]}/refund`, { key, body: { amount: 1 } });
+        assert.ok(r.status < 500, r.text);
+        if (r.status === 429) break;
+      }
+    })();
+    const reader = async () => {
+      while (!stop && reads < 1200) {
+        reads++;
+        const r = await api("/me/balance", { key });
+        assert.ok(r.status < 500, r.text);
+        if (r.status === 429) break;
+        if (r.body.ledgerWarnings.length) {
+          warnings.push(`${j(r.body.ledgerWarnings)} with balance ${j(r.body.balance)}`);
+          stop = true;
+        }
+      }
+    };
+    await Promise.all([reader(), reader(), reader(), reader()]);
+    stop = true;
+    await refunder;
+    assert.deepEqual(warnings, [], `after ${reads} balance reads`);
+  },
+);
+
+test(
+  "a payment's open claims never freeze more than the payment: a second chargeback does not take the amount again",
+  async () => {
+    const m = await newMerchant({ tier: "premium" });
+    const key = m.sandbox.secretKey;
+    const c = await api("/payments", { key, body: { amount: 100, paymentMethodId: "sbx_card" } });
+    const id = c.body.transactionId as string;
+    assert.equal((await api(`/payments/${id}/simulate`, { key, body: { action: "paid" } })).status, 200);
+    assert.equal((await api(`/payments/${id}/simulate`, { key, body: { action: "chargeback" } })).status, 200);
+    const second = await api(`/payments/${id}/simulate`, { key, body: { action: "chargeback" } });
+    assert.ok(second.status === 200 || second.status === 400, second.text);
+    const open = await db().claim.aggregate({ where: { transactionId: id, status: { in: ["open", "pending"] } }, _sum: { amountUsd: true } });
+    assert.ok((open._sum.amountUsd ?? 0n) <= 10_000n, `open claims hold ${open._sum.amountUsd} minor units of a 10000 payment`);
+    const balance = await api("/me/balance", { key });
+    assert.ok(balance.body.balance.frozen <= 100, `frozen ${balance.body.balance.frozen}`);
+  },
+);

@@ -1,0 +1,53 @@
+// The payment INSERT, on the lean `sql` path (every POST /payments runs it; see lib/db.ts), or
+// inside a Prisma transaction when other rows must commit with it.
+import { sql, type Tx } from "@/lib/db";
+import type { PresentableTransaction } from "@/lib/payments/present";
+
+const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: string) => unknown, cast?: string]> = [
+  ["id", (t) => t.id],
+  ["merchant_id", (t) => t.merchantId],
+  ["shop_id", (t) => t.shopId],
+  ["environment", (t) => t.environment, '"Environment"'],
+  ["status", (t) => t.status, '"TransactionStatus"'],
+  ["amount_usd", (t) => t.amountUsd, "bigint"],
+  ["amount_local", (t) => t.amountLocal, "bigint"],
+  ["currency_local", (t) => t.currencyLocal],
+  ["fx_rate", (_t, rate) => rate, "numeric"],
+  ["input_currency", (t) => t.inputCurrency],
+  ["input_amount", (t) => t.inputAmount, "bigint"],
+  ["payment_method_id", (t) => t.paymentMethodId],
+  ["method", (t) => t.method],
+  ["rail_name", (t) => t.railName],
+  ["country", (t) => t.country],
+  ["fee_platform", (t) => t.feePlatform, "bigint"],
+  ["fee_provider", (t) => t.feeProvider, "bigint"],
+  ["fee_network", (t) => t.feeNetwork, "bigint"],
+  ["reserve_amount", (t) => t.reserveAmount, "bigint"],
+  ["settlement_delay", (t) => t.settlementDelay],
+  ["provider", (t) => t.provider],
+  ["provider_ref", (t) => t.providerRef],
+  ["attempts", (t) => JSON.stringify(t.attempts), "jsonb"],
+  ["payment_form_url", (t) => t.paymentFormUrl],
+  ["instructions", (t) => (t.instructions === null ? null : JSON.stringify(t.instructions)), "jsonb"],
+  ["hosted_checkout", (t) => t.hostedCheckout],
+  ["return_url", (t) => t.returnUrl],
+  ["merchant_order_id", (t) => t.merchantOrderId],
+  ["tag1", (t) => t.tag1],
+  ["tag2", (t) => t.tag2],
+  ["tag3", (t) => t.tag3],
+  ["user_name", (t) => t.userName],
+  ["user_email", (t) => t.userEmail],
+  ["user_phone", (t) => t.userPhone],
+  ["user_ip", (t) => t.userIp],
+  ["expires_at", (t) => t.expiresAt, "timestamptz"],
+  ["created_at", (t) => t.createdAt, "timestamptz"],
+  ["updated_at", (t) => t.createdAt, "timestamptz"],
+];
+
+const INSERT = `INSERT INTO transactions (${COLUMNS.map(([c]) => c).join(", ")}) VALUES (${COLUMNS.map(([, , cast], i) => `$${i + 1}${cast ? `::${cast}` : ""}`).join(", ")})`;
+
+export async function insertTransaction(t: PresentableTransaction, fxRate: string, tx?: Tx): Promise<void> {
+  const values = COLUMNS.map(([, value]) => value(t, fxRate));
+  if (tx) await tx.$executeRawUnsafe(INSERT, ...values.map((v) => (typeof v === "bigint" ? v.toString() : v)));
+  else await sql(INSERT, values);
+}
