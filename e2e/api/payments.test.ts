@@ -459,10 +459,10 @@ describe("POST /payments: rejected requests create nothing", () => {
 
   test("below and above the rail's limits: 422 amount_out_of_limits with details.limit and boundViolated", async () => {
     const m = await newMerchant();
-    const low = await pay(sk(m), { amount: 0.49, paymentMethodId: "sbx_card" });
+    const low = await pay(sk(m), { amount: 0.99, paymentMethodId: "sbx_card" });
     assertEnvelope(low, "amount_out_of_limits", 422);
     assert.equal(low.body.error.details.boundViolated, "min");
-    assert.equal(low.body.error.details.limit.min, 0.5);
+    assert.equal(low.body.error.details.limit.min, 1);
     assert.equal(low.body.error.details.limit.max, 100000);
 
     // 600 USD = 10,920 MXN, over OXXO's 10,000 MXN.
@@ -479,7 +479,7 @@ describe("POST /payments: rejected requests create nothing", () => {
     assert.equal(usdCap.body.error.details.limit.max, 500);
 
     // The bounds themselves are accepted.
-    await created(await pay(sk(m), { amount: 0.5, paymentMethodId: "sbx_card" }));
+    await created(await pay(sk(m), { amount: 1, paymentMethodId: "sbx_card" }));
     await created(await pay(sk(m), okBody("sbx_cash", { amount: 500 })));
     assert.equal(await rowCount(m), 2);
   });
