@@ -31,8 +31,8 @@ async function sql(url: string, text: string, params: unknown[] = []) {
 
 type Row = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number };
 
-async function run(name: string, opts: autocannon.Options): Promise<Row> {
-  const r = await autocannon({ connections, duration, ...opts });
+async function run(name: string, opts: autocannon.Options, conns = connections): Promise<Row> {
+  const r = await autocannon({ connections: conns, duration, ...opts });
   return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
 
@@ -73,21 +73,29 @@ async function main() {
     for (const path of ["/api/v1/ping", "/api/v1/payments?limit=50"]) await autocannon({ url: `${server.url}${path}`, connections: 10, amount: 500, headers: auth });
     await autocannon({ url: `${server.url}/api/v1/payments`, method: "POST", connections: 10, amount: 500, headers: { ...auth, "content-type": "application/json" }, body, requests: [{ setupRequest: (r: any) => ({ ...r, headers: { ...r.headers, "idempotency-key": randomUUID() } }) }] });
 
-    const results = [
-      await run("GET /ping", { url: `${server.url}/api/v1/ping`, headers: auth }),
-      await run("POST /payments", {
-        url: `${server.url}/api/v1/payments`,
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body,
-        requests: [{ setupRequest: (r: any) => ({ ...r, headers: { ...r.headers, "idempotency-key": randomUUID() } }) }],
-      }),
-      await run("GET /payments?limit=50", { url: `${server.url}/api/v1/payments?limit=50`, headers: auth }),
+    const targets: Array<[string, autocannon.Options]> = [
+      ["GET /ping", { url: `${server.url}/api/v1/ping`, headers: auth }],
+      [
+        "POST /payments",
+        {
+          url: `${server.url}/api/v1/payments`,
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body,
+          requests: [{ setupRequest: (r: any) => ({ ...r, headers: { ...r.headers, "idempotency-key": randomUUID() } }) }],
+        },
+      ],
+      ["GET /payments?limit=50", { url: `${server.url}/api/v1/payments?limit=50`, headers: auth }],
     ];
-    console.log(`\n${connections} connections, ${duration} s each; merchant with ${rows.toLocaleString("en")} transactions\n`);
-    console.log("endpoint                  req/s   p50 ms   p99 ms  non-2xx  errors  vs ping");
-    for (const r of results) {
-      console.log(`${r.name.padEnd(24)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}   ${(r.rps / results[0]!.rps).toFixed(2)}`);
+    // Saturation at the requested connections, then latency where queueing does not dominate.
+    for (const conns of [connections, 4]) {
+      const results: Row[] = [];
+      for (const [label, opts] of targets) results.push(await run(label, opts, conns));
+      console.log(`\n${conns} connections, ${duration} s each; merchant with ${rows.toLocaleString("en")} transactions\n`);
+      console.log("endpoint                  req/s   p50 ms   p99 ms  non-2xx  errors  vs ping");
+      for (const r of results) {
+        console.log(`${r.name.padEnd(24)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}   ${(r.rps / results[0]!.rps).toFixed(2)}`);
+      }
     }
     const { db } = await import("../lib/db.ts");
     await db().$disconnect();

@@ -32,24 +32,44 @@ function filterFor(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, 
   return { clause: parts.join(" AND "), values };
 }
 
-// Counting a million rows costs more than the page itself. Counts of 10,000 rows and more are
-// kept for 2 s (one computation shared by concurrent requests); smaller ones are always exact.
+// Counting a million rows costs more than the page itself. A total of 10,000 rows or more is
+// served from memory and refreshed in the background once it is 2 s old (stale-while-
+// revalidate, one refresh at a time), so no request waits for a large count twice; smaller
+// totals are always exact.
 const LARGE_COUNT = 10_000;
-const COUNT_TTL_MS = 2_000;
-const counts = singleton("transaction-counts", () => new Map<string, { at: number; value: Promise<number> }>());
+const FRESH_MS = 2_000;
+type CountEntry = { at: number; value: number; refreshing: Promise<number> | null };
+const counts = singleton("transaction-counts", () => new Map<string, CountEntry>());
+
+function refreshCount(key: string, f: Filter): Promise<number> {
+  const entry = counts.get(key);
+  if (entry?.refreshing) return entry.refreshing;
+  const refreshing = sql<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE ${f.clause}`, f.values).then(
+    (r) => {
+      const value = Number(r[0]!.n);
+      if (counts.size > 10_000) counts.clear();
+      counts.set(key, { at: Date.now(), value, refreshing: null });
+      return value;
+    },
+    (err) => {
+      const e = counts.get(key);
+      if (e) e.refreshing = null;
+      throw err;
+    },
+  );
+  if (entry) entry.refreshing = refreshing;
+  else counts.set(key, { at: 0, value: -1, refreshing });
+  return refreshing;
+}
 
 async function countTransactions(f: Filter): Promise<number> {
   const key = JSON.stringify(f);
-  const hit = counts.get(key);
-  if (hit && Date.now() - hit.at < COUNT_TTL_MS) {
-    const value = await hit.value;
-    if (value >= LARGE_COUNT) return value;
+  const entry = counts.get(key);
+  if (entry && entry.value >= LARGE_COUNT) {
+    if (Date.now() - entry.at > FRESH_MS) refreshCount(key, f).catch(() => {});
+    return entry.value;
   }
-  const value = sql<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE ${f.clause}`, f.values).then((r) => Number(r[0]!.n));
-  if (counts.size > 10_000) counts.clear();
-  counts.set(key, { at: Date.now(), value });
-  value.catch(() => counts.delete(key));
-  return value;
+  return refreshCount(key, f);
 }
 
 // Named columns, not *: a prepared statement over * breaks when a migration adds a column.
