@@ -36,36 +36,41 @@ const money = z.number();
 export const fees = z.object({ platform: money, provider: money, network: money, total: money });
 export const settlement = z.object({ type: z.string(), delay: z.string(), reserve: money, status: z.enum(["pending", "settled"]) });
 
+/** Fields shared by the create answer and the transaction resource (the `common` of present.ts). */
+const paymentFields = {
+  amount: money.describe("USD headline"),
+  currency: z.literal("USD"),
+  inputCurrency: z.string().optional(),
+  inputAmount: money.optional(),
+  amountLocal: money,
+  currencyLocal: z.string(),
+  paymentMethodId: z.string(),
+  paymentMethod: z.string(),
+  paymentMethodName: z.string(),
+  logoUrl: z.string(),
+  iconUrl: z.string(),
+  fees,
+  settlement,
+  checkoutUrl: z.string().optional(),
+  paymentData: z.object({ method: z.string() }),
+  merchantOrderId: z.string().nullable(),
+  tag1: z.string().nullable(),
+  tag2: z.string().nullable(),
+  tag3: z.string().nullable(),
+  expiresAt: z.string(),
+};
+
 export const transaction = z
   .object({
     id: z.string(),
     status: z.enum(TRANSACTION_STATUSES),
-    amount: money.describe("USD headline"),
-    currency: z.literal("USD"),
-    inputCurrency: z.string().optional(),
-    inputAmount: money.optional(),
-    amountLocal: money,
-    currencyLocal: z.string(),
-    paymentMethodId: z.string(),
-    paymentMethod: z.string(),
-    paymentMethodName: z.string(),
-    logoUrl: z.string(),
-    iconUrl: z.string(),
+    ...paymentFields,
     country: z.string().describe("ISO-3"),
-    fees,
-    settlement,
     refundedAmountLocal: money,
     timestamps: z.object({ created: z.string(), completed: z.string().nullable() }),
-    merchantOrderId: z.string().nullable(),
-    tag1: z.string().nullable(),
-    tag2: z.string().nullable(),
-    tag3: z.string().nullable(),
     paymentFormUrl: z.string().nullable(),
-    checkoutUrl: z.string().optional(),
-    paymentData: z.object({ method: z.string() }),
     provider: z.string(),
     attempts: z.array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string().nullable(), durationMs: z.number() })),
-    expiresAt: z.string(),
   })
   .meta({ id: "Transaction" });
 
@@ -73,27 +78,8 @@ export const createPaymentResponse = z
   .object({
     transactionId: z.string(),
     status: z.literal("pending"),
-    amount: money,
-    currency: z.literal("USD"),
-    inputCurrency: z.string().optional(),
-    inputAmount: money.optional(),
-    amountLocal: money,
-    currencyLocal: z.string(),
-    paymentMethodId: z.string(),
-    paymentMethod: z.string(),
-    paymentMethodName: z.string(),
-    logoUrl: z.string(),
-    iconUrl: z.string(),
-    fees,
-    settlement,
+    ...paymentFields,
     paymentFormUrl: z.string().optional(),
-    checkoutUrl: z.string().optional(),
-    paymentData: z.object({ method: z.string() }),
-    merchantOrderId: z.string().nullable(),
-    tag1: z.string().nullable(),
-    tag2: z.string().nullable(),
-    tag3: z.string().nullable(),
-    expiresAt: z.string(),
   })
   .meta({ id: "PaymentCreated" });
 
