@@ -27,6 +27,9 @@ export const ID_PREFIXES = {
   ledgerEntry: "ent",
   event: "evt",
   scheduledAction: "job",
+  webhook: "whk",
+  delivery: "dlv",
+  inboxMessage: "inb",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

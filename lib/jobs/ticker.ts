@@ -8,6 +8,8 @@ import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { releaseDueReserves } from "@/lib/jobs/release-reserves";
 import { reconcilePending } from "@/lib/jobs/reconcile-pending";
+import { fanOutEvents } from "@/lib/jobs/fan-out-events";
+import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -16,6 +18,7 @@ export function startTicker() {
     const fast = config().JOBS_TICK_MS;
     const jobs: Job[] = [
       { name: "scheduled-actions", everyMs: fast, run: () => runScheduledActions() },
+      { name: "webhooks", everyMs: fast, run: async () => (await fanOutEvents(), await deliverDueWebhooks()) },
       { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
       { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
       { name: "reconcile-pending", everyMs: config().RECONCILE_INTERVAL_MS, run: () => reconcilePending({ olderThanMs: Math.min(60_000, config().RECONCILE_INTERVAL_MS) }) },

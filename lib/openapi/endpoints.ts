@@ -9,6 +9,7 @@ import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, g
 import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
+import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listDeliveriesEndpoint, listInboxEndpoint, listWebhooksEndpoint, replayDeliveryEndpoint, rotateSecretEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
 
 export const ENDPOINTS: EndpointDef[] = [
   issueTokenEndpoint,
@@ -26,6 +27,15 @@ export const ENDPOINTS: EndpointDef[] = [
   createTransactionEndpoint,
   listTransactionsEndpoint,
   getTransactionEndpoint,
+  createWebhookEndpoint,
+  listWebhooksEndpoint,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateSecretEndpoint,
+  listDeliveriesEndpoint,
+  replayDeliveryEndpoint,
+  listInboxEndpoint,
   providerNoticeEndpoint,
   openApiEndpoint,
 ];

@@ -1,0 +1,9 @@
+import { methods, route } from "@/lib/http/handler";
+import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
+import { deleteSubscription, findSubscription, presentSubscription, updateSubscription } from "@/lib/webhooks/subscriptions";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: route(getWebhookEndpoint, async ({ auth, params }) => presentSubscription(await findSubscription(auth, params.id))),
+  PATCH: route(updateWebhookEndpoint, async ({ auth, params, body }) => updateSubscription(auth, params.id, body)),
+  DELETE: route(deleteWebhookEndpoint, async ({ auth, params }) => deleteSubscription(auth, params.id)),
+});

@@ -1,0 +1,103 @@
+// Delivery: due deliveries are claimed with a lease (SKIP LOCKED, so many instances can run this)
+// and POSTed with the section 6 headers. 2xx succeeds; anything else is retried after 5 s,
+// 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (× WEBHOOK_RETRY_SCALE), then fails; a subscription whose
+// deliveries have only failed for 5 days is disabled. A delivery is marked succeeded only after
+// a 2xx was received; a crash mid-attempt leaves it pending and the lease expiry retries it.
+import { db, sql } from "@/lib/db";
+import { config } from "@/lib/config";
+import { log } from "@/lib/log";
+import { signatureHeader } from "@/lib/webhooks/sign";
+import { signingSecrets } from "@/lib/webhooks/subscriptions";
+import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
+const TIMEOUT_MS = 10_000;
+const LEASE_MS = TIMEOUT_MS + 20_000;
+const CONCURRENCY = 16;
+
+const CLAIM = `
+  UPDATE webhook_deliveries SET locked_until = $1, updated_at = now()
+  WHERE id IN (SELECT id FROM webhook_deliveries
+    WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+    ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+  RETURNING id`;
+
+type Attempt = { status: number | null; body: string; durationMs: number };
+
+async function post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
+  const started = performance.now();
+  try {
+    const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "LatamPayments-Webhooks/1", ...headers }, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const text = (await res.text()).slice(0, 1024);
+    return { status: res.status, body: text, durationMs: Math.round(performance.now() - started) };
+  } catch (err) {
+    return { status: null, body: `request failed: ${err instanceof Error ? err.name : "error"}`, durationMs: Math.round(performance.now() - started) };
+  }
+}
+
+async function deliverOne(id: string): Promise<boolean> {
+  const d = await db().webhookDelivery.findUnique({ where: { id }, include: { subscription: true } });
+  if (!d || d.status !== "pending") return false;
+  const s = d.subscription;
+  if (s.deletedAt || s.status !== "enabled") {
+    await db().webhookDelivery.update({ where: { id }, data: { status: "failed", responseBody: "subscription disabled or deleted: not delivered", nextAttemptAt: null, lockedUntil: null } });
+    return false;
+  }
+  const event = await db().event.findUnique({ where: { id: d.eventId }, select: { payload: true } });
+  const body = JSON.stringify(event?.payload ?? {});
+  const { current, previous } = signingSecrets(s);
+  let attempt: Attempt;
+  try {
+    await assertDeliverableUrl(s.url, s.environment as Environment);
+    attempt = await post(s.url, body, { "X-Service-Signature": signatureHeader(body, current, previous), "X-Service-Event": d.event, "X-Service-Delivery": d.id });
+  } catch (err) {
+    attempt = { status: null, body: `refused: ${err instanceof Error ? err.message : "url policy"}`, durationMs: 0 };
+  }
+  const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+  const attempts = d.attempts + 1;
+  const wait = RETRY_SCHEDULE_SECONDS[attempts - 1];
+  const status = ok ? "succeeded" : attempts >= MAX_ATTEMPTS || wait === undefined ? "failed" : "pending";
+  await db().webhookDelivery.update({
+    where: { id },
+    data: {
+      status,
+      attempts,
+      responseStatus: attempt.status,
+      responseBody: attempt.body,
+      durationMs: attempt.durationMs,
+      nextAttemptAt: status === "pending" ? new Date(Date.now() + Math.round(wait! * 1000 * config().WEBHOOK_RETRY_SCALE)) : null,
+      lockedUntil: null,
+    },
+  });
+  if (ok && s.failingSince) await db().webhookSubscription.update({ where: { id: s.id }, data: { failingSince: null } });
+  if (!ok) {
+    const since = s.failingSince ?? new Date();
+    if (!s.failingSince) await db().webhookSubscription.update({ where: { id: s.id }, data: { failingSince: since } });
+    else if (Date.now() - since.getTime() > DISABLE_AFTER_MS) {
+      await db().webhookSubscription.update({ where: { id: s.id }, data: { status: "disabled" } });
+      log.warn({ subscription: s.id }, "webhook subscription disabled after 5 days of failed deliveries");
+    }
+  }
+  return ok;
+}
+
+export async function deliverDueWebhooks(opts: { limit?: number } = {}): Promise<{ attempted: number; succeeded: number }> {
+  const ids = (await sql<{ id: string }>(CLAIM, [new Date(Date.now() + LEASE_MS), opts.limit ?? 200])).map((r) => r.id);
+  let succeeded = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      try {
+        if (await deliverOne(id)) succeeded++;
+      } catch (err) {
+        log.error({ delivery: id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery crashed; its lease will expire and it will be retried");
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, worker));
+  return { attempted: ids.length, succeeded };
+}

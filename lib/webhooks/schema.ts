@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { pageQuery, paginationSchema } from "@/lib/http/pagination";
+import { EVENT_TYPES } from "@/lib/events/emit";
+
+const eventName = z.enum([...EVENT_TYPES, "*"]);
+
+export const subscription = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    managed: z.boolean(),
+    events: z.array(z.string()),
+    status: z.enum(["enabled", "disabled"]),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "WebhookSubscription" });
+
+export const subscriptionWithSecret = subscription.extend({ secret: z.string().describe("whsec_…; shown only in this answer") }).meta({ id: "WebhookSubscriptionWithSecret" });
+
+export const delivery = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    event: z.string(),
+    status: z.enum(["pending", "succeeded", "failed"]),
+    attempts: z.number().int(),
+    responseStatus: z.number().int().nullable(),
+    responseBody: z.string().nullable().describe("First 1 KiB"),
+    durationMs: z.number().int().nullable(),
+    nextAttemptAt: z.string().nullable(),
+    createdAt: z.string(),
+    payload: z.unknown(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export const inboxMessage = z
+  .object({ id: z.string(), deliveryId: z.string(), event: z.string(), payload: z.unknown(), receivedAt: z.string() })
+  .meta({ id: "InboxMessage" });
+
+export const createWebhookBody = z.object({
+  url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe("Omit for the managed inbox hosted by the service"),
+  events: z.array(eventName).min(1).max(20).describe("Event names of section 6, or * for all"),
+});
+
+export const updateWebhookBody = z.object({
+  url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  events: z.array(eventName).min(1).max(20).optional(),
+  status: z.enum(["enabled", "disabled"]).optional(),
+});
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const deliveryParams = z.object({ id: z.string().min(1).max(64), deliveryId: z.string().min(1).max(64) });
+const envelopeOf = (item: z.ZodType) => z.object({ data: z.array(item), pagination: paginationSchema() });
+
+export const createWebhookEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/webhooks",
+  tag: "Webhooks",
+  summary: "Subscribe to events",
+  description: "Your own URL, or (url omitted) the managed inbox. The signing secret is in this answer only. Not idempotent-replayable: the answer holds a secret, which is never stored in clear.",
+  auth: "secret",
+  body: createWebhookBody,
+  response: subscriptionWithSecret,
+  errors: [],
+});
+export const listWebhooksEndpoint = defineEndpoint({ method: "GET", path: "/webhooks", tag: "Webhooks", summary: "List subscriptions", auth: "secret", query: z.object({ ...pageQuery() }), response: envelopeOf(subscription), errors: [] });
+export const getWebhookEndpoint = defineEndpoint({ method: "GET", path: "/webhooks/{id}", tag: "Webhooks", summary: "Retrieve a subscription", auth: "secret", params: idParams, response: subscription, errors: ["webhook_not_found"] });
+export const updateWebhookEndpoint = defineEndpoint({
+  method: "PATCH",
+  path: "/webhooks/{id}",
+  tag: "Webhooks",
+  summary: "Change url, events or status (the secret is kept)",
+  auth: "secret",
+  params: idParams,
+  body: updateWebhookBody,
+  response: subscription,
+  errors: ["webhook_not_found"],
+});
+export const deleteWebhookEndpoint = defineEndpoint({ method: "DELETE", path: "/webhooks/{id}", tag: "Webhooks", summary: "Delete a subscription", auth: "secret", params: idParams, response: z.object({ id: z.string(), deleted: z.literal(true) }), errors: ["webhook_not_found"] });
+export const rotateSecretEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/webhooks/{id}/rotate-secret",
+  tag: "Webhooks",
+  summary: "Rotate the signing secret",
+  description: "The new secret is in this answer only. For 24 h every delivery is signed with both: v1 with the new secret, v0 with the previous one.",
+  auth: "secret",
+  params: idParams,
+  response: subscriptionWithSecret,
+  errors: ["webhook_not_found"],
+});
+export const listDeliveriesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/webhooks/{id}/deliveries",
+  tag: "Webhooks",
+  summary: "The delivery log, newest first",
+  auth: "secret",
+  params: idParams,
+  query: z.object({ ...pageQuery(), status: z.enum(["pending", "succeeded", "failed"]).optional(), event: z.string().max(60).optional() }),
+  response: envelopeOf(delivery),
+  errors: ["webhook_not_found"],
+});
+export const replayDeliveryEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/webhooks/{id}/deliveries/{deliveryId}/replay",
+  tag: "Webhooks",
+  summary: "Deliver again now",
+  auth: "secret",
+  params: deliveryParams,
+  response: delivery,
+  errors: ["webhook_not_found", "webhook_delivery_not_found"],
+});
+export const listInboxEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/webhooks/{id}/inbox",
+  tag: "Webhooks",
+  summary: "Deliveries received by a managed inbox, newest first",
+  auth: "secret",
+  params: idParams,
+  query: z.object({ ...pageQuery() }),
+  response: envelopeOf(inboxMessage),
+  errors: ["webhook_not_found"],
+});

@@ -1,0 +1,83 @@
+// Webhook subscriptions: create, list, get, update, delete, rotate the secret. Always scoped by
+// merchant and environment; another merchant's id is the same 404 as an unknown one.
+import { randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
+import { config } from "@/lib/config";
+import { newId } from "@/lib/ids";
+import { AppError } from "@/lib/errors";
+import { open, seal } from "@/lib/crypto/secret-box";
+import { clampPage, envelope } from "@/lib/http/pagination";
+import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { WebhookSubscription } from "@/lib/generated/prisma/client";
+
+export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
+
+const newSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
+export const inboxUrl = (id: string) => `${config().APP_URL}/api/inbox/${id}`;
+
+export function presentSubscription(s: WebhookSubscription) {
+  return { id: s.id, url: s.url, managed: s.managed, events: s.events, status: s.status, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString() };
+}
+
+/** The secrets deliveries are signed with now: current, and previous during the grace window. */
+export function signingSecrets(s: Pick<WebhookSubscription, "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpiresAt">, now = new Date()) {
+  const previous = s.previousSecretEncrypted && s.previousSecretExpiresAt && s.previousSecretExpiresAt > now ? open(s.previousSecretEncrypted) : null;
+  return { current: open(s.secretEncrypted), previous };
+}
+
+export async function findSubscription(auth: AuthContext, id: string): Promise<WebhookSubscription> {
+  const s = await db().webhookSubscription.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment, deletedAt: null } });
+  if (!s) throw new AppError("webhook_not_found", `No webhook subscription ${id}.`, { param: "id" });
+  return s;
+}
+
+export async function createSubscription(auth: AuthContext, input: { url?: string; events: string[] }) {
+  if (input.url) await assertDeliverableUrl(input.url, auth.environment);
+  const id = newId("webhook");
+  const secret = newSecret();
+  const s = await db().webhookSubscription.create({
+    data: { id, merchantId: auth.merchant.id, environment: auth.environment, url: input.url ?? inboxUrl(id), managed: !input.url, events: [...new Set(input.events)], secretEncrypted: seal(secret) },
+  });
+  return { ...presentSubscription(s), secret };
+}
+
+export async function listSubscriptions(auth: AuthContext, query: { limit?: unknown; offset?: unknown }) {
+  const page = clampPage(query);
+  const where = { merchantId: auth.merchant.id, environment: auth.environment, deletedAt: null };
+  const [rows, total] = await Promise.all([
+    db().webhookSubscription.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
+    db().webhookSubscription.count({ where }),
+  ]);
+  return envelope(rows.map(presentSubscription), total, page);
+}
+
+export async function updateSubscription(auth: AuthContext, id: string, input: { url?: string; events?: string[]; status?: "enabled" | "disabled" }) {
+  const s = await findSubscription(auth, id);
+  if (input.url) await assertDeliverableUrl(input.url, auth.environment);
+  const updated = await db().webhookSubscription.update({
+    where: { id: s.id },
+    data: {
+      ...(input.url ? { url: input.url, managed: false } : {}),
+      ...(input.events ? { events: [...new Set(input.events)] } : {}),
+      ...(input.status ? { status: input.status, ...(input.status === "enabled" ? { failingSince: null } : {}) } : {}),
+    },
+  });
+  return presentSubscription(updated);
+}
+
+export async function deleteSubscription(auth: AuthContext, id: string) {
+  const s = await findSubscription(auth, id);
+  await db().webhookSubscription.update({ where: { id: s.id }, data: { deletedAt: new Date(), status: "disabled" } });
+  return { id: s.id, deleted: true as const };
+}
+
+export async function rotateSecret(auth: AuthContext, id: string) {
+  const s = await findSubscription(auth, id);
+  const secret = newSecret();
+  const updated = await db().webhookSubscription.update({
+    where: { id: s.id },
+    data: { secretEncrypted: seal(secret), previousSecretEncrypted: s.secretEncrypted, previousSecretExpiresAt: new Date(Date.now() + ROTATION_GRACE_MS) },
+  });
+  return { ...presentSubscription(updated), secret };
+}
