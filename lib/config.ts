@@ -27,6 +27,8 @@ export const configSchema = z
     ENCRYPTION_KEY: z.string().min(1).default(DEV_SECRET),
     SANDBOX_DELAY_SCALE: positive(1),
     WEBHOOK_RETRY_SCALE: positive(1),
+    /** Per-attempt timeout of a webhook delivery (the contract's 10 s; tests use less). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     RATE_LIMIT_SCALE: positive(1),
     JOBS_DRIVER: z.enum(["local", "inngest"]).default("local"),
     /** How often the local ticker looks for due work (scheduled actions). */

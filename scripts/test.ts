@@ -101,7 +101,7 @@ async function main(): Promise<number> {
 
     if (run("--unit")) {
       say("unit tests");
-      ok = (await nodeTests(findTests(path.join(root, "lib"), /\.test\.ts$/).concat(findTests(path.join(root, "scripts"), /\.test\.ts$/)), baseEnv)) && ok;
+      ok = (await nodeTests(["lib", "scripts", "inngest"].flatMap((d) => findTests(path.join(root, d), /\.test\.ts$/)), baseEnv)) && ok;
     }
     if (run("--api") || run("--e2e")) {
       buildIfStale((s) => say(s));

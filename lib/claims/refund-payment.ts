@@ -9,6 +9,7 @@ import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import { freezeFunds, lockTransaction, newClaimId, refundUsdShare } from "@/lib/payments/transitions";
 import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 import { presentRefund } from "@/lib/claims/present";
+import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
 export const SANDBOX_REFUND_CONFIRM_SECONDS = 5;
@@ -65,5 +66,6 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
     });
     return created;
   });
+  wakeJobs(JOB_EVENTS.scheduledActionCreated, { id: claim.id });
   return presentRefund(claim);
 }

@@ -2,6 +2,7 @@
 // refunded once everything is; payment.refunded + claim.resolved) or rejected (freeze released).
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
 import { emitEvent } from "@/lib/events/emit";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import { lockTransaction } from "@/lib/payments/transitions";
@@ -10,7 +11,7 @@ import { presentClaim, type ClaimHistory } from "@/lib/claims/present";
 import type { Claim } from "@/lib/generated/prisma/client";
 
 export async function resolveRefund(claimId: string, outcome: "resolved" | "rejected"): Promise<{ claim: Claim; changed: boolean }> {
-  return db().$transaction(async (tx) => {
+  const result = await db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM claims WHERE id = ${claimId} FOR UPDATE`;
     const c = await tx.claim.findUnique({ where: { id: claimId } });
     if (!c || c.kind !== "user_dispute") throw new AppError("claim_not_found", "No such refund claim.");
@@ -38,4 +39,6 @@ export async function resolveRefund(claimId: string, outcome: "resolved" | "reje
     await emitEvent(tx, { merchantId: c.merchantId, environment: c.environment, type: "claim.resolved", object: presentClaim(claim) });
     return { claim, changed: true };
   });
+  if (result.changed) wakeJobs(JOB_EVENTS.webhooksDue);
+  return result;
 }

@@ -14,8 +14,10 @@ import type { Environment } from "@/lib/generated/prisma/enums";
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
-const TIMEOUT_MS = 10_000;
-const LEASE_MS = TIMEOUT_MS + 20_000;
+// A claimed delivery is leased for longer than an attempt can take; if its runner dies (crash,
+// kill -9), the lease expires and another runner retries it.
+const timeoutMs = () => config().WEBHOOK_TIMEOUT_MS;
+const leaseMs = () => Math.round(timeoutMs() * 1.5) + 1_000;
 const CONCURRENCY = 16;
 
 const CLAIM = `
@@ -30,7 +32,7 @@ type Attempt = { status: number | null; body: string; durationMs: number };
 async function post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
   const started = performance.now();
   try {
-    const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "LatamPayments-Webhooks/1", ...headers }, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "LatamPayments-Webhooks/1", ...headers }, redirect: "manual", signal: AbortSignal.timeout(timeoutMs()) });
     const text = (await res.text()).slice(0, 1024);
     return { status: res.status, body: text, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
@@ -85,7 +87,7 @@ async function deliverOne(id: string): Promise<boolean> {
 }
 
 export async function deliverDueWebhooks(opts: { limit?: number } = {}): Promise<{ attempted: number; succeeded: number }> {
-  const ids = (await sql<{ id: string }>(CLAIM, [new Date(Date.now() + LEASE_MS), opts.limit ?? 200])).map((r) => r.id);
+  const ids = (await sql<{ id: string }>(CLAIM, [new Date(Date.now() + leaseMs()), opts.limit ?? 200])).map((r) => r.id);
   let succeeded = 0;
   let next = 0;
   const worker = async () => {

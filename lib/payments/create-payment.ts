@@ -18,6 +18,7 @@ import { presentCreated } from "@/lib/payments/present";
 import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertTransaction } from "@/lib/payments/store";
+import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
@@ -204,6 +205,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
       await insertTransaction(row, localRate, tx);
       await tx.scheduledAction.createMany({ data: scheduled });
     });
+    for (const a of scheduled) wakeJobs(JOB_EVENTS.scheduledActionCreated, { id: a.id, dueAt: a.dueAt.toISOString() });
   } else {
     await insertTransaction(row, localRate);
   }

@@ -11,6 +11,7 @@ import { presentTransaction } from "@/lib/payments/present";
 import { presentClaim, type ClaimHistory } from "@/lib/claims/present";
 import { addDays, FLAT_FEE_USD_MINOR, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
 import { AppError } from "@/lib/errors";
+import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
 import type { Transaction, Claim } from "@/lib/generated/prisma/client";
 
 export const CHARGEBACK_FEE_USD_MINOR = 1500n;
@@ -40,8 +41,14 @@ async function fireClaim(tx: Tx, c: Claim, types: EventType[]): Promise<EventTyp
 const net = (t: Transaction) => t.amountUsd - t.feePlatform - t.feeProvider - t.feeNetwork - t.reserveAmount;
 
 /** pending -> completed: the net to `pending`, the reserve to `reserve`, fees to their accounts. */
+/** After a commit that wrote events: let the delivery job know (no-op with the local ticker). */
+function afterCommit<T extends { changed: boolean }>(r: T): T {
+  if (r.changed) wakeJobs(JOB_EVENTS.webhooksDue);
+  return r;
+}
+
 export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } = {}): Promise<TransitionResult> {
-  return db().$transaction(async (tx) => {
+  return afterCommit(await db().$transaction(async (tx) => {
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "pending") return { transaction: t, changed: false, eventsFired: [] };
@@ -64,18 +71,18 @@ export async function completePayment(id: string, opts: { alsoCaptured?: boolean
     await post(tx, { merchantId: t.merchantId, environment: t.environment, kind: "payment_completed", transactionId: id, legs });
     const eventsFired = await fire(tx, updated, opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"]);
     return { transaction: updated, changed: true, eventsFired };
-  });
+  }));
 }
 
 /** pending -> failed | expired. */
 export async function failPayment(id: string, to: "failed" | "expired"): Promise<TransitionResult> {
-  return db().$transaction(async (tx) => {
+  return afterCommit(await db().$transaction(async (tx) => {
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "pending") return { transaction: t, changed: false, eventsFired: [] };
     const updated = await tx.transaction.update({ where: { id }, data: { status: to } });
     return { transaction: updated, changed: true, eventsFired: await fire(tx, updated, ["payment.failed"]) };
-  });
+  }));
 }
 
 /**
@@ -118,7 +125,7 @@ export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Pro
 
 /** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
 export async function refundInFull(id: string): Promise<TransitionResult> {
-  return db().$transaction(async (tx) => {
+  return afterCommit(await db().$transaction(async (tx) => {
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "completed") return { transaction: t, changed: false, eventsFired: [] };
@@ -143,7 +150,7 @@ export async function refundInFull(id: string): Promise<TransitionResult> {
     });
     const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
     return { transaction: updated, changed: true, eventsFired: await fire(tx, updated, ["payment.refunded"]) };
-  });
+  }));
 }
 
 /**
@@ -152,7 +159,7 @@ export async function refundInFull(id: string): Promise<TransitionResult> {
  * open chargeback (a second dispute of the same payment changes nothing).
  */
 export async function openChargeback(id: string, reason = "chargeback"): Promise<TransitionResult & { claim: Claim | null }> {
-  return db().$transaction(async (tx) => {
+  return afterCommit(await db().$transaction(async (tx) => {
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "completed") return { transaction: t, changed: false, eventsFired: [], claim: null };
@@ -170,7 +177,7 @@ export async function openChargeback(id: string, reason = "chargeback"): Promise
     await post(tx, { merchantId: t.merchantId, environment: t.environment, kind: "chargeback_freeze", transactionId: id, claimId: claim.id, legs: freeze.legs });
     const eventsFired = [...(await fireClaim(tx, claim, ["chargeback.created", "claim.opened"]))];
     return { transaction: t, changed: true, eventsFired, claim };
-  });
+  }));
 }
 
 /** open -> won (funds back to available) | lost (funds leave, plus the chargeback fee; payment -> chargeback). */

@@ -1,0 +1,70 @@
+// Each Inngest function through @inngest/test: it calls its job for real (against the test
+// database), sleeps until a scheduled action is due, and asks for a retry when work remains.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { InngestTestEngine } from "@inngest/test";
+import { runScheduledActionsFn } from "@/inngest/functions/run-scheduled-actions";
+import { deliverWebhooksFn } from "@/inngest/functions/deliver-webhooks";
+import { reconcilePendingFn } from "@/inngest/functions/reconcile-pending";
+import { settleBalancesFn } from "@/inngest/functions/settle-balances";
+import { functions } from "@/inngest/functions";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { createPayment } from "@/lib/payments/create-payment";
+import { authenticate } from "@/lib/auth/authenticate";
+import { db } from "@/lib/db";
+
+after(() => db().$disconnect());
+
+const opts = (fn: unknown) => (fn as { opts: { id: string; retries?: number; triggers?: unknown[] } }).opts;
+
+test("every function declares explicit retries and its triggers", () => {
+  assert.deepEqual(functions.map((f) => [opts(f).id, opts(f).retries]), [["run-scheduled-actions", 5], ["deliver-webhooks", 3], ["reconcile-pending", 3], ["settle-balances", 3]]);
+  assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "*/5 * * * *" }]);
+  assert.ok((opts(runScheduledActionsFn).triggers ?? []).some((t: any) => t.event === "app/scheduled-action.created"));
+});
+
+test("run-scheduled-actions sleeps until the action is due, then runs the due actions", async () => {
+  const m = await createMerchant({ name: "Inngest", tier: "premium" });
+  const auth = await authenticate(`Bearer ${m.sandbox.secretKey}`, null, { auth: "secret" });
+  const payment = await createPayment(auth, { amount: 10, paymentMethodId: "sbx_card" }, { simulate: "paid" });
+  const action = await db().scheduledAction.findFirstOrThrow({ where: { transactionId: payment.transactionId } });
+  const dueAt = action.dueAt;
+  // The sleep is mocked (as @inngest/test requires); when it "ends", the action is due.
+  const t = new InngestTestEngine({ function: runScheduledActionsFn });
+  const { ctx, result } = await t.execute({
+    events: [{ name: "app/scheduled-action.created", data: { id: action.id, dueAt: dueAt.toISOString() } }],
+    steps: [{ id: "wait-until-due", handler: async () => void (await db().scheduledAction.update({ where: { id: action.id }, data: { dueAt: new Date(Date.now() - 1000) } })) }],
+  });
+  const sleep = (ctx.step.sleepUntil as any).mock.calls[0];
+  assert.equal(sleep[0], "wait-until-due");
+  assert.equal(new Date(sleep[1]).getTime(), dueAt.getTime());
+  assert.ok((result as { done: number }).done >= 1);
+  assert.equal((await db().transaction.findUniqueOrThrow({ where: { id: payment.transactionId } })).status, "completed");
+});
+
+test("run-scheduled-actions as a cron sweep does not sleep", async () => {
+  const t = new InngestTestEngine({ function: runScheduledActionsFn });
+  const { ctx, result } = await t.execute({ events: [{ name: "inngest/scheduled.timer", data: {} }] });
+  assert.equal((ctx.step.sleepUntil as any).mock.calls.length, 0);
+  assert.equal(typeof (result as { done: number }).done, "number");
+});
+
+test("deliver-webhooks fans out, delivers, and asks to run again at once when a batch was full", async () => {
+  const t = new InngestTestEngine({ function: deliverWebhooksFn });
+  const normal = await t.execute();
+  const r = normal.result as { fannedOut: number; attempted: number };
+  assert.equal(typeof r.fannedOut, "number");
+  assert.equal(typeof r.attempted, "number");
+  assert.deepEqual((normal.ctx.step.run as any).mock.calls.map((c: unknown[]) => c[0]), ["fan-out-events", "deliver-due"]);
+
+  // A fresh engine: step state is per engine run history.
+  const full = await new InngestTestEngine({ function: deliverWebhooksFn }).execute({ steps: [{ id: "deliver-due", handler: () => ({ attempted: 200, succeeded: 0 }) }] });
+  assert.equal((full.error as Error | undefined)?.name, "RetryAfterError");
+});
+
+test("reconcile-pending polls providers; settle-balances settles and releases", async () => {
+  const rec = await new InngestTestEngine({ function: reconcilePendingFn }).execute();
+  assert.deepEqual(Object.keys(rec.result as object).sort(), ["changed", "checked"]);
+  const settle = await new InngestTestEngine({ function: settleBalancesFn }).execute();
+  assert.deepEqual(Object.keys(settle.result as object).sort(), ["released", "settled"]);
+});

@@ -1,0 +1,6 @@
+import { deliverWebhooksFn } from "@/inngest/functions/deliver-webhooks";
+import { reconcilePendingFn } from "@/inngest/functions/reconcile-pending";
+import { runScheduledActionsFn } from "@/inngest/functions/run-scheduled-actions";
+import { settleBalancesFn } from "@/inngest/functions/settle-balances";
+
+export const functions = [runScheduledActionsFn, deliverWebhooksFn, reconcilePendingFn, settleBalancesFn];
