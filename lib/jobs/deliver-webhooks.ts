@@ -40,21 +40,36 @@ async function post(url: string, body: string, headers: Record<string, string>):
   }
 }
 
+// Everything an attempt needs in one read (delivery, subscription, event body as sent), and
+// its outcome in one write: the lean `sql` path, as delivery runs thousands of times a minute.
+const LOAD = `
+  SELECT d.id, d.event, d.attempts, d.status, s.id AS subscription_id, s.url, s.environment, s.status AS subscription_status,
+         s.deleted_at, s.secret_encrypted, s.previous_secret_encrypted, s.previous_secret_expires_at, s.failing_since,
+         e.payload::text AS body
+  FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN events e ON e.id = d.event_id
+  WHERE d.id = $1`;
+const RECORD = `
+  UPDATE webhook_deliveries SET status = $2, attempts = $3, response_status = $4, response_body = $5, duration_ms = $6,
+    next_attempt_at = $7, locked_until = NULL, updated_at = now()
+  WHERE id = $1`;
+
+type Loaded = {
+  id: string; event: string; attempts: number; status: string; subscription_id: string; url: string; environment: Environment; subscription_status: string;
+  deleted_at: Date | null; secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null; failing_since: Date | null; body: string;
+};
+
 async function deliverOne(id: string): Promise<boolean> {
-  const d = await db().webhookDelivery.findUnique({ where: { id }, include: { subscription: true } });
+  const [d] = await sql<Loaded>(LOAD, [id]);
   if (!d || d.status !== "pending") return false;
-  const s = d.subscription;
-  if (s.deletedAt || s.status !== "enabled") {
-    await db().webhookDelivery.update({ where: { id }, data: { status: "failed", responseBody: "subscription disabled or deleted: not delivered", nextAttemptAt: null, lockedUntil: null } });
+  if (d.deleted_at || d.subscription_status !== "enabled") {
+    await sql(RECORD, [id, "failed", d.attempts, null, "subscription disabled or deleted: not delivered", null, null]);
     return false;
   }
-  const event = await db().event.findUnique({ where: { id: d.eventId }, select: { payload: true } });
-  const body = JSON.stringify(event?.payload ?? {});
-  const { current, previous } = signingSecrets(s);
+  const { current, previous } = signingSecrets({ secretEncrypted: d.secret_encrypted, previousSecretEncrypted: d.previous_secret_encrypted, previousSecretExpiresAt: d.previous_secret_expires_at });
   let attempt: Attempt;
   try {
-    await assertDeliverableUrl(s.url, s.environment as Environment);
-    attempt = await post(s.url, body, { "X-Service-Signature": signatureHeader(body, current, previous), "X-Service-Event": d.event, "X-Service-Delivery": d.id });
+    await assertDeliverableUrl(d.url, d.environment);
+    attempt = await post(d.url, d.body, { "X-Service-Signature": signatureHeader(d.body, current, previous), "X-Service-Event": d.event, "X-Service-Delivery": d.id });
   } catch (err) {
     attempt = { status: null, body: `refused: ${err instanceof Error ? err.message : "url policy"}`, durationMs: 0 };
   }
@@ -62,25 +77,14 @@ async function deliverOne(id: string): Promise<boolean> {
   const attempts = d.attempts + 1;
   const wait = RETRY_SCHEDULE_SECONDS[attempts - 1];
   const status = ok ? "succeeded" : attempts >= MAX_ATTEMPTS || wait === undefined ? "failed" : "pending";
-  await db().webhookDelivery.update({
-    where: { id },
-    data: {
-      status,
-      attempts,
-      responseStatus: attempt.status,
-      responseBody: attempt.body,
-      durationMs: attempt.durationMs,
-      nextAttemptAt: status === "pending" ? new Date(Date.now() + Math.round(wait! * 1000 * config().WEBHOOK_RETRY_SCALE)) : null,
-      lockedUntil: null,
-    },
-  });
-  if (ok && s.failingSince) await db().webhookSubscription.update({ where: { id: s.id }, data: { failingSince: null } });
+  const nextAttemptAt = status === "pending" ? new Date(Date.now() + Math.round(wait! * 1000 * config().WEBHOOK_RETRY_SCALE)) : null;
+  await sql(RECORD, [id, status, attempts, attempt.status, attempt.body, attempt.durationMs, nextAttemptAt]);
+  if (ok && d.failing_since) await db().webhookSubscription.update({ where: { id: d.subscription_id }, data: { failingSince: null } });
   if (!ok) {
-    const since = s.failingSince ?? new Date();
-    if (!s.failingSince) await db().webhookSubscription.update({ where: { id: s.id }, data: { failingSince: since } });
-    else if (Date.now() - since.getTime() > DISABLE_AFTER_MS) {
-      await db().webhookSubscription.update({ where: { id: s.id }, data: { status: "disabled" } });
-      log.warn({ subscription: s.id }, "webhook subscription disabled after 5 days of failed deliveries");
+    if (!d.failing_since) await db().webhookSubscription.updateMany({ where: { id: d.subscription_id, failingSince: null }, data: { failingSince: new Date() } });
+    else if (Date.now() - d.failing_since.getTime() > DISABLE_AFTER_MS) {
+      await db().webhookSubscription.update({ where: { id: d.subscription_id }, data: { status: "disabled" } });
+      log.warn({ subscription: d.subscription_id }, "webhook subscription disabled after 5 days of failed deliveries");
     }
   }
   return ok;
