@@ -207,6 +207,24 @@ describe("delivery", () => {
     void control;
   });
 
+  test("a subscription whose deliveries have only failed for 5 days is disabled", async () => {
+    const m = await newMerchant();
+    const key = m.sandbox.secretKey;
+    const p = nextPath();
+    plan.set(p, [500, 500, 500, 500]);
+    const sub = await api("/webhooks", { key, body: { url: `${base}${p}`, events: ["payment.completed"] } });
+    // Failing since six days ago: the next failed attempt disables it.
+    await db().webhookSubscription.update({ where: { id: sub.body.id }, data: { failingSince: new Date(Date.now() - 6 * 86_400_000) } });
+    await paidPayment(key);
+    await waitFor(async () => (await api(`/webhooks/${sub.body.id}`, { key })).body.status === "disabled", "the subscription disabled");
+    const log = await api(`/webhooks/${sub.body.id}/deliveries`, { key });
+    assert.equal(log.body.data[0].responseStatus, 500);
+    // Re-enabling clears the failure run.
+    const enabled = await api(`/webhooks/${sub.body.id}`, { key, method: "PATCH", body: { status: "enabled" } });
+    assert.equal(enabled.body.status, "enabled");
+    assert.equal((await db().webhookSubscription.findUniqueOrThrow({ where: { id: sub.body.id } })).failingSince, null);
+  });
+
   test("the managed inbox receives real signed deliveries and lists them newest first", async () => {
     const m = await newMerchant();
     const key = m.sandbox.secretKey;
