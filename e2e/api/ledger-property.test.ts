@@ -117,7 +117,7 @@ async function crossChecks(merchantId: string) {
 
 async function scheduledActionsOf(merchantId: string) {
   return db().$queryRaw<{ id: string; kind: string; action: string; state: string; last_error: string | null }[]>`
-    SELECT sa.id, sa.kind, sa.action, sa.state, sa.last_error FROM scheduled_actions sa
+    SELECT sa.id, sa.kind, sa.action, sa.state, sa.last_error, sa.attempts, sa.due_at, sa.locked_until, t.status AS payment_status FROM scheduled_actions sa
     JOIN transactions t ON t.id = sa.transaction_id
     WHERE t.merchant_id = ${merchantId}`;
 }
@@ -255,17 +255,20 @@ class Run {
   async drain() {
     // A scheduled action that threw is a bug of its own (the transitions are idempotent and
     // never refuse): report it rather than wait for its retry.
+    // 45 s: on a loaded 2-core CI machine the server's ticker and this process compete for rows.
+    let last: unknown[] = [];
     await waitFor(
       async () => {
         await runScheduledActions();
         const actions = await scheduledActionsOf(this.merchantId);
+        last = actions;
         const broken = actions.filter((a) => a.state === "failed" || a.last_error !== null);
         if (broken.length) this.fail("drain", `scheduled actions failed: ${j(broken)}`);
         return actions.every((a) => a.state === "done");
       },
       "the merchant's scheduled actions to finish",
-      15_000,
-    );
+      45_000,
+    ).catch((err: Error) => this.fail("drain", `${err.message}; actions: ${j(last)}`));
     await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
     await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) });
     const b = await this.check("drain (all settled, all reserves released)");

@@ -53,6 +53,8 @@ const RECORD = `
     next_attempt_at = $7, locked_until = NULL, updated_at = now()
   WHERE id = $1`;
 
+const STOP = `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, locked_until = NULL, updated_at = now() WHERE id = $1`;
+
 type Loaded = {
   id: string; event: string; attempts: number; status: string; subscription_id: string; url: string; environment: Environment; subscription_status: string;
   deleted_at: Date | null; secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null; failing_since: Date | null; body: string;
@@ -62,7 +64,8 @@ async function deliverOne(id: string): Promise<boolean> {
   const [d] = await sql<Loaded>(LOAD, [id]);
   if (!d || d.status !== "pending") return false;
   if (d.deleted_at || d.subscription_status !== "enabled") {
-    await sql(RECORD, [id, "failed", d.attempts, null, "subscription disabled or deleted: not delivered", null, null]);
+    // Not attempted: the log keeps the last real answer.
+    await sql(STOP, [id]);
     return false;
   }
   const { current, previous } = signingSecrets({ secretEncrypted: d.secret_encrypted, previousSecretEncrypted: d.previous_secret_encrypted, previousSecretExpiresAt: d.previous_secret_expires_at });
