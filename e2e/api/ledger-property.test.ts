@@ -189,7 +189,7 @@ class Run {
         return `${p.id} ${j(body)} ${res.status} ${code ?? `${res.body.status} ${res.body.amountUsd} USD`}`;
       }
       case "runScheduledActions":
-        return j(await runScheduledActions());
+        return j(await runScheduledActions({ merchantId: this.merchantId }));
       case "settle":
         return `${await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) })} settled`;
       case "releaseReserves":
@@ -259,7 +259,7 @@ class Run {
     let last: unknown[] = [];
     await waitFor(
       async () => {
-        await runScheduledActions();
+        await runScheduledActions({ merchantId: this.merchantId });
         const actions = await scheduledActionsOf(this.merchantId);
         last = actions;
         const broken = actions.filter((a) => a.state === "failed" || a.last_error !== null);

@@ -183,6 +183,10 @@ describe("refunds through the provider", () => {
     await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
     const refund = await api(`/payments/${tx}/refund`, { key, body: { amount: 100, reason: "requested_by_customer" } });
     assert.equal(refund.status, 200, refund.text);
-    await waitFor(async () => (await api(`/claims/${refund.body.refundId}`, { key })).body.claim.status === "resolved", "provider refund");
+    const claim = await waitFor(async () => {
+      const c = (await api(`/claims/${refund.body.refundId}`, { key })).body.claim;
+      return c.status !== "pending" && c;
+    }, "the provider's answer", 30_000);
+    assert.equal(claim.status, "resolved", JSON.stringify(claim));
   });
 });

@@ -39,13 +39,15 @@ async function runSimulationStep(transactionId: string, action: SimulateAction) 
   await applySimulation(transactionId, action, false);
 }
 
-export async function runScheduledActions(opts: { limit?: number; now?: Date } = {}): Promise<{ done: number; failed: number }> {
+/** `merchantId` restricts the run to one merchant's actions (tests that drive their own merchant). */
+export async function runScheduledActions(opts: { limit?: number; now?: Date; merchantId?: string } = {}): Promise<{ done: number; failed: number }> {
   const now = opts.now ?? new Date();
   const claimed = await db().$queryRaw<Claimed[]>`
     UPDATE scheduled_actions SET state = 'running', locked_until = ${new Date(now.getTime() + LEASE_SECONDS * 1000)}, attempts = attempts + 1
     WHERE id IN (
       SELECT id FROM scheduled_actions
-      WHERE (state = 'pending' AND due_at <= ${now}) OR (state = 'running' AND locked_until < ${now})
+      WHERE ((state = 'pending' AND due_at <= ${now}) OR (state = 'running' AND locked_until < ${now}))
+        AND (${opts.merchantId ?? null}::text IS NULL OR transaction_id IN (SELECT id FROM transactions WHERE merchant_id = ${opts.merchantId ?? null}::text))
       ORDER BY due_at LIMIT ${opts.limit ?? 100} FOR UPDATE SKIP LOCKED)
     RETURNING id, kind, transaction_id, claim_id, action, attempts, due_at`;
   let done = 0;
