@@ -5,9 +5,9 @@ import { singleton } from "@/lib/singleton";
 import { onInvalidated } from "@/lib/cache/invalidation";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { toMinor, toMajor } from "@/lib/money/amount";
+import { toMajor } from "@/lib/money/amount";
 import { isProviderConfigured } from "@/lib/providers/registry";
-import { PRODUCTION_RAILS, SANDBOX_RAILS, toIso3, type Rail } from "@/lib/catalog/rails";
+import { PRODUCTION_RAILS, SANDBOX_RAILS, railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
 import type { listPaymentMethodsQuery, paymentMethodEntry } from "@/lib/catalog/schema";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { Environment } from "@/lib/generated/prisma/enums";
@@ -30,7 +30,7 @@ export function routableProviders(rail: Rail, environment: Environment): string[
 
 export function toCatalogEntry(rail: Rail, environment: Environment, enabled: boolean): Entry {
   const providers = routableProviders(rail, environment);
-  const major = (s: string | null, currency: string) => (s === null ? null : toMajor(toMinor(Number(s), currency)!, currency));
+  const limits = railLimits(rail, 0n);
   return {
     paymentMethodId: rail.paymentMethodId,
     method: rail.method as Entry["method"],
@@ -42,9 +42,9 @@ export function toCatalogEntry(rail: Rail, environment: Environment, enabled: bo
     imageUrl: railIconPath(rail),
     iconUrl: railIconUrl(rail),
     currencies: [rail.currency],
-    currencyLimits: [{ currency: rail.currency, min: major(rail.minLocal, rail.currency)!, max: major(rail.maxLocal, rail.currency)! }],
-    minTxUsd: major(rail.minTxUsd, "USD"),
-    maxTxUsd: major(rail.maxTxUsd, "USD"),
+    currencyLimits: [{ currency: rail.currency, min: toMajor(limits.minLocal, rail.currency), max: toMajor(limits.maxLocal, rail.currency) }],
+    minTxUsd: rail.minTxUsd ? toMajor(limits.minUsd, "USD") : null,
+    maxTxUsd: rail.maxTxUsd ? toMajor(limits.maxUsd, "USD") : null,
     fee: { percent: rail.providerFeeBp / 100, flat: toMajor(BigInt(rail.networkFeeUsdMinor), "USD"), currency: "USD" },
     enabled,
     online: true,

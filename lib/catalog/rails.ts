@@ -2,6 +2,7 @@
 // against. Ids are assigned once and never reused: a retired rail keeps its id with
 // `retired: true`. Sandbox test rails (API reference 4.9) carry the sbx_ ids.
 import type { Currency } from "@/lib/money/currency";
+import { decimalToMinor } from "@/lib/money/amount";
 
 export type Channel = "ONLINE" | "CASH" | "CREDIT_CARD";
 export type Requirement = "documentId" | "userName" | "userEmail" | "userPhone";
@@ -55,6 +56,16 @@ export const SANDBOX_RAILS: Rail[] = [
   rail({ paymentMethodId: "sbx_card", method: "card", methodLabel: "Card", name: "Card (test)", countryIso2: "US", countryIso3: "USA", channel: "CREDIT_CARD", currency: "USD", minLocal: "1.00", maxLocal: "100000.00", minTxUsd: "1.00", maxTxUsd: "100000.00", providerFeeBp: 290, networkFeeUsdMinor: 10, settlementDelay: "T+2", requires: [], documentRule: "any", providers: ["sandbox"], icon: "card", sandbox: true }),
   rail({ paymentMethodId: "sbx_cash", method: "oxxo", methodLabel: "Cash / OXXO", name: "OXXO (test)", countryIso2: "MX", countryIso3: "MEX", channel: "CASH", currency: "MXN", minLocal: "10.00", maxLocal: "10000.00", minTxUsd: "2.00", maxTxUsd: "500.00", providerFeeBp: 250, networkFeeUsdMinor: 50, settlementDelay: "T+3", requires: ["userPhone", "userName", "userEmail", "documentId"], documentRule: "any", providers: ["sandbox"], icon: "cash", sandbox: true }),
 ];
+
+/** A rail's bounds in minor units: local currency, and USD per transaction. */
+export function railLimits(rail: Rail, maxHeadlineUsd: bigint) {
+  return {
+    minLocal: decimalToMinor(rail.minLocal, rail.currency),
+    maxLocal: decimalToMinor(rail.maxLocal, rail.currency),
+    minUsd: rail.minTxUsd ? decimalToMinor(rail.minTxUsd, "USD") : 1n,
+    maxUsd: rail.maxTxUsd ? decimalToMinor(rail.maxTxUsd, "USD") : maxHeadlineUsd,
+  };
+}
 
 const byId = new Map([...PRODUCTION_RAILS, ...SANDBOX_RAILS].map((r) => [r.paymentMethodId, r]));
 export function railById(id: string): Rail | undefined {

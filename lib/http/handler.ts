@@ -127,6 +127,12 @@ export function clientAddress(req: Request): string {
   return (xff?.split(",").pop()?.trim() || req.headers.get("x-real-ip") || "local").slice(0, 64);
 }
 
+/** The contract's JSON 404 for a path no endpoint serves. */
+export function routeNotFound(req: Request): Response {
+  const path = new URL(req.url).pathname;
+  return errorResponse(new AppError("route_not_found", `No endpoint at ${req.method} ${path}. See /api/v1/openapi.json.`), newId("request")).response;
+}
+
 const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /**

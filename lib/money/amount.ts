@@ -33,6 +33,15 @@ export function toMinor(amount: number, currency: string): bigint | null {
   return m[1] ? -minor : minor;
 }
 
+/** An exact decimal string of the catalog ("500000.00") -> minor units, without a float. */
+export function decimalToMinor(decimal: string, currency: string): bigint {
+  const exp = exponent(currency);
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
+  const frac = (m?.[2] ?? "").replace(/0+$/, "");
+  if (!m || frac.length > exp) throw new Error(`${decimal} is not an amount of ${currency}`);
+  return BigInt(m[1]! + frac.padEnd(exp, "0"));
+}
+
 /** Minor units -> major-unit number for API answers (exact for any amount below 2^53 minor units). */
 export function toMajor(minor: bigint, currency: string): number {
   const exp = exponent(currency);

@@ -9,7 +9,7 @@ import { toMinor, toMajor } from "@/lib/money/amount";
 import { isCurrency } from "@/lib/money/currency";
 import { presentmentToUsd, usdToLocal } from "@/lib/money/fx";
 import { PRESENTMENT_MARKUP_BP, rateFor } from "@/lib/money/rates";
-import { railById, toIso3, type Rail } from "@/lib/catalog/rails";
+import { railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
 import { shopRails } from "@/lib/catalog/list-payment-methods";
 import { runCascade } from "@/lib/providers/cascade";
 import { priceCharge } from "@/lib/payments/pricing";
@@ -67,14 +67,11 @@ function limitError(bound: "min" | "max", min: bigint, max: bigint, currency: st
 }
 
 function checkLimits(rail: Rail, usd: bigint, local: bigint) {
-  const minLocal = toMinor(Number(rail.minLocal), rail.currency)!;
-  const maxLocal = toMinor(Number(rail.maxLocal), rail.currency)!;
+  const { minLocal, maxLocal, minUsd, maxUsd } = railLimits(rail, MAX_HEADLINE_USD_MINOR);
   if (local < minLocal || local > maxLocal) {
     const bound = local < minLocal ? "min" : "max";
     throw limitError(bound, minLocal, maxLocal, rail.currency, `${rail.name} accepts ${rail.minLocal}-${rail.maxLocal} ${rail.currency}; this charge is ${toMajor(local, rail.currency)} ${rail.currency}.`);
   }
-  const minUsd = rail.minTxUsd ? toMinor(Number(rail.minTxUsd), "USD")! : 1n;
-  const maxUsd = rail.maxTxUsd ? toMinor(Number(rail.maxTxUsd), "USD")! : MAX_HEADLINE_USD_MINOR;
   if (usd < minUsd || usd > maxUsd) {
     throw limitError(usd < minUsd ? "min" : "max", minUsd, maxUsd, "USD", `${rail.name} accepts ${toMajor(minUsd, "USD")}-${toMajor(maxUsd, "USD")} USD per transaction.`);
   }

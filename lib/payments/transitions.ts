@@ -4,7 +4,7 @@
 // second time (it returns `changed: false`).
 import { db, type Tx } from "@/lib/db";
 import { randomBase62 } from "@/lib/ids";
-import { mulDivHalfUp } from "@/lib/money/amount";
+import { mulDivHalfUp, toMajor } from "@/lib/money/amount";
 import { emitEvent, type EventType } from "@/lib/events/emit";
 import { bucketTotals, lockMerchantLedger, post, type Leg } from "@/lib/ledger/post";
 import { presentTransaction } from "@/lib/payments/present";
@@ -98,7 +98,7 @@ export async function freezeFunds(tx: Tx, t: Transaction, usd: bigint, opts: { a
     const totals = await bucketTotals(tx, t.merchantId, t.environment);
     if (totals.available < fromAvailable) {
       throw new AppError("balance_insufficient", "The balance cannot cover this refund.", {
-        details: { availableUsd: Number(totals.available) / 100, shortfallUsd: Number(fromAvailable - totals.available) / 100 },
+        details: { availableUsd: toMajor(totals.available, "USD"), shortfallUsd: toMajor(fromAvailable - totals.available, "USD") },
       });
     }
   }

@@ -1,7 +1,5 @@
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { errorResponse, methods, route } from "@/lib/http/handler";
-import { newId } from "@/lib/ids";
+import { methods, route, routeNotFound } from "@/lib/http/handler";
 import { createSideEffectEndpoint, incrementCounter, readCounter, readSideEffectEndpoint } from "@/lib/test-fixtures/side-effects";
 
 const served = methods({
@@ -15,7 +13,7 @@ const gate =
   (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) =>
     config().ENABLE_TEST_FIXTURES
       ? served[m](req, ctx)
-      : Promise.resolve(errorResponse(new AppError("route_not_found", `No endpoint at ${req.method} ${new URL(req.url).pathname}. See /api/v1/openapi.json.`), newId("request")).response);
+      : Promise.resolve(routeNotFound(req));
 
 export const GET = gate("GET");
 export const POST = gate("POST");
