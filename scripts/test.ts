@@ -18,6 +18,9 @@ import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/
 const args = new Set(process.argv.slice(2));
 const only = ["--unit", "--api", "--e2e"].filter((a) => args.has(a));
 const run = (part: string) => only.length === 0 || only.includes(part);
+// Other arguments narrow each part to the test files whose path contains one of them.
+const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const matches = (file: string) => filters.length === 0 || filters.some((f) => file.includes(f));
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const say = (s: string) => console.log(`\n[test] ${s}`);
 
@@ -47,6 +50,7 @@ function exec(cmd: string, argv: string[], env: Record<string, string>): Promise
 }
 
 async function nodeTests(files: string[], env: Record<string, string>): Promise<boolean> {
+  files = files.filter(matches);
   if (files.length === 0) return true;
   const { code, output } = await exec(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files], env);
   const n = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(output)?.[1] ?? 0);
@@ -59,7 +63,7 @@ async function nodeTests(files: string[], env: Record<string, string>): Promise<
 async function playwright(env: Record<string, string>): Promise<boolean> {
   const report = path.join(root, "test-results/playwright.json");
   rmSync(report, { force: true });
-  const { code } = await exec(path.join(root, "node_modules/.bin/playwright"), ["test"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  const { code } = await exec(path.join(root, "node_modules/.bin/playwright"), ["test", ...filters, ...(filters.length ? ["--pass-with-no-tests"] : [])], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   if (existsSync(report)) {
     const stats = JSON.parse(readFileSync(report, "utf8")).stats ?? {};
     total.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
