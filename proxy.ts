@@ -1,14 +1,19 @@
-// Runs before routing, only for /api/v1 paths that carry percent-escapes. Next decodes path
-// segments before our handlers run and answers a plain-text 500 on a malformed escape (e.g.
-// %ff); this turns that into the contract's JSON 400.
+// Runs before routing, for two jobs:
+// - /api/v1 paths with percent-escapes: Next decodes path segments before our handlers run and
+//   answers a plain-text 500 on a malformed escape (e.g. %ff); this turns that into the
+//   contract's JSON 400.
+// - buyer pages (/checkout, /c, /pay): the buyer's locale (resolved once, passed on as request
+//   headers for the layout and the page) and the security headers with a per-request CSP nonce.
 import { NextResponse, type NextRequest } from "next/server";
 import { AppError, toEnvelope } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { newId, randomBase62 } from "@/lib/ids";
+import { resolveLocale } from "@/lib/i18n/locale";
+import { buyerSecurityHeaders } from "@/lib/http/buyer-headers";
 
-export function proxy(request: NextRequest) {
+function malformedPath(request: NextRequest) {
   try {
     decodeURIComponent(request.nextUrl.pathname);
-    return NextResponse.next();
+    return null;
   } catch {
     const requestId = newId("request");
     const err = new AppError("invalid_request", "The request path contains a malformed percent-escape.");
@@ -16,4 +21,22 @@ export function proxy(request: NextRequest) {
   }
 }
 
-export const config = { matcher: ["/api/v1/(.*%.*)"] };
+export function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname.startsWith("/api/")) return malformedPath(request) ?? NextResponse.next();
+
+  const { locale, formatTag } = resolveLocale(request.nextUrl.searchParams.get("locale"), request.headers.get("accept-language"));
+  const nonce = randomBase62(22);
+  const security = buyerSecurityHeaders(nonce);
+  const forwarded = new Headers(request.headers);
+  forwarded.set("x-buyer-locale", locale);
+  forwarded.set("x-buyer-format", formatTag);
+  forwarded.set("x-nonce", nonce);
+  forwarded.set("content-security-policy", security["Content-Security-Policy"]!);
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  for (const [k, v] of Object.entries(security)) response.headers.set(k, v);
+  response.headers.set("Content-Language", locale);
+  response.headers.set("Vary", "Accept-Language");
+  return response;
+}
+
+export const config = { matcher: ["/api/v1/(.*%.*)", "/checkout/:path*", "/c/:path*", "/pay/:path*"] };

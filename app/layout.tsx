@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -6,9 +7,11 @@ export const metadata: Metadata = {
   description: "Payment orchestration for Latin America: pay-ins, refunds, deposit accounts, payouts and webhooks.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Buyer pages are in the buyer's language (proxy.ts); everything else is English.
+  const lang = (await headers()).get("x-buyer-locale") ?? "en";
   return (
-    <html lang="en">
+    <html lang={lang}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
     </html>
   );

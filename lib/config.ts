@@ -30,6 +30,12 @@ export const configSchema = z
     /** Per-attempt timeout of a webhook delivery (the contract's 10 s; tests use less). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     RATE_LIMIT_SCALE: positive(1),
+    /**
+     * How many proxies we run in front of the app, each appending to X-Forwarded-For (the edge
+     * load balancer is 1). The client address is the hop the outermost of them wrote; hops to
+     * its left came from the client and are not trusted. 0: no proxy, X-Forwarded-For ignored.
+     */
+    TRUSTED_PROXY_COUNT: z.coerce.number().int().min(0).max(10).default(1),
     JOBS_DRIVER: z.enum(["local", "inngest"]).default("local"),
     /** How often the local ticker looks for due work (scheduled actions). */
     JOBS_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),

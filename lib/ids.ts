@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   webhook: "whk",
   delivery: "dlv",
   inboxMessage: "inb",
+  checkoutSession: "cs",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

@@ -2,5 +2,6 @@ import { deliverWebhooksFn } from "@/inngest/functions/deliver-webhooks";
 import { reconcilePendingFn } from "@/inngest/functions/reconcile-pending";
 import { runScheduledActionsFn } from "@/inngest/functions/run-scheduled-actions";
 import { settleBalancesFn } from "@/inngest/functions/settle-balances";
+import { expireCheckoutSessionsFn } from "@/inngest/functions/expire-checkout-sessions";
 
-export const functions = [runScheduledActionsFn, deliverWebhooksFn, reconcilePendingFn, settleBalancesFn];
+export const functions = [runScheduledActionsFn, deliverWebhooksFn, reconcilePendingFn, settleBalancesFn, expireCheckoutSessionsFn];

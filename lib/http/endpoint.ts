@@ -19,6 +19,11 @@ export type EndpointDef = {
   /** Creating POSTs: `Idempotency-Key` is honoured (decisions.md, Idempotency). */
   idempotent?: boolean;
   body?: z.ZodType;
+  /**
+   * Replaces the standard parse of `body` (which stays the documented shape) when an endpoint
+   * validates in its own way, e.g. a body whose shape depends on a field.
+   */
+  parseBody?: (raw: unknown) => unknown;
   query?: z.ZodType;
   params?: z.ZodType;
   response: z.ZodType;
@@ -35,7 +40,7 @@ export function defineEndpoint<const E extends EndpointDef>(def: E): E {
   return def;
 }
 
-export type BodyOf<E extends EndpointDef> = E["body"] extends z.ZodType ? z.output<E["body"]> : undefined;
+export type BodyOf<E extends EndpointDef> = E extends { parseBody: (raw: unknown) => infer R } ? R : E["body"] extends z.ZodType ? z.output<E["body"]> : undefined;
 export type QueryOf<E extends EndpointDef> = E["query"] extends z.ZodType ? z.output<E["query"]> : undefined;
 export type ParamsOf<E extends EndpointDef> = E["params"] extends z.ZodType ? z.output<E["params"]> : Record<string, string>;
 export type ResponseOf<E extends EndpointDef> = z.input<E["response"]>;

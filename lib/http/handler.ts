@@ -9,6 +9,7 @@ import { log } from "@/lib/log";
 import { authenticate, type AuthContext } from "@/lib/auth/authenticate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/http/rate-limit";
 import { parseWith } from "@/lib/http/validation";
+import { clientIp } from "@/lib/http/client-ip";
 import { validateIdempotencyKey, withIdempotency } from "@/lib/http/idempotency";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
@@ -87,7 +88,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       const params = endpoint.params ? parseWith(endpoint.params, rawParams, "path") : rawParams;
       const query = endpoint.query ? parseWith(endpoint.query, queryObject(url), "query") : undefined;
       const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
-      const body = endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
+      const body = endpoint.parseBody ? endpoint.parseBody(rawBody) : endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
       const input = { body, query, params, auth, requestId, request: req } as HandlerInput<E>;
 
       const execute = async () => {
@@ -121,10 +122,9 @@ async function limit(endpoint: EndpointDef, req: Request, auth: AuthContext | nu
   return rateLimitStore().take(key, capacityFor(auth?.merchant.tier ?? null));
 }
 
+/** The client address (lib/http/client-ip.ts), "unknown" when no trusted header names one. */
 export function clientAddress(req: Request): string {
-  // Behind the edge the last x-forwarded-for hop is the one our proxy wrote.
-  const xff = req.headers.get("x-forwarded-for");
-  return (xff?.split(",").pop()?.trim() || req.headers.get("x-real-ip") || "local").slice(0, 64);
+  return clientIp(req.headers) ?? "unknown";
 }
 
 /** The contract's JSON 404 for a path no endpoint serves. */

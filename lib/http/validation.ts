@@ -39,6 +39,23 @@ export function zodToAppError(error: z.ZodError, input: unknown, where: "body" |
   });
 }
 
+/**
+ * The checkout flavour (4.5): every failure, absent fields included, is one invalid_request
+ * listing all issues, the absent fields as a flat list, and where to read about the shape.
+ */
+export function zodToInvalidRequest(error: z.ZodError, input: unknown, helpUrl: string): AppError {
+  const issues: Issue[] = error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+  const missingFields = error.issues.filter((i) => i.path.length > 0 && valueAt(input, i.path) === undefined).map((i) => formatPath(i.path));
+  const first = issues[0];
+  const message = missingFields.length
+    ? `Missing required field${missingFields.length > 1 ? "s" : ""}: ${missingFields.map((f) => `\`${f}\``).join(", ")}.`
+    : first ? `Invalid body: ${first.path ? `\`${first.path}\` ` : ""}${first.message}` : "Invalid body.";
+  return new AppError("invalid_request", message, {
+    ...(first?.path ? { param: missingFields[0] ?? first.path } : {}),
+    details: { issues, missingFields, helpUrl },
+  });
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query" | "path" | "header"): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw zodToAppError(result.error, input, where);

@@ -10,6 +10,7 @@ import { releaseDueReserves } from "@/lib/jobs/release-reserves";
 import { reconcilePending } from "@/lib/jobs/reconcile-pending";
 import { fanOutEvents } from "@/lib/jobs/fan-out-events";
 import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
+import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -21,6 +22,7 @@ export function startTicker() {
       { name: "webhooks", everyMs: fast, run: async () => (await fanOutEvents(), await deliverDueWebhooks()) },
       { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
       { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
+      { name: "expire-checkout-sessions", everyMs: 60_000, run: () => expireCheckoutSessions() },
       { name: "reconcile-pending", everyMs: config().RECONCILE_INTERVAL_MS, run: () => reconcilePending({ olderThanMs: Math.min(60_000, config().RECONCILE_INTERVAL_MS) }) },
     ];
     for (const job of jobs) {

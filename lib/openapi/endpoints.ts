@@ -9,6 +9,7 @@ import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, g
 import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
+import { createCheckoutSessionEndpoint, getCheckoutSessionEndpoint, selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
 import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listDeliveriesEndpoint, listInboxEndpoint, listWebhooksEndpoint, replayDeliveryEndpoint, rotateSecretEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
 
 export const ENDPOINTS: EndpointDef[] = [
@@ -24,6 +25,9 @@ export const ENDPOINTS: EndpointDef[] = [
   simulatePaymentEndpoint,
   refundPaymentEndpoint,
   getClaimEndpoint,
+  createCheckoutSessionEndpoint,
+  getCheckoutSessionEndpoint,
+  selectCheckoutMethodEndpoint,
   createTransactionEndpoint,
   listTransactionsEndpoint,
   getTransactionEndpoint,

@@ -23,6 +23,7 @@ import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
 import type { Requirement } from "@/lib/catalog/rails";
+import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const MAX_HEADLINE_USD_MINOR = 10_000_000n; // 100,000.00 USD
 export const PAYMENT_EXPIRY_MS = 30 * 60 * 1000;
@@ -33,6 +34,12 @@ export type CreatePaymentOptions = {
   /** Hosted checkout and payment links require the buyer's name, email and document. */
   requireBuyer?: boolean;
   requestIp?: string | null;
+  /** A checkout session's amount, fixed when the session was created (no second conversion). */
+  presentment?: { usd: bigint; currency: string; inputMinor: bigint };
+  /** The id to give the transaction (a checkout session claims it before the cascade runs). */
+  id?: string;
+  /** Runs in the database transaction that inserts the payment (a checkout session completes there). */
+  inTransaction?: (tx: Prisma.TransactionClient) => Promise<void>;
 };
 
 async function resolveRail(auth: AuthContext, shopId: string, input: CreatePaymentInput, country: string | null) {
@@ -81,7 +88,7 @@ function checkLimits(rail: Rail, usd: bigint, local: bigint) {
  * The shop a charge is for: the credential's, or, for a merchant-wide credential, the `shopId`
  * in the body (which must be one of the merchant's shops).
  */
-async function resolveShop(auth: AuthContext, input: CreatePaymentInput): Promise<{ id: string; name: string }> {
+export async function resolveShop(auth: AuthContext, input: CreatePaymentInput): Promise<{ id: string; name: string }> {
   if (input.merchantId && input.merchantId !== auth.merchant.id) throw new AppError("forbidden", "`merchantId` is not the merchant of this credential.", { param: "merchantId" });
   if (auth.shop) {
     if (input.shopId && input.shopId !== auth.shop.id) throw new AppError("forbidden", "`shopId` is not the shop of this credential.", { param: "shopId" });
@@ -92,6 +99,29 @@ async function resolveShop(auth: AuthContext, input: CreatePaymentInput): Promis
   if (!shop) throw new AppError("shop_not_found", `No shop ${input.shopId} for this merchant.`, { param: "shopId" });
   if (shop.status === "suspended") throw new AppError("shop_suspended", "The shop is suspended. Contact support.");
   return shop;
+}
+
+/**
+ * The USD headline of an amount sent in a presentment currency (4.4): the service rate minus the
+ * FX markup; at most 100,000 USD. Shared by POST /payments and checkout sessions.
+ */
+export async function headlineUsd(environment: Environment, amount: unknown, currencyInput: string | undefined) {
+  const currency = (currencyInput ?? "USD").toUpperCase();
+  if (!isCurrency(currency)) throw new AppError("unsupported_currency", `Currency ${currency} is not supported.`, { param: "currency" });
+  const inputMinor = typeof amount === "number" && amount > 0 ? toMinor(amount, currency) : null;
+  if (inputMinor === null || inputMinor <= 0n) {
+    throw new AppError("amount_invalid", `\`amount\` must be a positive number with at most the decimals ${currency} allows.`, { param: "amount" });
+  }
+  let usd = inputMinor;
+  if (currency !== "USD") {
+    const inputFx = await rateFor(environment, currency);
+    if (!inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${currency}; send the amount in USD.`, { param: "currency", details: { currency } });
+    usd = presentmentToUsd(inputMinor, inputFx, currency, PRESENTMENT_MARKUP_BP);
+  }
+  if (usd > MAX_HEADLINE_USD_MINOR || usd <= 0n) {
+    throw limitError(usd <= 0n ? "min" : "max", 1n, MAX_HEADLINE_USD_MINOR, "USD", "The USD amount of a payment must be between 0.01 and 100,000.");
+  }
+  return { usd, currency, inputMinor };
 }
 
 export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
@@ -108,23 +138,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
     throw new AppError("unsupported_country", `${rail.name} serves ${rail.countryIso3}, not ${country}.`, { param: "country" });
   }
 
-  // Amount and presentment currency.
-  const currency = (input.currency ?? "USD").toUpperCase();
-  if (!isCurrency(currency)) throw new AppError("unsupported_currency", `Currency ${currency} is not supported.`, { param: "currency" });
-  const inputMinor = typeof input.amount === "number" && input.amount > 0 ? toMinor(input.amount, currency) : null;
-  if (inputMinor === null || inputMinor <= 0n) {
-    throw new AppError("amount_invalid", `\`amount\` must be a positive number with at most the decimals ${currency} allows.`, { param: "amount" });
-  }
-  let usd = inputMinor;
-  let inputFx: string | null = null;
-  if (currency !== "USD") {
-    inputFx = await rateFor(auth.environment, currency);
-    if (!inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${currency}; send the amount in USD.`, { param: "currency", details: { currency } });
-    usd = presentmentToUsd(inputMinor, inputFx, currency, PRESENTMENT_MARKUP_BP);
-  }
-  if (usd > MAX_HEADLINE_USD_MINOR || usd <= 0n) {
-    throw limitError(usd <= 0n ? "min" : "max", 1n, MAX_HEADLINE_USD_MINOR, "USD", "The USD amount of a payment must be between 0.01 and 100,000.");
-  }
+  const { usd, currency, inputMinor } = opts.presentment ?? (await headlineUsd(auth.environment, input.amount, input.currency));
   const localRate = await rateFor(auth.environment, rail.currency);
   if (!localRate) throw new AppError("fx_unavailable", `No current FX rate for ${rail.currency}.`, { details: { currency: rail.currency } });
   const local = usdToLocal(usd, localRate, rail.currency);
@@ -134,7 +148,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   checkRailRequirements(rail, input, extra);
 
   const price = priceCharge(usd, auth.merchant.tier, rail);
-  const id = newId("transaction");
+  const id = opts.id ?? newId("transaction");
   const userIp = input.userIp ?? opts.requestIp ?? null;
   const cascade = await runCascade(
     auth.environment,
@@ -197,10 +211,11 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   };
   // One statement on the hot path; with a scheduled sandbox outcome, both rows commit together.
   const scheduled = opts.simulate && auth.environment === "sandbox" ? sandboxOutcomeRows(id, opts.simulate, now) : [];
-  if (scheduled.length) {
+  if (scheduled.length || opts.inTransaction) {
     await db().$transaction(async (tx) => {
       await insertTransaction(row, localRate, tx);
-      await tx.scheduledAction.createMany({ data: scheduled });
+      if (scheduled.length) await tx.scheduledAction.createMany({ data: scheduled });
+      await opts.inTransaction?.(tx);
     });
     for (const a of scheduled) wakeJobs(JOB_EVENTS.scheduledActionCreated, { id: a.id, dueAt: a.dueAt.toISOString() });
   } else {

@@ -2,7 +2,6 @@
 // derived from the transaction id (a valid CLABE, a PIX copy-and-paste code, an OXXO reference).
 import { createHash } from "node:crypto";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
-import { toMajor } from "@/lib/money/amount";
 import type { Transaction } from "@/lib/generated/prisma/client";
 
 function digits(seed: string, n: number): string {
@@ -17,18 +16,27 @@ export function sandboxClabe(seed: string): string {
   return first17 + clabeCheckDigit(first17);
 }
 
-export function sandboxInstructions(tx: Pick<Transaction, "id" | "method" | "amountLocal" | "currencyLocal">): { title: string; fields: Array<{ label: string; value: string }> } {
-  const amount = `${toMajor(tx.amountLocal, tx.currencyLocal)} ${tx.currencyLocal}`;
+export type SandboxInstructions =
+  | { kind: "pix"; code: string }
+  | { kind: "spei"; clabe: string; bank: string; reference: string }
+  | { kind: "oxxo"; reference: string }
+  | { kind: "boleto"; line: string }
+  | { kind: "card" }
+  | { kind: "transfer"; bank: string; reference: string };
+
+export function sandboxInstructions(tx: Pick<Transaction, "id" | "method">): SandboxInstructions {
   switch (tx.method) {
     case "pix":
-      return { title: "Pay with PIX", fields: [{ label: "PIX copy and paste code", value: `00020126580014br.gov.bcb.pix0136${digits(tx.id, 32)}5204000053039865802BR5913SANDBOX STORE6009SAO PAULO62070503***6304${digits(tx.id + "crc", 4)}` }, { label: "Amount", value: amount }] };
+      return { kind: "pix", code: `00020126580014br.gov.bcb.pix0136${digits(tx.id, 32)}5204000053039865802BR5913SANDBOX STORE6009SAO PAULO62070503***6304${digits(tx.id + "crc", 4)}` };
     case "spei":
-      return { title: "Pay by SPEI bank transfer", fields: [{ label: "CLABE", value: sandboxClabe(tx.id) }, { label: "Reference", value: digits(tx.id + "ref", 7) }, { label: "Amount", value: amount }] };
+      return { kind: "spei", clabe: sandboxClabe(tx.id), bank: "STP", reference: digits(tx.id + "ref", 7) };
     case "oxxo":
-      return { title: "Pay in cash at OXXO", fields: [{ label: "OXXO reference", value: digits(tx.id + "oxxo", 14) }, { label: "Amount", value: amount }] };
+      return { kind: "oxxo", reference: digits(tx.id + "oxxo", 14) };
+    case "boleto":
+      return { kind: "boleto", line: digits(tx.id + "boleto", 47).replace(/^(\d{5})(\d{5})(\d{5})(\d{6})(\d{5})(\d{6})(\d)(\d{14})$/, "$1.$2 $3.$4 $5.$6 $7 $8") };
     case "card":
-      return { title: "Pay by card", fields: [{ label: "Test card", value: "4242 4242 4242 4242" }, { label: "Amount", value: amount }] };
+      return { kind: "card" };
     default:
-      return { title: "Pay by bank transfer", fields: [{ label: "Bank", value: "Sandbox Bank" }, { label: "Reference", value: digits(tx.id + "ref", 10) }, { label: "Amount", value: amount }] };
+      return { kind: "transfer", bank: "Sandbox Bank", reference: digits(tx.id + "ref", 10) };
   }
 }

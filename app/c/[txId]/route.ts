@@ -1,9 +1,16 @@
-// GET /c/{txId}: the hosted-checkout link of a transaction; a 307 to its payment page.
+// GET /c/{txId}: the hosted-checkout link of a transaction; a 307 to its payment page. A
+// `locale` follows the buyer onto our own pages (the sandbox provider's); it is never sent to
+// another host.
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { TX_ID } from "@/lib/payments/ids";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ txId: string }> }) {
+export async function GET(req: Request, ctx: { params: Promise<{ txId: string }> }) {
   const { txId } = await ctx.params;
-  const tx = /^tx_[0-9A-Za-z]{24}$/.test(txId) ? await db().transaction.findUnique({ where: { id: txId }, select: { paymentFormUrl: true } }) : null;
-  if (!tx?.paymentFormUrl) return new Response("This payment link is not valid.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-  return new Response(null, { status: 307, headers: { location: tx.paymentFormUrl, "cache-control": "no-store" } });
+  const tx = TX_ID.test(txId) ? await db().transaction.findUnique({ where: { id: txId }, select: { paymentFormUrl: true } }) : null;
+  if (!tx?.paymentFormUrl) return new Response("This payment link is not valid.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+  const target = new URL(tx.paymentFormUrl);
+  const locale = new URL(req.url).searchParams.get("locale");
+  if (locale && target.origin === new URL(config().APP_URL).origin) target.searchParams.set("locale", locale);
+  return new Response(null, { status: 307, headers: { location: target.toString(), "cache-control": "no-store" } });
 }

@@ -1,5 +1,6 @@
 // Handlers shared by /payments and its legacy alias /transactions.
-import { clientAddress, route } from "@/lib/http/handler";
+import { route } from "@/lib/http/handler";
+import { clientIp } from "@/lib/http/client-ip";
 import { createPayment } from "@/lib/payments/create-payment";
 import { getPayment, listPayments } from "@/lib/payments/list-payments";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
@@ -7,7 +8,7 @@ import type { createPaymentEndpoint, getPaymentEndpoint, listPaymentsEndpoint } 
 
 export const createHandler = (endpoint: typeof createPaymentEndpoint) =>
   route(endpoint, async ({ auth, body, request }) =>
-    createPayment(auth, body, { simulate: parseSandboxSimulateHeader(request.headers.get("sandbox-simulate")), requestIp: clientAddress(request) }),
+    createPayment(auth, body, { simulate: parseSandboxSimulateHeader(request.headers.get("sandbox-simulate")), requestIp: clientIp(request.headers) }),
   );
 
 export const listHandler = (endpoint: typeof listPaymentsEndpoint) => route(endpoint, async ({ auth, query }) => listPayments(auth, query));

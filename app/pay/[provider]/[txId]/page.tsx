@@ -1,33 +1,56 @@
 // Payment instructions a provider returned instead of a hosted page (e.g. a voucher reference):
-// the service shows them on its own page.
+// the service shows them on its own page, in the buyer's language.
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { db } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
+import { formatMoney } from "@/lib/i18n/locale";
+import { buyerLocale } from "@/lib/i18n/buyer";
+import { buyerPayment } from "@/lib/checkout/buyer-payment";
+import { BuyerFrame, secondaryButtonClass } from "@/components/checkout/buyer-frame";
+import { CopyButton } from "@/components/checkout/copy-button";
+import { StatusBadge } from "@/components/checkout/status-badge";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Payment instructions", robots: { index: false, follow: false } };
 
 export default async function InstructionsPage({ params }: { params: Promise<{ provider: string; txId: string }> }) {
   const { provider, txId } = await params;
-  if (!/^tx_[0-9A-Za-z]{24}$/.test(txId)) notFound();
-  const tx = await db().transaction.findUnique({ where: { id: txId } });
+  const tx = await buyerPayment(txId);
   if (!tx || tx.provider !== provider || !tx.instructions) notFound();
-  const entries = Object.entries(tx.instructions as Record<string, unknown>).filter(([k]) => k !== "amount" && k !== "currency");
-  const amount = new Intl.NumberFormat("en", { style: "currency", currency: tx.currencyLocal }).format(toMajor(tx.amountLocal, tx.currencyLocal));
+  const { t, locale, formatTag } = await buyerLocale();
+  const entries = Object.entries(tx.instructions as Record<string, unknown>).filter(([k, v]) => k !== "amount" && k !== "currency" && (typeof v === "string" || typeof v === "number"));
+  const amount = formatMoney(toMajor(tx.amountLocal, tx.currencyLocal), tx.currencyLocal, formatTag);
+  const labels: Record<string, string> = { clabe: t.clabe, reference: t.reference, bank: t.bank, barcode: t.oxxoReference, pixCode: t.pixCode, line: t.boletoLine };
   return (
-    <main className="mx-auto max-w-md px-4 py-8">
-      <h1 className="text-2xl font-semibold">Pay {amount}</h1>
-      <p className="mt-1 text-slate-700">{tx.railName}</p>
-      <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-4">
-        {entries.map(([k, v]) => (
-          <div key={k}>
-            <dt className="text-sm capitalize text-slate-600">{k}</dt>
-            <dd className="break-all font-mono">{String(v)}</dd>
-          </div>
-        ))}
-      </dl>
-      <p className="mt-6">
-        Status: <strong>{tx.status}</strong>
-      </p>
-    </main>
+    <BuyerFrame t={t} locale={locale} path={`/pay/${provider}/${tx.id}`} merchantName={tx.merchantName} sandbox={tx.environment === "sandbox"}>
+      <section aria-labelledby="pay-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <h1 id="pay-title" className="text-base font-medium text-slate-700">
+          {t.payWith[tx.method] ?? tx.railName}
+        </h1>
+        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900">{amount}</p>
+        <p className="mt-3">
+          <span className="sr-only">{t.status}: </span>
+          <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
+        </p>
+        <dl className="mt-5 space-y-4">
+          {entries.map(([k, v], i) => (
+            <div key={k}>
+              <dt id={`f${i}`} className="text-sm font-medium capitalize text-slate-600">
+                {labels[k] ?? k}
+              </dt>
+              <dd className="mt-1 flex items-center gap-3">
+                <span aria-labelledby={`f${i}`} className="min-w-0 flex-1 break-all font-mono text-base text-slate-900">
+                  {String(v)}
+                </span>
+                <CopyButton value={String(v)} label={t.copy} copiedLabel={t.copied} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <a href={tx.returnUrl ?? `/c/${tx.id}/result?locale=${locale}`} className={`${secondaryButtonClass} mt-4`}>
+        {tx.returnUrl ? t.returnTo(tx.merchantName) : t.seeStatus}
+      </a>
+    </BuyerFrame>
   );
 }

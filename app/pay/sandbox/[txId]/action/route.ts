@@ -5,6 +5,9 @@ import { AppError } from "@/lib/errors";
 
 export async function POST(req: Request, ctx: { params: Promise<{ txId: string }> }) {
   const { txId } = await ctx.params;
+  // Only the page's own form (CSRF): browsers mark a post from another site.
+  const site = req.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") return new Response("Cross-site form posts are refused.", { status: 403 });
   const form = await req.formData().catch(() => null);
   const action = form?.get("action");
   if (action !== "paid" && action !== "failed") return new Response("Unknown action.", { status: 400 });
@@ -14,5 +17,8 @@ export async function POST(req: Request, ctx: { params: Promise<{ txId: string }
     if (err instanceof AppError && err.code === "transaction_not_found") return new Response("Unknown payment.", { status: 404 });
     throw err;
   }
-  return new Response(null, { status: 303, headers: { location: `${config().APP_URL}/pay/sandbox/${txId}` } });
+  const locale = new URL(req.url).searchParams.get("locale");
+  const back = new URL(`${config().APP_URL}/pay/sandbox/${txId}`);
+  if (locale) back.searchParams.set("locale", locale);
+  return new Response(null, { status: 303, headers: { location: back.toString() } });
 }

@@ -1,0 +1,8 @@
+import { methods, route } from "@/lib/http/handler";
+import { clientIp } from "@/lib/http/client-ip";
+import { selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
+import { selectCheckoutMethod } from "@/lib/checkout/select-method";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route(selectCheckoutMethodEndpoint, async ({ params, body, request }) => selectCheckoutMethod(params.token, body, { requestIp: clientIp(request.headers) })),
+});

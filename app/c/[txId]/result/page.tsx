@@ -1,0 +1,57 @@
+// Where the buyer lands after paying when the merchant gave no returnUrl: the payment's status,
+// kept current while it is pending.
+import type { Metadata } from "next";
+import { toMajor } from "@/lib/money/amount";
+import { formatMoney } from "@/lib/i18n/locale";
+import { buyerLocale } from "@/lib/i18n/buyer";
+import { buyerPayment } from "@/lib/checkout/buyer-payment";
+import { BuyerFrame, Notice, secondaryButtonClass } from "@/components/checkout/buyer-frame";
+import { StatusBadge } from "@/components/checkout/status-badge";
+import { LiveStatus } from "@/components/checkout/live-status";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Payment status", robots: { index: false, follow: false } };
+
+export default async function ResultPage({ params }: { params: Promise<{ txId: string }> }) {
+  const { txId } = await params;
+  const { t, locale, formatTag } = await buyerLocale();
+  const tx = await buyerPayment(txId);
+  const path = `/c/${txId}/result`;
+  if (!tx) {
+    return (
+      <BuyerFrame t={t} locale={locale} path={path}>
+        <Notice title={t.paymentNotFoundTitle}>
+          <p>{t.paymentNotFoundBody}</p>
+        </Notice>
+      </BuyerFrame>
+    );
+  }
+  return (
+    <BuyerFrame t={t} locale={locale} path={path} merchantName={tx.merchantName} sandbox={tx.environment === "sandbox"}>
+      <section aria-labelledby="result-title" className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
+        <h1 id="result-title" className="text-2xl font-semibold text-slate-900">
+          {t.resultTitle[tx.status] ?? tx.status}
+        </h1>
+        <p className="mt-3" aria-live="polite">
+          <span className="sr-only">{t.status}: </span>
+          <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
+        </p>
+        <LiveStatus txId={tx.id} status={tx.status} checkingLabel={t.checking} />
+        <p className="mt-4 text-slate-700">{t.resultBody[tx.status] ?? ""}</p>
+        <dl className="mx-auto mt-6 grid max-w-sm grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-left text-sm">
+          <dt className="text-slate-600">{t.amount}</dt>
+          <dd className="font-semibold text-slate-900">{formatMoney(toMajor(tx.amountLocal, tx.currencyLocal), tx.currencyLocal, formatTag)}</dd>
+          <dt className="text-slate-600">{t.paymentMethod}</dt>
+          <dd className="text-slate-900">{tx.railName}</dd>
+          <dt className="text-slate-600">{t.reference}</dt>
+          <dd className="break-all font-mono text-slate-900">{tx.merchantOrderId ?? tx.id}</dd>
+        </dl>
+        {tx.returnUrl ? (
+          <a href={tx.returnUrl} className={`${secondaryButtonClass} mt-6`}>
+            {t.returnTo(tx.merchantName)}
+          </a>
+        ) : null}
+      </section>
+    </BuyerFrame>
+  );
+}

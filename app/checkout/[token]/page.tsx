@@ -1,0 +1,175 @@
+// The buyer's method selector (/checkout/<token>): what they pay, to whom, and a plain HTML form
+// of the methods that accept the amount. Works before (and without) any script; errors from a
+// rejected pick come back as query parameters and are shown next to their field.
+import type { Metadata } from "next";
+import { toMajor } from "@/lib/money/amount";
+import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
+import { buyerLocale } from "@/lib/i18n/buyer";
+import { loadCheckoutPage } from "@/lib/checkout/checkout-page";
+import { railIconPath } from "@/lib/catalog/list-payment-methods";
+import { BuyerFrame, Notice, buttonClass, secondaryButtonClass } from "@/components/checkout/buyer-frame";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
+
+type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function CheckoutPage({ params, searchParams }: Props) {
+  const { token } = await params;
+  const query = await searchParams;
+  const { t, locale, formatTag } = await buyerLocale();
+  const page = await loadCheckoutPage(token);
+  const path = `/checkout/${token}`;
+
+  if (page.kind === "unknown") {
+    return (
+      <BuyerFrame t={t} locale={locale} path={path}>
+        <Notice title={t.unknownTitle}>
+          <p>{t.unknownBody}</p>
+        </Notice>
+      </BuyerFrame>
+    );
+  }
+  if (page.kind === "expired") {
+    return (
+      <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
+        <Notice title={t.expiredTitle}>
+          <p>{t.expiredBody(page.merchantName)}</p>
+        </Notice>
+      </BuyerFrame>
+    );
+  }
+  if (page.kind === "used") {
+    return (
+      <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
+        <Notice title={t.usedTitle}>
+          <p>{t.usedBody}</p>
+          {page.txId ? (
+            <div className="space-y-3">
+              {page.txStatus === "pending" ? (
+                <a className={buttonClass} href={`/c/${page.txId}?locale=${locale}`}>
+                  {t.goToPayment}
+                </a>
+              ) : null}
+              <a className={page.txStatus === "pending" ? secondaryButtonClass : buttonClass} href={`/c/${page.txId}/result?locale=${locale}`}>
+                {t.seeStatus}
+              </a>
+            </div>
+          ) : null}
+        </Notice>
+      </BuyerFrame>
+    );
+  }
+
+  const { session: s, methods } = page;
+  const error = one(query.error);
+  const errorField = one(query.field);
+  const picked = one(query.method) ?? (methods.length === 1 ? methods[0]!.rail.paymentMethodId : undefined);
+  const usd = formatMoney(toMajor(s.amountUsd, "USD"), "USD", formatTag);
+  // With a country, every method shares one local currency: lead with it.
+  const localCurrencies = new Set(methods.map((m) => m.rail.currency));
+  const headline = s.country && localCurrencies.size === 1 && methods[0]!.localMinor !== null ? formatMoney(toMajor(methods[0]!.localMinor, methods[0]!.rail.currency), methods[0]!.rail.currency, formatTag) : usd;
+  const needsDocument = !s.documentId;
+  const documentHint = (s.country && t.documentHint[s.country]) || Object.values(t.documentHint).join(" · ");
+  const documentError = errorField === "documentId" && error ? (error === "missing_required_fields" ? t.errors.document_invalid : t.errors[error] ?? t.errors.generic) : null;
+  const formError = error && !documentError ? t.errors[error] ?? t.errors.generic : null;
+
+  return (
+    <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
+      <section aria-labelledby="pay-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <h1 id="pay-title" className="text-base font-medium text-slate-700">
+          {t.payTo(page.merchantName)}
+        </h1>
+        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900" data-testid="amount">
+          {headline}
+        </p>
+        {headline !== usd ? <p className="mt-1 text-sm text-slate-600">{t.approx(usd)}</p> : null}
+        {s.merchantOrderId ? <p className="mt-1 text-sm text-slate-600">{t.orderRef(s.merchantOrderId)}</p> : null}
+      </section>
+
+      <section aria-labelledby="details-title" className="mt-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 id="details-title" className="text-sm font-semibold uppercase tracking-wide text-slate-600">
+          {t.yourDetails}
+        </h2>
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-slate-600">{t.name}</dt>
+          <dd className="break-words text-slate-900">
+            {s.firstName} {s.lastName}
+          </dd>
+          <dt className="text-slate-600">{t.email}</dt>
+          <dd className="break-all text-slate-900">{s.email}</dd>
+          <dt className="text-slate-600">{t.phone}</dt>
+          <dd className="text-slate-900">{s.phone}</dd>
+        </dl>
+      </section>
+
+      {methods.length === 0 ? (
+        <p className="mt-4 rounded-xl border border-slate-200 bg-white p-5 text-slate-800">{t.noMethods}</p>
+      ) : (
+        <form method="post" action={`/checkout/${s.id}/select?locale=${locale}`} className="mt-4" noValidate={false}>
+          {formError ? (
+            <p role="alert" id="form-error" className="mb-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-900">
+              {formError}
+            </p>
+          ) : null}
+          <fieldset aria-describedby={formError ? "form-error" : undefined}>
+            <legend className="mb-3 text-lg font-semibold text-slate-900">{t.chooseMethod}</legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {methods.map((m) => {
+                const id = `method-${m.rail.paymentMethodId}`;
+                return (
+                  <div key={m.rail.paymentMethodId}>
+                    <input type="radio" id={id} name="paymentMethodId" value={m.rail.paymentMethodId} defaultChecked={picked === m.rail.paymentMethodId} required className="peer sr-only" />
+                    <label
+                      htmlFor={id}
+                      className="flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border-2 border-slate-200 bg-white p-3 hover:border-slate-400 peer-checked:border-blue-700 peer-checked:bg-blue-50 peer-focus-visible:outline-4 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-400"
+                    >
+                      <img src={railIconPath(m.rail)} alt="" width={40} height={40} className="h-10 w-10 shrink-0" />
+                      <span className="min-w-0 flex-1">
+                        <span className="block font-semibold text-slate-900">{m.rail.name}</span>
+                        <span className="block text-sm text-slate-600">{t.methodHint[m.rail.method] ?? ""}</span>
+                      </span>
+                      {m.localMinor !== null ? <span className="shrink-0 text-sm font-semibold text-slate-900">{formatMoney(toMajor(m.localMinor, m.rail.currency), m.rail.currency, formatTag)}</span> : null}
+                    </label>
+                  </div>
+                );
+              })}
+            </div>
+          </fieldset>
+
+          {needsDocument ? (
+            <div className="mt-5">
+              <label htmlFor="documentId" className="block font-semibold text-slate-900">
+                {t.documentLabel}
+              </label>
+              <p id="documentId-hint" className="text-sm text-slate-600">
+                {documentHint}. {t.documentHelp}
+              </p>
+              <input
+                id="documentId"
+                name="documentId"
+                type="text"
+                autoComplete="off"
+                maxLength={40}
+                aria-invalid={documentError ? true : undefined}
+                aria-describedby={documentError ? "documentId-hint documentId-error" : "documentId-hint"}
+                className="mt-2 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-4 focus-visible:outline-offset-1 focus-visible:outline-blue-400 aria-invalid:border-red-700"
+              />
+              {documentError ? (
+                <p id="documentId-error" role="alert" className="mt-1 text-sm font-medium text-red-800">
+                  {documentError}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+
+          <button type="submit" className={`${buttonClass} mt-6`}>
+            {t.continue}
+          </button>
+          <p className="mt-3 text-center text-sm text-slate-600">{t.expires(formatDateTime(s.expiresAt, formatTag, s.country))}</p>
+        </form>
+      )}
+    </BuyerFrame>
+  );
+}

@@ -1,0 +1,63 @@
+// The selector page's form POST: the same use case as POST /checkout/sessions/{token}/select.
+// Success: 303 to the transaction's checkout link (/c/<txId>, then the provider's page). A
+// rejected pick: 303 back to the page with the error code and field, never the typed document.
+import { AppError } from "@/lib/errors";
+import { clientIp } from "@/lib/http/client-ip";
+import { log } from "@/lib/log";
+import { selectMethodBody } from "@/lib/checkout/schema";
+import { selectCheckoutMethod } from "@/lib/checkout/select-method";
+import { sessionPageUrl } from "@/lib/checkout/present";
+
+function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+}
+
+/** Browsers say where a form came from; a post from another site is refused (CSRF). */
+function crossSite(req: Request): boolean {
+  const site = req.headers.get("sec-fetch-site");
+  if (site) return site !== "same-origin" && site !== "none";
+  const origin = req.headers.get("origin");
+  return !!origin && origin !== "null" && new URL(origin).host !== req.headers.get("host");
+}
+
+const FIELD_OF: Record<string, string> = { documentId: "documentId", userName: "name", userEmail: "email", userPhone: "phone", paymentMethodId: "paymentMethodId" };
+
+export async function POST(req: Request, ctx: { params: Promise<{ token: string }> }) {
+  const { token } = await ctx.params;
+  const locale = new URL(req.url).searchParams.get("locale");
+  const back = (params: Record<string, string>) => {
+    const url = new URL(sessionPageUrl(token));
+    for (const [k, v] of Object.entries({ ...(locale ? { locale } : {}), ...params })) url.searchParams.set(k, v);
+    return seeOther(url.toString());
+  };
+  if (crossSite(req)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+
+  let form: FormData;
+  try {
+    form = await req.formData();
+  } catch {
+    return back({ error: "choose_method" });
+  }
+  const method = String(form.get("paymentMethodId") ?? "");
+  const documentId = String(form.get("documentId") ?? "").trim();
+  const parsed = selectMethodBody.safeParse({ paymentMethodId: method, customer: documentId ? { documentId } : undefined });
+  if (!parsed.success) return back(method ? { error: "missing_required_fields", field: "documentId", method } : { error: "choose_method" });
+
+  try {
+    const selected = await selectCheckoutMethod(token, parsed.data, { requestIp: clientIp(req.headers) });
+    const next = new URL(selected.checkoutUrl);
+    if (locale) next.searchParams.set("locale", locale);
+    return seeOther(next.toString());
+  } catch (err) {
+    if (!(err instanceof AppError)) {
+      log.error({ err: err instanceof Error ? err.message : String(err) }, "checkout select failed");
+      return back({ error: "generic", method });
+    }
+    // The page itself explains expired and used sessions.
+    if (err.code === "checkout_session_not_found" || err.code === "checkout_session_already_completed") return back({});
+    const details = (err.details ?? {}) as { missingFields?: Array<{ key: string }>; malformedFields?: Array<{ key: string }> };
+    const field = (details.missingFields ?? details.malformedFields ?? [])[0]?.key ?? err.param;
+    const error = err.code === "missing_required_fields" ? "missing_required_fields" : err.code === "amount_out_of_limits" ? "amount_out_of_limits" : err.code === "cascade_exhausted" || err.code === "method_not_enabled_for_shop" ? "method_unavailable" : "generic";
+    return back({ error, method, ...(field && FIELD_OF[field] ? { field: FIELD_OF[field] } : {}) });
+  }
+}

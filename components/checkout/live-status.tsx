@@ -1,0 +1,29 @@
+"use client";
+// Keeps a result page current while its payment is pending: polls the payment's public status
+// (status only, nothing else) and re-renders the page on the server when it changes.
+import { useEffect } from "react";
+import { useRouter } from "next/navigation";
+
+export function LiveStatus({ txId, status, checkingLabel }: { txId: string; status: string; checkingLabel: string }) {
+  const router = useRouter();
+  useEffect(() => {
+    if (status !== "pending") return;
+    let stopped = false;
+    const poll = async () => {
+      if (stopped) return;
+      try {
+        const res = await fetch(`/c/${txId}/status`, { cache: "no-store" });
+        if (res.ok && ((await res.json()) as { status: string }).status !== status) return router.refresh();
+      } catch {
+        // Offline for a moment: try again on the next tick.
+      }
+      timer = setTimeout(poll, 2000);
+    };
+    let timer = setTimeout(poll, 2000);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [txId, status, router]);
+  return status === "pending" ? <p className="mt-2 text-sm text-slate-600">{checkingLabel}</p> : null;
+}

@@ -1,0 +1,104 @@
+// POST /checkout/sessions/{token}/select (and the hosted page's form): the buyer's pick creates
+// the session's one transaction. A select first claims the session for a transaction id it
+// generates (a lease, so a crashed select frees it), runs the cascade, and completes the session
+// in the same database transaction that inserts the payment. Concurrent selects wait for the
+// claim holder's outcome: they see the completed session (409 with its transaction) or, if the
+// pick was rejected, take the session themselves. A session can never create two transactions.
+import { setTimeout as sleep } from "node:timers/promises";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { AppError } from "@/lib/errors";
+import { toMajor } from "@/lib/money/amount";
+import { checkoutUrlFor } from "@/lib/payments/present";
+import { createPayment } from "@/lib/payments/create-payment";
+import { findSession, isExpired, sessionNotFound } from "@/lib/checkout/get-session";
+import type { SelectMethodInput } from "@/lib/checkout/schema";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { CheckoutSession } from "@/lib/generated/prisma/client";
+
+const CLAIM_MS = 60_000;
+const WAIT_MS = 20_000;
+
+export function alreadyCompleted(existingTxId: string | null): AppError {
+  return new AppError("checkout_session_already_completed", "This checkout session already created its payment. Create a new session to use another method.", {
+    details: { existingTxId },
+  });
+}
+
+async function claim(token: string, txId: string): Promise<CheckoutSession | null> {
+  const now = new Date();
+  const { count } = await db().checkoutSession.updateMany({
+    where: { id: token, status: "awaiting_method", expiresAt: { gt: now }, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
+    data: { claimTxId: txId, claimedUntil: new Date(now.getTime() + CLAIM_MS) },
+  });
+  return count === 1 ? db().checkoutSession.findUnique({ where: { id: token } }) : null;
+}
+
+/** The session acts for its merchant and shop, as their secret key would. */
+async function sessionAuth(s: CheckoutSession): Promise<AuthContext> {
+  const shop = await db().shop.findUnique({
+    where: { id: s.shopId },
+    select: { id: true, name: true, status: true, merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } } },
+  });
+  if (!shop || shop.merchant.id !== s.merchantId) throw sessionNotFound();
+  if (shop.merchant.status === "suspended") throw new AppError("merchant_suspended", "This merchant cannot take payments right now.");
+  if (shop.status === "suspended") throw new AppError("shop_suspended", "This shop cannot take payments right now.");
+  const { merchant, ...rest } = shop;
+  return { merchant, shop: rest, environment: s.environment, keyKind: "secret", keyPairId: `checkout:${s.id}`, keyId: "checkout_session", via: "checkout_session" };
+}
+
+export async function selectCheckoutMethod(token: string, input: SelectMethodInput, opts: { requestIp: string | null }) {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const txId = newId("transaction");
+    const session = await claim(token, txId);
+    if (session) return complete(session, txId, input, opts.requestIp);
+    const s = await findSession(token);
+    if (!s || isExpired(s)) throw sessionNotFound();
+    if (s.status === "completed") throw alreadyCompleted(s.completedTxId);
+    // Another select holds the claim: wait for its outcome.
+    if (Date.now() > deadline) throw alreadyCompleted(s.claimTxId);
+    await sleep(100);
+  }
+}
+
+async function complete(s: CheckoutSession, txId: string, input: SelectMethodInput, requestIp: string | null) {
+  try {
+    const auth = await sessionAuth(s);
+    const c = input.customer ?? {};
+    await createPayment(
+      auth,
+      {
+        amount: toMajor(s.amountUsd, "USD"),
+        paymentMethodId: input.paymentMethodId,
+        country: s.country ?? undefined,
+        userName: c.fullName ?? `${s.firstName} ${s.lastName}`,
+        userEmail: c.email ?? s.email,
+        documentId: c.documentId ?? s.documentId ?? undefined,
+        userPhone: c.phone ?? s.phone,
+        userIp: s.customerIp ?? requestIp ?? undefined,
+        merchantOrderId: s.merchantOrderId ?? undefined,
+        returnUrl: s.returnUrl ?? undefined,
+        hostedCheckout: true,
+      },
+      {
+        requireBuyer: true,
+        id: txId,
+        presentment: { usd: s.amountUsd, currency: s.inputCurrency ?? "USD", inputMinor: s.inputAmount ?? s.amountUsd },
+        inTransaction: async (tx) => {
+          const { count } = await tx.checkoutSession.updateMany({
+            where: { id: s.id, claimTxId: txId, status: "awaiting_method" },
+            // The document was kept only to reach the provider (4.4: not persisted).
+            data: { status: "completed", completedTxId: txId, paymentMethodId: input.paymentMethodId, completedAt: new Date(), claimedUntil: null, documentId: null },
+          });
+          if (count !== 1) throw alreadyCompleted(null); // the claim lapsed and another select took over
+        },
+      },
+    );
+  } catch (err) {
+    // A rejected pick leaves the session open for another method.
+    await db().checkoutSession.updateMany({ where: { id: s.id, claimTxId: txId, status: "awaiting_method" }, data: { claimTxId: null, claimedUntil: null } });
+    throw err;
+  }
+  return { sessionId: s.id, transactionId: txId, checkoutUrl: checkoutUrlFor({ id: txId, returnUrl: s.returnUrl }), status: "pending" as const };
+}

@@ -1,0 +1,14 @@
+// The buyer's locale inside a server component: proxy.ts resolved it once per request (from
+// ?locale= and Accept-Language) and passed it on as request headers; the root layout reads the
+// same headers for <html lang>.
+import { headers } from "next/headers";
+import { LOCALES, resolveLocale, type BuyerLocale, type Locale } from "@/lib/i18n/locale";
+import { messages, type Messages } from "@/lib/i18n/messages";
+
+export async function buyerLocale(): Promise<BuyerLocale & { t: Messages }> {
+  const h = await headers();
+  const locale = h.get("x-buyer-locale");
+  const tag = h.get("x-buyer-format");
+  const resolved = locale && (LOCALES as readonly string[]).includes(locale) && tag ? { locale: locale as Locale, formatTag: tag } : resolveLocale(null, h.get("accept-language"));
+  return { ...resolved, t: messages(resolved.locale) };
+}
