@@ -3,7 +3,9 @@
 // Only the hops our proxies wrote can be trusted, so with N trusted proxies the client is the
 // N-th hop from the right; anything further left is the client's own claim (a buyer can send
 // `X-Forwarded-For: 1.2.3.4` and must not become 1.2.3.4). Without enough hops, X-Real-IP
-// (set by nginx-style edges), else unknown.
+// (set by nginx-style edges), else unknown. With no trusted proxy every such header is the
+// client's own claim, so none is believed. (Next's server fills in X-Forwarded-For with the
+// socket's peer when a request arrives without one.)
 import { isIP } from "node:net";
 import { config } from "@/lib/config";
 
@@ -19,7 +21,8 @@ function normalise(raw: string | undefined | null): string | null {
 }
 
 export function clientIpFrom(headers: Headers, trustedProxies: number): string | null {
-  if (trustedProxies > 0) {
+  if (trustedProxies === 0) return null;
+  {
     const hops = (headers.get("x-forwarded-for") ?? "")
       .split(",")
       .map((h) => h.trim())
