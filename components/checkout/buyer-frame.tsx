@@ -1,6 +1,5 @@
 // The frame of every buyer page: who is being paid, a test-mode banner in the sandbox, the
 // language switch and the footer. Server-rendered; no script.
-import Link from "next/link";
 import type { Messages } from "@/lib/i18n/messages";
 import type { Locale } from "@/lib/i18n/locale";
 
@@ -39,9 +38,9 @@ export function BuyerFrame({ t, locale, path, merchantName, sandbox, children }:
             <ul className="flex gap-3">
               {LANGUAGES.map((l) => (
                 <li key={l.locale}>
-                  <Link href={`${path}?locale=${l.locale}`} hrefLang={l.locale} lang={l.locale} aria-current={l.locale === locale ? "true" : undefined} className={`underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 ${l.locale === locale ? "font-semibold text-slate-900" : "text-blue-800"}`} prefetch={false}>
+                  <a href={`${path}?locale=${l.locale}`} hrefLang={l.locale} lang={l.locale} aria-current={l.locale === locale ? "true" : undefined} className={`underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 ${l.locale === locale ? "font-semibold text-slate-900" : "text-blue-800"}`}>
                     {l.label}
-                  </Link>
+                  </a>
                 </li>
               ))}
             </ul>
