@@ -207,3 +207,17 @@ test.describe("without JavaScript", () => {
     await expect(page.getByTestId("payment-status")).toHaveText("Paid");
   });
 });
+
+test("the result page follows a pending payment live until it is paid", async ({ page }, info) => {
+  const one = await apiPost("/checkout/sessions", { amount: 25, paymentMethodId: "sbx_card", userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF });
+  expect(one.status).toBe(200);
+  await page.goto(`/c/${one.body.transactionId}/result`);
+  await expect(page.getByTestId("payment-status")).toHaveText("Waiting for payment");
+  await expect(page.getByText("Checking for updates…")).toBeVisible();
+  await checkPage(page, info, "result-pending");
+  const sim = await apiPost(`/payments/${one.body.transactionId}/simulate`, { action: "paid" });
+  expect(sim.status).toBe(200);
+  // No reload: the page's own poll notices the change and re-renders.
+  await expect(page.getByTestId("payment-status")).toHaveText("Paid", { timeout: 10_000 });
+  await expect(page.getByRole("heading", { level: 1, name: "Payment received" })).toBeVisible();
+});
