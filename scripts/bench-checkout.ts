@@ -5,25 +5,10 @@
 //   npm run bench:checkout [-- --requests 200]
 import { parseArgs } from "node:util";
 import http from "node:http";
-import pg from "pg";
-import { deployMigrations, parseDatabaseUrl } from "./lib/schema-engine.ts";
-import { freePort } from "./lib/embedded-db.ts";
-import { buildIfStale } from "./lib/build.ts";
-import { startNext, waitForHttp } from "./lib/server.ts";
+import { withBenchServer } from "./lib/bench-server.ts";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "200" } } });
 const requests = Number(values.requests);
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-async function sql(url: string, text: string) {
-  const c = new pg.Client(parseDatabaseUrl(url));
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 /** One GET as a browser sends it; the body length is what travelled (compressed). */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number; body: Buffer; ms: number; encoding: string }> {
@@ -46,18 +31,7 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 async function main() {
-  const name = `lp_bench_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
-  await sql(adminUrl, `CREATE DATABASE "${name}"`);
-  const port = await freePort();
-  await deployMigrations(databaseUrl);
-  buildIfStale();
-  const server = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test" } });
-  try {
-    await waitForHttp(`${server.url}/api/v1/ping`);
-    process.env.DATABASE_URL = databaseUrl;
+  await withBenchServer({}, async (server) => {
     const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
     const m = await createMerchant({ name: "Loja Azul", tier: "premium" });
     const res = await fetch(`${server.url}/api/v1/checkout/sessions`, {
@@ -95,10 +69,7 @@ async function main() {
     console.log(`  server time: p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms, mean ${(times.reduce((a, b) => a + b, 0) / times.length).toFixed(1)} ms`);
     console.log(`  transferred (${page.encoding}): HTML ${kb(page.bytes)} (${kb(raw.bytes)} uncompressed), CSS ${kb(css)}, rail icons ${kb(icons)}, JS ${kb(js)} in ${new Set(scripts).size} chunks`);
     console.log(`  total ${kb(page.bytes + css + icons + js)}; without JS (the page works without it) ${kb(page.bytes + css + icons)}`);
-  } finally {
-    await server.stop();
-    await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  }
+  });
 }
 
 main().catch((err) => {

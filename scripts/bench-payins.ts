@@ -6,28 +6,13 @@
 //   npm run bench:payins [-- --rows 1000000 --duration 10 --connections 50]
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import autocannon from "autocannon";
-import { deployMigrations, parseDatabaseUrl } from "./lib/schema-engine.ts";
-import { freePort } from "./lib/embedded-db.ts";
-import { buildIfStale } from "./lib/build.ts";
-import { startNext, waitForHttp } from "./lib/server.ts";
+import { sql, withBenchServer } from "./lib/bench-server.ts";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" } } });
 const rows = Number(values.rows);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-async function sql(url: string, text: string, params: unknown[] = []) {
-  const c = new pg.Client(parseDatabaseUrl(url));
-  await c.connect();
-  try {
-    return await c.query(text, params);
-  } finally {
-    await c.end();
-  }
-}
 
 type Row = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number };
 
@@ -37,18 +22,8 @@ async function run(name: string, opts: autocannon.Options, conns = connections):
 }
 
 async function main() {
-  const name = `lp_bench_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
-  await sql(adminUrl, `CREATE DATABASE "${name}"`);
-  const port = await freePort();
-  await deployMigrations(databaseUrl);
-  buildIfStale();
-  const server = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test", DATABASE_POOL_SIZE: "20" } });
-  try {
-    await waitForHttp(`${server.url}/api/v1/ping`);
-    process.env.DATABASE_URL = databaseUrl;
+  await withBenchServer({ DATABASE_POOL_SIZE: "20" }, async (server) => {
+    const { databaseUrl } = server;
     const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
     const m = await createMerchant({ name: "Bench", tier: "premium" });
     const key = m.sandbox.secretKey;
@@ -99,10 +74,7 @@ async function main() {
     }
     const { db } = await import("../lib/db.ts");
     await db().$disconnect();
-  } finally {
-    await server.stop();
-    await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  }
+  });
 }
 
 main().then(

@@ -33,6 +33,18 @@ function Copyable({ id, label, value, t, large }: { id: string; label: string; v
   );
 }
 
+/** A field of the card form stand-in: filled with test data, read-only. */
+function StandInField({ id, label, value }: { id: string; label: string; value: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <input id={id} readOnly value={value} autoComplete="off" className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-slate-50 px-3 font-mono text-slate-900" />
+    </div>
+  );
+}
+
 export default async function SandboxPaymentPage({ params }: { params: Promise<{ txId: string }> }) {
   const { txId } = await params;
   const tx = await buyerPayment(txId);
@@ -110,25 +122,10 @@ export default async function SandboxPaymentPage({ params }: { params: Promise<{
                 {t.cardTitle}
               </h3>
               <p className="text-sm text-slate-600">{t.cardStandIn}</p>
-              <div>
-                <label htmlFor="card-number" className="block text-sm font-medium text-slate-700">
-                  {t.cardNumber}
-                </label>
-                <input id="card-number" readOnly value="4242 4242 4242 4242" inputMode="numeric" autoComplete="off" className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-slate-50 px-3 font-mono text-slate-900" />
-              </div>
+              <StandInField id="card-number" label={t.cardNumber} value="4242 4242 4242 4242" />
               <div className="grid grid-cols-2 gap-3">
-                <div>
-                  <label htmlFor="card-expiry" className="block text-sm font-medium text-slate-700">
-                    {t.cardExpiry}
-                  </label>
-                  <input id="card-expiry" readOnly value="12/34" autoComplete="off" className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-slate-50 px-3 font-mono text-slate-900" />
-                </div>
-                <div>
-                  <label htmlFor="card-cvc" className="block text-sm font-medium text-slate-700">
-                    {t.cardCvc}
-                  </label>
-                  <input id="card-cvc" readOnly value="123" autoComplete="off" className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-slate-50 px-3 font-mono text-slate-900" />
-                </div>
+                <StandInField id="card-expiry" label={t.cardExpiry} value="12/34" />
+                <StandInField id="card-cvc" label={t.cardCvc} value="123" />
               </div>
             </form>
           ) : (

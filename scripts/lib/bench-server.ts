@@ -1,0 +1,43 @@
+// A benchmark's server: a fresh database of the local PostgreSQL with every migration, a
+// production build, the app on a free port; dropped again afterwards whatever happens.
+import pg from "pg";
+import { deployMigrations, parseDatabaseUrl } from "./schema-engine.ts";
+import { freePort } from "./embedded-db.ts";
+import { buildIfStale } from "./build.ts";
+import { startNext, waitForHttp } from "./server.ts";
+
+const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export async function sql(url: string, text: string, params: unknown[] = []) {
+  const c = new pg.Client(parseDatabaseUrl(url));
+  await c.connect();
+  try {
+    return await c.query(text, params);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function withBenchServer<T>(env: Record<string, string>, run: (s: { url: string; databaseUrl: string }) => Promise<T>): Promise<T> {
+  const name = `lp_bench_${Date.now().toString(36)}`;
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const databaseUrl = u.toString();
+  await sql(adminUrl, `CREATE DATABASE "${name}"`);
+  try {
+    const port = await freePort();
+    await deployMigrations(databaseUrl);
+    buildIfStale();
+    const server = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test", ...env } });
+    try {
+      await waitForHttp(`${server.url}/api/v1/ping`);
+      // Use cases imported by the benchmark (to seed data) talk to the same database.
+      process.env.DATABASE_URL = databaseUrl;
+      return await run({ url: server.url, databaseUrl });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  }
+}
