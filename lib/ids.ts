@@ -30,6 +30,11 @@ export const ID_PREFIXES = {
   webhook: "whk",
   delivery: "dlv",
   inboxMessage: "inb",
+  depositAccount: "eda",
+  deposit: "edp",
+  payout: "po",
+  payoutTransfer: "ptr",
+  swapQuote: "swq",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

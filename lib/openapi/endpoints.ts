@@ -9,6 +9,8 @@ import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, g
 import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
+import { getAccountEndpoint, getOrCreateAccountEndpoint, listAccountsEndpoint, listDepositMethodsEndpoint, listDepositsEndpoint, simulateDepositEndpoint, depositNoticeEndpoint } from "@/lib/deposits/schema";
+import { executeSwapEndpoint, fundSandboxEndpoint, getPayoutBalanceEndpoint, getPayoutEndpoint, listCurrenciesEndpoint, listMethodsEndpoint, listPayoutsEndpoint, payoutNoticeEndpoint, quoteSwapEndpoint, sendPayoutEndpoint, simulatePayoutEndpoint, transferEndpoint } from "@/lib/payouts/schema";
 import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listDeliveriesEndpoint, listInboxEndpoint, listWebhooksEndpoint, replayDeliveryEndpoint, rotateSecretEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
 
 export const ENDPOINTS: EndpointDef[] = [
@@ -36,6 +38,25 @@ export const ENDPOINTS: EndpointDef[] = [
   listDeliveriesEndpoint,
   replayDeliveryEndpoint,
   listInboxEndpoint,
+  listDepositMethodsEndpoint,
+  getOrCreateAccountEndpoint,
+  listAccountsEndpoint,
+  getAccountEndpoint,
+  listDepositsEndpoint,
+  simulateDepositEndpoint,
+  listMethodsEndpoint,
+  listCurrenciesEndpoint,
+  getPayoutBalanceEndpoint,
+  fundSandboxEndpoint,
+  transferEndpoint,
+  quoteSwapEndpoint,
+  executeSwapEndpoint,
+  sendPayoutEndpoint,
+  listPayoutsEndpoint,
+  getPayoutEndpoint,
+  simulatePayoutEndpoint,
   providerNoticeEndpoint,
+  depositNoticeEndpoint,
+  payoutNoticeEndpoint,
   openApiEndpoint,
 ];
