@@ -6,6 +6,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { requestPayout } from "@/lib/providers/http-accounts";
+import { isProviderConfigured } from "@/lib/providers/registry";
 import { failPayout } from "@/lib/payouts/transitions";
 import type { Payout } from "@/lib/generated/prisma/client";
 
@@ -14,6 +15,12 @@ export const LOCAL_DRIVERS = new Set(["sandbox", "simulated"]);
 
 export async function dispatchPayout(p: Payout): Promise<Payout> {
   if (p.status !== "processing" || p.dispatchedAt || LOCAL_DRIVERS.has(p.provider)) return p;
+  // An instance without this provider's configuration leaves the payout to one that has it,
+  // rather than failing money another instance may be about to send.
+  if (!isProviderConfigured(p.provider)) {
+    log.warn({ payout: p.id, provider: p.provider }, "payout provider not configured on this instance; not dispatched");
+    return p;
+  }
   const r = await requestPayout(p.provider, {
     reference: p.id,
     rail: p.rail,

@@ -74,7 +74,10 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
           shortfall.available = balance.available;
           throw new AppError("balance_insufficient", "", {});
         }
-        const p = await tx.payout.create({ data: { id: newId("payout"), ...base, debited: true, status: "processing" } });
+        const id = newId("payout");
+        // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
+        const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
+        const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
         await post(tx, {
           merchantId: auth.merchant.id,
           environment: auth.environment,
