@@ -12,6 +12,7 @@ import { setRate } from "@/lib/money/rates";
 import { isValidClabe } from "@/lib/rails/document-rules";
 import { createMerchantWideKeys } from "@/lib/merchants/manage-keys";
 import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
+import { setDepositAccountStatus } from "@/lib/deposits/set-account-status";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());
@@ -218,7 +219,7 @@ describe("POST /me/deposit-accounts (get-or-create)", () => {
     const m = await newMerchant();
     const body = holder();
     const a = (await createAccount(sk(m), body)).body.account;
-    await db().depositAccount.update({ where: { id: a.id }, data: { status: "disabled" } });
+    await setDepositAccountStatus(a.id, "disabled");
     const again = await createAccount(sk(m), body);
     assert.equal(again.status, 200);
     assert.equal(again.body.account.status, "disabled");

@@ -108,6 +108,18 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("simulatePayout" as const), pick, action: fc.constantFrom<PayoutAction>("completed", "failed", "rejected", "processing") }) },
 );
 
+/** Commands that move money between the pay-in and payout ledgers, for the focused property. */
+const moneyCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), mxnCents: fc.integer({ min: 500, max: 2_000_000 }), repeat: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.constant({ kind: "settle" as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("fundSandbox" as const), currency: fc.constantFrom<PayoutCurrency>("USD", "MXN", "BRL", "COP"), cents: fc.integer({ min: 1, max: 5_000_000 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("transfer" as const), percent: fc.integer({ min: 1, max: 120 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("swap" as const), currency: fc.constantFrom("MXN" as const, "BRL" as const, "COP" as const), percent: fc.integer({ min: 1, max: 120 }), executeTwice: fc.boolean() }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("send" as const), methodId: fc.constantFrom<PayoutMethodId>("po_mx_spei", "po_br_pix", "po_co_bank", "sbx_po_mx_spei"), percent: fc.integer({ min: 1, max: 120 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("simulatePayout" as const), pick, action: fc.constantFrom<PayoutAction>("completed", "failed", "rejected", "processing") }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("refund" as const), pick, percent: fc.option(fc.integer({ min: 1, max: 100 }), { nil: null }) }) },
+);
+
 // ---------------------------------------------------------------------------------------------
 // Reads of the database, each one SQL statement (one snapshot).
 
@@ -268,8 +280,8 @@ class Run {
       }
       case "transfer": {
         const available = usdMinor((await this.call("/me/balance")).body.balance.available);
-        const amount = Math.floor((Math.max(0, available) * cmd.percent) / 100);
-        if (amount <= 0) return "skipped (nothing available)";
+        // Nothing available: ask for 1.00 anyway (a refusal must move nothing either).
+        const amount = Math.floor((Math.max(0, available) * cmd.percent) / 100) || 100;
         const res = await this.call("/me/payout/transfer", { body: { amountUsd: amount / 100 } });
         const ok = res.status === 200 || (res.status === 422 && res.body?.error?.code === "balance_insufficient");
         if (!ok) this.fail(`transfer ${amount}`, `unexpected ${res.status} ${res.text.slice(0, 300)}`);
@@ -277,8 +289,7 @@ class Run {
       }
       case "swap": {
         const usd = (await this.call("/me/payout/balance")).body.balances.find((b: any) => b.currency === "USD").available as number;
-        const amount = Math.floor((usdMinor(usd) * cmd.percent) / 100);
-        if (amount <= 0) return "skipped (no USD)";
+        const amount = Math.floor((usdMinor(usd) * cmd.percent) / 100) || 100;
         const q = await this.call(`/me/payout/swap?currency=${cmd.currency}&amountUsd=${amount / 100}`);
         if (q.status !== 200) {
           if (q.status === 400 && q.body?.error?.code === "amount_invalid") return `${amount / 100} too small`;
@@ -297,8 +308,7 @@ class Run {
       case "send": {
         const currency = PAYOUT_METHODS[cmd.methodId];
         const have = (await this.call("/me/payout/balance")).body.balances.find((b: any) => b.currency === currency)?.available ?? 0;
-        const amount = Math.floor((usdMinor(have) * cmd.percent) / 100) || (cmd.methodId.startsWith("sbx_") ? 1000 : 0);
-        if (amount <= 0) return "skipped (no balance)";
+        const amount = Math.floor((usdMinor(have) * cmd.percent) / 100) || 1000;
         const res = await this.call("/me/payout/send", { body: { methodId: cmd.methodId, amount: amount / 100, recipient: RECIPIENTS[currency] } });
         const code = res.body?.error?.code;
         const ok = res.status === 200 || (res.status === 422 && (code === "balance_insufficient" || code === "currency_not_funded"));
@@ -438,6 +448,29 @@ test("ledger property: random pay-in, refund, chargeback, deposit, transfer, swa
     // Failures that come from a race do not reproduce on demand: shrinking would re-run the
     // whole sequence many times for nothing, so it is bounded in time.
     { numRuns, seed, plugins: [fc.interruptAfterTimeLimit(240_000)] },
+  );
+});
+
+test("ledger property: random deposit, settlement, transfer, swap, send and payout outcome sequences keep both ledgers balanced and every payout balance at or above zero", { timeout: 600_000 }, async () => {
+  const numRuns = Number(process.env.LEDGER_PROP_RUNS ?? 10);
+  const seed = process.env.LEDGER_PROP_SEED ? Number(process.env.LEDGER_PROP_SEED) : undefined;
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom<Tier>("starter", "standard", "premium"), fc.array(moneyCmdArb, { minLength: 10, maxLength: 30 }), async (tier, cmds) => {
+      const m = await newMerchant({ tier });
+      const run = new Run(m.merchantId, m.sandbox.secretKey);
+      for (const [i, cmd] of cmds.entries()) {
+        const label = `#${i} ${j(cmd)}`;
+        const outcome = await run.exec(cmd).catch((err: unknown) => {
+          if (err instanceof assert.AssertionError) throw err;
+          return run.fail(label, `threw ${err instanceof Error ? err.stack : String(err)}`);
+        });
+        run.trace.push(`${label} -> ${outcome}`);
+        await run.check(label);
+      }
+      await run.drain();
+      if (process.env.LEDGER_PROP_TRACE) console.log(`--- money ${tier}\n${run.trace.join("\n")}`);
+    }),
+    { numRuns, seed, plugins: [fc.interruptAfterTimeLimit(180_000)] },
   );
 });
 
