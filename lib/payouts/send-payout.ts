@@ -29,12 +29,6 @@ export function parseAmount(value: unknown, currency: string, param = "amount"):
   return minor;
 }
 
-async function usdOf(environment: PayoutContext["environment"], minor: bigint, currency: string): Promise<number | null> {
-  if (currency === "USD") return toMajor(minor, "USD");
-  const rate = await rateFor(environment, currency);
-  return rate ? toMajor(localToUsd(minor, rate, currency), "USD") : null;
-}
-
 export async function sendPayout(auth: PayoutContext, input: SendInput) {
   const method = payoutMethodById(auth.environment, input.methodId);
   if (!method) throw new AppError("payout_method_unavailable", `Payout method ${input.methodId} is not in the catalog; list GET /me/payout/methods.`, { param: "methodId" });
@@ -64,47 +58,37 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
     // 3.3: synthetic sandbox rails: processing, no debit, no provider.
     created = await db().payout.create({ data: { id: newId("payout"), ...base, debited: false, status: "processing" } });
   } else {
-    const shortfall = { available: 0n };
-    created = await db()
-      .$transaction(async (tx) => {
-        await lockMerchantLedger(tx, auth.merchant.id, auth.environment);
-        const balance = (await payoutBalances(tx, auth.merchant.id, auth.environment)).get(method.currency);
-        if (!balance) throw new AppError("currency_not_funded", `There is no payout balance in ${method.currency}; swap USD to ${method.currency} first (GET/POST /me/payout/swap).`, { details: { currency: method.currency } });
-        if (balance.available < amount) {
-          shortfall.available = balance.available;
-          throw new AppError("balance_insufficient", "", {});
-        }
-        const id = newId("payout");
-        // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
-        const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
-        const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
-        await post(tx, {
-          merchantId: auth.merchant.id,
-          environment: auth.environment,
-          kind: "payout_debit",
-          legs: [
-            { account: "payout_available", currency: method.currency, amount: -amount },
-            { account: "payout_in_flight", currency: method.currency, amount },
-          ],
-        });
-        // Without a real provider (production), the simulated driver completes it at once.
-        return provider === "simulated" ? completePayoutIn(tx, p) : p;
-      })
-      .catch(async (err) => {
-        if (!(err instanceof AppError && err.code === "balance_insufficient")) throw err;
-        // Built outside the transaction: the USD figures need a rate lookup.
-        const missing = amount - shortfall.available;
-        throw new AppError("balance_insufficient", `The ${method.currency} payout balance (${toMajor(shortfall.available, method.currency)}) cannot cover ${toMajor(amount, method.currency)} ${method.currency}.`, {
+    // Read before the transaction (it may query the rates table): balance_insufficient reports
+    // its figures in USD too.
+    const rate = await rateFor(auth.environment, method.currency);
+    const usd = (minor: bigint) => (rate ? toMajor(localToUsd(minor, rate, method.currency), "USD") : null);
+    created = await db().$transaction(async (tx) => {
+      await lockMerchantLedger(tx, auth.merchant.id, auth.environment);
+      const balance = (await payoutBalances(tx, auth.merchant.id, auth.environment)).get(method.currency);
+      if (!balance) throw new AppError("currency_not_funded", `There is no payout balance in ${method.currency}; swap USD to ${method.currency} first (GET/POST /me/payout/swap).`, { details: { currency: method.currency } });
+      if (balance.available < amount) {
+        const available = balance.available > 0n ? balance.available : 0n;
+        throw new AppError("balance_insufficient", `The ${method.currency} payout balance (${toMajor(available, method.currency)}) cannot cover ${toMajor(amount, method.currency)} ${method.currency}.`, {
           param: "amount",
-          details: {
-            currency: method.currency,
-            available: toMajor(shortfall.available, method.currency),
-            shortfall: toMajor(missing, method.currency),
-            availableUsd: await usdOf(auth.environment, shortfall.available, method.currency),
-            shortfallUsd: await usdOf(auth.environment, missing, method.currency),
-          },
+          details: { currency: method.currency, available: toMajor(available, method.currency), shortfall: toMajor(amount - available, method.currency), availableUsd: usd(available), shortfallUsd: usd(amount - available) },
         });
+      }
+      const id = newId("payout");
+      // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
+      const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
+      const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
+      await post(tx, {
+        merchantId: auth.merchant.id,
+        environment: auth.environment,
+        kind: "payout_debit",
+        legs: [
+          { account: "payout_available", currency: method.currency, amount: -amount },
+          { account: "payout_in_flight", currency: method.currency, amount },
+        ],
       });
+      // Without a real provider (production), the simulated driver completes it at once.
+      return provider === "simulated" ? completePayoutIn(tx, p) : p;
+    });
     if (created.status === "completed") wakeJobs(JOB_EVENTS.webhooksDue);
   }
 
