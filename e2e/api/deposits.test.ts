@@ -330,6 +330,12 @@ describe("deposits (sandbox simulate-deposit)", () => {
     assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId } }), 1);
     assert.equal(await db().event.count({ where: { merchantId: m.merchantId, type: "payment.completed" } }), 1);
 
+    // Reported ten times at once: still one deposit.
+    const burst = await Promise.all(Array.from({ length: 10 }, () => api(`/me/deposit-accounts/${a.id}/simulate-deposit`, { key: sk(m), body: { ...transfer, trackingKey: "BBVA20261122BURST1" } })));
+    assert.deepEqual(burst.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    assert.equal(new Set(burst.map((r) => r.body.deposit.id)).size, 1);
+    assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId } }), 2);
+
     // The snapshot is stored, never re-derived.
     const stored = await db().deposit.findUniqueOrThrow({ where: { id: d.id } });
     assert.deepEqual([stored.amountUsd, stored.feeUsd, stored.netUsd], [10000n, 340n, 9660n]);
@@ -337,9 +343,9 @@ describe("deposits (sandbox simulate-deposit)", () => {
     const list = await api(`/me/deposit-accounts/${a.id}/deposits`, { key: sk(m) });
     assert.equal(list.status, 200, list.text);
     assert.deepEqual(list.body.account, { id: a.id, endUserRef: a.endUserRef, clabe: a.clabe, currency: "MXN", status: "active" });
-    assert.deepEqual(list.body.deposits.map((x: any) => x.id), [d.id]);
-    assert.equal(list.body.stats.credited, 1);
-    assert.equal(list.body.pagination.total, 1);
+    assert.deepEqual(list.body.deposits.map((x: any) => x.id), [burst[0]!.body.deposit.id, d.id]);
+    assert.deepEqual([list.body.stats.deposits, list.body.stats.credited, list.body.stats.totalUsd], [2, 2, 200]);
+    assert.equal(list.body.pagination.total, 2);
   });
 
   test("deposits list newest first with pagination; below the rail minimum a transfer is rejected and credits nothing; amount rules", async () => {
@@ -429,6 +435,11 @@ describe("production: provider-issued CLABEs and signed transfer notices", () =>
     assert.equal(credited.status, "credited");
     assert.equal(credited.amountUsd, 10);
 
+    // A transfer in another currency is recorded, rejected, and credits nothing.
+    await psp("pagosur", "/_control/deposits", { clabe: a.clabe, amount: "5000", currency: "USD", trackingKey: "USD0001" });
+    const usd = (await api(`/me/deposit-accounts/${a.id}/deposits`, { key })).body.deposits.find((x: any) => x.trackingKey === "USD0001");
+    assert.deepEqual([usd.status, usd.rejectReason, usd.transactionId], ["rejected", "currency_mismatch", null]);
+
     const notice = JSON.stringify({ noticeId: "ntc_forged", clabe: a.clabe, amount: "999900", currency: "MXN", trackingKey: "FORGED1" });
     assertEnvelope(await api("/providers/pagosur/deposits", { raw: notice, headers: { "content-type": "application/json" } }), "invalid_signature", 401);
     assertEnvelope(await api("/providers/pagosur/deposits", { raw: notice, headers: { "content-type": "application/json", "x-provider-signature": createHmac("sha256", "wrong").update(notice).digest("hex") } }), "invalid_signature", 401);
@@ -437,6 +448,6 @@ describe("production: provider-issued CLABEs and signed transfer notices", () =>
     const ack = await api("/providers/pagosur/deposits", { raw: unknown, headers: { "content-type": "application/json", "x-provider-signature": signed(unknown) } });
     assert.equal(ack.status, 200, ack.text);
     assert.deepEqual(ack.body, { received: true, applied: false });
-    assert.equal(await db().deposit.count({ where: { depositAccountId: a.id } }), 2);
+    assert.equal(await db().deposit.count({ where: { depositAccountId: a.id } }), 3);
   });
 });

@@ -12,6 +12,7 @@ import { setRate } from "@/lib/money/rates";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
+import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());
@@ -446,15 +447,26 @@ describe("production: providers, signed webhooks, the simulated driver", () => {
     assert.equal(declined.body.error.details.failureReason, "beneficiary_account_invalid");
     const row = await db().payout.findUniqueOrThrow({ where: { id: declined.body.error.details.payoutId } });
     assert.equal(row.status, "failed");
-    for (const mode of ["error", "garbage"]) {
+    for (const mode of ["error", "garbage", "timeout"]) {
       const w = email();
       await pagosur("/_control/behaviour", { mode, forEmail: w, times: 1 });
       const r = await send(key, { methodId: "po_mx_spei", amount: 500, recipient: speiRecipient({ email: w }) });
       assertEnvelope(r, "payout_dispatch_failed", 422);
     }
     assert.deepEqual(await balanceOf(key, "MXN"), { currency: "MXN", available: 1716.35, pending: 0, reserved: 0 });
-    assert.equal(await db().ledgerPosting.count({ where: { merchantId: m.merchantId, kind: "payout_reversed" } }), 5);
+    assert.equal(await db().ledgerPosting.count({ where: { merchantId: m.merchantId, kind: "payout_reversed" } }), 6);
     assertEnvelope(await simulate(key, paid.body.payout.id, "failed"), "simulate_sandbox_only", 400);
+
+    // A payout committed but never handed over (as if the process died between commit and the
+    // call) is dispatched by the sweep; the provider de-duplicates on our id.
+    const lost = await send(key, { methodId: "po_mx_spei", amount: 100, recipient: speiRecipient() });
+    assert.equal(lost.status, 200, lost.text);
+    await db().payout.update({ where: { id: lost.body.payout.id }, data: { dispatchedAt: null, providerRef: null, createdAt: new Date(Date.now() - 60_000) } });
+    assert.ok((await dispatchStalePayouts({ graceMs: 30_000 })) >= 1);
+    const swept = await db().payout.findUniqueOrThrow({ where: { id: lost.body.payout.id } });
+    assert.equal(swept.status, "processing");
+    assert.ok(swept.dispatchedAt);
+    assert.equal(swept.providerRef, lost.body.payout.providerRef, "the provider answered with the payout it already had");
   });
 
   test("payout webhooks: unsigned or forged are 401; an unknown payout is acknowledged", async () => {

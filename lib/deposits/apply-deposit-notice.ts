@@ -3,23 +3,10 @@
 // provider's production accounts; crediting is idempotent on the tracking key.
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { AppError } from "@/lib/errors";
-import { isProviderConfigured } from "@/lib/providers/registry";
-import { connectorFor } from "@/lib/providers/connectors";
+import { verifiedNotice } from "@/lib/providers/verify-notice";
 import { parseWith } from "@/lib/http/validation";
 import { depositNoticeBody } from "@/lib/deposits/schema";
 import { receiveDeposit } from "@/lib/deposits/receive-deposit";
-
-export function verifiedNotice(provider: string, rawBody: string, signature: string | null): unknown {
-  if (!isProviderConfigured(provider) || !connectorFor(provider).verifyNotice(rawBody, signature)) {
-    throw new AppError("invalid_signature", "The notice is unsigned or its signature does not verify.");
-  }
-  try {
-    return JSON.parse(rawBody);
-  } catch {
-    throw new AppError("invalid_json", "The notice body is not valid JSON.");
-  }
-}
 
 export async function applyDepositNotice(provider: string, rawBody: string, signature: string | null) {
   const n = parseWith(depositNoticeBody, verifiedNotice(provider, rawBody, signature), "body");

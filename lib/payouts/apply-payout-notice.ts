@@ -4,7 +4,7 @@
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { parseWith } from "@/lib/http/validation";
-import { verifiedNotice } from "@/lib/deposits/apply-deposit-notice";
+import { verifiedNotice } from "@/lib/providers/verify-notice";
 import { payoutNoticeBody } from "@/lib/payouts/schema";
 import { completePayout, failPayout } from "@/lib/payouts/transitions";
 
