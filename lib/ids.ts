@@ -31,6 +31,11 @@ export const ID_PREFIXES = {
   delivery: "dlv",
   inboxMessage: "inb",
   checkoutSession: "cs",
+  depositAccount: "eda",
+  deposit: "edp",
+  payout: "po",
+  payoutTransfer: "ptr",
+  swapQuote: "swq",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

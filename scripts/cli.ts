@@ -5,13 +5,15 @@
 //   npm run keys:roll -- --shop shp_… --env sandbox|production [--json]
 //   npm run keys:merchant-wide -- --merchant mer_… --env sandbox|production [--json]
 //   npm run shop:methods -- --shop shp_… [--disable 1003 …] [--enable 1004 …]
+//   npm run shop:deposit-methods -- --shop shp_… [--enable dm_spei_pagosur …] [--disable sbx_dm_spei …]
+//   npm run deposit-account:disable -- --account eda_… [--reactivate]
 //   npm run fx:set -- --currency BRL --rate 5.40       (production rates; older than 24 h = fx_unavailable)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, fx:set`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -27,6 +29,7 @@ async function main(): Promise<number> {
       "trust-score": { type: "string" },
       merchant: { type: "string" },
       shop: { type: "string" },
+      account: { type: "string" },
       env: { type: "string" },
       reactivate: { type: "boolean", default: false },
       enable: { type: "string", multiple: true },
@@ -112,6 +115,18 @@ async function main(): Promise<number> {
         const { setShopPaymentMethods } = await import("@/lib/catalog/set-shop-methods");
         const r = await setShopPaymentMethods(need(values.shop, "--shop"), { enable: values.enable ?? [], disable: values.disable ?? [] });
         out(`shop ${r.shopId}: disabled ${r.disabled.join(", ") || "(none)"}`, r);
+        return 0;
+      }
+      case "shop:deposit-methods": {
+        const { setShopDepositMethods } = await import("@/lib/deposits/set-shop-deposit-methods");
+        const r = await setShopDepositMethods(need(values.shop, "--shop"), { enable: values.enable ?? [], disable: values.disable ?? [] });
+        out(`shop ${r.shopId}: deposit methods ${r.enabled.join(", ") || "(none)"}`, r);
+        return 0;
+      }
+      case "deposit-account:disable": {
+        const { setDepositAccountStatus } = await import("@/lib/deposits/set-account-status");
+        const r = await setDepositAccountStatus(need(values.account, "--account"), values.reactivate ? "active" : "disabled");
+        out(`deposit account ${r.accountId} (${r.clabe}): ${r.status}`, r);
         return 0;
       }
       case "fx:set": {

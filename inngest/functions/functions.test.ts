@@ -62,9 +62,9 @@ test("deliver-webhooks fans out, delivers, and asks to run again at once when a 
   assert.equal((full.error as Error | undefined)?.name, "RetryAfterError");
 });
 
-test("reconcile-pending polls providers; settle-balances settles and releases", async () => {
+test("reconcile-pending polls providers; settle-balances settles, releases and re-dispatches stale payouts", async () => {
   const rec = await new InngestTestEngine({ function: reconcilePendingFn }).execute();
   assert.deepEqual(Object.keys(rec.result as object).sort(), ["changed", "checked"]);
   const settle = await new InngestTestEngine({ function: settleBalancesFn }).execute();
-  assert.deepEqual(Object.keys(settle.result as object).sort(), ["released", "settled"]);
+  assert.deepEqual(Object.keys(settle.result as object).sort(), ["dispatched", "released", "settled"]);
 });

@@ -11,6 +11,7 @@ import { reconcilePending } from "@/lib/jobs/reconcile-pending";
 import { fanOutEvents } from "@/lib/jobs/fan-out-events";
 import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
 import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
+import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -20,6 +21,8 @@ export function startTicker() {
     const jobs: Job[] = [
       { name: "scheduled-actions", everyMs: fast, run: () => runScheduledActions() },
       { name: "webhooks", everyMs: fast, run: async () => (await fanOutEvents(), await deliverDueWebhooks()) },
+      // Payouts committed but never handed to their provider (a crash between commit and call).
+      { name: "dispatch-payouts", everyMs: 10_000, run: () => dispatchStalePayouts() },
       { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
       { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
       { name: "expire-checkout-sessions", everyMs: 60_000, run: () => expireCheckoutSessions() },

@@ -17,7 +17,15 @@ export type CounterAccount =
   | "refunds_payable"
   | "chargebacks_payable"
   | "chargeback_fees";
-export type Account = Bucket | CounterAccount;
+/**
+ * The payout environment (lib/payouts): per-currency balances kept apart from the pay-in buckets,
+ * and their counter accounts. `payout_available` is spendable; `payout_in_flight` holds what
+ * processing payouts took (back to available if they fail, out to `payouts_sent` when paid).
+ */
+export const PAYOUT_BUCKETS = ["payout_available", "payout_in_flight"] as const;
+export type PayoutBucket = (typeof PAYOUT_BUCKETS)[number];
+export type PayoutCounterAccount = "payouts_sent" | "fx_clearing" | "swap_fees" | "sandbox_funding";
+export type Account = Bucket | CounterAccount | PayoutBucket | PayoutCounterAccount;
 
 export type Leg = { account: Account; currency: string; amount: bigint };
 
@@ -32,7 +40,14 @@ export type PostingKind =
   | "chargeback_freeze"
   | "chargeback_won"
   | "chargeback_lost"
-  | "adjustment";
+  | "adjustment"
+  | "deposit_credited"
+  | "payout_transfer"
+  | "payout_swap"
+  | "payout_sandbox_funding"
+  | "payout_debit"
+  | "payout_completed"
+  | "payout_reversed";
 
 export class UnbalancedPostingError extends Error {}
 

@@ -10,6 +10,8 @@ import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
 import { createCheckoutSessionEndpoint, getCheckoutSessionEndpoint, selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
+import { getAccountEndpoint, getOrCreateAccountEndpoint, listAccountsEndpoint, listDepositMethodsEndpoint, listDepositsEndpoint, simulateDepositEndpoint, depositNoticeEndpoint } from "@/lib/deposits/schema";
+import { executeSwapEndpoint, fundSandboxEndpoint, getPayoutBalanceEndpoint, getPayoutEndpoint, listCurrenciesEndpoint, listMethodsEndpoint, listPayoutsEndpoint, payoutNoticeEndpoint, quoteSwapEndpoint, sendPayoutEndpoint, simulatePayoutEndpoint, transferEndpoint } from "@/lib/payouts/schema";
 import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listDeliveriesEndpoint, listInboxEndpoint, listWebhooksEndpoint, replayDeliveryEndpoint, rotateSecretEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
 
 export const ENDPOINTS: EndpointDef[] = [
@@ -40,6 +42,25 @@ export const ENDPOINTS: EndpointDef[] = [
   listDeliveriesEndpoint,
   replayDeliveryEndpoint,
   listInboxEndpoint,
+  listDepositMethodsEndpoint,
+  getOrCreateAccountEndpoint,
+  listAccountsEndpoint,
+  getAccountEndpoint,
+  listDepositsEndpoint,
+  simulateDepositEndpoint,
+  listMethodsEndpoint,
+  listCurrenciesEndpoint,
+  getPayoutBalanceEndpoint,
+  fundSandboxEndpoint,
+  transferEndpoint,
+  quoteSwapEndpoint,
+  executeSwapEndpoint,
+  sendPayoutEndpoint,
+  listPayoutsEndpoint,
+  getPayoutEndpoint,
+  simulatePayoutEndpoint,
   providerNoticeEndpoint,
+  depositNoticeEndpoint,
+  payoutNoticeEndpoint,
   openApiEndpoint,
 ];

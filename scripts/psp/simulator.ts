@@ -6,12 +6,19 @@
 //   POST /_control/behaviour {mode, forEmail?, times?}   mode: accept|accept_instructions|decline|timeout|error|garbage|no_page
 //   POST /_control/charges/{id}/{paid|failed|expired|refunded} {notify?: true, duplicate?: false, delayMs?: 0}
 //   GET  /_control/charges                                POST /_control/reset
+// Deposit accounts and payouts (lib/providers/http-accounts.ts): POST /clabes issues a CLABE
+// (modes as above, plus bad_clabe: a wrong check digit, duplicate_clabe: the last one again;
+// no_page: an answer without a CLABE; rules match on beneficiary.email); POST /payouts takes a
+// disbursement (decline: 422 rejected; rules match on recipient.email). Both de-duplicate on
+// `reference`. Control, each answering the HTTP statuses of the notices it sent:
+//   POST /_control/deposits {clabe, amount, currency?, trackingKey?, payerName?, payerBank?, payerDocument?, reference?, status?, duplicate?}
+//   POST /_control/payouts/{id|reference}/{PAID|REJECTED|REFUNDED} {reason?, duplicate?}
 import http from "node:http";
 import { createHmac, randomBytes } from "node:crypto";
 
 export type SimulatedProvider = { code: string; secret: string; port: number; rails: Array<{ method: string; country: string; minMinor: bigint; maxMinor: bigint }> };
 
-type Mode = "accept" | "accept_instructions" | "decline" | "timeout" | "error" | "garbage" | "no_page";
+type Mode = "accept" | "accept_instructions" | "decline" | "timeout" | "error" | "garbage" | "no_page" | "bad_clabe" | "duplicate_clabe";
 type Rule = { mode: Mode; forEmail?: string; times?: number };
 type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }> };
 
@@ -31,6 +38,36 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
   let rules: Rule[] = [];
   const base = `http://127.0.0.1:${p.port}`;
   const hanging = new Set<http.ServerResponse>();
+  const clabes = new Map<string, { id: string; clabe: string; reference: string; notifyUrl: string }>();
+  const payouts = new Map<string, { id: string; reference: string; status: string; notifyUrl: string }>();
+  let lastClabe: string | null = null;
+  // Each provider issues CLABEs under its own institution code; only pagosur states the bank.
+  const bankCode = p.code === "pagosur" ? "646" : p.code === "andespay" ? "138" : "710";
+
+  function newClabe(): string {
+    let first17 = `${bankCode}180`;
+    for (const b of randomBytes(11)) first17 += String(b % 10);
+    const w = [3, 7, 1];
+    let sum = 0;
+    for (let i = 0; i < 17; i++) sum += (Number(first17[i]) * w[i % 3]!) % 10;
+    return first17 + String((10 - (sum % 10)) % 10);
+  }
+
+  /** Sends a signed notice (twice with `duplicate`) and returns the HTTP statuses it got. */
+  async function signedPost(url: string, payload: unknown, duplicate?: boolean): Promise<Array<number | null>> {
+    const body = JSON.stringify(payload);
+    const signature = createHmac("sha256", p.secret).update(body).digest("hex");
+    const statuses: Array<number | null> = [];
+    for (let i = 0; i < (duplicate ? 2 : 1); i++) {
+      statuses.push(
+        await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-provider-signature": signature }, body, signal: AbortSignal.timeout(10_000) })
+          .then((r) => r.status)
+          .catch(() => null),
+      );
+    }
+    log(`[${p.code}] notice to ${url} -> ${statuses.join(",")}`);
+    return statuses;
+  }
 
   async function notify(c: Charge, opts: { duplicate?: boolean; delayMs?: number } = {}) {
     const body = JSON.stringify({ noticeId: `ntc_${randomBytes(8).toString("hex")}`, chargeId: c.id, reference: c.reference, status: c.status, amount: c.amount, currency: c.currency, occurredAt: new Date().toISOString() });
@@ -58,7 +95,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
     try {
       // --- control API
       if (parts[0] === "_control") {
-        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), send(res, 200, { ok: true }));
+        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), payouts.clear(), send(res, 200, { ok: true }));
         if (req.method === "POST" && parts[1] === "behaviour") {
           const rule = JSON.parse((await readBody(req)) || "{}") as Rule;
           rules.push(rule);
@@ -76,6 +113,22 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
           c.status = parts[3] as Charge["status"];
           if (opts.notify !== false) void notify(c, opts);
           return send(res, 200, c);
+        }
+        if (req.method === "POST" && parts[1] === "deposits") {
+          const d = JSON.parse((await readBody(req)) || "{}") as Record<string, unknown> & { clabe: string; duplicate?: boolean };
+          const acct = [...clabes.values()].find((c) => c.clabe === d.clabe);
+          if (!acct) return send(res, 404, { error: "unknown clabe" });
+          const { duplicate, ...rest } = d;
+          const notice = { noticeId: `ntc_${randomBytes(8).toString("hex")}`, currency: "MXN", trackingKey: `SIM${randomBytes(10).toString("hex").toUpperCase()}`, receivedAt: new Date().toISOString(), ...rest };
+          return send(res, 200, { notice, statuses: await signedPost(acct.notifyUrl, notice, duplicate) });
+        }
+        if (req.method === "POST" && parts[1] === "payouts" && parts[2] && parts[3]) {
+          const po = payouts.get(parts[2]) ?? [...payouts.values()].find((x) => x.reference === parts[2]);
+          if (!po) return send(res, 404, { error: "unknown payout" });
+          const opts = JSON.parse((await readBody(req)) || "{}") as { reason?: string; duplicate?: boolean };
+          po.status = parts[3];
+          const notice = { noticeId: `ntc_${randomBytes(8).toString("hex")}`, payoutId: po.id, reference: po.reference, status: parts[3], ...(opts.reason ? { reason: opts.reason } : {}) };
+          return send(res, 200, { notice, statuses: await signedPost(po.notifyUrl, notice, opts.duplicate) });
         }
         return send(res, 404, { error: "unknown control" });
       }
@@ -111,6 +164,33 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
         if (mode === "no_page") return send(res, 201, { id: c.id, status: "pending" });
         if (mode === "accept_instructions") return send(res, 201, { id: c.id, status: "pending", instructions: { reference: c.id.slice(-10).toUpperCase(), amount: c.amount, currency: c.currency } });
         return send(res, 201, { id: c.id, status: "pending", redirectUrl: `${base}/checkout/${c.id}` });
+      }
+      if (req.method === "POST" && (parts[0] === "clabes" || parts[0] === "payouts") && parts.length === 1) {
+        const body = JSON.parse(await readBody(req)) as { reference: string; notifyUrl: string; beneficiary?: { email?: string }; recipient?: { email?: string } };
+        const mode = pickMode(parts[0] === "clabes" ? body.beneficiary?.email : body.recipient?.email);
+        log(`[${p.code}] ${parts[0]} ${body.reference} -> ${mode}`);
+        if (mode === "timeout") return void hanging.add(res);
+        if (mode === "error") return send(res, 503, { error: "upstream maintenance" });
+        if (mode === "garbage") return (res.writeHead(200, { "content-type": "text/html" }), res.end("<html>502 Bad Gateway</html>"));
+        if (parts[0] === "payouts") {
+          if (mode === "decline") return send(res, 422, { status: "rejected", reason: "beneficiary_account_invalid" });
+          const po = payouts.get(body.reference) ?? { id: `${p.code}_po_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "processing", notifyUrl: body.notifyUrl };
+          payouts.set(body.reference, po);
+          payouts.set(po.id, po);
+          return send(res, 201, { id: po.id, status: po.status });
+        }
+        if (mode === "decline") return send(res, 422, { status: "declined", reason: "kyc_rejected" });
+        const known = clabes.get(body.reference);
+        if (known) return send(res, 201, { id: known.id, clabe: known.clabe, ...(p.code === "pagosur" ? { bank: "STP" } : {}) });
+        if (mode === "no_page") return send(res, 201, { id: `${p.code}_acct_${randomBytes(6).toString("hex")}` });
+        let clabe = mode === "duplicate_clabe" && lastClabe ? lastClabe : newClabe();
+        if (mode === "bad_clabe") clabe = clabe.slice(0, 17) + String((Number(clabe[17]) + 1) % 10);
+        const acct = { id: `${p.code}_acct_${randomBytes(6).toString("hex")}`, clabe, reference: body.reference, notifyUrl: body.notifyUrl };
+        if (mode !== "bad_clabe" && mode !== "duplicate_clabe") {
+          clabes.set(body.reference, acct);
+          lastClabe = clabe;
+        }
+        return send(res, 201, { id: acct.id, clabe, ...(p.code === "pagosur" ? { bank: "STP" } : {}) });
       }
       if (req.method === "GET" && parts[0] === "charges" && parts[1]) {
         const c = charges.get(parts[1]);

@@ -1,0 +1,10 @@
+import { methods, reply, route } from "@/lib/http/handler";
+import { simulateDepositEndpoint } from "@/lib/deposits/schema";
+import { simulateDeposit } from "@/lib/deposits/simulate-deposit";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route(simulateDepositEndpoint, async ({ auth, params, body }) => {
+    const r = await simulateDeposit(auth, params.id, body);
+    return reply(r.created ? 201 : 200, r);
+  }),
+});

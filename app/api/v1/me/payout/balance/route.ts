@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { getPayoutBalanceEndpoint } from "@/lib/payouts/schema";
+import { getPayoutBalance } from "@/lib/payouts/balances";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: route(getPayoutBalanceEndpoint, async ({ auth }) => getPayoutBalance(auth)) });

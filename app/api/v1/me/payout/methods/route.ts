@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { listMethodsEndpoint } from "@/lib/payouts/schema";
+import { listPayoutMethods } from "@/lib/payouts/list-methods";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: route(listMethodsEndpoint, async ({ auth }) => listPayoutMethods(auth)) });

@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { getPayoutEndpoint } from "@/lib/payouts/schema";
+import { getPayout } from "@/lib/payouts/list-payouts";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: route(getPayoutEndpoint, async ({ auth, params }) => getPayout(auth, params.id)) });

@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { simulatePayoutEndpoint } from "@/lib/payouts/schema";
+import { simulatePayout } from "@/lib/payouts/simulate-payout";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulatePayoutEndpoint, async ({ auth, params, body }) => simulatePayout(auth, params.id, body.action)) });

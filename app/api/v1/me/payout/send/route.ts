@@ -1,0 +1,9 @@
+import { methods, route } from "@/lib/http/handler";
+import { listPayoutsEndpoint, sendPayoutEndpoint } from "@/lib/payouts/schema";
+import { sendPayout } from "@/lib/payouts/send-payout";
+import { listPayouts } from "@/lib/payouts/list-payouts";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route(sendPayoutEndpoint, async ({ auth, body }) => sendPayout(auth, body)),
+  GET: route(listPayoutsEndpoint, async ({ auth, query }) => listPayouts(auth, query)),
+});

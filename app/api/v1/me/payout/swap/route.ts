@@ -1,0 +1,8 @@
+import { methods, route } from "@/lib/http/handler";
+import { executeSwapEndpoint, quoteSwapEndpoint } from "@/lib/payouts/schema";
+import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: route(quoteSwapEndpoint, async ({ auth, query }) => quoteSwap(auth, query)),
+  POST: route(executeSwapEndpoint, async ({ auth, body }) => executeSwap(auth, body)),
+});

@@ -1,0 +1,51 @@
+// Deposit account and deposit rows -> API shapes (2.7, 2.8). Amounts become API numbers here only.
+import { toMajor } from "@/lib/money/amount";
+import type { Deposit, DepositAccount } from "@/lib/generated/prisma/client";
+
+export type DepositStats = { deposits: number; credited: number; totalUsd: number; localTotals: Array<{ currency: string; amount: number }>; lastDepositAt: string | null };
+
+export function presentAccount(a: DepositAccount, stats?: DepositStats) {
+  return {
+    id: a.id,
+    endUserRef: a.endUserRef,
+    depositMethodId: a.depositMethodId,
+    clabe: a.clabe,
+    bank: a.bank,
+    currency: a.currency,
+    country: a.country,
+    methodName: a.methodName,
+    beneficiary: { name: a.beneficiaryName, email: a.beneficiaryEmail },
+    customer: { name: a.beneficiaryName, email: a.beneficiaryEmail, phone: a.phone, documentType: a.documentType, documentId: a.documentId, country: a.customerCountry },
+    metadata: (a.metadata ?? {}) as Record<string, string>,
+    status: a.status,
+    environment: a.environment,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+    ...(stats ? { stats } : {}),
+  };
+}
+
+const usdOrNull = (m: bigint | null) => (m === null ? null : toMajor(m, "USD"));
+
+export function presentDeposit(d: Deposit) {
+  return {
+    id: d.id,
+    depositAccountId: d.depositAccountId,
+    transactionId: d.transactionId,
+    amount: toMajor(d.amount, d.currency),
+    currency: d.currency,
+    amountUsd: usdOrNull(d.amountUsd),
+    feeUsd: usdOrNull(d.feeUsd),
+    netUsd: usdOrNull(d.netUsd),
+    status: d.status,
+    rejectReason: d.rejectReason,
+    beneficiaryName: d.beneficiaryName,
+    beneficiaryEmail: d.beneficiaryEmail,
+    payerName: d.payerName,
+    payerBank: d.payerBank,
+    payerDocument: d.payerDocument,
+    trackingKey: d.trackingKey,
+    reference: d.reference,
+    receivedAt: d.receivedAt.toISOString(),
+  };
+}

@@ -1,0 +1,104 @@
+// POST /me/payout/send (API reference 3.3, 4.7). Checks come first and write nothing: the
+// method, the amount, the beneficiary for the rail. Then one database transaction, serialised
+// per merchant ledger, checks the balance in the method's currency and writes the payout with
+// its debit, so parallel sends can never take the balance below zero. The provider is called
+// after commit; its refusal reverses the debit (422 payout_dispatch_failed).
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { toMajor, toMinor } from "@/lib/money/amount";
+import { localToUsd } from "@/lib/money/fx";
+import { rateFor } from "@/lib/money/rates";
+import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import { payoutBalances } from "@/lib/payouts/balances";
+import { payoutDriver, payoutIconUrl, payoutMethodById } from "@/lib/payouts/methods";
+import { recipientIssues } from "@/lib/payouts/recipient";
+import { presentPayout } from "@/lib/payouts/present";
+import { completePayoutIn } from "@/lib/payouts/transitions";
+import { dispatchPayout } from "@/lib/payouts/dispatch-payout";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { SendInput } from "@/lib/payouts/schema";
+
+export type PayoutContext = Pick<AuthContext, "merchant" | "shop" | "environment">;
+
+/** The payout amount, in minor units of the method's currency; anything else is amount_invalid. */
+export function parseAmount(value: unknown, currency: string, param = "amount"): bigint {
+  const minor = typeof value === "number" && value > 0 ? toMinor(value, currency) : null;
+  if (minor === null || minor <= 0n) throw new AppError("amount_invalid", `\`${param}\` must be a positive number of ${currency} with at most its decimals.`, { param });
+  return minor;
+}
+
+export async function sendPayout(auth: PayoutContext, input: SendInput) {
+  const method = payoutMethodById(auth.environment, input.methodId);
+  if (!method) throw new AppError("payout_method_unavailable", `Payout method ${input.methodId} is not in the catalog; list GET /me/payout/methods.`, { param: "methodId" });
+  const amount = parseAmount(input.amount, method.currency);
+  const issues = recipientIssues(method, input.recipient);
+  if (issues.length) {
+    throw new AppError("invalid_request", `Invalid recipient for ${method.name}: \`${issues[0]!.path}\` ${issues[0]!.message}. Nothing was debited.`, { param: issues[0]!.path, details: { issues } });
+  }
+  const recipient = Object.fromEntries(Object.entries(input.recipient!).map(([k, v]) => [k, typeof v === "string" ? v.trim() : v]));
+  const provider = method.synthetic ? "sandbox" : payoutDriver(auth.environment, method);
+  const base = {
+    merchantId: auth.merchant.id,
+    shopId: auth.shop?.id ?? null,
+    environment: auth.environment,
+    methodId: method.id,
+    methodName: method.name,
+    rail: method.rail,
+    country: method.country,
+    currency: method.currency,
+    amount,
+    provider,
+    recipient,
+  };
+
+  let created;
+  if (method.synthetic) {
+    // 3.3: synthetic sandbox rails: processing, no debit, no provider.
+    created = await db().payout.create({ data: { id: newId("payout"), ...base, debited: false, status: "processing" } });
+  } else {
+    // Read before the transaction (it may query the rates table): balance_insufficient reports
+    // its figures in USD too.
+    const rate = await rateFor(auth.environment, method.currency);
+    const usd = (minor: bigint) => (rate ? toMajor(localToUsd(minor, rate, method.currency), "USD") : null);
+    created = await db().$transaction(async (tx) => {
+      await lockMerchantLedger(tx, auth.merchant.id, auth.environment);
+      const balance = (await payoutBalances(tx, auth.merchant.id, auth.environment)).get(method.currency);
+      if (!balance) throw new AppError("currency_not_funded", `There is no payout balance in ${method.currency}; swap USD to ${method.currency} first (GET/POST /me/payout/swap).`, { details: { currency: method.currency } });
+      if (balance.available < amount) {
+        const available = balance.available > 0n ? balance.available : 0n;
+        throw new AppError("balance_insufficient", `The ${method.currency} payout balance (${toMajor(available, method.currency)}) cannot cover ${toMajor(amount, method.currency)} ${method.currency}.`, {
+          param: "amount",
+          details: { currency: method.currency, available: toMajor(available, method.currency), shortfall: toMajor(amount - available, method.currency), availableUsd: usd(available), shortfallUsd: usd(amount - available) },
+        });
+      }
+      const id = newId("payout");
+      // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
+      const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
+      const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
+      await post(tx, {
+        merchantId: auth.merchant.id,
+        environment: auth.environment,
+        kind: "payout_debit",
+        legs: [
+          { account: "payout_available", currency: method.currency, amount: -amount },
+          { account: "payout_in_flight", currency: method.currency, amount },
+        ],
+      });
+      // Without a real provider (production), the simulated driver completes it at once.
+      return provider === "simulated" ? completePayoutIn(tx, p) : p;
+    });
+    if (created.status === "completed") wakeJobs(JOB_EVENTS.webhooksDue);
+  }
+
+  const payout = await dispatchPayout(created);
+  if (payout.status === "failed") {
+    throw new AppError("payout_dispatch_failed", `The provider did not take the payout (${payout.failureReason}); the debit was reversed.`, {
+      details: { failureReason: payout.failureReason, payoutId: payout.id, provider: payout.provider },
+    });
+  }
+  const icon = payoutIconUrl(method);
+  return { payout: presentPayout(payout), methodName: method.name, logoUrl: icon, iconUrl: icon };
+}
+

@@ -1,0 +1,77 @@
+// A payout's moves out of processing (API reference 3.3). Each runs in one database transaction
+// that locks the payout row, checks it is still processing, and writes the status, the ledger
+// posting (only for a payout that really debited) and the event together. Applying the same
+// outcome twice changes nothing the second time, so a duplicated failure notice reverses the
+// debit once.
+import { db, type Tx } from "@/lib/db";
+import { emitEvent } from "@/lib/events/emit";
+import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import { presentPayout } from "@/lib/payouts/present";
+import type { Payout } from "@/lib/generated/prisma/client";
+
+export type PayoutTransition = { payout: Payout; changed: boolean };
+
+export async function lockPayout(tx: Tx, id: string): Promise<Payout | null> {
+  await tx.$queryRaw`SELECT id FROM payouts WHERE id = ${id} FOR UPDATE`;
+  return tx.payout.findUnique({ where: { id } });
+}
+
+/** In `tx`: processing -> completed (the in-flight money leaves for good). */
+export async function completePayoutIn(tx: Tx, p: Payout, at = new Date()): Promise<Payout> {
+  const updated = await tx.payout.update({ where: { id: p.id }, data: { status: "completed", completedAt: at } });
+  if (p.debited) {
+    await lockMerchantLedger(tx, p.merchantId, p.environment);
+    await post(tx, {
+      merchantId: p.merchantId,
+      environment: p.environment,
+      kind: "payout_completed",
+      legs: [
+        { account: "payout_in_flight", currency: p.currency, amount: -p.amount },
+        { account: "payouts_sent", currency: p.currency, amount: p.amount },
+      ],
+    });
+  }
+  await emitEvent(tx, { merchantId: p.merchantId, environment: p.environment, type: "payout.completed", object: presentPayout(updated) });
+  return updated;
+}
+
+function afterCommit(r: PayoutTransition): PayoutTransition {
+  if (r.changed) wakeJobs(JOB_EVENTS.webhooksDue);
+  return r;
+}
+
+export async function completePayout(id: string): Promise<PayoutTransition> {
+  return afterCommit(
+    await db().$transaction(async (tx) => {
+      const p = await lockPayout(tx, id);
+      if (!p || p.status !== "processing") return { payout: p!, changed: false };
+      return { payout: await completePayoutIn(tx, p), changed: true };
+    }),
+  );
+}
+
+/** processing -> failed: a real debit goes back to the available balance, exactly once. */
+export async function failPayout(id: string, reason: string): Promise<PayoutTransition> {
+  return afterCommit(
+    await db().$transaction(async (tx) => {
+      const p = await lockPayout(tx, id);
+      if (!p || p.status !== "processing") return { payout: p!, changed: false };
+      const updated = await tx.payout.update({ where: { id }, data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) } });
+      if (p.debited) {
+        await lockMerchantLedger(tx, p.merchantId, p.environment);
+        await post(tx, {
+          merchantId: p.merchantId,
+          environment: p.environment,
+          kind: "payout_reversed",
+          legs: [
+            { account: "payout_in_flight", currency: p.currency, amount: -p.amount },
+            { account: "payout_available", currency: p.currency, amount: p.amount },
+          ],
+        });
+      }
+      await emitEvent(tx, { merchantId: p.merchantId, environment: p.environment, type: "payout.failed", object: presentPayout(updated) });
+      return { payout: updated, changed: true };
+    }),
+  );
+}
