@@ -117,6 +117,11 @@ export type AppErrorOptions = {
   details?: Record<string, unknown>;
   /** Extra response headers (e.g. Retry-After, Allow). */
   headers?: Record<string, string>;
+  /**
+   * Only where the contract itself gives a code another status on one endpoint (4.7: payout
+   * send answers amount_invalid with 422); everywhere else the table decides.
+   */
+  status?: 422;
   cause?: unknown;
 };
 
@@ -127,6 +132,7 @@ export class AppError extends Error {
   readonly declineCode?: string;
   readonly details?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
+  private readonly statusOverride?: number;
 
   constructor(code: ErrorCode, message: string, opts: AppErrorOptions = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -136,10 +142,11 @@ export class AppError extends Error {
     this.declineCode = opts.declineCode;
     this.details = opts.details;
     this.headers = opts.headers;
+    this.statusOverride = opts.status;
   }
 
   get status(): number {
-    return errorStatus(this.code);
+    return this.statusOverride ?? errorStatus(this.code);
   }
 }
 

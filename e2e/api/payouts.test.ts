@@ -257,7 +257,7 @@ describe("POST /me/payout/send", () => {
     assertEnvelope(await send(key, { methodId: "po_xx_nope", amount: 10, recipient: speiRecipient() }), "payout_method_unavailable", 422);
     assertEnvelope(await send(m.production.secretKey, { methodId: "sbx_po_mx_spei", amount: 10, recipient: speiRecipient() }), "payout_method_unavailable", 422);
     assertEnvelope(await send(key, { amount: 10, recipient: speiRecipient() }), "missing_field", 400);
-    for (const amount of [0, -10, "10", 1.001, null]) assertEnvelope(await send(key, { methodId: "po_mx_spei", amount, recipient: speiRecipient() }), "amount_invalid", 400);
+    for (const amount of [0, -10, "10", 1.001, null]) assertEnvelope(await send(key, { methodId: "po_mx_spei", amount, recipient: speiRecipient() }), "amount_invalid", 422);
     const notFunded = await send(key, { methodId: "po_br_pix", amount: 10, recipient: pixRecipient() });
     assertEnvelope(notFunded, "currency_not_funded", 422);
     assert.equal(notFunded.body.error.details.currency, "BRL");

@@ -23,16 +23,17 @@ import type { SendInput } from "@/lib/payouts/schema";
 export type PayoutContext = Pick<AuthContext, "merchant" | "shop" | "environment">;
 
 /** The payout amount, in minor units of the method's currency; anything else is amount_invalid. */
-export function parseAmount(value: unknown, currency: string, param = "amount"): bigint {
+export function parseAmount(value: unknown, currency: string, param = "amount", status?: 422): bigint {
   const minor = typeof value === "number" && value > 0 ? toMinor(value, currency) : null;
-  if (minor === null || minor <= 0n) throw new AppError("amount_invalid", `\`${param}\` must be a positive number of ${currency} with at most its decimals.`, { param });
+  if (minor === null || minor <= 0n) throw new AppError("amount_invalid", `\`${param}\` must be a positive number of ${currency} with at most its decimals.`, { param, status });
   return minor;
 }
 
 export async function sendPayout(auth: PayoutContext, input: SendInput) {
   const method = payoutMethodById(auth.environment, input.methodId);
   if (!method) throw new AppError("payout_method_unavailable", `Payout method ${input.methodId} is not in the catalog; list GET /me/payout/methods.`, { param: "methodId" });
-  const amount = parseAmount(input.amount, method.currency);
+  // 4.7 lists amount_invalid as 422 on this endpoint (400 everywhere else).
+  const amount = parseAmount(input.amount, method.currency, "amount", 422);
   const issues = recipientIssues(method, input.recipient);
   if (issues.length) {
     throw new AppError("invalid_request", `Invalid recipient for ${method.name}: \`${issues[0]!.path}\` ${issues[0]!.message}. Nothing was debited.`, { param: issues[0]!.path, details: { issues } });

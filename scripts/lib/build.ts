@@ -1,5 +1,5 @@
 // `next build` when the sources are newer than the last build (or there is none).
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { root } from "./schema-engine.ts";
@@ -28,5 +28,9 @@ export function buildIfStale(log: (s: string) => void = console.log): void {
   const started = Date.now();
   const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
+  // The build saw the sources as they were when it started: a file edited while it ran must
+  // make the next run build again, so the marker carries the start time.
+  const startedAt = new Date(started);
+  utimesSync(path.join(root, ".next/BUILD_ID"), startedAt, startedAt);
   log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
