@@ -30,6 +30,8 @@ export type EndpointDef = {
   successStatus?: 200 | 201;
   /** The error codes this endpoint can answer beyond the ones every endpoint shares. */
   errors: ErrorCode[];
+  /** Where the contract gives one of those codes another status on this endpoint (documented). */
+  errorStatuses?: Partial<Record<ErrorCode, 422>>;
   /** false: not rate limited (signed provider notices). */
   rateLimit?: false;
   /** Served but left out of the public OpenAPI document (test fixtures). */

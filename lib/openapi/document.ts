@@ -59,7 +59,10 @@ function queryParameters(e: EndpointDef, components: Record<string, JsonSchema>)
 function operation(e: EndpointDef, components: Record<string, JsonSchema>) {
   const errors = [...new Set([...commonErrors(e), ...e.errors])];
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errors) byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
+  for (const code of errors) {
+    const status = e.errorStatuses?.[code] ?? errorStatus(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   const responses: Record<string, unknown> = {
     [String(e.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: jsonSchema(e.response, "output", components) } } },
   };

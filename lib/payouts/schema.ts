@@ -176,6 +176,7 @@ export const sendPayoutEndpoint = defineEndpoint({
   body: sendBody,
   response: z.object({ payout, methodName: z.string(), logoUrl: z.string(), iconUrl: z.string() }),
   errors: ["invalid_request", "payout_method_unavailable", "currency_not_funded", "balance_insufficient", "amount_invalid", "payout_dispatch_failed"],
+  errorStatuses: { amount_invalid: 422 },
 });
 
 export const listPayoutsEndpoint = defineEndpoint({
