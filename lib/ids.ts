@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   webhook: "whk",
   delivery: "dlv",
   inboxMessage: "inb",
+  apiRequest: "arq",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

@@ -10,6 +10,7 @@ import { authenticate, type AuthContext } from "@/lib/auth/authenticate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/http/rate-limit";
 import { parseWith } from "@/lib/http/validation";
 import { validateIdempotencyKey, withIdempotency } from "@/lib/http/idempotency";
+import { recordRequest } from "@/lib/http/request-log";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
 export type HandlerInput<E extends EndpointDef> = {
@@ -112,6 +113,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       ({ response, status } = errorResponse(err, requestId, headers));
     }
     log.info({ requestId, merchant: auth?.merchant.id, env: auth?.environment, route: `${endpoint.method} ${endpoint.path}`, status, durationMs: Math.round((performance.now() - started) * 10) / 10 }, "request");
+    if (auth) recordRequest({ merchantId: auth.merchant.id, environment: auth.environment, method: req.method, path: new URL(req.url).pathname, status, requestId, keyId: auth.keyId, durationMs: performance.now() - started });
     return response;
   };
 }
