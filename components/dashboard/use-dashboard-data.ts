@@ -1,0 +1,52 @@
+"use client";
+// Live data of a page: first paint comes from the server component (initialData), then TanStack
+// Query keeps it fresh from /dashboard/api/<resource>. The environment is part of every key so
+// switching sandbox/production never shows one's data under the other.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+
+export class DashboardFetchError extends Error {
+  constructor(message: string, readonly status: number, readonly code?: string) {
+    super(message);
+  }
+}
+
+export function dataUrl(resource: string, params: Record<string, string | number | undefined> = {}): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") qs.set(k, String(v));
+  const s = qs.toString();
+  return `/dashboard/api/${resource}${s ? `?${s}` : ""}`;
+}
+
+export async function fetchDashboardData<T>(resource: string, params: Record<string, string | number | undefined> = {}): Promise<T> {
+  const res = await fetch(dataUrl(resource, params), { headers: { accept: "application/json" }, cache: "no-store" });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new DashboardFetchError(body?.error?.message ?? `Request failed (${res.status})`, res.status, body?.error?.code);
+  return body as T;
+}
+
+export function useDashboardData<T>(
+  environment: string,
+  resource: string,
+  params: Record<string, string | number | undefined>,
+  opts: { initialData?: T; refetchInterval?: number | false; enabled?: boolean } = {},
+) {
+  return useQuery<T>({
+    queryKey: ["dashboard", environment, resource, params],
+    queryFn: () => fetchDashboardData<T>(resource, params),
+    initialData: opts.initialData,
+    refetchInterval: opts.refetchInterval ?? false,
+    enabled: opts.enabled ?? true,
+  });
+}
+
+/** After a mutation: refetch every dashboard query (cheap, and nothing stale survives). */
+export function useRefreshDashboard() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: ["dashboard"] });
+}
+
+/** A page's live data that always has a value: the server's first paint until a refetch lands. */
+export function useLiveData<T>(environment: string, resource: string, params: Record<string, string | number | undefined>, initial: T, refetchInterval: number | false = 3_000) {
+  const q = useDashboardData<T>(environment, resource, params, { initialData: initial, refetchInterval });
+  return { ...q, data: q.data ?? initial };
+}

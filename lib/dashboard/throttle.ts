@@ -1,0 +1,88 @@
+// Throttles failed sign-ins: at most MAX_PER_EMAIL failures per email and MAX_PER_IP per client
+// address in a WINDOW_MS fixed window; past that, sign-in is refused (even with the right
+// password) until the window ends. Counters live in Redis when REDIS_URL is set (shared by
+// every instance), else in this process. A Redis failure fails open, like the API's limiter.
+import Redis from "ioredis";
+import { config } from "@/lib/config";
+import { log } from "@/lib/log";
+import { singleton } from "@/lib/singleton";
+
+export const WINDOW_MS = 15 * 60_000;
+export const MAX_PER_EMAIL = 5;
+export const MAX_PER_IP = 30;
+
+interface Counter {
+  get(key: string): Promise<number>;
+  incr(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+class MemoryCounter implements Counter {
+  private m = new Map<string, { n: number; until: number }>();
+  private live(key: string) {
+    const e = this.m.get(key);
+    if (e && e.until > Date.now()) return e;
+    this.m.delete(key);
+    return undefined;
+  }
+  async get(key: string) {
+    return this.live(key)?.n ?? 0;
+  }
+  async incr(key: string) {
+    const e = this.live(key) ?? { n: 0, until: Date.now() + WINDOW_MS };
+    e.n += 1;
+    this.m.set(key, e);
+    if (this.m.size > 100_000) this.m.clear();
+    return e.n;
+  }
+  async reset(key: string) {
+    this.m.delete(key);
+  }
+}
+
+class RedisCounter implements Counter {
+  constructor(private r: Redis) {}
+  private guard<T>(p: Promise<T>, fallback: T): Promise<T> {
+    return p.catch((err) => {
+      log.warn({ err: (err as Error).message }, "sign-in throttle store unavailable");
+      return fallback;
+    });
+  }
+  get(key: string) {
+    return this.guard(this.r.get(key).then((v) => Number(v ?? 0)), 0);
+  }
+  incr(key: string) {
+    return this.guard(this.r.multi().incr(key).pexpire(key, WINDOW_MS, "NX").exec().then((res) => Number(res?.[0]?.[1] ?? 0)), 0);
+  }
+  async reset(key: string) {
+    await this.guard(this.r.del(key), 0);
+  }
+}
+
+function counter(): Counter {
+  return singleton("sign-in-throttle", () => {
+    const url = config().REDIS_URL;
+    if (!url) return new MemoryCounter();
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 500 });
+    redis.on("error", () => {});
+    return new RedisCounter(redis);
+  });
+}
+
+const keys = (email: string, ip: string) => ({ email: `signin:email:${email.trim().toLowerCase()}`, ip: `signin:ip:${ip}` });
+
+/** True when this email or address has failed too often recently. */
+export async function isThrottled(email: string, ip: string): Promise<boolean> {
+  const k = keys(email, ip);
+  const [e, i] = await Promise.all([counter().get(k.email), counter().get(k.ip)]);
+  return e >= MAX_PER_EMAIL || i >= MAX_PER_IP;
+}
+
+export async function recordFailure(email: string, ip: string): Promise<void> {
+  const k = keys(email, ip);
+  await Promise.all([counter().incr(k.email), counter().incr(k.ip)]);
+}
+
+export async function recordSuccess(email: string): Promise<void> {
+  await counter().reset(keys(email, "").email);
+}
