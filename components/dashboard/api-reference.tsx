@@ -133,7 +133,7 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
           <ul className="space-y-1 text-sm">
             {[...byTag.keys()].map((tag) => (
               <li key={tag}>
-                <a href={`#tag-${slug(tag)}`} className="text-indigo-700 hover:underline">
+                <a href={`#tag-${slug(tag)}`} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
                   {tag}
                 </a>
               </li>

@@ -38,7 +38,7 @@ export function VolumeChart({ series }: { series: DailyPoint[] }) {
       </figcaption>
       <div aria-hidden className="h-56 w-full">
         <ResponsiveContainer width="100%" height="100%">
-          <AreaChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <AreaChart accessibilityLayer={false} data={series} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
             <XAxis dataKey="day" tickFormatter={short} tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
             <YAxis tick={{ fontSize: 11, fill: "#475569" }} width={56} />
@@ -60,7 +60,7 @@ export function SuccessRateChart({ series }: { series: DailyPoint[] }) {
       <figcaption className="mb-2 text-sm text-slate-600">{n ? `${Math.round((ok / n) * 1000) / 10}% of ${n} payments succeeded` : "No payments in the last 30 days"}</figcaption>
       <div aria-hidden className="h-56 w-full">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <LineChart accessibilityLayer={false} data={series} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
             <XAxis dataKey="day" tickFormatter={short} tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
             <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11, fill: "#475569" }} width={48} />

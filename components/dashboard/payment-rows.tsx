@@ -53,7 +53,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
             {compact ? null : <Td className="font-mono text-xs">{p.merchantOrderId ?? "—"}</Td>}
             <Td className="text-slate-600">{formatDateTime(p.timestamps.created)}</Td>
             <Td>
-              <Link href={`/dashboard/payments/${p.id}`} className="font-medium text-indigo-700 hover:underline">
+              <Link href={`/dashboard/payments/${p.id}`} className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
                 <span className="sr-only">Payment </span>
                 <span className="font-mono text-xs">{p.id}</span>
               </Link>

@@ -91,7 +91,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                     </Td>
                     <Td>{c.reason ?? "—"}</Td>
                     <Td>
-                      <Link className="font-mono text-xs text-indigo-700 hover:underline" href={`/dashboard/payments/${c.transactionId}`}>
+                      <Link className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href={`/dashboard/payments/${c.transactionId}`}>
                         {c.transactionId}
                       </Link>
                     </Td>

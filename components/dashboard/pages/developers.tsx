@@ -32,7 +32,7 @@ export function DevelopersView({ environment, initialKeys, initialRequests, canR
             <Link href="/dashboard/api-reference" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
               API reference
             </Link>
-            <a href="/api/v1/openapi.json" className="rounded-md px-3 py-2 text-sm font-medium text-indigo-700 hover:underline">
+            <a href="/api/v1/openapi.json" className="rounded-md px-3 py-2 text-sm font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
               openapi.json
             </a>
           </>

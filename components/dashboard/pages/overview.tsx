@@ -43,7 +43,7 @@ export function OverviewView({ environment, initial }: { environment: string; in
         </Card>
       </div>
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
-        <Card title="Recent payments" id="recent" className="lg:col-span-2" actions={<Link className="text-sm font-medium text-indigo-700 hover:underline" href="/dashboard/payments">All payments</Link>}>
+        <Card title="Recent payments" id="recent" className="lg:col-span-2" actions={<Link className="text-sm font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href="/dashboard/payments">All payments</Link>}>
           {recent.length === 0 ? <EmptyState title="No payments yet">Create one through the API; it appears here within seconds.</EmptyState> : <PaymentRows payments={recent} caption="Recent payments" compact />}
         </Card>
         <Card title="Next reserve releases" id="reserve">

@@ -27,7 +27,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/dashboard/payments" className="text-indigo-700 hover:underline">
+        <Link href="/dashboard/payments" className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
           Payments
         </Link>{" "}
         / <span className="font-mono text-xs">{p.id}</span>
@@ -140,7 +140,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
                       <Td>{dl.attempts}</Td>
                       <Td>{dl.responseStatus ?? "—"}</Td>
                       <Td>
-                        <Link className="font-mono text-xs text-indigo-700 hover:underline" href={`/dashboard/webhooks/${dl.subscriptionId}`}>
+                        <Link className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href={`/dashboard/webhooks/${dl.subscriptionId}`}>
                           {dl.subscriptionId}
                         </Link>
                       </Td>
@@ -177,7 +177,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
             ) : (
               <ul className="space-y-3">
                 {claims.map((c) => (
-                  <li key={c.id} className="rounded-md border border-slate-200 p-3 text-sm">
+                  <li key={c.id} data-testid="payment-claim" className="rounded-md border border-slate-200 p-3 text-sm">
                     <p className="flex flex-wrap items-center gap-2">
                       <span className="font-medium">{c.kind === "chargeback" ? "Chargeback" : "Refund"}</span>
                       <Money amount={c.amount} currency={c.currency} />

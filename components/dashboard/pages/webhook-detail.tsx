@@ -47,7 +47,7 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/dashboard/webhooks" className="text-indigo-700 hover:underline">
+        <Link href="/dashboard/webhooks" className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
           Webhooks
         </Link>{" "}
         / <span className="font-mono text-xs">{sub.id}</span>

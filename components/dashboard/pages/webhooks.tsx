@@ -41,7 +41,7 @@ export function WebhooksView({ environment, params, initial, eventTypes, canMana
                 {data.data.map((s) => (
                   <tr key={s.id} data-testid="webhook-row">
                     <Td className="max-w-xs truncate">
-                      <Link href={`/dashboard/webhooks/${s.id}`} className="font-medium text-indigo-700 hover:underline">
+                      <Link href={`/dashboard/webhooks/${s.id}`} className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
                         {s.managed ? "Managed inbox" : s.url}
                       </Link>
                       {s.managed ? (
@@ -79,7 +79,7 @@ function CreateWebhook({ eventTypes }: { eventTypes: string[] }) {
       {created ? (
         <div className="mb-4 space-y-2">
           <SecretReveal label="Signing secret" secret={created.secret} onDone={() => setCreated(null)} />
-          <Link href={`/dashboard/webhooks/${created.id}`} className="text-sm font-medium text-indigo-700 hover:underline">
+          <Link href={`/dashboard/webhooks/${created.id}`} className="text-sm font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
             Open the new subscription
           </Link>
         </div>
