@@ -29,7 +29,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
           {compact ? null : <Th>Order</Th>}
           <Th>Created</Th>
           <Th>
-            <span className="sr-only">Open</span>
+            Payment
           </Th>
         </tr>
       </thead>
@@ -54,7 +54,6 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
             <Td className="text-slate-600">{formatDateTime(p.timestamps.created)}</Td>
             <Td>
               <Link href={`/dashboard/payments/${p.id}`} className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
-                <span className="sr-only">Payment </span>
                 <span className="font-mono text-xs">{p.id}</span>
               </Link>
             </Td>
