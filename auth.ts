@@ -49,6 +49,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     }),
   ],
   callbacks: {
+    // After sign-in or sign-out, only ever land inside the dashboard (no open redirect).
+    redirect({ url, baseUrl }) {
+      const target = new URL(url, baseUrl);
+      return target.origin === baseUrl && target.pathname.startsWith("/dashboard") ? target.toString() : `${baseUrl}/dashboard`;
+    },
     jwt({ token, user }) {
       if (user?.id) token.uid = user.id;
       return token;

@@ -56,3 +56,9 @@ export async function checkPage(page: Page, info: TestInfo, name: string) {
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`), `axe on ${name}`).toEqual([]);
 }
+
+/** Follows a link of the dashboard's side navigation. */
+export async function nav(page: Page, name: string) {
+  await page.getByRole("navigation", { name: "Dashboard", exact: true }).getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}

@@ -2,7 +2,7 @@
 // payment made through the API appear, drive it in the sandbox, refund it, run webhooks, check
 // roles and accessibility. Every page is screenshotted and scanned with axe-core.
 import { test, expect } from "@playwright/test";
-import { api, checkPage, newMerchant, newUser, signIn } from "./dashboard-helpers";
+import { PASSWORD, api, checkPage, nav, newMerchant, newUser, signIn } from "./dashboard-helpers";
 
 test.describe.configure({ mode: "parallel" });
 
@@ -18,7 +18,7 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await checkPage(page, info, "overview-empty");
 
   // A managed-inbox subscription for every event; its secret is shown once.
-  await page.getByRole("link", { name: "Webhooks" }).first().click();
+  await nav(page, "Webhooks");
   await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
   await page.getByRole("button", { name: "Add subscription" }).click();
   const secret = page.getByTestId("revealed-secret");
@@ -33,7 +33,7 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   const inboxHref = await page.getByTestId("webhook-row").getByRole("link").getAttribute("href");
 
   // A payment created through the API appears in the open list.
-  await page.getByRole("link", { name: "Payments" }).first().click();
+  await nav(page, "Payments");
   await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
   const orderId = `order-${Date.now()}`;
   const created = await api("/payments", m.sandbox.secretKey, { amount: 25, paymentMethodId: "sbx_card", merchantOrderId: orderId });
@@ -71,14 +71,14 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await expect(page.getByTestId("payment-claim")).toContainText("resolved", { timeout: 15_000 });
 
   // The balance moved: pending holds the net of the payment.
-  await page.getByRole("link", { name: "Overview" }).first().click();
+  await nav(page, "Overview");
   const pending = page.getByRole("definition").filter({ hasText: /USD/ }).nth(1);
   await expect(pending).not.toHaveText("0.00 USD");
   await expect(page.locator(`a[href="/dashboard/payments/${txId}"]`)).toBeVisible();
   await checkPage(page, info, "overview");
 
   // Claims page lists the refund with its status history.
-  await page.getByRole("link", { name: "Claims" }).first().click();
+  await nav(page, "Claims");
   await expect(page.getByTestId("claim-row")).toHaveCount(1);
   await expect(page.getByTestId("claim-row")).toContainText("resolved");
   await checkPage(page, info, "claims");
@@ -112,7 +112,7 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await expect(page.getByRole("button", { name: "Enable" })).toBeVisible();
 
   // Developers: keys and the recent API requests with their request ids.
-  await page.getByRole("link", { name: "Developers" }).first().click();
+  await nav(page, "Developers");
   await expect(page.getByText(m.sandbox.publishableKey)).toBeVisible();
   await expect(page.getByTestId("request-row").filter({ hasText: "POST /api/v1/payments" })).toContainText(/req_\w+/);
   await checkPage(page, info, "developers");
@@ -145,6 +145,23 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
   await page.goto("/dashboard/payments");
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+});
+
+test("sign-in: a wrong password is refused with one message; repeated failures are throttled", async ({ page }, info) => {
+  const m = await newMerchant("signin");
+  await page.goto("/dashboard/sign-in");
+  await checkPage(page, info, "sign-in");
+  for (let i = 0; i < 5; i++) {
+    await page.getByLabel("Password").fill(`wrong password ${i}`);
+    await page.getByLabel("Email").fill(m.owner);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password." })).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(m.owner);
+  }
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Too many failed attempts" })).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
 });
 
