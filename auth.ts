@@ -7,6 +7,7 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { config } from "@/lib/config";
+import { log } from "@/lib/log";
 import { verifyCredentials } from "@/lib/dashboard/users";
 import { isThrottled, recordFailure, recordSuccess } from "@/lib/dashboard/throttle";
 
@@ -28,6 +29,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   // URLs come from the request's host: the app runs behind its own proxy (README: APP_URL).
   trustHost: true,
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S, updateAge: 15 * 60 },
+  // Auth.js' own logging goes to our structured logs; a refused sign-in is routine, not an error.
+  logger: {
+    error(error) {
+      if (error.name === "CredentialsSignin") log.info({ code: (error as CredentialsSignin).code }, "dashboard sign-in refused");
+      else log.error({ err: { name: error.name, message: error.message } }, "auth error");
+    },
+    warn(code) {
+      log.warn({ code }, "auth warning");
+    },
+    debug() {},
+  },
   pages: { signIn: "/dashboard/sign-in", error: "/dashboard/sign-in" },
   providers: [
     Credentials({

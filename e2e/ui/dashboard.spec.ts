@@ -7,7 +7,7 @@ import { PASSWORD, api, checkPage, nav, newMerchant, newUser, signIn } from "./d
 test.describe.configure({ mode: "parallel" });
 
 test("owner: payment appears, simulate paid, balance and inbox change, refund, webhooks, developers", async ({ page }, info) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const m = await newMerchant("flow");
   await signIn(page, m.owner);
 
@@ -153,12 +153,13 @@ test("sign-in: a wrong password is refused with one message; repeated failures a
   await page.goto("/dashboard/sign-in");
   await checkPage(page, info, "sign-in");
   for (let i = 0; i < 5; i++) {
-    await page.getByLabel("Password").fill(`wrong password ${i}`);
     await page.getByLabel("Email").fill(m.owner);
+    await page.getByLabel("Password").fill(`wrong password ${i}`);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password." })).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveValue(m.owner);
   }
+  await page.getByLabel("Email").fill(m.owner);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Too many failed attempts" })).toBeVisible();
