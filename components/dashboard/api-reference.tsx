@@ -99,7 +99,7 @@ function OperationView({ method, path, op, doc }: { method: string; path: string
           ))}
         </ul>
       </details>
-      <pre aria-label={`curl example for ${method.toUpperCase()} ${path}`} className="mt-3 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">
+      <pre tabIndex={0} aria-label={`curl example for ${method.toUpperCase()} ${path}`} className="mt-3 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">
         {curl}
       </pre>
     </article>

@@ -1,15 +1,16 @@
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "@/components/ui/cn";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /** A table that scrolls sideways on narrow screens instead of squashing. */
 export function Table({ caption, children, className }: { caption: string; children: ReactNode; className?: string }) {
   return (
-    <div className={cn("overflow-x-auto", className)}>
+    <ScrollRegion label={caption} className={className}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         {children}
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -156,6 +156,8 @@ test("sign-in: a wrong password is refused with one message; repeated failures a
     await page.getByLabel("Email").fill(m.owner);
     await page.getByLabel("Password").fill(`wrong password ${i}`);
     await page.getByRole("button", { name: "Sign in" }).click();
+    // The form resets (password emptied) once the attempt has been answered.
+    await expect(page.getByLabel("Password")).toHaveValue("");
     await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password." })).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveValue(m.owner);
   }

@@ -246,17 +246,8 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
                   </span>
                 </summary>
                 <div className="grid gap-3 px-3 pb-3 lg:grid-cols-2">
-                  <div>
-                    <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">Request body</h3>
-                    <JsonView value={d.payload} label={`Request body of ${d.id}`} />
-                  </div>
-                  <div>
-                    <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">Response ({d.responseStatus ?? "none"})</h3>
-                    <JsonView value={d.responseBody ?? ""} label={`Response body of ${d.id}`} />
-                    {d.nextAttemptAt ? <p className="mt-1 text-xs text-slate-600">Next attempt {formatDateTime(d.nextAttemptAt)}</p> : null}
-                  </div>
                   {canReplay ? (
-                    <div>
+                    <div className="lg:col-span-2">
                       <Button
                         size="sm"
                         variant="secondary"
@@ -273,6 +264,16 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
                       </Button>
                     </div>
                   ) : null}
+
+                  <div className="min-w-0">
+                    <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">Request body</h3>
+                    <JsonView value={d.payload} label={`Request body of ${d.id}`} />
+                  </div>
+                  <div className="min-w-0">
+                    <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">Response ({d.responseStatus ?? "none"})</h3>
+                    <JsonView value={d.responseBody ?? ""} label={`Response body of ${d.id}`} />
+                    {d.nextAttemptAt ? <p className="mt-1 text-xs text-slate-600">Next attempt {formatDateTime(d.nextAttemptAt)}</p> : null}
+                  </div>
                 </div>
               </details>
             </li>
