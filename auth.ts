@@ -11,7 +11,10 @@ import { log } from "@/lib/log";
 import { verifyCredentials } from "@/lib/dashboard/users";
 import { isThrottled, recordFailure, recordSuccess } from "@/lib/dashboard/throttle";
 
+/** Idle expiry: a session unused for 8 hours ends (each use slides it, at most every 15 min). */
 export const SESSION_MAX_AGE_S = 8 * 3600;
+/** Absolute expiry: 24 hours after signing in, whatever the activity. */
+export const SESSION_ABSOLUTE_S = 24 * 3600;
 
 export class ThrottledSignIn extends CredentialsSignin {
   code = "throttled";
@@ -67,7 +70,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       return target.origin === baseUrl && target.pathname.startsWith("/dashboard") ? target.toString() : `${baseUrl}/dashboard`;
     },
     jwt({ token, user }) {
-      if (user?.id) token.uid = user.id;
+      if (user?.id) {
+        token.uid = user.id;
+        token.signedInAt = Date.now();
+      }
+      if (typeof token.signedInAt !== "number" || Date.now() - token.signedInAt > SESSION_ABSOLUTE_S * 1000) return null;
       return token;
     },
     session({ session, token }) {

@@ -6,6 +6,7 @@ import { cookies } from "next/headers";
 import { AuthError } from "next-auth";
 import { signIn, signOut, SESSION_MAX_AGE_S } from "@/auth";
 import { AppError } from "@/lib/errors";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { parseWith } from "@/lib/http/validation";
 import { ENV_COOKIE, dashboardOrThrow } from "@/lib/dashboard/session";
@@ -45,7 +46,7 @@ export async function setEnvironmentAction(environment: "sandbox" | "production"
   return runAction(async () => {
     await dashboardOrThrow();
     if (environment !== "sandbox" && environment !== "production") throw new AppError("invalid_request", "Unknown environment.", { param: "environment" });
-    (await cookies()).set(ENV_COOKIE, environment, { httpOnly: true, sameSite: "lax", path: "/", secure: process.env.NODE_ENV === "production" && (process.env.APP_URL ?? "").startsWith("https://"), maxAge: SESSION_MAX_AGE_S });
+    (await cookies()).set(ENV_COOKIE, environment, { httpOnly: true, sameSite: "lax", path: "/", secure: config().APP_URL.startsWith("https://"), maxAge: SESSION_MAX_AGE_S });
     return { environment };
   });
 }

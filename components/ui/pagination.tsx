@@ -35,3 +35,25 @@ export function Pagination({ pagination, href, label = "Pagination" }: { paginat
     </nav>
   );
 }
+
+/** The same, for lists paged in client state (live lists inside a page). */
+export function PagerButtons({ pagination, onChange, label = "Pagination" }: { pagination: { total: number; limit: number; offset: number }; onChange: (offset: number) => void; label?: string }) {
+  const { total, limit, offset } = pagination;
+  if (total <= limit && offset === 0) return null;
+  const cls = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:border-slate-200 disabled:text-slate-400";
+  return (
+    <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
+      <p>
+        {total === 0 ? 0 : offset + 1}–{Math.min(total, offset + limit)} of {total}
+      </p>
+      <div className="flex gap-2">
+        <button type="button" className={cls} disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
+          Newer
+        </button>
+        <button type="button" className={cls} disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
+          Older
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -110,6 +110,11 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   await page.getByRole("button", { name: "Disable" }).click();
   await expect(page.getByRole("button", { name: "Enable" })).toBeVisible();
+  // Delete (after a confirmation): the list is empty again.
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks$/);
+  await expect(page.getByText("No subscriptions")).toBeVisible();
 
   // Developers: keys and the recent API requests with their request ids.
   await nav(page, "Developers");

@@ -11,17 +11,18 @@ export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_EMAIL = 5;
 export const MAX_PER_IP = 30;
 
-interface Counter {
+export interface Counter {
   get(key: string): Promise<number>;
   incr(key: string): Promise<number>;
   reset(key: string): Promise<void>;
 }
 
-class MemoryCounter implements Counter {
+export class MemoryCounter implements Counter {
+  constructor(private now: () => number = Date.now) {}
   private m = new Map<string, { n: number; until: number }>();
   private live(key: string) {
     const e = this.m.get(key);
-    if (e && e.until > Date.now()) return e;
+    if (e && e.until > this.now()) return e;
     this.m.delete(key);
     return undefined;
   }
@@ -29,7 +30,7 @@ class MemoryCounter implements Counter {
     return this.live(key)?.n ?? 0;
   }
   async incr(key: string) {
-    const e = this.live(key) ?? { n: 0, until: Date.now() + WINDOW_MS };
+    const e = this.live(key) ?? { n: 0, until: this.now() + WINDOW_MS };
     e.n += 1;
     this.m.set(key, e);
     if (this.m.size > 100_000) this.m.clear();
@@ -40,8 +41,8 @@ class MemoryCounter implements Counter {
   }
 }
 
-class RedisCounter implements Counter {
-  constructor(private r: Redis) {}
+export class RedisCounter implements Counter {
+  constructor(private r: Redis, private prefix = "") {}
   private guard<T>(p: Promise<T>, fallback: T): Promise<T> {
     return p.catch((err) => {
       log.warn({ err: (err as Error).message }, "sign-in throttle store unavailable");
@@ -49,13 +50,14 @@ class RedisCounter implements Counter {
     });
   }
   get(key: string) {
-    return this.guard(this.r.get(key).then((v) => Number(v ?? 0)), 0);
+    return this.guard(this.r.get(this.prefix + key).then((v) => Number(v ?? 0)), 0);
   }
   incr(key: string) {
-    return this.guard(this.r.multi().incr(key).pexpire(key, WINDOW_MS, "NX").exec().then((res) => Number(res?.[0]?.[1] ?? 0)), 0);
+    const k = this.prefix + key;
+    return this.guard(this.r.multi().incr(k).pexpire(k, WINDOW_MS, "NX").exec().then((res) => Number(res?.[0]?.[1] ?? 0)), 0);
   }
   async reset(key: string) {
-    await this.guard(this.r.del(key), 0);
+    await this.guard(this.r.del(this.prefix + key), 0);
   }
 }
 
@@ -71,18 +73,24 @@ function counter(): Counter {
 
 const keys = (email: string, ip: string) => ({ email: `signin:email:${email.trim().toLowerCase()}`, ip: `signin:ip:${ip}` });
 
-/** True when this email or address has failed too often recently. */
-export async function isThrottled(email: string, ip: string): Promise<boolean> {
-  const k = keys(email, ip);
-  const [e, i] = await Promise.all([counter().get(k.email), counter().get(k.ip)]);
-  return e >= MAX_PER_EMAIL || i >= MAX_PER_IP;
+/** The throttle over a given counter store (tests pass their own). */
+export function signInThrottle(store: () => Counter = counter) {
+  return {
+    /** True when this email or address has failed too often recently. */
+    async isThrottled(email: string, ip: string): Promise<boolean> {
+      const k = keys(email, ip);
+      const [e, i] = await Promise.all([store().get(k.email), store().get(k.ip)]);
+      return e >= MAX_PER_EMAIL || i >= MAX_PER_IP;
+    },
+    async recordFailure(email: string, ip: string): Promise<void> {
+      const k = keys(email, ip);
+      await Promise.all([store().incr(k.email), store().incr(k.ip)]);
+    },
+    /** A success clears the email's failures (not the address's). */
+    async recordSuccess(email: string): Promise<void> {
+      await store().reset(keys(email, "").email);
+    },
+  };
 }
 
-export async function recordFailure(email: string, ip: string): Promise<void> {
-  const k = keys(email, ip);
-  await Promise.all([counter().incr(k.email), counter().incr(k.ip)]);
-}
-
-export async function recordSuccess(email: string): Promise<void> {
-  await counter().reset(keys(email, "").email);
-}
+export const { isThrottled, recordFailure, recordSuccess } = signInThrottle();

@@ -14,6 +14,7 @@ import { EmptyState, Loading } from "@/components/ui/table";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 import { JsonView } from "@/components/ui/json-view";
+import { PagerButtons } from "@/components/ui/pagination";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatDateTime } from "@/components/ui/money";
 
@@ -172,7 +173,10 @@ function EditEvents({ sub, eventTypes, onSaved }: { sub: Subscription; eventType
 }
 
 function Inbox({ environment, id, initial }: { environment: string; id: string; initial: Page<InboxMessage> }) {
-  const { data } = useLiveData<Page<InboxMessage>>(environment, "inbox", { id, limit: 20 }, initial, 2_000);
+  const [offset, setOffset] = useState(0);
+  const q = useDashboardData<Page<InboxMessage>>(environment, "inbox", { id, limit: 20, offset }, { initialData: offset === 0 ? initial : undefined, refetchInterval: 2_000 });
+  const data = q.data;
+  if (!data) return <Card title="Managed inbox" id="inbox"><Loading /></Card>;
   return (
     <Card title="Managed inbox" id="inbox" actions={<span className="text-xs text-slate-600">Live · newest first · {data.pagination.total} received</span>}>
       {data.data.length === 0 ? (
@@ -195,14 +199,17 @@ function Inbox({ environment, id, initial }: { environment: string; id: string; 
           ))}
         </ul>
       )}
+      {q.data ? <PagerButtons pagination={q.data.pagination} onChange={setOffset} label="Inbox pages" /> : null}
     </Card>
   );
 }
 
 function Deliveries({ environment, id, initial, canReplay }: { environment: string; id: string; initial: Page<Delivery>; canReplay: boolean }) {
   const [status, setStatus] = useState("");
-  const params = { id, limit: 20, ...(status ? { status } : {}) };
-  const q = useDashboardData<Page<Delivery>>(environment, "deliveries", params, { initialData: status ? undefined : initial, refetchInterval: 2_000 });
+  const [offset, setOffset] = useState(0);
+  const first = !status && offset === 0;
+  const params = { id, limit: 20, offset, ...(status ? { status } : {}) };
+  const q = useDashboardData<Page<Delivery>>(environment, "deliveries", params, { initialData: first ? initial : undefined, refetchInterval: 2_000 });
   const refresh = useRefreshDashboard();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
@@ -213,7 +220,15 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
       actions={
         <Field label="Status" className="flex items-center gap-2 [&>label]:mb-0">
           {(p) => (
-            <Select {...p} value={status} onChange={(e) => setStatus(e.target.value)} className="w-36">
+            <Select
+              {...p}
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value);
+                setOffset(0);
+              }}
+              className="w-36"
+            >
               <option value="">Any</option>
               <option value="pending">pending</option>
               <option value="succeeded">succeeded</option>
@@ -280,6 +295,7 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
           ))}
         </ul>
       )}
+      {q.data ? <PagerButtons pagination={q.data.pagination} onChange={setOffset} label="Delivery log pages" /> : null}
     </Card>
   );
 }
