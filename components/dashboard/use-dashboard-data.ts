@@ -2,7 +2,7 @@
 // Live data of a page: first paint comes from the server component (initialData), then TanStack
 // Query keeps it fresh from /dashboard/api/<resource>. The environment is part of every key so
 // switching sandbox/production never shows one's data under the other.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 export class DashboardFetchError extends Error {
   constructor(message: string, readonly status: number, readonly code?: string) {
@@ -39,14 +39,20 @@ export function useDashboardData<T>(
   });
 }
 
-/** After a mutation: refetch every dashboard query (cheap, and nothing stale survives). */
-export function useRefreshDashboard() {
-  const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: ["dashboard"] });
-}
-
 /** A page's live data that always has a value: the server's first paint until a refetch lands. */
 export function useLiveData<T>(environment: string, resource: string, params: Record<string, string | number | undefined>, initial: T, refetchInterval: number | false = 3_000) {
   const q = useDashboardData<T>(environment, resource, params, { initialData: initial, refetchInterval });
   return { ...q, data: q.data ?? initial };
+}
+
+/**
+ * A server action as a TanStack mutation: `isPending` for the button, the action's result (data
+ * or the API's error) in `onSuccess`, and every dashboard query refetched once it settles.
+ */
+export function useDashboardMutation<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation<R, Error, A>({
+    mutationFn: (args) => action(...args),
+    onSettled: () => qc.invalidateQueries({ queryKey: ["dashboard"] }),
+  });
 }

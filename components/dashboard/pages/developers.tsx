@@ -1,8 +1,8 @@
 "use client";
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { rollSecretKeyAction } from "@/app/dashboard/actions";
-import { useLiveData, useRefreshDashboard } from "@/components/dashboard/use-dashboard-data";
+import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -18,10 +18,11 @@ type RequestRow = { id: string; method: string; path: string; status: number; re
 export function DevelopersView({ environment, initialKeys, initialRequests, canRoll }: { environment: string; initialKeys: Key[]; initialRequests: RequestRow[]; canRoll: boolean }) {
   const keys = useLiveData<Key[]>(environment, "keys", {}, initialKeys, false);
   const requests = useLiveData<RequestRow[]>(environment, "requests", {}, initialRequests, 3_000);
-  const refresh = useRefreshDashboard();
-  const [rolled, setRolled] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, start] = useTransition();
+  const roll = useDashboardMutation(rollSecretKeyAction);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const result = roll.data;
+  const rolled = result?.ok && result.data.secretKey !== dismissed ? result.data.secretKey : null;
+  const error = result && !result.ok ? result.error.message : (roll.error?.message ?? null);
   return (
     <>
       <PageHeader
@@ -39,7 +40,7 @@ export function DevelopersView({ environment, initialKeys, initialRequests, canR
         }
       />
       <div className="space-y-6">
-        {rolled ? <SecretReveal label="New secret key (the previous one has stopped working)" secret={rolled} onDone={() => setRolled(null)} /> : null}
+        {rolled ? <SecretReveal label="New secret key (the previous one has stopped working)" secret={rolled} onDone={() => setDismissed(rolled)} /> : null}
         <FormError message={error} />
         <Card title="API keys" id="keys">
           {keys.data.length === 0 ? (
@@ -79,16 +80,10 @@ export function DevelopersView({ environment, initialKeys, initialRequests, canR
                           <Button
                             size="sm"
                             variant="danger"
-                            busy={pending}
+                            busy={roll.isPending && roll.variables?.[0] === k.id}
                             onClick={() => {
                               if (!window.confirm("Roll this secret key? The current one stops working at once, and so do tokens issued with it.")) return;
-                              start(async () => {
-                                setError(null);
-                                const r = await rollSecretKeyAction(k.id);
-                                if (r.ok) setRolled(r.data.secretKey);
-                                else setError(r.error.message);
-                                await refresh();
-                              });
+                              roll.mutate([k.id]);
                             }}
                           >
                             Roll secret key

@@ -1,10 +1,9 @@
 "use client";
 import Link from "next/link";
-import { useState, useTransition } from "react";
 import type { PaymentDetail } from "@/lib/dashboard/queries";
 import { refundAction, simulateAction } from "@/app/dashboard/actions";
 import type { ActionError } from "@/lib/dashboard/action-result";
-import { useLiveData, useRefreshDashboard } from "@/components/dashboard/use-dashboard-data";
+import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
@@ -196,10 +195,8 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
 }
 
 function SimulateCard({ id, status }: { id: string; status: string }) {
-  const refresh = useRefreshDashboard();
-  const [pending, start] = useTransition();
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState<string | null>(null);
+  const simulate = useDashboardMutation(simulateAction);
+  const result = simulate.data;
   return (
     <Card title="Sandbox simulation" id="simulate">
       <p className="mb-3 text-sm text-slate-600">Drive this test payment through its states (reference 3.1).</p>
@@ -209,34 +206,25 @@ function SimulateCard({ id, status }: { id: string; status: string }) {
             key={s.action}
             variant="secondary"
             size="sm"
-            disabled={pending || status !== s.when}
-            busy={pending && running === s.action}
-            onClick={() =>
-              start(async () => {
-                setRunning(s.action);
-                setError(null);
-                const r = await simulateAction(id, s.action);
-                if (!r.ok) setError(r.error.message);
-                await refresh();
-              })
-            }
+            disabled={simulate.isPending || status !== s.when}
+            busy={simulate.isPending && simulate.variables?.[1] === s.action}
+            onClick={() => simulate.mutate([id, s.action])}
           >
             {s.label}
           </Button>
         ))}
       </div>
       <div className="mt-3">
-        <FormError message={error} />
+        <FormError message={result && !result.ok ? result.error.message : simulate.error?.message} />
       </div>
     </Card>
   );
 }
 
 function RefundCard({ id, currency }: { id: string; currency: string }) {
-  const refresh = useRefreshDashboard();
-  const [pending, start] = useTransition();
-  const [error, setError] = useState<ActionError | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const refund = useDashboardMutation(refundAction);
+  const error: ActionError | null = refund.data && !refund.data.ok ? refund.data.error : refund.error ? { code: "internal_error", message: refund.error.message } : null;
+  const done = refund.data?.ok ? refund.data.data : null;
   return (
     <Card title="Refund" id="refund">
       <form
@@ -245,14 +233,7 @@ function RefundCard({ id, currency }: { id: string; currency: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
-          start(async () => {
-            setError(null);
-            setDone(null);
-            const r = await refundAction(id, { amount: String(f.get("amount") ?? ""), reason: String(f.get("reason") ?? "") });
-            if (r.ok) setDone(`Refund ${r.data.refundId} of ${r.data.amount} ${r.data.currency} is ${r.data.status}.`);
-            else setError(r.error);
-            await refresh();
-          });
+          refund.mutate([id, { amount: String(f.get("amount") ?? ""), reason: String(f.get("reason") ?? "") }]);
         }}
       >
         <Field label={`Amount (${currency})`} hint="Leave empty to refund everything that remains." error={error?.param === "amount" ? error.message : undefined}>
@@ -271,10 +252,10 @@ function RefundCard({ id, currency }: { id: string; currency: string }) {
         {error && error.param !== "amount" && error.param !== "reason" ? <FormError message={error.message} /> : null}
         {done ? (
           <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-            {done}
+            Refund {done.refundId} of {done.amount} {done.currency} is {done.status}.
           </p>
         ) : null}
-        <Button type="submit" variant="danger" busy={pending}>
+        <Button type="submit" variant="danger" busy={refund.isPending}>
           Refund
         </Button>
       </form>

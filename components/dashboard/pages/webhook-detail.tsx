@@ -1,10 +1,10 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { deleteWebhookAction, replayDeliveryAction, rotateWebhookSecretAction, updateWebhookAction } from "@/app/dashboard/actions";
-import type { ActionError } from "@/lib/dashboard/action-result";
-import { useDashboardData, useLiveData, useRefreshDashboard } from "@/components/dashboard/use-dashboard-data";
+import type { ActionError, ActionResult } from "@/lib/dashboard/action-result";
+import { useDashboardData, useDashboardMutation } from "@/components/dashboard/use-dashboard-data";
 import { EventPicker } from "@/components/dashboard/event-picker";
 import type { Subscription } from "@/components/dashboard/pages/webhooks";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
@@ -34,17 +34,17 @@ type Props = {
 
 export function WebhookDetailView({ environment, subscription, initialDeliveries, initialInbox, eventTypes, canManage, canSeeSecrets }: Props) {
   const router = useRouter();
-  const refresh = useRefreshDashboard();
   const [sub, setSub] = useState(subscription);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
-  const [pending, start] = useTransition();
-  const act = (fn: () => Promise<void>) =>
-    start(async () => {
-      setError(null);
-      await fn();
-      await refresh();
-    });
+  const onResult = <T,>(then: (data: T) => void) => (r: ActionResult<T>) => {
+    setError(r.ok ? null : r.error);
+    if (r.ok) then(r.data);
+  };
+  const rotate = useDashboardMutation(rotateWebhookSecretAction);
+  const update = useDashboardMutation(updateWebhookAction);
+  const remove = useDashboardMutation(deleteWebhookAction);
+  const pending = rotate.isPending || update.isPending || remove.isPending;
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
@@ -67,13 +67,7 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
                 <Button
                   variant="secondary"
                   busy={pending}
-                  onClick={() =>
-                    act(async () => {
-                      const r = await rotateWebhookSecretAction(sub.id);
-                      if (r.ok) setSecret(r.data.secret);
-                      else setError(r.error);
-                    })
-                  }
+                  onClick={() => rotate.mutate([sub.id], { onSuccess: onResult((d) => setSecret(d.secret)) })}
                 >
                   Rotate secret
                 </Button>
@@ -81,13 +75,7 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
               <Button
                 variant="secondary"
                 busy={pending}
-                onClick={() =>
-                  act(async () => {
-                    const r = await updateWebhookAction(sub.id, { status: sub.status === "enabled" ? "disabled" : "enabled" });
-                    if (r.ok) setSub(r.data);
-                    else setError(r.error);
-                  })
-                }
+                onClick={() => update.mutate([sub.id, { status: sub.status === "enabled" ? "disabled" : "enabled" }], { onSuccess: onResult(setSub) })}
               >
                 {sub.status === "enabled" ? "Disable" : "Enable"}
               </Button>
@@ -96,11 +84,7 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
                 busy={pending}
                 onClick={() => {
                   if (!window.confirm("Delete this subscription? Deliveries stop at once.")) return;
-                  act(async () => {
-                    const r = await deleteWebhookAction(sub.id);
-                    if (r.ok) router.push("/dashboard/webhooks");
-                    else setError(r.error);
-                  });
+                  remove.mutate([sub.id], { onSuccess: onResult(() => router.push("/dashboard/webhooks")) });
                 }}
               >
                 Delete
@@ -137,32 +121,23 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
 
 function EditEvents({ sub, eventTypes, onSaved }: { sub: Subscription; eventTypes: string[]; onSaved: (s: Subscription) => void }) {
   const [events, setEvents] = useState(sub.events);
-  const [error, setError] = useState<ActionError | null>(null);
-  const [saved, setSaved] = useState(false);
-  const [pending, start] = useTransition();
+  const save = useDashboardMutation(updateWebhookAction);
+  const error = save.data && !save.data.ok ? save.data.error : null;
   return (
     <form
       className="mt-6 space-y-3 border-t border-slate-100 pt-4"
       onSubmit={(e) => {
         e.preventDefault();
-        start(async () => {
-          setError(null);
-          setSaved(false);
-          const r = await updateWebhookAction(sub.id, { events });
-          if (r.ok) {
-            onSaved(r.data);
-            setSaved(true);
-          } else setError(r.error);
-        });
+        save.mutate([sub.id, { events }], { onSuccess: (r) => r.ok && onSaved(r.data) });
       }}
     >
       <EventPicker legend="Edit events" eventTypes={eventTypes} value={events} onChange={setEvents} error={error?.param?.startsWith("events") ? error.message : undefined} />
       {error && !error.param?.startsWith("events") ? <FormError message={error.message} /> : null}
       <div className="flex items-center gap-3">
-        <Button type="submit" variant="secondary" busy={pending}>
+        <Button type="submit" variant="secondary" busy={save.isPending}>
           Save events
         </Button>
-        {saved ? (
+        {save.data?.ok && !save.isPending ? (
           <span role="status" className="text-sm text-emerald-800">
             Saved
           </span>
@@ -210,9 +185,8 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
   const first = !status && offset === 0;
   const params = { id, limit: 20, offset, ...(status ? { status } : {}) };
   const q = useDashboardData<Page<Delivery>>(environment, "deliveries", params, { initialData: first ? initial : undefined, refetchInterval: 2_000 });
-  const refresh = useRefreshDashboard();
-  const [pending, start] = useTransition();
-  const [message, setMessage] = useState<string | null>(null);
+  const replay = useDashboardMutation(replayDeliveryAction);
+  const message = replay.data ? (replay.data.ok ? `Delivery ${replay.data.data.id} queued for a new attempt.` : replay.data.error.message) : null;
   return (
     <Card
       title="Delivery log"
@@ -266,14 +240,8 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
                       <Button
                         size="sm"
                         variant="secondary"
-                        busy={pending}
-                        onClick={() =>
-                          start(async () => {
-                            const r = await replayDeliveryAction(id, d.id);
-                            setMessage(r.ok ? `Delivery ${d.id} queued for a new attempt.` : r.error.message);
-                            await refresh();
-                          })
-                        }
+                        busy={replay.isPending && replay.variables?.[1] === d.id}
+                        onClick={() => replay.mutate([id, d.id])}
                       >
                         Replay
                       </Button>

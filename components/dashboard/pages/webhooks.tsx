@@ -1,9 +1,9 @@
 "use client";
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { createWebhookAction } from "@/app/dashboard/actions";
 import type { ActionError } from "@/lib/dashboard/action-result";
-import { useLiveData, useRefreshDashboard } from "@/components/dashboard/use-dashboard-data";
+import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { EventPicker } from "@/components/dashboard/event-picker";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, FormError, Input } from "@/components/ui/field";
@@ -68,17 +68,18 @@ export function WebhooksView({ environment, params, initial, eventTypes, canMana
 }
 
 function CreateWebhook({ eventTypes }: { eventTypes: string[] }) {
-  const refresh = useRefreshDashboard();
+  const create = useDashboardMutation(createWebhookAction);
   const [events, setEvents] = useState<string[]>(["*"]);
-  const [error, setError] = useState<ActionError | null>(null);
-  const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
-  const [pending, start] = useTransition();
+  const [shown, setShown] = useState<string | null>(null);
+  const result = create.data;
+  const error: ActionError | null = result && !result.ok ? result.error : create.error ? { code: "internal_error", message: create.error.message } : null;
+  const created = result?.ok && result.data.id !== shown ? result.data : null;
   const paramError = (p: string) => (error && (error.param === p || error.param?.startsWith(`${p}[`)) ? error.message : undefined);
   return (
     <Card className="mb-6" title="Add a subscription" id="create-webhook">
       {created ? (
         <div className="mb-4 space-y-2">
-          <SecretReveal label="Signing secret" secret={created.secret} onDone={() => setCreated(null)} />
+          <SecretReveal label="Signing secret" secret={created.secret} onDone={() => setShown(created.id)} />
           <Link href={`/dashboard/webhooks/${created.id}`} className="text-sm font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
             Open the new subscription
           </Link>
@@ -91,15 +92,12 @@ function CreateWebhook({ eventTypes }: { eventTypes: string[] }) {
           e.preventDefault();
           const form = e.currentTarget;
           const url = String(new FormData(form).get("url") ?? "");
-          start(async () => {
-            setError(null);
-            const r = await createWebhookAction({ url, events });
-            if (r.ok) {
-              setCreated({ id: r.data.id, secret: r.data.secret });
+          create.mutate([{ url, events }], {
+            onSuccess: (r) => {
+              if (!r.ok) return;
               form.reset();
               setEvents(["*"]);
-            } else setError(r.error);
-            await refresh();
+            },
           });
         }}
       >
@@ -108,7 +106,7 @@ function CreateWebhook({ eventTypes }: { eventTypes: string[] }) {
         </Field>
         <EventPicker eventTypes={eventTypes} value={events} onChange={setEvents} error={paramError("events")} />
         {error && !paramError("url") && !paramError("events") ? <FormError message={error.message} /> : null}
-        <Button type="submit" busy={pending}>
+        <Button type="submit" busy={create.isPending}>
           Add subscription
         </Button>
       </form>
