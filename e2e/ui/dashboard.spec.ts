@@ -131,7 +131,7 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await expect(page.getByRole("switch", { name: "Sandbox mode" })).toHaveAttribute("aria-checked", "false");
   await expect(page.getByTestId("sandbox-banner")).toHaveCount(0);
   await page.goto(`/dashboard/payments/${txId}`);
-  await expect(page.getByText("This page could not be found")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
   await page.goto("/dashboard");
   await checkPage(page, info, "overview-production");
   await page.getByRole("switch", { name: "Sandbox mode" }).click();
