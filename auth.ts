@@ -8,6 +8,7 @@ import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
+import { clientAddress } from "@/lib/http/handler";
 import { verifyCredentials } from "@/lib/dashboard/users";
 import { isThrottled, recordFailure, recordSuccess } from "@/lib/dashboard/throttle";
 
@@ -21,11 +22,6 @@ export class ThrottledSignIn extends CredentialsSignin {
 }
 
 const credentials = z.object({ email: z.string().trim().min(3).max(254), password: z.string().min(1).max(200) });
-
-function clientIp(req: Request): string {
-  const xff = req.headers.get("x-forwarded-for");
-  return (xff?.split(",").pop()?.trim() || req.headers.get("x-real-ip") || "local").slice(0, 64);
-}
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: config().AUTH_SECRET,
@@ -51,7 +47,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
-        const ip = clientIp(request);
+        const ip = clientAddress(request); // the API's own notion of the client address
         if (await isThrottled(email, ip)) throw new ThrottledSignIn();
         const user = await verifyCredentials(email, password);
         if (!user) {
