@@ -63,3 +63,17 @@ export async function dashboardOrThrow(permission?: Permission): Promise<Dashboa
   if (permission && !d.can(permission)) throw new AppError("forbidden", `Your role (${d.user.role}) cannot do this.`);
   return d;
 }
+
+/**
+ * The context narrowed to one of the merchant's shops, for use cases that need a shop (the
+ * dashboard's own context is merchant-wide). `shopId` omitted: the merchant's first active shop.
+ */
+export async function withShop(d: Dashboard, shopId?: string): Promise<AuthContext> {
+  const shop = await db().shop.findFirst({
+    where: { merchantId: d.merchant.id, status: "active", ...(shopId ? { id: shopId } : {}) },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, name: true, status: true },
+  });
+  if (!shop) throw new AppError("shop_not_found", shopId ? `No shop ${shopId}.` : "The merchant has no active shop.", { param: "shopId" });
+  return { ...d.ctx, shop };
+}
