@@ -19,6 +19,9 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
-    { name: "phone", use: { ...devices["Pixel 7"], channel: undefined } },
+    // The merchant dashboard is built for desktops and tablets; the buyer pages for phones too.
+    { name: "phone", testIgnore: /dashboard.*\.spec\.ts$/, use: { ...devices["Pixel 7"], channel: undefined } },
+    // A 10" tablet in portrait (iPad Air's 820 × 1180 viewport), in Chromium.
+    { name: "tablet", testMatch: /dashboard.*\.spec\.ts$/, use: { ...devices["Galaxy Tab S4"], viewport: { width: 820, height: 1180 }, deviceScaleFactor: 2, channel: undefined } },
   ],
 });

@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   payout: "po",
   payoutTransfer: "ptr",
   swapQuote: "swq",
+  apiRequest: "arq",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

@@ -8,12 +8,13 @@
 //   npm run shop:deposit-methods -- --shop shp_… [--enable dm_spei_pagosur …] [--disable sbx_dm_spei …]
 //   npm run deposit-account:disable -- --account eda_… [--reactivate]
 //   npm run fx:set -- --currency BRL --rate 5.40       (production rates; older than 24 h = fx_unavailable)
+//   npm run user:create -- --merchant mer_… --email dev@acme.test --password … --role owner|developer|viewer
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -36,6 +37,7 @@ async function main(): Promise<number> {
       disable: { type: "string", multiple: true },
       currency: { type: "string" },
       rate: { type: "string" },
+      role: { type: "string" },
       json: { type: "boolean", default: false },
     },
     strict: true,
@@ -136,6 +138,14 @@ async function main(): Promise<number> {
         parseRate(need(values.rate, "--rate"));
         await setRate(currency, values.rate!, "operator");
         out(`1 USD = ${values.rate} ${currency}`, { currency, rate: values.rate });
+        return 0;
+      }
+      case "user:create": {
+        const { createDashboardUser } = await import("@/lib/dashboard/users");
+        const role = values.role ?? "owner";
+        if (role !== "owner" && role !== "developer" && role !== "viewer") throw new Error("--role must be owner, developer or viewer");
+        const u = await createDashboardUser({ merchantId: need(values.merchant, "--merchant"), email: need(values.email, "--email"), password: need(values.password, "--password"), role });
+        out(`dashboard user ${u.email} (${u.role}) of merchant ${u.merchantId}`, u);
         return 0;
       }
       default:

@@ -16,7 +16,7 @@ export type AuthContext = {
   keyPairId: string;
   /** Masked id of the key behind the credential, safe to show and log. */
   keyId: string;
-  via: "api_key" | "access_token" | "checkout_session";
+  via: "api_key" | "access_token" | "checkout_session" | "dashboard";
 };
 
 export type AuthRequirements = {

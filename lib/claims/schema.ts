@@ -2,6 +2,9 @@ import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { transactionIdParams } from "@/lib/payments/schema";
 
+export const CLAIM_KINDS = ["user_dispute", "chargeback"] as const;
+export const CLAIM_STATUSES = ["pending", "open", "resolved", "rejected", "won", "lost"] as const;
+
 export const refundBody = z.object({
   amount: z.unknown().optional().meta({ type: "number", description: "Local-currency major units of the original payment; default: all that remains" }),
   reason: z.string().max(500).optional().describe("e.g. requested_by_customer, duplicate, fraudulent, other"),
@@ -14,8 +17,8 @@ export const refund = z
 export const claim = z
   .object({
     id: z.string(),
-    kind: z.enum(["user_dispute", "chargeback"]),
-    status: z.enum(["pending", "open", "resolved", "rejected", "won", "lost"]),
+    kind: z.enum(CLAIM_KINDS),
+    status: z.enum(CLAIM_STATUSES),
     transactionId: z.string(),
     amount: z.number(),
     amountUsd: z.number(),

@@ -11,6 +11,7 @@ import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/l
 import { parseWith } from "@/lib/http/validation";
 import { clientIp } from "@/lib/http/client-ip";
 import { validateIdempotencyKey, withIdempotency } from "@/lib/http/idempotency";
+import { recordRequest } from "@/lib/http/request-log";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
 export type HandlerInput<E extends EndpointDef> = {
@@ -113,6 +114,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       ({ response, status } = errorResponse(err, requestId, headers));
     }
     log.info({ requestId, merchant: auth?.merchant.id, env: auth?.environment, route: `${endpoint.method} ${endpoint.path}`, status, durationMs: Math.round((performance.now() - started) * 10) / 10 }, "request");
+    if (auth) recordRequest({ merchantId: auth.merchant.id, environment: auth.environment, method: req.method, path: new URL(req.url).pathname, status, requestId, keyId: auth.keyId, durationMs: performance.now() - started });
     return response;
   };
 }

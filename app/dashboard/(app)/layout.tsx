@@ -1,0 +1,18 @@
+import type { ReactNode } from "react";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { DashboardProviders } from "@/components/dashboard/providers";
+import { DashboardShell } from "@/components/dashboard/shell";
+
+// Every page below is per-user and per-environment: never cached.
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const d = await requireDashboard();
+  return (
+    <DashboardProviders>
+      <DashboardShell merchantName={d.merchant.name} email={d.user.email} role={d.user.role} environment={d.environment}>
+        {children}
+      </DashboardShell>
+    </DashboardProviders>
+  );
+}

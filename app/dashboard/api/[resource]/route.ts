@@ -1,0 +1,55 @@
+// Live data for the dashboard's TanStack queries (GET only; mutations are server actions). The
+// session decides merchant and environment; every loader is a scoped lib/ read.
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { errorResponse } from "@/lib/http/handler";
+import { parseWith } from "@/lib/http/validation";
+import { dashboardOrThrow, type Dashboard } from "@/lib/dashboard/session";
+import { listKeys, overview, paymentDetail, recentRequests } from "@/lib/dashboard/queries";
+import { listPayments } from "@/lib/payments/list-payments";
+import { listPaymentsQuery } from "@/lib/payments/schema";
+import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
+import { listSubscriptions } from "@/lib/webhooks/subscriptions";
+import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
+import { pageQuery } from "@/lib/http/pagination";
+
+const id = z.object({ id: z.string().min(1).max(64) });
+const claimsQuery = z.object({ ...pageQuery(), kind: z.enum(CLAIM_KINDS).optional(), status: z.enum(CLAIM_STATUSES).optional() });
+const deliveriesQuery = z.object({ ...pageQuery(), id: z.string().min(1).max(64), status: z.enum(["pending", "succeeded", "failed"]).optional(), event: z.string().max(60).optional() });
+const pageOf = z.object({ ...pageQuery(), id: z.string().min(1).max(64) });
+
+type Loader = (d: Dashboard, q: Record<string, string>) => Promise<unknown>;
+
+const LOADERS: Record<string, Loader> = {
+  overview: (d) => overview(d.ctx),
+  payments: (d, q) => listPayments(d.ctx, parseWith(listPaymentsQuery, q, "query")),
+  payment: (d, q) => paymentDetail(d.ctx, parseWith(id, q, "query").id),
+  claims: (d, q) => listClaims(d.ctx, parseWith(claimsQuery, q, "query")),
+  webhooks: (d, q) => listSubscriptions(d.ctx, q),
+  deliveries: (d, q) => {
+    const p = parseWith(deliveriesQuery, q, "query");
+    return listDeliveries(d.ctx, p.id, p);
+  },
+  inbox: (d, q) => {
+    const p = parseWith(pageOf, q, "query");
+    return listInbox(d.ctx, p.id, p);
+  },
+  requests: (d) => recentRequests(d.ctx),
+  keys: (d) => listKeys(d.ctx),
+};
+
+export async function GET(req: Request, ctx: { params: Promise<{ resource: string }> }) {
+  const requestId = newId("request");
+  try {
+    const { resource } = await ctx.params;
+    const load = Object.hasOwn(LOADERS, resource) ? LOADERS[resource] : undefined;
+    if (!load) throw new AppError("route_not_found", `No dashboard data named ${resource}.`);
+    const d = await dashboardOrThrow();
+    const q = Object.fromEntries(new URL(req.url).searchParams);
+    const body = await load(d, q);
+    return new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Environment": d.environment } });
+  } catch (err) {
+    return errorResponse(err, requestId).response;
+  }
+}

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { currentDashboard } from "@/lib/dashboard/session";
+import { SignInForm } from "./sign-in-form";
+
+export const metadata: Metadata = { title: "Sign in · Latam Payments" };
+
+export default async function SignInPage() {
+  if (await currentDashboard()) redirect("/dashboard");
+  return (
+    <main id="main" className="flex min-h-screen items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Sign in to your dashboard</h1>
+        <p className="mt-1 text-sm text-slate-600">Accounts are created by your operator.</p>
+        <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+          <SignInForm />
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,33 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { NAV_ITEMS, isActive } from "@/components/dashboard/nav";
+import { cn } from "@/components/ui/cn";
+
+export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const pathname = usePathname() ?? "";
+  return (
+    <ul className="space-y-0.5">
+      {NAV_ITEMS.filter((i) => i.ready).map((item) => {
+        const active = isActive(item.href, pathname);
+        const Icon = item.icon;
+        return (
+          <li key={item.href}>
+            <Link
+              href={item.href}
+              onClick={onNavigate}
+              aria-current={active ? "page" : undefined}
+              className={cn(
+                "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600",
+                active ? "bg-indigo-50 text-indigo-800" : "text-slate-700 hover:bg-slate-100",
+              )}
+            >
+              <Icon aria-hidden className="size-4" />
+              {item.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,22 @@
+// The dashboard's navigation, in one place. An entry with `ready: false` names a page that is
+// planned but not built yet: it is not shown. Adding the page is new files under
+// app/dashboard/(app)/<segment>/ and flipping `ready`.
+import { BookOpen, Building2, Code2, LayoutDashboard, Receipt, Scale, Send, Webhook, type LucideIcon } from "lucide-react";
+import type { Permission } from "@/lib/dashboard/roles";
+
+export type NavItem = { href: string; label: string; icon: LucideIcon; ready: boolean; requires?: Permission };
+
+export const NAV_ITEMS: NavItem[] = [
+  { href: "/dashboard", label: "Overview", icon: LayoutDashboard, ready: true },
+  { href: "/dashboard/payments", label: "Payments", icon: Receipt, ready: true },
+  { href: "/dashboard/claims", label: "Claims", icon: Scale, ready: true },
+  { href: "/dashboard/deposit-accounts", label: "Deposit accounts", icon: Building2, ready: false },
+  { href: "/dashboard/payouts", label: "Payouts", icon: Send, ready: false },
+  { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook, ready: true },
+  { href: "/dashboard/developers", label: "Developers", icon: Code2, ready: true },
+  { href: "/dashboard/api-reference", label: "API reference", icon: BookOpen, ready: true },
+];
+
+export function isActive(href: string, pathname: string): boolean {
+  return href === "/dashboard" ? pathname === "/dashboard" : pathname === href || pathname.startsWith(`${href}/`);
+}

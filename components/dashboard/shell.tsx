@@ -1,0 +1,59 @@
+import type { ReactNode } from "react";
+import { FlaskConical, LogOut } from "lucide-react";
+import { NavLinks } from "@/components/dashboard/nav-links";
+import { EnvironmentSwitch } from "@/components/dashboard/env-switch";
+import { signOutAction } from "@/app/dashboard/actions";
+import { Badge } from "@/components/ui/badge";
+
+type ShellProps = { merchantName: string; email: string; role: string; environment: "sandbox" | "production"; children: ReactNode };
+
+/** The frame of every signed-in page: sandbox marking, header, navigation, main landmark. */
+export function DashboardShell({ merchantName, email, role, environment, children }: ShellProps) {
+  const sandbox = environment === "sandbox";
+  return (
+    <div className={`min-h-screen ${sandbox ? "border-t-4 border-amber-500" : ""}`} data-environment={environment}>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+        Skip to content
+      </a>
+      {sandbox ? (
+        <div data-testid="sandbox-banner" className="flex items-center justify-center gap-2 bg-amber-100 px-4 py-1.5 text-center text-sm font-medium text-amber-950">
+          <FlaskConical aria-hidden className="size-4" />
+          Sandbox: test data only. No real money moves.
+        </div>
+      ) : null}
+      <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
+        <div className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <div className="flex min-w-0 items-center gap-3">
+            <details className="relative md:hidden">
+              <summary className="cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium">Menu</summary>
+              <nav aria-label="Dashboard (menu)" className="absolute left-0 z-30 mt-2 w-64 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
+                <NavLinks />
+              </nav>
+            </details>
+            <span className="truncate font-semibold text-slate-900">{merchantName}</span>
+            {sandbox ? <Badge tone="yellow">Sandbox</Badge> : <Badge tone="green">Live</Badge>}
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <EnvironmentSwitch environment={environment} />
+            <span className="hidden text-sm text-slate-600 sm:inline">
+              {email} <span className="text-slate-500">· {role}</span>
+            </span>
+            <form action={signOutAction}>
+              <button type="submit" className="inline-flex items-center gap-1 rounded-md px-2 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600">
+                <LogOut aria-hidden className="size-4" /> Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <div className="flex">
+        <nav aria-label="Dashboard" className="sticky top-16 hidden h-[calc(100vh-4rem)] w-52 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-3 md:block">
+          <NavLinks />
+        </nav>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+// Money always shows its currency. Amounts arrive as the API's major-unit numbers.
+const formatters = new Map<string, Intl.NumberFormat>();
+
+export function formatMoney(amount: number, currency: string): string {
+  let f = formatters.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { style: "currency", currency, currencyDisplay: "code" });
+    formatters.set(currency, f);
+  }
+  // "USD 1,234.50" -> "1,234.50 USD": the amount first reads better in tables.
+  const parts = f.formatToParts(amount);
+  const number = parts.filter((p) => p.type !== "currency" && p.type !== "literal").map((p) => p.value).join("");
+  return `${number} ${currency}`;
+}
+
+export function Money({ amount, currency, className }: { amount: number; currency: string; className?: string }) {
+  return <span className={`tabular-nums whitespace-nowrap ${className ?? ""}`}>{formatMoney(amount, currency)}</span>;
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  return new Date(iso).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC", hour12: false }) + " UTC";
+}

@@ -1,0 +1,64 @@
+// Set-up for the dashboard's browser tests: merchants and dashboard users through the operator
+// CLI (the same lib/ use cases), API calls over real HTTP, and the page checks every page gets
+// (a screenshot and an axe-core scan).
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import path from "node:path";
+import { expect, type Page, type TestInfo } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../..");
+export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
+export const PASSWORD = "correct horse battery staple";
+
+async function cli(args: string[]): Promise<any> {
+  const { stdout } = await run(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args, "--json"], { cwd: root, env: process.env });
+  return JSON.parse(stdout.trim().split("\n").pop()!);
+}
+
+export type TestMerchant = { merchantId: string; shopId: string; sandbox: { secretKey: string; publishableKey: string }; owner: string };
+
+export async function newMerchant(label: string): Promise<TestMerchant> {
+  const tag = `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const owner = `owner-${tag}@example.test`;
+  const m = await cli(["merchant:create", "--name", `Shop ${tag}`, "--tier", "premium", "--email", owner, "--password", PASSWORD]);
+  return { ...m, owner };
+}
+
+export async function newUser(merchantId: string, role: "owner" | "developer" | "viewer"): Promise<string> {
+  const email = `${role}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+  await cli(["user:create", "--merchant", merchantId, "--email", email, "--password", PASSWORD, "--role", role]);
+  return email;
+}
+
+export async function api(pathname: string, key: string, body?: unknown) {
+  const res = await fetch(`${BASE_URL}/api/v1${pathname}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/dashboard/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+}
+
+/** Screenshot to e2e/screenshots/ and an axe-core scan that fails on serious or critical violations. */
+export async function checkPage(page: Page, info: TestInfo, name: string) {
+  await page.screenshot({ path: `e2e/screenshots/dashboard-${name}-${info.project.name}.png`, fullPage: true });
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`), `axe on ${name}`).toEqual([]);
+}
+
+/** Follows a link of the dashboard's side navigation. */
+export async function nav(page: Page, name: string) {
+  await page.getByRole("navigation", { name: "Dashboard", exact: true }).getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}

@@ -1,0 +1,233 @@
+// The merchant dashboard end to end, in Debian's Chromium (desktop and tablet): sign in, watch a
+// payment made through the API appear, drive it in the sandbox, refund it, run webhooks, check
+// roles and accessibility. Every page is screenshotted and scanned with axe-core.
+import { test, expect } from "@playwright/test";
+import { PASSWORD, api, checkPage, nav, newMerchant, newUser, signIn } from "./dashboard-helpers";
+
+test.describe.configure({ mode: "parallel" });
+
+test("owner: payment appears, simulate paid, balance and inbox change, refund, webhooks, developers", async ({ page }, info) => {
+  test.setTimeout(300_000);
+  const m = await newMerchant("flow");
+  await signIn(page, m.owner);
+
+  // Sandbox is the default and is marked on every page.
+  await expect(page.getByTestId("sandbox-banner")).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Sandbox mode" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByText("No payments yet")).toBeVisible();
+  await checkPage(page, info, "overview-empty");
+
+  // A managed-inbox subscription for every event; its secret is shown once.
+  await nav(page, "Webhooks");
+  await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+  await page.getByRole("button", { name: "Add subscription" }).click();
+  const secret = page.getByTestId("revealed-secret");
+  await expect(secret).toHaveText(/^whsec_/);
+  const firstSecret = await secret.textContent();
+  await checkPage(page, info, "webhooks");
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(secret).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("webhook-row")).toHaveCount(1);
+  await expect(page.getByText(firstSecret!)).toHaveCount(0);
+  const inboxHref = await page.getByTestId("webhook-row").getByRole("link").getAttribute("href");
+
+  // A payment created through the API appears in the open list.
+  await nav(page, "Payments");
+  await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
+  const orderId = `order-${Date.now()}`;
+  const created = await api("/payments", m.sandbox.secretKey, { amount: 25, paymentMethodId: "sbx_card", merchantOrderId: orderId });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const txId: string = created.body.transactionId;
+  const row = page.locator(`[data-payment-id="${txId}"]`);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText("25.00 USD");
+  await checkPage(page, info, "payments");
+
+  // Search by merchantOrderId.
+  await page.getByLabel("Order id (merchantOrderId)").fill(orderId);
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`merchantOrderId=${orderId}`));
+  await expect(page.getByTestId("payment-row")).toHaveCount(1);
+
+  // The detail page: simulate paid and watch the status change.
+  await row.getByRole("link").click();
+  await expect(page.getByTestId("payment-status")).toHaveText("pending");
+  await expect(page.getByRole("heading", { name: "Cascade attempts" })).toBeVisible();
+  await page.getByRole("button", { name: "Simulate paid" }).click();
+  await expect(page.getByTestId("payment-status")).toHaveText("completed");
+  await expect(page.getByText("payment.completed").first()).toBeVisible();
+  await checkPage(page, info, "payment-detail");
+
+  // Refund: the API's error shows next to the amount, then a partial refund goes through.
+  await page.getByLabel(/^Amount \(/).fill("100000");
+  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(page.getByText(/can still be refunded/)).toBeVisible();
+  await expect(page.getByLabel(/^Amount \(/)).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel(/^Amount \(/).fill("5");
+  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Refund \S+ of 5 / })).toBeVisible();
+  // The sandbox confirms the refund on its own; the claim shows its history.
+  await expect(page.getByTestId("payment-claim")).toContainText("resolved", { timeout: 15_000 });
+
+  // The balance moved: pending holds the net of the payment.
+  await nav(page, "Overview");
+  const pending = page.getByRole("definition").filter({ hasText: /USD/ }).nth(1);
+  await expect(pending).not.toHaveText("0.00 USD");
+  await expect(page.locator(`a[href="/dashboard/payments/${txId}"]`)).toBeVisible();
+  await checkPage(page, info, "overview");
+
+  // Claims page lists the refund with its status history.
+  await nav(page, "Claims");
+  await expect(page.getByTestId("claim-row")).toHaveCount(1);
+  await expect(page.getByTestId("claim-row")).toContainText("resolved");
+  await checkPage(page, info, "claims");
+
+  // The managed inbox received the payment's events, newest first.
+  await page.goto(inboxHref!);
+  await expect(page.getByTestId("inbox-message").filter({ hasText: "payment.completed" })).toBeVisible();
+  await expect(page.getByTestId("inbox-message").first()).toContainText(/payment\.refunded|claim\.resolved/);
+  await checkPage(page, info, "webhook-detail");
+
+  // Rotate: a new secret, shown once.
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.getByTestId("revealed-secret")).toHaveText(/^whsec_/);
+  expect(await page.getByTestId("revealed-secret").textContent()).not.toBe(firstSecret);
+  await page.getByRole("button", { name: "I have stored it" }).click();
+
+  // Replay a delivery: its attempt count goes up.
+  const delivery = page.getByTestId("delivery-row").filter({ hasText: "payment.completed" });
+  await expect(delivery).toContainText("1 attempt");
+  await delivery.locator("summary").click();
+  await delivery.getByRole("button", { name: "Replay" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "queued for a new attempt" })).toBeVisible();
+  await expect(delivery).toContainText("2 attempts");
+
+  // Edit events, disable.
+  await page.getByRole("checkbox", { name: "All events (*)" }).uncheck();
+  await page.getByRole("checkbox", { name: "payment.completed" }).check();
+  await page.getByRole("button", { name: "Save events" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  await page.getByRole("button", { name: "Disable" }).click();
+  await expect(page.getByRole("button", { name: "Enable" })).toBeVisible();
+  // Delete (after a confirmation): the list is empty again.
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/webhooks$/);
+  await expect(page.getByText("No subscriptions")).toBeVisible();
+
+  // Developers: keys and the recent API requests with their request ids.
+  await nav(page, "Developers");
+  await expect(page.getByText(m.sandbox.publishableKey)).toBeVisible();
+  await expect(page.getByTestId("request-row").filter({ hasText: "POST /api/v1/payments" })).toContainText(/req_\w+/);
+  await checkPage(page, info, "developers");
+  await page.getByRole("link", { name: "API reference" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+  await expect(page.getByText("/payments/{id}/refund").first()).toBeVisible();
+  await checkPage(page, info, "api-reference");
+
+  // Production: a different world, no sandbox marking, no simulate buttons.
+  await page.getByRole("switch", { name: "Sandbox mode" }).click();
+  await expect(page.getByRole("switch", { name: "Sandbox mode" })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByTestId("sandbox-banner")).toHaveCount(0);
+  await page.goto(`/dashboard/payments/${txId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
+  await page.goto("/dashboard");
+  await checkPage(page, info, "overview-production");
+  await page.getByRole("switch", { name: "Sandbox mode" }).click();
+  await expect(page.getByTestId("sandbox-banner")).toBeVisible();
+
+  // Roll the sandbox secret key: shown once, and the old key stops working.
+  await page.goto("/dashboard/developers");
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Roll secret key" }).click();
+  await expect(page.getByTestId("revealed-secret")).toHaveText(/^sk_test_/);
+  const newKey = (await page.getByTestId("revealed-secret").textContent())!;
+  expect((await api("/me", m.sandbox.secretKey)).status).toBe(401);
+  expect((await api("/me", newKey)).status).toBe(200);
+
+  // Sign out.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+  await page.goto("/dashboard/payments");
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+});
+
+test("sign-in: a wrong password is refused with one message; repeated failures are throttled", async ({ page }, info) => {
+  const m = await newMerchant("signin");
+  await page.goto("/dashboard/sign-in");
+  await checkPage(page, info, "sign-in");
+  for (let i = 0; i < 5; i++) {
+    await page.getByLabel("Email").fill(m.owner);
+    await page.getByLabel("Password").fill(`wrong password ${i}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // The form resets (password emptied) once the attempt has been answered.
+    await expect(page.getByLabel("Password")).toHaveValue("");
+    await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password." })).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(m.owner);
+  }
+  await page.getByLabel("Email").fill(m.owner);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Too many failed attempts" })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+});
+
+test("a viewer sees no refund, simulate, rotate or roll button and no secret", async ({ page }, info) => {
+  const m = await newMerchant("viewer");
+  const viewer = await newUser(m.merchantId, "viewer");
+  const created = await api("/payments", m.sandbox.secretKey, { amount: 12, paymentMethodId: "sbx_card" });
+  const txId = created.body.transactionId as string;
+  await api(`/payments/${txId}/simulate`, m.sandbox.secretKey, { action: "paid" });
+  const hook = await api("/webhooks", m.sandbox.secretKey, { events: ["*"] });
+  await signIn(page, viewer);
+
+  await page.goto(`/dashboard/payments/${txId}`);
+  await expect(page.getByTestId("payment-status")).toHaveText("completed");
+  await expect(page.getByRole("button", { name: /Refund|Simulate/ })).toHaveCount(0);
+  await checkPage(page, info, "payment-detail-viewer");
+
+  await page.goto("/dashboard/webhooks");
+  await expect(page.getByRole("button", { name: "Add subscription" })).toHaveCount(0);
+  await page.goto(`/dashboard/webhooks/${hook.body.id}`);
+  await expect(page.getByRole("button", { name: /Rotate secret|Delete|Disable|Replay/ })).toHaveCount(0);
+  await expect(page.getByText(/whsec_/)).toHaveCount(0);
+
+  await page.goto("/dashboard/developers");
+  await expect(page.getByRole("button", { name: "Roll secret key" })).toHaveCount(0);
+  await expect(page.getByText(m.sandbox.secretKey)).toHaveCount(0);
+});
+
+test("a merchant never sees another merchant's data", async ({ browser }) => {
+  const a = await newMerchant("iso-a");
+  const b = await newMerchant("iso-b");
+  const payA = (await api("/payments", a.sandbox.secretKey, { amount: 11, paymentMethodId: "sbx_card", merchantOrderId: "a-secret-order" })).body.transactionId as string;
+  const payB = (await api("/payments", b.sandbox.secretKey, { amount: 22, paymentMethodId: "sbx_card", merchantOrderId: "b-secret-order" })).body.transactionId as string;
+  const hookA = (await api("/webhooks", a.sandbox.secretKey, { events: ["*"] })).body.id as string;
+  const hookB = (await api("/webhooks", b.sandbox.secretKey, { events: ["*"] })).body.id as string;
+
+  const pageA = await (await browser.newContext()).newPage();
+  const pageB = await (await browser.newContext()).newPage();
+  await signIn(pageA, a.owner);
+  await signIn(pageB, b.owner);
+  for (const [page, own, other, ownHook, otherHook, otherOrder] of [
+    [pageA, payA, payB, hookA, hookB, "b-secret-order"],
+    [pageB, payB, payA, hookB, hookA, "a-secret-order"],
+  ] as const) {
+    await page.goto(`/dashboard/payments/${own}`);
+    await expect(page.getByTestId("payment-status")).toBeVisible();
+    const res = await page.goto(`/dashboard/payments/${other}`);
+    expect(res?.status()).toBe(404);
+    expect((await page.goto(`/dashboard/webhooks/${otherHook}`))?.status()).toBe(404);
+    expect((await page.goto(`/dashboard/webhooks/${ownHook}`))?.status()).toBe(200);
+    await page.goto(`/dashboard/payments?merchantOrderId=${otherOrder}`);
+    await expect(page.getByText("No payments match these filters")).toBeVisible();
+    // The data routes answer the same 404s as the API.
+    for (const url of [`/dashboard/api/payment?id=${other}`, `/dashboard/api/inbox?id=${otherHook}`, `/dashboard/api/deliveries?id=${otherHook}`]) {
+      const r = await page.request.get(url);
+      expect(r.status(), url).toBe(404);
+    }
+    const list = await (await page.request.get("/dashboard/api/payments")).json();
+    expect(list.data.map((p: { id: string }) => p.id)).toEqual([own]);
+  }
+});

@@ -1,0 +1,19 @@
+// What a dashboard server action answers: the use case's data, or the API's error (code,
+// message and the offending field) so a form can show it next to that field.
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { newId } from "@/lib/ids";
+
+export type ActionError = { code: string; message: string; param?: string; details?: Record<string, unknown> };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
+
+export async function runAction<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, data: await fn() };
+  } catch (err) {
+    if (err instanceof AppError) return { ok: false, error: { code: err.code, message: err.message, ...(err.param ? { param: err.param } : {}), ...(err.details ? { details: err.details } : {}) } };
+    const requestId = newId("request");
+    log.error({ requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, "dashboard action failed");
+    return { ok: false, error: { code: "internal_error", message: `Something went wrong. Quote ${requestId} to support.` } };
+  }
+}

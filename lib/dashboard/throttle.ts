@@ -1,0 +1,96 @@
+// Throttles failed sign-ins: at most MAX_PER_EMAIL failures per email and MAX_PER_IP per client
+// address in a WINDOW_MS fixed window; past that, sign-in is refused (even with the right
+// password) until the window ends. Counters live in Redis when REDIS_URL is set (shared by
+// every instance), else in this process. A Redis failure fails open, like the API's limiter.
+import Redis from "ioredis";
+import { config } from "@/lib/config";
+import { log } from "@/lib/log";
+import { singleton } from "@/lib/singleton";
+
+export const WINDOW_MS = 15 * 60_000;
+export const MAX_PER_EMAIL = 5;
+export const MAX_PER_IP = 30;
+
+export interface Counter {
+  get(key: string): Promise<number>;
+  incr(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+export class MemoryCounter implements Counter {
+  constructor(private now: () => number = Date.now) {}
+  private m = new Map<string, { n: number; until: number }>();
+  private live(key: string) {
+    const e = this.m.get(key);
+    if (e && e.until > this.now()) return e;
+    this.m.delete(key);
+    return undefined;
+  }
+  async get(key: string) {
+    return this.live(key)?.n ?? 0;
+  }
+  async incr(key: string) {
+    const e = this.live(key) ?? { n: 0, until: this.now() + WINDOW_MS };
+    e.n += 1;
+    this.m.set(key, e);
+    if (this.m.size > 100_000) this.m.clear();
+    return e.n;
+  }
+  async reset(key: string) {
+    this.m.delete(key);
+  }
+}
+
+export class RedisCounter implements Counter {
+  constructor(private r: Redis, private prefix = "") {}
+  private guard<T>(p: Promise<T>, fallback: T): Promise<T> {
+    return p.catch((err) => {
+      log.warn({ err: (err as Error).message }, "sign-in throttle store unavailable");
+      return fallback;
+    });
+  }
+  get(key: string) {
+    return this.guard(this.r.get(this.prefix + key).then((v) => Number(v ?? 0)), 0);
+  }
+  incr(key: string) {
+    const k = this.prefix + key;
+    return this.guard(this.r.multi().incr(k).pexpire(k, WINDOW_MS, "NX").exec().then((res) => Number(res?.[0]?.[1] ?? 0)), 0);
+  }
+  async reset(key: string) {
+    await this.guard(this.r.del(this.prefix + key), 0);
+  }
+}
+
+function counter(): Counter {
+  return singleton("sign-in-throttle", () => {
+    const url = config().REDIS_URL;
+    if (!url) return new MemoryCounter();
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 500 });
+    redis.on("error", () => {});
+    return new RedisCounter(redis);
+  });
+}
+
+const keys = (email: string, ip: string) => ({ email: `signin:email:${email.trim().toLowerCase()}`, ip: `signin:ip:${ip}` });
+
+/** The throttle over a given counter store (tests pass their own). */
+export function signInThrottle(store: () => Counter = counter) {
+  return {
+    /** True when this email or address has failed too often recently. */
+    async isThrottled(email: string, ip: string): Promise<boolean> {
+      const k = keys(email, ip);
+      const [e, i] = await Promise.all([store().get(k.email), store().get(k.ip)]);
+      return e >= MAX_PER_EMAIL || i >= MAX_PER_IP;
+    },
+    async recordFailure(email: string, ip: string): Promise<void> {
+      const k = keys(email, ip);
+      await Promise.all([store().incr(k.email), store().incr(k.ip)]);
+    },
+    /** A success clears the email's failures (not the address's). */
+    async recordSuccess(email: string): Promise<void> {
+      await store().reset(keys(email, "").email);
+    },
+  };
+}
+
+export const { isThrottled, recordFailure, recordSuccess } = signInThrottle();

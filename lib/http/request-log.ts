@@ -1,0 +1,57 @@
+// The recent-requests log behind the dashboard's Developers page. Recording must cost the API
+// next to nothing: an entry is pushed onto an in-process buffer and the buffer is written in one
+// multi-row insert at most every FLUSH_MS, off the request path. A full buffer drops entries (the
+// log is a convenience, never a record of money). Rows older than KEEP_MS are pruned now and
+// then. Only method, path (no query string), status, request id, masked key id and duration are
+// kept: never headers or bodies, so nothing secret.
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { singleton } from "@/lib/singleton";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+const FLUSH_MS = 250;
+const MAX_BUFFER = 2_000;
+const KEEP_MS = 7 * 86_400_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+export type RequestLogEntry = { merchantId: string; environment: Environment; method: string; path: string; status: number; requestId: string; keyId: string; durationMs: number };
+
+type Row = RequestLogEntry & { id: string; createdAt: Date };
+
+const state = singleton("request-log", () => ({ buffer: [] as Row[], timer: null as NodeJS.Timeout | null, lastPrune: 0 }));
+
+/** Queues one entry; never throws, never waits. */
+export function recordRequest(entry: RequestLogEntry): void {
+  if (state.buffer.length >= MAX_BUFFER) return;
+  state.buffer.push({ ...entry, path: entry.path.slice(0, 300), durationMs: Math.round(entry.durationMs), id: newId("apiRequest"), createdAt: new Date() });
+  if (!state.timer) {
+    state.timer = setTimeout(() => void flushRequestLog(), FLUSH_MS);
+    state.timer.unref?.();
+  }
+}
+
+export async function flushRequestLog(): Promise<void> {
+  state.timer = null;
+  const rows = state.buffer.splice(0);
+  if (rows.length === 0) return;
+  try {
+    await db().apiRequestLog.createMany({ data: rows });
+    if (Date.now() - state.lastPrune > PRUNE_EVERY_MS) {
+      state.lastPrune = Date.now();
+      await db().apiRequestLog.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - KEEP_MS) } } });
+    }
+  } catch (err) {
+    log.warn({ err: (err as Error).message, dropped: rows.length }, "request log write failed");
+  }
+}
+
+/** The merchant's most recent requests in one environment, newest first. */
+export async function listRecentRequests(scope: { merchantId: string; environment: Environment }, limit = 50) {
+  const rows = await db().apiRequestLog.findMany({
+    where: { merchantId: scope.merchantId, environment: scope.environment },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: Math.min(200, Math.max(1, limit)),
+  });
+  return rows.map((r) => ({ id: r.id, method: r.method, path: r.path, status: r.status, requestId: r.requestId, keyId: r.keyId, durationMs: r.durationMs, createdAt: r.createdAt.toISOString() }));
+}
