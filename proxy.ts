@@ -4,11 +4,12 @@
 //   contract's JSON 400.
 // - buyer pages (/checkout, /c, /pay): the buyer's locale (resolved once, passed on as request
 //   headers for the layout and the page) and the security headers with a per-request CSP nonce.
+// - the dashboard: its security headers, with a nonce as well.
 import { NextResponse, type NextRequest } from "next/server";
 import { AppError, toEnvelope } from "@/lib/errors";
 import { newId, randomBase62 } from "@/lib/ids";
 import { resolveLocale } from "@/lib/i18n/locale";
-import { buyerSecurityHeaders } from "@/lib/http/buyer-headers";
+import { buyerSecurityHeaders, dashboardSecurityHeaders } from "@/lib/http/page-headers";
 
 function malformedPath(request: NextRequest) {
   try {
@@ -21,22 +22,28 @@ function malformedPath(request: NextRequest) {
   }
 }
 
-export function proxy(request: NextRequest) {
-  if (request.nextUrl.pathname.startsWith("/api/")) return malformedPath(request) ?? NextResponse.next();
-
-  const { locale, formatTag } = resolveLocale(request.nextUrl.searchParams.get("locale"), request.headers.get("accept-language"));
+function withNonce(request: NextRequest, headers: (nonce: string) => Record<string, string>, extra: Record<string, string> = {}) {
   const nonce = randomBase62(22);
-  const security = buyerSecurityHeaders(nonce);
+  const security = headers(nonce);
   const forwarded = new Headers(request.headers);
-  forwarded.set("x-buyer-locale", locale);
-  forwarded.set("x-buyer-format", formatTag);
+  for (const [k, v] of Object.entries(extra)) forwarded.set(k, v);
   forwarded.set("x-nonce", nonce);
   forwarded.set("content-security-policy", security["Content-Security-Policy"]!);
   const response = NextResponse.next({ request: { headers: forwarded } });
   for (const [k, v] of Object.entries(security)) response.headers.set(k, v);
+  return response;
+}
+
+export function proxy(request: NextRequest) {
+  const path = request.nextUrl.pathname;
+  if (path.startsWith("/api/")) return malformedPath(request) ?? NextResponse.next();
+  if (path === "/dashboard" || path.startsWith("/dashboard/")) return withNonce(request, dashboardSecurityHeaders);
+
+  const { locale, formatTag } = resolveLocale(request.nextUrl.searchParams.get("locale"), request.headers.get("accept-language"));
+  const response = withNonce(request, buyerSecurityHeaders, { "x-buyer-locale": locale, "x-buyer-format": formatTag });
   response.headers.set("Content-Language", locale);
   response.headers.set("Vary", "Accept-Language");
   return response;
 }
 
-export const config = { matcher: ["/api/v1/(.*%.*)", "/checkout/:path*", "/c/:path*", "/pay/:path*"] };
+export const config = { matcher: ["/api/v1/(.*%.*)", "/checkout/:path*", "/c/:path*", "/pay/:path*", "/dashboard", "/dashboard/:path*"] };
