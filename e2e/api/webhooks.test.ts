@@ -236,7 +236,8 @@ describe("delivery", () => {
     await api(`/payments/${second.body.transactionId}/simulate`, { key, body: { action: "failed" } });
     const inbox = await waitFor(async () => {
       const r = await api(`/webhooks/${sub.body.id}/inbox`, { key });
-      return r.body.pagination?.total === 2 && r;
+      // The page and its total are two reads: wait until both show the two messages.
+      return r.body.pagination?.total === 2 && r.body.data?.length === 2 && r;
     }, "two inbox messages");
     assert.deepEqual(inbox.body.data.map((x: any) => x.event).sort(), ["payment.completed", "payment.failed"]);
     assert.ok(Date.parse(inbox.body.data[0].receivedAt) >= Date.parse(inbox.body.data[1].receivedAt));
