@@ -74,7 +74,7 @@ export function PayoutsView({
                 <Td className="text-right" data-testid="balance-available">
                   <Money amount={b.available} currency={b.currency} />
                 </Td>
-                <Td className="text-right">
+                <Td className="text-right" data-testid="balance-reserved">
                   <Money amount={b.reserved} currency={b.currency} />
                 </Td>
                 <Td className="text-right">
