@@ -269,7 +269,7 @@ function SwapCard({ currencies }: { currencies: string[] }) {
         {quoteError && quoteError.param !== "currency" && quoteError.param !== "amountUsd" ? <FormError message={quoteError.message} /> : null}
       </form>
       {current ? (
-        <div className="mt-4 rounded-md border border-slate-200 p-3" data-testid="swap-quote" aria-live="polite">
+        <div className="mt-4 rounded-md border border-slate-200 p-3" data-testid="swap-quote">
           <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
             <div>
               <dt className="text-slate-600">You pay</dt>
@@ -316,6 +316,10 @@ function SwapCard({ currencies }: { currencies: string[] }) {
           </div>
         </div>
       ) : null}
+      {/* Announced once per quote and once on expiry, not on every tick of the countdown. */}
+      <p role="status" className="sr-only">
+        {current ? (expired ? "The quote has expired." : `Quote: ${current.amountUsd} USD gives ${current.amountLocal} ${current.to}, valid 60 seconds.`) : ""}
+      </p>
       <div className="mt-3 space-y-2">
         <FormError message={executeError?.message} />
         {swapped && !current ? (
