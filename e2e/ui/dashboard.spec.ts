@@ -199,6 +199,8 @@ test("a viewer sees no refund, simulate, rotate or roll button and no secret", a
 });
 
 test("a merchant never sees another merchant's data", async ({ browser }) => {
+  // Two merchants through the CLI, then some twenty page loads: over the 30 s default on a busy machine.
+  test.setTimeout(120_000);
   const a = await newMerchant("iso-a");
   const b = await newMerchant("iso-b");
   const payA = (await api("/payments", a.sandbox.secretKey, { amount: 11, paymentMethodId: "sbx_card", merchantOrderId: "a-secret-order" })).body.transactionId as string;
