@@ -129,6 +129,7 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
 });
 
 test("a viewer sees balances, payouts and deposits but no send, fund, transfer, swap or simulate button", async ({ page }, info) => {
+  test.setTimeout(120_000);
   const m = await newMerchant("payouts-viewer");
   const viewer = await newUser(m.merchantId, "viewer");
   const acct = (await api("/me/deposit-accounts", m.sandbox.secretKey, { endUserRef: "viewer-user", name: "Vera", email: "vera@example.test" })).body.account as { id: string };
