@@ -19,6 +19,15 @@ import { createWebhookBody, updateWebhookBody } from "@/lib/webhooks/schema";
 import { createSubscription, deleteSubscription, rotateSecret, updateSubscription } from "@/lib/webhooks/subscriptions";
 import { replayDelivery } from "@/lib/webhooks/deliveries";
 import { rollSecretKey } from "@/lib/merchants/manage-keys";
+import { simulateDepositBody } from "@/lib/deposits/schema";
+import { simulateDeposit } from "@/lib/deposits/simulate-deposit";
+import { withShop } from "@/lib/dashboard/session";
+import { executeSwapEndpoint, fundSandboxEndpoint, quoteSwapEndpoint, sendBody, simulatePayoutEndpoint, transferEndpoint } from "@/lib/payouts/schema";
+import { fundSandbox } from "@/lib/payouts/fund-sandbox";
+import { transferToPayout } from "@/lib/payouts/transfer-to-payout";
+import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
+import { sendPayout } from "@/lib/payouts/send-payout";
+import { simulatePayout } from "@/lib/payouts/simulate-payout";
 
 export type SignInState = { error?: string; email?: string };
 
@@ -117,5 +126,76 @@ export async function rollSecretKeyAction(keyPairId: string) {
     if (!pair.shopId) throw new AppError("invalid_request", "Merchant-wide keys are rolled by the operator.", { param: "keyPairId" });
     const rolled = await rollSecretKey({ shopId: pair.shopId, environment: d.environment });
     return { keyPairId: rolled.keyPairId, secretKey: rolled.secretKey };
+  });
+}
+
+/** Optional text fields: an empty input is "not given", as in an API body without the field. */
+function optionalText(v: string | undefined): string | undefined {
+  const t = v?.trim();
+  return t ? t : undefined;
+}
+
+export async function simulateDepositAction(accountId: string, input: { amount?: string; payerName?: string; payerBank?: string; payerDocument?: string; trackingKey?: string; reference?: string }) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("moveMoney");
+    // The API refuses a live key here in its wrapper (sandboxOnly); the dashboard says the same.
+    if (d.environment !== "sandbox") throw new AppError("production_key_refused", "Simulated transfers exist in the sandbox only; switch to sandbox.");
+    const body = parseWith(
+      simulateDepositBody,
+      {
+        amount: amountField(input.amount),
+        payerName: input.payerName ?? "",
+        payerBank: input.payerBank ?? "",
+        payerDocument: optionalText(input.payerDocument),
+        trackingKey: optionalText(input.trackingKey),
+        reference: optionalText(input.reference),
+      },
+      "body",
+    );
+    return simulateDeposit(await withShop(d), accountId, body);
+  });
+}
+
+export async function fundSandboxAction(input: { currency?: string; amount?: string }) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("moveMoney");
+    return fundSandbox(d.ctx, parseWith(fundSandboxEndpoint.body, { currency: input.currency ?? "", amount: amountField(input.amount) }, "body"));
+  });
+}
+
+export async function transferToPayoutAction(input: { amountUsd?: string }) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("moveMoney");
+    return transferToPayout(d.ctx, parseWith(transferEndpoint.body, { amountUsd: amountField(input.amountUsd) }, "body"));
+  });
+}
+
+export async function quoteSwapAction(input: { currency?: string; amountUsd?: string }) {
+  return runAction(async () => {
+    // A quote is a row (and the first step of moving money), so it takes the same permission.
+    const d = await dashboardOrThrow("moveMoney");
+    return quoteSwap(d.ctx, parseWith(quoteSwapEndpoint.query, { currency: input.currency ?? "", amountUsd: (input.amountUsd ?? "").trim().replace(",", ".") }, "query"));
+  });
+}
+
+export async function executeSwapAction(quoteId: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("moveMoney");
+    return executeSwap(d.ctx, parseWith(executeSwapEndpoint.body, { quoteId }, "body"));
+  });
+}
+
+export async function sendPayoutAction(input: { methodId?: string; amount?: string; recipient?: Record<string, string | undefined> }) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("moveMoney");
+    const recipient = Object.fromEntries(Object.entries(input.recipient ?? {}).flatMap(([k, v]) => (optionalText(v) ? [[k, optionalText(v)]] : [])));
+    return sendPayout(d.ctx, parseWith(sendBody, { methodId: input.methodId ?? "", amount: amountField(input.amount), recipient }, "body"));
+  });
+}
+
+export async function simulatePayoutAction(payoutId: string, action: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("moveMoney");
+    return simulatePayout(d.ctx, payoutId, parseWith(simulatePayoutEndpoint.body, { action }, "body").action);
   });
 }

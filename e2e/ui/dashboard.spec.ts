@@ -199,20 +199,26 @@ test("a viewer sees no refund, simulate, rotate or roll button and no secret", a
 });
 
 test("a merchant never sees another merchant's data", async ({ browser }) => {
+  // Two merchants through the CLI, then some twenty page loads: over the 30 s default on a busy machine.
+  test.setTimeout(120_000);
   const a = await newMerchant("iso-a");
   const b = await newMerchant("iso-b");
   const payA = (await api("/payments", a.sandbox.secretKey, { amount: 11, paymentMethodId: "sbx_card", merchantOrderId: "a-secret-order" })).body.transactionId as string;
   const payB = (await api("/payments", b.sandbox.secretKey, { amount: 22, paymentMethodId: "sbx_card", merchantOrderId: "b-secret-order" })).body.transactionId as string;
   const hookA = (await api("/webhooks", a.sandbox.secretKey, { events: ["*"] })).body.id as string;
   const hookB = (await api("/webhooks", b.sandbox.secretKey, { events: ["*"] })).body.id as string;
+  const account = async (key: string, ref: string) => (await api("/me/deposit-accounts", key, { endUserRef: ref, name: "Holder", email: "holder@example.test" })).body.account.id as string;
+  const payout = async (key: string) =>
+    (await api("/me/payout/send", key, { methodId: "sbx_po_mx_spei", amount: 10, recipient: { name: "Ana", account: "002180001234567896", bankCode: "002", documentId: "LOAA800101AB1" } })).body.payout.id as string;
+  const [acctA, acctB, poA, poB] = await Promise.all([account(a.sandbox.secretKey, "a-secret-user"), account(b.sandbox.secretKey, "b-secret-user"), payout(a.sandbox.secretKey), payout(b.sandbox.secretKey)]);
 
   const pageA = await (await browser.newContext()).newPage();
   const pageB = await (await browser.newContext()).newPage();
   await signIn(pageA, a.owner);
   await signIn(pageB, b.owner);
-  for (const [page, own, other, ownHook, otherHook, otherOrder] of [
-    [pageA, payA, payB, hookA, hookB, "b-secret-order"],
-    [pageB, payB, payA, hookB, hookA, "a-secret-order"],
+  for (const [page, own, other, ownHook, otherHook, otherOrder, ownAcct, otherAcct, otherRef, ownPo, otherPo] of [
+    [pageA, payA, payB, hookA, hookB, "b-secret-order", acctA, acctB, "b-secret-user", poA, poB],
+    [pageB, payB, payA, hookB, hookA, "a-secret-order", acctB, acctA, "a-secret-user", poB, poA],
   ] as const) {
     await page.goto(`/dashboard/payments/${own}`);
     await expect(page.getByTestId("payment-status")).toBeVisible();
@@ -229,5 +235,21 @@ test("a merchant never sees another merchant's data", async ({ browser }) => {
     }
     const list = await (await page.request.get("/dashboard/api/payments")).json();
     expect(list.data.map((p: { id: string }) => p.id)).toEqual([own]);
+
+    // Deposit accounts and payouts: pages, searches and data routes.
+    expect((await page.goto(`/dashboard/deposit-accounts/${ownAcct}`))?.status()).toBe(200);
+    expect((await page.goto(`/dashboard/deposit-accounts/${otherAcct}`))?.status()).toBe(404);
+    expect((await page.goto(`/dashboard/payouts/${ownPo}`))?.status()).toBe(200);
+    expect((await page.goto(`/dashboard/payouts/${otherPo}`))?.status()).toBe(404);
+    await page.goto(`/dashboard/deposit-accounts?endUserRef=${otherRef}`);
+    await expect(page.getByText(`No deposit account for ${otherRef}`)).toBeVisible();
+    for (const url of [`/dashboard/api/deposit-account?id=${otherAcct}`, `/dashboard/api/deposits?id=${otherAcct}`, `/dashboard/api/payout?id=${otherPo}`]) {
+      const r = await page.request.get(url);
+      expect(r.status(), url).toBe(404);
+    }
+    const accounts = await (await page.request.get("/dashboard/api/deposit-accounts")).json();
+    expect(accounts.accounts.map((x: { id: string }) => x.id)).toEqual([ownAcct]);
+    const payouts = await (await page.request.get("/dashboard/api/payouts")).json();
+    expect(payouts.data.map((x: { id: string }) => x.id)).toEqual([ownPo]);
   }
 });

@@ -8,9 +8,15 @@ import type { Recipient } from "@/lib/payouts/schema";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const BR_PHONE = /^\+55\d{10,11}$/;
-const DOC_TYPES_BY_COUNTRY: Record<string, string[]> = { COL: ["CC", "CE", "NIT", "PP"], PER: ["DNI", "CE", "RUC", "PP"] };
+// The choices per rail, exported for the dashboard's send form (its selects offer exactly these).
+export const SPEI_DOCUMENT_TYPES = ["RFC", "CURP"] as const;
+export const PIX_KEY_TYPES = ["CPF", "CNPJ", "EMAIL", "PHONE", "EVP"] as const;
+export const PIX_DOCUMENT_TYPES = ["CPF", "CNPJ"] as const;
+export const BANK_ACCOUNT_TYPES = ["CHECKING", "SAVINGS"] as const;
+export const DOC_TYPES_BY_COUNTRY: Record<string, string[]> = { COL: ["CC", "CE", "NIT", "PP"], PER: ["DNI", "CE", "RUC", "PP"] };
 
-export function recipientIssues(method: PayoutMethod, r: Recipient | undefined): Issue[] {
+// Takes only what it reads of the method, so the dashboard's send form runs the same checks as you type.
+export function recipientIssues(method: Pick<PayoutMethod, "rail" | "country">, r: Recipient | undefined): Issue[] {
   const issues: Issue[] = [];
   const add = (field: string, message: string) => issues.push({ path: `recipient.${field}`, message });
   if (!r) return [{ path: "recipient", message: "Required: name, account and documentId at least" }];
@@ -26,7 +32,7 @@ export function recipientIssues(method: PayoutMethod, r: Recipient | undefined):
       if (account && !isValidClabe(account)) add("account", "Must be an 18-digit CLABE with a valid check digit");
       if (!has(r.bankCode)) add("bankCode", "Required for SPEI");
       else if (!/^\d{3}$/.test(r.bankCode.trim())) add("bankCode", "Must be the 3-digit institution code");
-      if (docType && docType !== "RFC" && docType !== "CURP") add("documentType", "Must be RFC or CURP");
+      if (docType && !(SPEI_DOCUMENT_TYPES as readonly string[]).includes(docType)) add("documentType", "Must be RFC or CURP");
       if (doc) {
         const ok = docType === "RFC" ? isRfcShape(doc) : docType === "CURP" ? isCurpShape(doc) : isRfcShape(doc) || isCurpShape(doc);
         if (!ok) add("documentId", `Must be a valid ${docType ?? "RFC or CURP"}`);
@@ -42,7 +48,7 @@ export function recipientIssues(method: PayoutMethod, r: Recipient | undefined):
         if (ok === null) add("accountType", "Must be CPF, CNPJ, EMAIL, PHONE or EVP");
         else if (!ok) add("account", kind === "PHONE" ? "Must be +55 followed by 10 or 11 digits" : kind === "EVP" ? "Must be a random (UUID v4) PIX key" : `Not a valid ${kind} PIX key`);
       }
-      if (docType && docType !== "CPF" && docType !== "CNPJ") add("documentType", "Must be CPF or CNPJ");
+      if (docType && !(PIX_DOCUMENT_TYPES as readonly string[]).includes(docType)) add("documentType", "Must be CPF or CNPJ");
       if (doc) {
         const ok = docType === "CPF" ? isValidCpf(doc) : docType === "CNPJ" ? isValidCnpj(doc) : isValidCpf(doc) || isValidCnpj(doc);
         if (!ok) add("documentId", "Must be a CPF or CNPJ with valid check digits");
@@ -54,7 +60,7 @@ export function recipientIssues(method: PayoutMethod, r: Recipient | undefined):
       if (!has(r.bankCode)) add("bankCode", "Required for bank transfers");
       else if (!/^\d{1,10}$/.test(r.bankCode.trim())) add("bankCode", "Must be numeric");
       const accountType = r.accountType?.trim().toUpperCase();
-      if (accountType && accountType !== "CHECKING" && accountType !== "SAVINGS") add("accountType", "Must be CHECKING or SAVINGS");
+      if (accountType && !(BANK_ACCOUNT_TYPES as readonly string[]).includes(accountType)) add("accountType", "Must be CHECKING or SAVINGS");
       const allowed = DOC_TYPES_BY_COUNTRY[method.country] ?? [];
       if (docType && !allowed.includes(docType)) add("documentType", `Must be one of ${allowed.join(", ")}`);
       if (doc) {

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { errorResponse } from "@/lib/http/handler";
 import { parseWith } from "@/lib/http/validation";
-import { dashboardOrThrow, type Dashboard } from "@/lib/dashboard/session";
+import { dashboardOrThrow, withShop, type Dashboard } from "@/lib/dashboard/session";
 import { listKeys, overview, paymentDetail, recentRequests } from "@/lib/dashboard/queries";
 import { listPayments } from "@/lib/payments/list-payments";
 import { listPaymentsQuery } from "@/lib/payments/schema";
@@ -13,11 +13,19 @@ import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claim
 import { listSubscriptions } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
 import { pageQuery } from "@/lib/http/pagination";
+import { listAccountsQuery } from "@/lib/deposits/schema";
+import { getDepositAccount, listDepositAccounts } from "@/lib/deposits/list-accounts";
+import { listDeposits } from "@/lib/deposits/list-deposits";
+import { listPayoutsEndpoint } from "@/lib/payouts/schema";
+import { getPayoutBalance } from "@/lib/payouts/balances";
+import { listPayoutMethods } from "@/lib/payouts/list-methods";
+import { getPayout, listPayouts } from "@/lib/payouts/list-payouts";
 
 const id = z.object({ id: z.string().min(1).max(64) });
 const claimsQuery = z.object({ ...pageQuery(), kind: z.enum(CLAIM_KINDS).optional(), status: z.enum(CLAIM_STATUSES).optional() });
 const deliveriesQuery = z.object({ ...pageQuery(), id: z.string().min(1).max(64), status: z.enum(["pending", "succeeded", "failed"]).optional(), event: z.string().max(60).optional() });
 const pageOf = z.object({ ...pageQuery(), id: z.string().min(1).max(64) });
+const depositsQuery = z.object({ ...pageQuery({ max: 200 }), id: z.string().min(1).max(64) });
 
 type Loader = (d: Dashboard, q: Record<string, string>) => Promise<unknown>;
 
@@ -37,6 +45,17 @@ const LOADERS: Record<string, Loader> = {
   },
   requests: (d) => recentRequests(d.ctx),
   keys: (d) => listKeys(d.ctx),
+  // Deposit accounts are shop-bound (4.6): the dashboard reads them as the merchant's first shop.
+  "deposit-accounts": async (d, q) => listDepositAccounts(await withShop(d), parseWith(listAccountsQuery, q, "query")),
+  "deposit-account": async (d, q) => getDepositAccount(await withShop(d), parseWith(id, q, "query").id),
+  deposits: async (d, q) => {
+    const p = parseWith(depositsQuery, q, "query");
+    return listDeposits(await withShop(d), p.id, p);
+  },
+  "payout-balance": (d) => getPayoutBalance(d.ctx),
+  "payout-methods": (d) => listPayoutMethods(d.ctx),
+  payouts: (d, q) => listPayouts(d.ctx, parseWith(listPayoutsEndpoint.query, q, "query")),
+  payout: (d, q) => getPayout(d.ctx, parseWith(id, q, "query").id),
 };
 
 export async function GET(req: Request, ctx: { params: Promise<{ resource: string }> }) {

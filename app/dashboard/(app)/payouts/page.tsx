@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { getPayoutBalance } from "@/lib/payouts/balances";
+import { listPayoutMethods } from "@/lib/payouts/list-methods";
+import { listPayouts } from "@/lib/payouts/list-payouts";
+import { listPayoutsEndpoint } from "@/lib/payouts/schema";
+import { parseWith } from "@/lib/http/validation";
+import { AppError } from "@/lib/errors";
+import { PayoutsView } from "@/components/dashboard/pages/payouts";
+
+export const metadata: Metadata = { title: "Payouts · Dashboard" };
+
+const PAGE_SIZE = "20";
+
+export default async function PayoutsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const d = await requireDashboard();
+  const raw = await searchParams;
+  const params: Record<string, string> = { limit: PAGE_SIZE };
+  for (const k of ["status", "offset"] as const) {
+    const v = raw[k];
+    if (typeof v === "string" && v.trim() !== "") params[k] = v.trim();
+  }
+  const [balance, methods] = await Promise.all([getPayoutBalance(d.ctx), listPayoutMethods(d.ctx)]);
+  let list = null;
+  let error;
+  try {
+    list = await listPayouts(d.ctx, parseWith(listPayoutsEndpoint.query, params, "query"));
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    error = { message: err.message, param: err.param };
+  }
+  return (
+    <PayoutsView
+      environment={d.environment}
+      canMoveMoney={d.can("moveMoney")}
+      params={params}
+      initialBalance={balance}
+      initialMethods={methods}
+      initialList={list}
+      listError={error}
+    />
+  );
+}

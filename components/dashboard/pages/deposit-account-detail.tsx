@@ -1,0 +1,196 @@
+"use client";
+// One deposit account: its CLABE (to copy), holder, stats and the transfers received on it,
+// live; in the sandbox, a form that simulates a SPEI transfer to the CLABE (the API's
+// simulate-deposit use case, credited exactly like a provider's notice).
+import { useState } from "react";
+import Link from "next/link";
+import type { z } from "zod";
+import { simulateDepositAction } from "@/app/dashboard/actions";
+import type { ActionError } from "@/lib/dashboard/action-result";
+import { useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import type { DepositAccount } from "@/components/dashboard/pages/deposit-accounts";
+import { Card, DescriptionList, PageHeader, Stat } from "@/components/ui/card";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { EmptyState, Loading, Table, Td, Th } from "@/components/ui/table";
+import { PagerButtons } from "@/components/ui/pagination";
+import { StatusBadge } from "@/components/ui/badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Money, formatDateTime } from "@/components/ui/money";
+import type { deposit, depositStats } from "@/lib/deposits/schema";
+
+type Deposit = z.infer<typeof deposit>;
+type DepositsPage = {
+  account: { id: string; endUserRef: string; clabe: string; currency: string; status: string };
+  stats: z.infer<typeof depositStats>;
+  deposits: Deposit[];
+  pagination: { total: number; limit: number; offset: number; pages: number };
+};
+
+const PAGE = 20;
+
+export function DepositAccountDetailView({ environment, id, initialAccount, initialDeposits, canMoveMoney }: { environment: string; id: string; initialAccount: DepositAccount; initialDeposits: DepositsPage; canMoveMoney: boolean }) {
+  const { data: accountData } = useLiveData<{ account: DepositAccount }>(environment, "deposit-account", { id }, { account: initialAccount }, false);
+  const a = accountData.account;
+  const [offset, setOffset] = useState(0);
+  const q = useDashboardData<DepositsPage>(environment, "deposits", { id, limit: PAGE, offset }, { initialData: offset === 0 ? initialDeposits : undefined, refetchInterval: 3_000 });
+  const stats = (q.data ?? initialDeposits).stats;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link href="/dashboard/deposit-accounts" className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+          Deposit accounts
+        </Link>{" "}
+        / <span className="font-mono text-xs">{a.id}</span>
+      </nav>
+      <PageHeader
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            {a.endUserRef} <StatusBadge status={a.status} />
+          </span>
+        }
+        description={`${a.methodName} · ${a.currency} · ${a.country}`}
+      />
+      <Card className="mb-6" title="CLABE" id="clabe">
+        <div className="flex flex-wrap items-center gap-3">
+          <span data-testid="clabe" className="font-mono text-xl tracking-wider text-slate-900">
+            {a.clabe}
+          </span>
+          <CopyButton value={a.clabe} label="Copy CLABE" />
+        </div>
+        <p className="mt-2 text-sm text-slate-600">Transfers in {a.currency} to this CLABE credit your pay-in balance. It never changes.</p>
+      </Card>
+      <dl className="mb-6 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Deposit stats">
+        <Stat label="Transfers received" value={<span data-testid="stat-deposits">{stats.deposits}</span>} />
+        <Stat label="Credited" value={<span data-testid="stat-credited">{stats.credited}</span>} />
+        <Stat label="Credited (USD)" value={<Money amount={stats.totalUsd} currency="USD" />} />
+        <Stat
+          label={`Credited (${a.currency})`}
+          value={<Money amount={stats.localTotals.find((t) => t.currency === a.currency)?.amount ?? 0} currency={a.currency} />}
+          hint={stats.lastDepositAt ? `Last transfer ${formatDateTime(stats.lastDepositAt)}` : "No transfer yet"}
+        />
+      </dl>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card title="Deposits" id="deposits">
+            {q.isPending ? (
+              <Loading />
+            ) : !q.data || q.data.deposits.length === 0 ? (
+              <EmptyState title="No deposits yet">Transfers to the CLABE appear here as they arrive.</EmptyState>
+            ) : (
+              <>
+                <Table caption="Deposits on this account, newest first">
+                  <thead>
+                    <tr>
+                      <Th>Received</Th>
+                      <Th className="text-right">Amount</Th>
+                      <Th className="text-right">Net (USD)</Th>
+                      <Th>Status</Th>
+                      <Th>Payer</Th>
+                      <Th>Tracking key</Th>
+                      <Th>Payment</Th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {q.data.deposits.map((dp) => (
+                      <tr key={dp.id} data-testid="deposit-row">
+                        <Td>{formatDateTime(dp.receivedAt)}</Td>
+                        <Td className="text-right">
+                          <Money amount={dp.amount} currency={dp.currency} />
+                        </Td>
+                        <Td className="text-right">{dp.netUsd === null ? "—" : <Money amount={dp.netUsd} currency="USD" />}</Td>
+                        <Td>
+                          <StatusBadge status={dp.status} />
+                          {dp.rejectReason ? <span className="ml-2 text-xs text-slate-600">{dp.rejectReason}</span> : null}
+                        </Td>
+                        <Td className="whitespace-normal">{[dp.payerName, dp.payerBank].filter(Boolean).join(" · ") || "—"}</Td>
+                        <Td className="font-mono text-xs">{dp.trackingKey}</Td>
+                        <Td>
+                          {dp.transactionId ? (
+                            <Link href={`/dashboard/payments/${dp.transactionId}`} className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+                              {dp.transactionId}
+                            </Link>
+                          ) : (
+                            "—"
+                          )}
+                        </Td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </Table>
+                <PagerButtons pagination={q.data.pagination} onChange={setOffset} label="Deposit pages" />
+              </>
+            )}
+          </Card>
+          <Card title="Holder" id="holder">
+            <DescriptionList
+              items={[
+                ["Beneficiary", a.beneficiary.name],
+                ["Beneficiary email", a.beneficiary.email],
+                ["Phone", a.customer.phone],
+                ["Document", [a.customer.documentType, a.customer.documentId].filter(Boolean).join(" ") || null],
+                ["Customer country", a.customer.country],
+                ["Bank", a.bank ?? "Not stated by the network"],
+                ["Deposit method", `${a.methodName} (${a.depositMethodId})`],
+                ["Created", formatDateTime(a.createdAt)],
+                ...Object.entries(a.metadata).map(([k, v]) => [`metadata.${k}`, v] as [string, string]),
+              ]}
+            />
+          </Card>
+        </div>
+        <div className="space-y-6">{canMoveMoney && environment === "sandbox" ? <SimulateTransferCard id={a.id} currency={a.currency} /> : null}</div>
+      </div>
+    </>
+  );
+}
+
+const SIM_FIELDS = ["amount", "payerName", "payerBank", "payerDocument", "trackingKey", "reference"] as const;
+
+function SimulateTransferCard({ id, currency }: { id: string; currency: string }) {
+  const simulate = useDashboardMutation(simulateDepositAction);
+  const error: ActionError | null = simulate.data && !simulate.data.ok ? simulate.data.error : simulate.error ? { code: "internal_error", message: simulate.error.message } : null;
+  const done = simulate.data?.ok ? simulate.data.data : null;
+  const fieldError = (name: string) => (error?.param === name ? error.message : undefined);
+  return (
+    <Card title="Simulate a transfer" id="simulate-deposit">
+      <p className="mb-3 text-sm text-slate-600">Sandbox: a SPEI transfer to this CLABE, credited like a real one (a completed payment, fees, reserve).</p>
+      <form
+        className="space-y-3"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          simulate.mutate([id, Object.fromEntries(SIM_FIELDS.map((k) => [k, String(f.get(k) ?? "")]))]);
+        }}
+      >
+        <Field label={`Amount (${currency})`} error={fieldError("amount")}>
+          {(p) => <Input {...p} name="amount" inputMode="decimal" autoComplete="off" required />}
+        </Field>
+        <Field label="Payer name" error={fieldError("payerName")}>
+          {(p) => <Input {...p} name="payerName" autoComplete="off" required maxLength={200} />}
+        </Field>
+        <Field label="Payer bank" error={fieldError("payerBank")}>
+          {(p) => <Input {...p} name="payerBank" autoComplete="off" required maxLength={100} placeholder="BBVA" />}
+        </Field>
+        <Field label="Payer document (optional)" error={fieldError("payerDocument")}>
+          {(p) => <Input {...p} name="payerDocument" autoComplete="off" maxLength={60} />}
+        </Field>
+        <Field label="Tracking key (optional)" hint="Up to 30 letters and digits; the same key credits once." error={fieldError("trackingKey")}>
+          {(p) => <Input {...p} name="trackingKey" autoComplete="off" maxLength={30} />}
+        </Field>
+        <Field label="Reference (optional)" error={fieldError("reference")}>
+          {(p) => <Input {...p} name="reference" autoComplete="off" maxLength={120} />}
+        </Field>
+        {error && !SIM_FIELDS.includes(error.param as (typeof SIM_FIELDS)[number]) ? <FormError message={error.message} /> : null}
+        {done ? (
+          <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+            {done.created ? "Deposit" : "Already received:"} {done.deposit.id} of <Money amount={done.deposit.amount} currency={done.deposit.currency} /> is {done.deposit.status}.
+          </p>
+        ) : null}
+        <Button type="submit" busy={simulate.isPending}>
+          Simulate transfer
+        </Button>
+      </form>
+    </Card>
+  );
+}

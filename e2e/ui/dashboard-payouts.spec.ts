@@ -1,0 +1,153 @@
+// The dashboard's Deposit accounts and Payouts pages end to end, in Debian's Chromium (desktop
+// and tablet): find a deposit account, simulate a SPEI transfer to its CLABE, fund the sandbox
+// payout balance, transfer and swap, send a SPEI payout with live recipient checks and simulate
+// it completed; a viewer sees none of the buttons that move money. Every page is screenshotted
+// and scanned with axe-core (checkPage).
+import { test, expect } from "@playwright/test";
+import { api, checkPage, nav, newMerchant, newUser, signIn } from "./dashboard-helpers";
+
+test.describe.configure({ mode: "parallel" });
+
+// 18 digits with a valid check digit (weights 3, 7, 1), and the same with a wrong one.
+const VALID_CLABE = "002180001234567896";
+const BAD_CLABE = "002180001234567890";
+const SPEI_RECIPIENT = { name: "Ana López", account: VALID_CLABE, bankCode: "002", documentType: "RFC", documentId: "LOAA800101AB1" };
+
+test("owner: deposit account search, CLABE, simulated transfer; payout balance, fund, transfer, swap, send SPEI, simulate completed", async ({ page }, info) => {
+  test.setTimeout(240_000);
+  const m = await newMerchant("payouts");
+  const endUserRef = `user-${Date.now().toString(36)}`;
+  const created = await api("/me/deposit-accounts", m.sandbox.secretKey, { endUserRef, name: "María Pérez", email: "maria@example.test" });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const account = created.body.account as { id: string; clabe: string };
+  await api("/me/deposit-accounts", m.sandbox.secretKey, { endUserRef: `${endUserRef}-other`, name: "Otro", email: "otro@example.test" });
+  await signIn(page, m.owner);
+
+  // Deposit accounts: the list, then a search by endUserRef.
+  await nav(page, "Deposit accounts");
+  await expect(page.getByTestId("deposit-account-row")).toHaveCount(2);
+  await checkPage(page, info, "deposit-accounts");
+  await page.getByLabel("End user (endUserRef)").fill(endUserRef);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`endUserRef=${endUserRef}`));
+  await expect(page.getByTestId("deposit-account-row")).toHaveCount(1);
+  await expect(page.getByTestId("deposit-account-row")).toContainText(account.clabe);
+  await page.getByLabel("End user (endUserRef)").fill("nobody-has-this-ref");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByText("No deposit account for nobody-has-this-ref")).toBeVisible();
+  await page.goBack();
+
+  // Detail: the CLABE with its copy button, no deposits yet.
+  await page.getByTestId("deposit-account-row").getByRole("link", { name: endUserRef }).click();
+  await expect(page.getByTestId("clabe")).toHaveText(account.clabe);
+  await expect(page.getByRole("button", { name: "Copy CLABE" })).toBeVisible();
+  await expect(page.getByText("No deposits yet")).toBeVisible();
+
+  // Simulate a transfer: the API's error shows next to the amount, then one is credited.
+  await page.getByLabel("Amount (MXN)").fill("0");
+  await page.getByLabel("Payer name").fill("Juan Gómez");
+  await page.getByLabel("Payer bank").fill("BBVA");
+  await page.getByRole("button", { name: "Simulate transfer" }).click();
+  await expect(page.getByLabel("Amount (MXN)")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(/`amount` must be a positive number of MXN/)).toBeVisible();
+  await page.getByLabel("Amount (MXN)").fill("250");
+  await page.getByRole("button", { name: "Simulate transfer" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Deposit edp_\S+ of 250\.00 MXN is credited\./ })).toBeVisible();
+  await expect(page.getByTestId("deposit-row")).toHaveCount(1);
+  await expect(page.getByTestId("deposit-row")).toContainText("250.00 MXN");
+  await expect(page.getByTestId("stat-credited")).toHaveText("1");
+  await checkPage(page, info, "deposit-account-detail");
+  // The deposit's pay-in is a payment of its own.
+  await expect(page.getByTestId("deposit-row").getByRole("link")).toHaveAttribute("href", /\/dashboard\/payments\/tx_/);
+
+  // Payouts: empty at first.
+  await nav(page, "Payouts");
+  await expect(page.getByText("No payouts yet")).toBeVisible();
+  await checkPage(page, info, "payouts-empty");
+
+  // Fund the sandbox payout balance in MXN and in USD.
+  await page.getByLabel("Currency", { exact: true }).selectOption("MXN");
+  await page.getByLabel("Amount to fund").fill("1000");
+  await page.getByRole("button", { name: "Fund balance" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Funded 1,000.00 MXN." })).toBeVisible();
+  const mxn = page.locator('[data-testid="payout-balance-row"][data-currency="MXN"]');
+  await expect(mxn.getByTestId("balance-available")).toHaveText("1,000.00 MXN");
+  await page.getByLabel("Currency", { exact: true }).selectOption("USD");
+  await page.getByLabel("Amount to fund").fill("50");
+  await page.getByRole("button", { name: "Fund balance" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Funded 50.00 USD." })).toBeVisible();
+
+  // Transfer from pay-in: more than is available is refused, next to the amount.
+  await page.getByLabel("Amount (USD)", { exact: true }).fill("1000000");
+  await page.getByRole("button", { name: "Transfer", exact: true }).click();
+  await expect(page.getByLabel("Amount (USD)", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(/pay-in available balance .* cannot cover/)).toBeVisible();
+
+  // Swap at a live quote, with its expiry shown.
+  await page.getByLabel("To currency").selectOption("MXN");
+  await page.getByLabel("Amount to swap (USD)").fill("10");
+  await expect(page.getByTestId("swap-quote")).toContainText("10.00 USD");
+  await expect(page.getByTestId("quote-expiry")).toHaveText(/expires in \d+ s/);
+  await page.getByRole("button", { name: "Swap now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Swapped 10\.00 USD into [\d,.]+ MXN\./ })).toBeVisible();
+  await expect(mxn.getByTestId("balance-available")).not.toHaveText("1,000.00 MXN");
+
+  // Send a SPEI payout: the CLABE is checked as it is typed, with the API's rule.
+  await page.getByLabel("Method").selectOption("po_mx_spei");
+  await page.getByLabel("Amount (MXN)").fill("100");
+  await page.getByLabel("Beneficiary name").fill(SPEI_RECIPIENT.name);
+  await page.getByLabel("CLABE").fill(BAD_CLABE);
+  await expect(page.getByText("Must be an 18-digit CLABE with a valid check digit")).toBeVisible();
+  await expect(page.getByLabel("CLABE")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("CLABE").fill(VALID_CLABE);
+  await expect(page.getByText("Must be an 18-digit CLABE with a valid check digit")).toHaveCount(0);
+  await page.getByLabel("Bank code").fill("2");
+  await expect(page.getByText("Must be the 3-digit institution code")).toBeVisible();
+  await page.getByLabel("Bank code").fill(SPEI_RECIPIENT.bankCode);
+  await page.getByLabel("Document type").selectOption("RFC");
+  await page.getByLabel("Document number").fill(SPEI_RECIPIENT.documentId);
+  await page.getByRole("button", { name: "Send payout" }).click();
+  const sent = page.getByRole("status").filter({ hasText: /^Payout po_\S+ of 100\.00 MXN is processing\./ });
+  await expect(sent).toBeVisible();
+  await expect(mxn.getByTestId("balance-reserved")).toHaveText("100.00 MXN"); // held by the processing payout
+  await expect(page.getByTestId("payout-row")).toHaveCount(1);
+  await checkPage(page, info, "payouts");
+
+  // Its detail page: simulate completed.
+  await sent.getByRole("link").click();
+  await expect(page.getByTestId("payout-status")).toHaveText("processing");
+  await checkPage(page, info, "payout-detail");
+  await page.getByRole("button", { name: "Simulate completed" }).click();
+  await expect(page.getByTestId("payout-status")).toHaveText("completed");
+  await expect(page.getByRole("button", { name: "Simulate failed" })).toBeDisabled();
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Payouts" }).click();
+  await expect(mxn.getByTestId("balance-reserved")).toHaveText("0.00 MXN");
+  await expect(page.getByTestId("payout-row")).toContainText("completed");
+  await page.getByLabel("Status").selectOption("failed");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("No failed payouts")).toBeVisible();
+});
+
+test("a viewer sees balances, payouts and deposits but no send, fund, transfer, swap or simulate button", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const m = await newMerchant("payouts-viewer");
+  const viewer = await newUser(m.merchantId, "viewer");
+  const acct = (await api("/me/deposit-accounts", m.sandbox.secretKey, { endUserRef: "viewer-user", name: "Vera", email: "vera@example.test" })).body.account as { id: string };
+  const sent = await api("/me/payout/send", m.sandbox.secretKey, { methodId: "sbx_po_mx_spei", amount: 10, recipient: SPEI_RECIPIENT });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  await signIn(page, viewer);
+
+  await nav(page, "Payouts");
+  await expect(page.getByTestId("payout-row")).toHaveCount(1);
+  await expect(page.getByRole("button", { name: /Send payout|Fund balance|Transfer|Get quote|Swap now/ })).toHaveCount(0);
+  await checkPage(page, info, "payouts-viewer");
+
+  await page.goto(`/dashboard/payouts/${sent.body.payout.id}`);
+  await expect(page.getByTestId("payout-status")).toHaveText("processing");
+  await expect(page.getByRole("button", { name: /Simulate/ })).toHaveCount(0);
+
+  await page.goto(`/dashboard/deposit-accounts/${acct.id}`);
+  await expect(page.getByTestId("clabe")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Simulate transfer" })).toHaveCount(0);
+  await checkPage(page, info, "deposit-account-detail-viewer");
+});
