@@ -10,6 +10,7 @@ export default defineConfig({
   retries: 0,
   // Whole flows (sign in, several pages, axe on each) on a 2-core machine that also runs the server.
   timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json"]],
   use: {
     baseURL: process.env.BASE_URL ?? "http://127.0.0.1:3000",

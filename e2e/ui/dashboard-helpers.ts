@@ -46,7 +46,8 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  // Password checks are memory-hard on purpose: on a busy 2-core machine they take seconds.
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({ timeout: 20_000 });
 }
 
 /** Screenshot to e2e/screenshots/ and an axe-core scan that fails on serious or critical violations. */
