@@ -8,7 +8,7 @@ import { emitEvent } from "@/lib/events/emit";
 import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import { presentPayout } from "@/lib/payouts/present";
-import type { Payout } from "@/lib/generated/prisma/client";
+import type { Payout, Prisma } from "@/lib/generated/prisma/client";
 
 export type PayoutTransition = { payout: Payout; changed: boolean };
 
@@ -17,23 +17,32 @@ export async function lockPayout(tx: Tx, id: string): Promise<Payout | null> {
   return tx.payout.findUnique({ where: { id } });
 }
 
-/** In `tx`: processing -> completed (the in-flight money leaves for good). */
-export async function completePayoutIn(tx: Tx, p: Payout, at = new Date()): Promise<Payout> {
-  const updated = await tx.payout.update({ where: { id: p.id }, data: { status: "completed", completedAt: at } });
+/**
+ * In `tx`: a processing payout ends. Its in-flight money (when it was debited) moves to `to` —
+ * out for good when paid, back to the available balance when it failed — and the event is
+ * written, all with the status change.
+ */
+async function closePayout(tx: Tx, p: Payout, end: { data: Prisma.PayoutUpdateInput; kind: "payout_completed" | "payout_reversed"; to: "payouts_sent" | "payout_available"; event: "payout.completed" | "payout.failed" }): Promise<Payout> {
+  const updated = await tx.payout.update({ where: { id: p.id }, data: end.data });
   if (p.debited) {
     await lockMerchantLedger(tx, p.merchantId, p.environment);
     await post(tx, {
       merchantId: p.merchantId,
       environment: p.environment,
-      kind: "payout_completed",
+      kind: end.kind,
       legs: [
         { account: "payout_in_flight", currency: p.currency, amount: -p.amount },
-        { account: "payouts_sent", currency: p.currency, amount: p.amount },
+        { account: end.to, currency: p.currency, amount: p.amount },
       ],
     });
   }
-  await emitEvent(tx, { merchantId: p.merchantId, environment: p.environment, type: "payout.completed", object: presentPayout(updated) });
+  await emitEvent(tx, { merchantId: p.merchantId, environment: p.environment, type: end.event, object: presentPayout(updated) });
   return updated;
+}
+
+/** In `tx`: processing -> completed (the in-flight money leaves for good). */
+export async function completePayoutIn(tx: Tx, p: Payout, at = new Date()): Promise<Payout> {
+  return closePayout(tx, p, { data: { status: "completed", completedAt: at }, kind: "payout_completed", to: "payouts_sent", event: "payout.completed" });
 }
 
 function afterCommit(r: PayoutTransition): PayoutTransition {
@@ -57,20 +66,7 @@ export async function failPayout(id: string, reason: string): Promise<PayoutTran
     await db().$transaction(async (tx) => {
       const p = await lockPayout(tx, id);
       if (!p || p.status !== "processing") return { payout: p!, changed: false };
-      const updated = await tx.payout.update({ where: { id }, data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) } });
-      if (p.debited) {
-        await lockMerchantLedger(tx, p.merchantId, p.environment);
-        await post(tx, {
-          merchantId: p.merchantId,
-          environment: p.environment,
-          kind: "payout_reversed",
-          legs: [
-            { account: "payout_in_flight", currency: p.currency, amount: -p.amount },
-            { account: "payout_available", currency: p.currency, amount: p.amount },
-          ],
-        });
-      }
-      await emitEvent(tx, { merchantId: p.merchantId, environment: p.environment, type: "payout.failed", object: presentPayout(updated) });
+      const updated = await closePayout(tx, p, { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, kind: "payout_reversed", to: "payout_available", event: "payout.failed" });
       return { payout: updated, changed: true };
     }),
   );

@@ -7,6 +7,7 @@ import Link from "next/link";
 import type { z } from "zod";
 import { simulateDepositAction } from "@/app/dashboard/actions";
 import type { ActionError } from "@/lib/dashboard/action-result";
+import { Breadcrumb } from "@/components/dashboard/detail-header";
 import { useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import type { DepositAccount } from "@/components/dashboard/pages/deposit-accounts";
 import { Card, DescriptionList, PageHeader, Stat } from "@/components/ui/card";
@@ -37,12 +38,7 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
   const stats = (q.data ?? initialDeposits).stats;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/dashboard/deposit-accounts" className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
-          Deposit accounts
-        </Link>{" "}
-        / <span className="font-mono text-xs">{a.id}</span>
-      </nav>
+      <Breadcrumb href="/dashboard/deposit-accounts" label="Deposit accounts" id={a.id} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">

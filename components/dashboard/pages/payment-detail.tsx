@@ -3,14 +3,15 @@ import Link from "next/link";
 import type { PaymentDetail } from "@/lib/dashboard/queries";
 import { refundAction, simulateAction } from "@/app/dashboard/actions";
 import type { ActionError } from "@/lib/dashboard/action-result";
+import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
+import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
 import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
-import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
+import { Card, DescriptionList } from "@/components/ui/card";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
-import { CopyButton } from "@/components/ui/copy-button";
 
 const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | "chargeback"; label: string; when: string }> = [
   { action: "paid", label: "Simulate paid", when: "pending" },
@@ -25,27 +26,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
   const { payment: p, claims, events, deliveries } = data;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/dashboard/payments" className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
-          Payments
-        </Link>{" "}
-        / <span className="font-mono text-xs">{p.id}</span>
-      </nav>
-      <PageHeader
-        title={
-          <span className="flex flex-wrap items-center gap-3">
-            <Money amount={p.amount} currency={p.currency} />
-            <span data-testid="payment-status">
-              <StatusBadge status={p.status} />
-            </span>
-          </span>
-        }
-        description={
-          <span className="flex flex-wrap items-center gap-2">
-            <span className="font-mono">{p.id}</span> <CopyButton value={p.id} label="Copy id" />
-          </span>
-        }
-      />
+      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} status={p.status} statusTestId="payment-status" />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Amounts" id="amounts">
@@ -200,23 +181,13 @@ function SimulateCard({ id, status }: { id: string; status: string }) {
   return (
     <Card title="Sandbox simulation" id="simulate">
       <p className="mb-3 text-sm text-slate-600">Drive this test payment through its states (reference 3.1).</p>
-      <div className="flex flex-wrap gap-2">
-        {SIMULATIONS.map((s) => (
-          <Button
-            key={s.action}
-            variant="secondary"
-            size="sm"
-            disabled={simulate.isPending || status !== s.when}
-            busy={simulate.isPending && simulate.variables?.[1] === s.action}
-            onClick={() => simulate.mutate([id, s.action])}
-          >
-            {s.label}
-          </Button>
-        ))}
-      </div>
-      <div className="mt-3">
-        <FormError message={result && !result.ok ? result.error.message : simulate.error?.message} />
-      </div>
+      <SimulateButtons
+        simulations={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: status === s.when }))}
+        busy={simulate.isPending}
+        pendingAction={simulate.variables?.[1]}
+        error={result && !result.ok ? result.error.message : simulate.error?.message}
+        onSimulate={(action) => simulate.mutate([id, action as (typeof SIMULATIONS)[number]["action"]])}
+      />
     </Card>
   );
 }

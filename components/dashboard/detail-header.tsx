@@ -1,0 +1,41 @@
+// The head of a detail page: a breadcrumb back to its list, then the record's title.
+import Link from "next/link";
+import { PageHeader } from "@/components/ui/card";
+import { StatusBadge } from "@/components/ui/badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Money } from "@/components/ui/money";
+
+export function Breadcrumb({ href, label, id }: { href: string; label: string; id: string }) {
+  return (
+    <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+      <Link href={href} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+        {label}
+      </Link>{" "}
+      / <span className="font-mono text-xs">{id}</span>
+    </nav>
+  );
+}
+
+/** A money record (payment, payout): its amount and status as the title, its id to copy. */
+export function MoneyRecordHeader({ href, label, id, amount, currency, status, statusTestId }: { href: string; label: string; id: string; amount: number; currency: string; status: string; statusTestId: string }) {
+  return (
+    <>
+      <Breadcrumb href={href} label={label} id={id} />
+      <PageHeader
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <Money amount={amount} currency={currency} />
+            <span data-testid={statusTestId}>
+              <StatusBadge status={status} />
+            </span>
+          </span>
+        }
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="font-mono">{id}</span> <CopyButton value={id} label="Copy id" />
+          </span>
+        }
+      />
+    </>
+  );
+}
