@@ -3,6 +3,7 @@
 // Query keeps it fresh from /dashboard/api/<resource>. The environment is part of every key so
 // switching sandbox/production never shows one's data under the other.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ActionError, ActionResult } from "@/lib/dashboard/action-result";
 
 export class DashboardFetchError extends Error {
   constructor(message: string, readonly status: number, readonly code?: string) {
@@ -55,4 +56,10 @@ export function useDashboardMutation<A extends unknown[], R>(action: (...args: A
     mutationFn: (args) => action(...args),
     onSettled: () => qc.invalidateQueries({ queryKey: ["dashboard"] }),
   });
+}
+
+/** A mutation's outcome as one error shape: the action's refusal, or a failed call's message. */
+export function actionError(data: ActionResult<unknown> | undefined, error: Error | null): ActionError | null {
+  if (data && !data.ok) return data.error;
+  return error ? { code: "internal_error", message: error.message } : null;
 }

@@ -6,9 +6,8 @@ import { useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
 import { simulateDepositAction } from "@/app/dashboard/actions";
-import type { ActionError } from "@/lib/dashboard/action-result";
 import { Breadcrumb } from "@/components/dashboard/detail-header";
-import { useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import type { DepositAccount } from "@/components/dashboard/pages/deposit-accounts";
 import { Card, DescriptionList, PageHeader, Stat } from "@/components/ui/card";
 import { Field, FormError, Input } from "@/components/ui/field";
@@ -144,7 +143,7 @@ const SIM_FIELDS = ["amount", "payerName", "payerBank", "payerDocument", "tracki
 
 function SimulateTransferCard({ id, currency }: { id: string; currency: string }) {
   const simulate = useDashboardMutation(simulateDepositAction);
-  const error: ActionError | null = simulate.data && !simulate.data.ok ? simulate.data.error : simulate.error ? { code: "internal_error", message: simulate.error.message } : null;
+  const error = actionError(simulate.data, simulate.error);
   const done = simulate.data?.ok ? simulate.data.data : null;
   const fieldError = (name: string) => (error?.param === name ? error.message : undefined);
   return (

@@ -2,10 +2,9 @@
 import Link from "next/link";
 import type { PaymentDetail } from "@/lib/dashboard/queries";
 import { refundAction, simulateAction } from "@/app/dashboard/actions";
-import type { ActionError } from "@/lib/dashboard/action-result";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
-import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
@@ -194,7 +193,7 @@ function SimulateCard({ id, status }: { id: string; status: string }) {
 
 function RefundCard({ id, currency }: { id: string; currency: string }) {
   const refund = useDashboardMutation(refundAction);
-  const error: ActionError | null = refund.data && !refund.data.ok ? refund.data.error : refund.error ? { code: "internal_error", message: refund.error.message } : null;
+  const error = actionError(refund.data, refund.error);
   const done = refund.data?.ok ? refund.data.data : null;
   return (
     <Card title="Refund" id="refund">

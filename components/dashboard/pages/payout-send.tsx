@@ -6,8 +6,7 @@
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { sendPayoutAction } from "@/app/dashboard/actions";
-import type { ActionError } from "@/lib/dashboard/action-result";
-import { useDashboardMutation } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useDashboardMutation } from "@/components/dashboard/use-dashboard-data";
 import { Card } from "@/components/ui/card";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
@@ -91,7 +90,7 @@ export function SendPayoutCard({ methods }: { methods: PayoutMethodRow[] }) {
   const method = methods.find((m) => m.id === methodId);
   const fields = method ? layout(method.rail as Rail, method.country) : [];
   const issues = useMemo(() => clientIssues(method, values), [method, values]);
-  const serverError: ActionError | null = send.data && !send.data.ok ? send.data.error : send.error ? { code: "internal_error", message: send.error.message } : null;
+  const serverError = actionError(send.data, send.error);
   const done = send.data?.ok ? send.data.data : null;
 
   const shown = (field: string): string | undefined => {

@@ -6,8 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
 import { executeSwapAction, fundSandboxAction, quoteSwapAction, transferToPayoutAction } from "@/app/dashboard/actions";
-import type { ActionError, ActionResult } from "@/lib/dashboard/action-result";
-import { useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { SendPayoutCard, type PayoutMethodRow } from "@/components/dashboard/pages/payout-send";
 import type { Payout } from "@/components/dashboard/pages/payout-detail";
 import { Card, PageHeader, Stat } from "@/components/ui/card";
@@ -22,12 +21,6 @@ import { PAYOUT_STATUSES, type payoutBalance, type swapQuote } from "@/lib/payou
 type Balance = z.infer<typeof payoutBalance>;
 type Quote = z.infer<typeof swapQuote>;
 type Envelope = { data: Payout[]; pagination: { total: number; limit: number; offset: number; pages: number } };
-
-/** The action's error, or a failed call's message, as one shape. */
-function errorOf(data: ActionResult<unknown> | undefined, error: Error | null): ActionError | null {
-  if (data && !data.ok) return data.error;
-  return error ? { code: "internal_error", message: error.message } : null;
-}
 
 export function PayoutsView({
   environment,
@@ -104,7 +97,7 @@ export function PayoutsView({
 
 function FundSandboxCard({ currencies }: { currencies: string[] }) {
   const fund = useDashboardMutation(fundSandboxAction);
-  const error = errorOf(fund.data, fund.error);
+  const error = actionError(fund.data, fund.error);
   const done = fund.data?.ok ? fund.data.data : null;
   return (
     <Card title="Fund with test money" id="fund-sandbox">
@@ -148,7 +141,7 @@ function FundSandboxCard({ currencies }: { currencies: string[] }) {
 
 function TransferCard({ transferable }: { transferable: number }) {
   const transfer = useDashboardMutation(transferToPayoutAction);
-  const error = errorOf(transfer.data, transfer.error);
+  const error = actionError(transfer.data, transfer.error);
   const done = transfer.data?.ok ? transfer.data.data : null;
   return (
     <Card title="Transfer from pay-in" id="transfer">
@@ -199,8 +192,8 @@ function SwapCard({ currencies }: { currencies: string[] }) {
   const debounce = useRef<ReturnType<typeof setTimeout> | null>(null);
   const secondsLeft = useSecondsLeft(current?.expiresAt ?? null);
   const expired = secondsLeft === 0;
-  const quoteError = errorOf(quote.data, quote.error);
-  const executeError = errorOf(execute.data, execute.error);
+  const quoteError = actionError(quote.data, quote.error);
+  const executeError = actionError(execute.data, execute.error);
   const swapped = execute.data?.ok ? execute.data.data.swap : null;
 
   const requestQuote = (c: string, a: string) => {

@@ -2,8 +2,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { createWebhookAction } from "@/app/dashboard/actions";
-import type { ActionError } from "@/lib/dashboard/action-result";
-import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { EventPicker } from "@/components/dashboard/event-picker";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, FormError, Input } from "@/components/ui/field";
@@ -72,7 +71,7 @@ function CreateWebhook({ eventTypes }: { eventTypes: string[] }) {
   const [events, setEvents] = useState<string[]>(["*"]);
   const [shown, setShown] = useState<string | null>(null);
   const result = create.data;
-  const error: ActionError | null = result && !result.ok ? result.error : create.error ? { code: "internal_error", message: create.error.message } : null;
+  const error = actionError(result, create.error);
   const created = result?.ok && result.data.id !== shown ? result.data : null;
   const paramError = (p: string) => (error && (error.param === p || error.param?.startsWith(`${p}[`)) ? error.message : undefined);
   return (

@@ -3,6 +3,7 @@
 // rejected pick: 303 back to the page with the error code and field, never the typed document.
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
+import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
 import { log } from "@/lib/log";
 import { selectMethodBody } from "@/lib/checkout/schema";
 import { selectCheckoutMethod } from "@/lib/checkout/select-method";
@@ -10,14 +11,6 @@ import { sessionPageUrl } from "@/lib/checkout/present";
 
 function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
-}
-
-/** Browsers say where a form came from; a post from another site is refused (CSRF). */
-function crossSite(req: Request): boolean {
-  const site = req.headers.get("sec-fetch-site");
-  if (site) return site !== "same-origin" && site !== "none";
-  const origin = req.headers.get("origin");
-  return !!origin && origin !== "null" && new URL(origin).host !== req.headers.get("host");
 }
 
 const FIELD_OF: Record<string, string> = { documentId: "documentId", userName: "name", userEmail: "email", userPhone: "phone", paymentMethodId: "paymentMethodId" };
@@ -30,7 +23,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
     for (const [k, v] of Object.entries({ ...(locale ? { locale } : {}), ...params })) url.searchParams.set(k, v);
     return seeOther(url.toString());
   };
-  if (crossSite(req)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (isCrossSite(req)) return crossSiteRefused();
 
   let form: FormData;
   try {

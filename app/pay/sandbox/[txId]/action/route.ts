@@ -2,12 +2,11 @@
 import { config } from "@/lib/config";
 import { applySimulation } from "@/lib/payments/simulate-payment";
 import { AppError } from "@/lib/errors";
+import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
 
 export async function POST(req: Request, ctx: { params: Promise<{ txId: string }> }) {
   const { txId } = await ctx.params;
-  // Only the page's own form (CSRF): browsers mark a post from another site.
-  const site = req.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") return new Response("Cross-site form posts are refused.", { status: 403 });
+  if (isCrossSite(req)) return crossSiteRefused();
   const form = await req.formData().catch(() => null);
   const action = form?.get("action");
   if (action !== "paid" && action !== "failed") return new Response("Unknown action.", { status: 400 });
