@@ -1,8 +1,7 @@
 // POST /me/deposit-accounts/{id}/simulate-deposit (sandbox): a SPEI transfer to the account's
 // CLABE, credited exactly as a provider's notice of a real one (receive-deposit.ts).
-import { AppError } from "@/lib/errors";
 import { randomBase62 } from "@/lib/ids";
-import { toMinor } from "@/lib/money/amount";
+import { parseAmount } from "@/lib/money/parse-amount";
 import { presentDeposit } from "@/lib/deposits/present";
 import { receiveDeposit } from "@/lib/deposits/receive-deposit";
 import { findOwnedAccount, type ShopContext } from "@/lib/deposits/scope";
@@ -11,8 +10,7 @@ export type SimulateDepositInput = { amount: unknown; payerName: string; payerBa
 
 export async function simulateDeposit(auth: ShopContext, id: string, input: SimulateDepositInput) {
   const account = await findOwnedAccount(auth, id);
-  const amount = typeof input.amount === "number" && input.amount > 0 ? toMinor(input.amount, account.currency) : null;
-  if (amount === null || amount <= 0n) throw new AppError("amount_invalid", `\`amount\` must be a positive number of ${account.currency} with at most its decimals.`, { param: "amount" });
+  const amount = parseAmount(input.amount, account.currency);
   const r = await receiveDeposit(account.id, {
     amount,
     currency: account.currency,

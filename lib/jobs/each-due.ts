@@ -1,18 +1,26 @@
-// The shape shared by the per-payment jobs: find due ids, then for each one open a transaction,
-// lock the row only if it is still due (SKIP LOCKED: another runner may have it), and act.
-import { db, type Tx } from "@/lib/db";
+// The shape shared by the per-payment jobs: find due ids, then for each one run a kernel
+// operation whose load locks the row only if it is still due (SKIP LOCKED: another runner may
+// have it); a row taken or no longer due changes nothing.
+import type { Tx } from "@/lib/db";
+import { lockRow, transition, type Change } from "@/lib/ledger/transition";
 import type { Transaction } from "@/lib/generated/prisma/client";
 
-export async function forEachDueTransaction(ids: string[], stillDue: string, act: (tx: Tx, t: Transaction) => Promise<void>): Promise<number> {
+export async function forEachDueTransaction(
+  ids: string[],
+  due: { name: string; stillDue: string; status: (t: Transaction) => string; from: readonly string[] },
+  apply: (tx: Tx, t: Transaction) => Promise<Change<true>>,
+): Promise<number> {
   let done = 0;
   for (const id of ids) {
-    const did = await db().$transaction(async (tx) => {
-      const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM transactions WHERE id = $1 AND ${stillDue} FOR UPDATE SKIP LOCKED`, id);
-      if (rows.length === 0) return false;
-      await act(tx, (await tx.transaction.findUnique({ where: { id } }))!);
-      return true;
+    const r = await transition({
+      name: due.name,
+      load: (tx) => lockRow(tx, "transactions", id, () => tx.transaction.findUnique({ where: { id } }), { skipLocked: true, where: due.stillDue }),
+      ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment }),
+      status: due.status,
+      from: due.from,
+      apply,
     });
-    if (did) done++;
+    if (r.changed) done++;
   }
   return done;
 }

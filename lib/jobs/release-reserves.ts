@@ -1,6 +1,6 @@
 // Rolling reserve: each payment's reserve goes back to `available` when its hold (90 days) ends.
 import { db } from "@/lib/db";
-import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import { reserveRelease } from "@/lib/ledger/recipes";
 import { forEachDueTransaction } from "@/lib/jobs/each-due";
 
 export async function releaseDueReserves(opts: { now?: Date; limit?: number } = {}): Promise<number> {
@@ -11,18 +11,12 @@ export async function releaseDueReserves(opts: { now?: Date; limit?: number } = 
     orderBy: { reserveReleaseAt: "asc" },
     take: opts.limit ?? 500,
   });
-  return forEachDueTransaction(due.map((d) => d.id), "reserve_released_at IS NULL", async (tx, t) => {
-    await lockMerchantLedger(tx, t.merchantId, t.environment);
-    await post(tx, {
-      merchantId: t.merchantId,
-      environment: t.environment,
-      kind: "reserve_release",
-      transactionId: t.id,
-      legs: [
-        { account: "reserve", currency: "USD", amount: -t.reserveAmount },
-        { account: "available", currency: "USD", amount: t.reserveAmount },
-      ],
-    });
-    await tx.transaction.update({ where: { id: t.id }, data: { reserveReleasedAt: now } });
-  });
+  return forEachDueTransaction(
+    due.map((d) => d.id),
+    { name: "releaseReserve", stillDue: "reserve_released_at IS NULL", status: (t) => (t.reserveReleasedAt ? "released" : "held"), from: ["held"] },
+    async (tx, t) => {
+      await tx.transaction.update({ where: { id: t.id }, data: { reserveReleasedAt: now } });
+      return { result: true, postings: [reserveRelease(t)] };
+    },
+  );
 }

@@ -1,7 +1,7 @@
 // Settlement: completed payments whose settlement date has come move their net from `pending`
 // to `available` (minus whatever refunds or chargebacks already took out of pending).
 import { db } from "@/lib/db";
-import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import { settlement } from "@/lib/ledger/recipes";
 import { forEachDueTransaction } from "@/lib/jobs/each-due";
 
 export async function settleDueBalances(opts: { now?: Date; limit?: number } = {}): Promise<number> {
@@ -12,19 +12,12 @@ export async function settleDueBalances(opts: { now?: Date; limit?: number } = {
     orderBy: { settleAt: "asc" },
     take: opts.limit ?? 500,
   });
-  return forEachDueTransaction(due.map((d) => d.id), "settlement_status = 'pending'", async (tx, t) => {
-    const amount = t.amountUsd - t.feePlatform - t.feeProvider - t.feeNetwork - t.reserveAmount - t.pendingDebited;
-    await lockMerchantLedger(tx, t.merchantId, t.environment);
-    await post(tx, {
-      merchantId: t.merchantId,
-      environment: t.environment,
-      kind: "settlement",
-      transactionId: t.id,
-      legs: [
-        { account: "pending", currency: "USD", amount: -amount },
-        { account: "available", currency: "USD", amount },
-      ],
-    });
-    await tx.transaction.update({ where: { id: t.id }, data: { settlementStatus: "settled" } });
-  });
+  return forEachDueTransaction(
+    due.map((d) => d.id),
+    { name: "settle", stillDue: "settlement_status = 'pending'", status: (t) => t.settlementStatus, from: ["pending"] },
+    async (tx, t) => {
+      await tx.transaction.update({ where: { id: t.id }, data: { settlementStatus: "settled" } });
+      return { result: true, postings: [settlement(t)] };
+    },
+  );
 }

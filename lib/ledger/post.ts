@@ -1,5 +1,7 @@
 // Double-entry postings. Every movement of money is one posting whose entries sum to zero per
-// currency, written inside the caller's database transaction (with the state change it belongs to).
+// currency, written inside the caller's database transaction (with the state change it belongs
+// to), together with the running total of every account it touches. Only the kernel
+// (lib/ledger/transition.ts) calls `post`, with legs from a recipe (lib/ledger/recipes.ts).
 import { newId } from "@/lib/ids";
 import type { Tx } from "@/lib/db";
 import type { Environment } from "@/lib/generated/prisma/enums";
@@ -27,6 +29,15 @@ export type PayoutBucket = (typeof PAYOUT_BUCKETS)[number];
 export type PayoutCounterAccount = "payouts_sent" | "fx_clearing" | "swap_fees" | "sandbox_funding";
 export type Account = Bucket | CounterAccount | PayoutBucket | PayoutCounterAccount;
 
+/**
+ * Accounts whose running total may never go below zero: a posting that would take one there is
+ * a bug (the use cases check balances first) and rolls back. `available` may go negative (a lost
+ * chargeback's fee, a sandbox refund in full).
+ */
+export const NON_NEGATIVE: ReadonlySet<string> = new Set<Account>(["pending", "reserve", "frozen", "payout_available", "payout_in_flight"]);
+/** Accounts with per-day totals too (the balance's 90-day fee summary and gross volume). */
+export const DAILY_ACCOUNTS = ["provider_clearing", "platform_fees", "flat_fees", "provider_fees", "network_fees", "chargeback_fees"] as const;
+
 export type Leg = { account: Account; currency: string; amount: bigint };
 
 export type PostingKind =
@@ -47,39 +58,99 @@ export type PostingKind =
   | "payout_sandbox_funding"
   | "payout_debit"
   | "payout_completed"
-  | "payout_reversed";
+  | "payout_reversed"
+  | "payout_returned";
 
 export class UnbalancedPostingError extends Error {}
+export class LedgerInvariantError extends Error {}
 
-export async function post(
-  tx: Tx,
-  p: { merchantId: string; environment: Environment; kind: PostingKind; transactionId?: string | null; claimId?: string | null; legs: Leg[] },
-): Promise<string> {
-  const legs = p.legs.filter((l) => l.amount !== 0n);
+/** The legs that move something, after checking they balance per currency (the cheap check before writing). */
+export function balancedLegs(kind: string, legs: Leg[]): Leg[] {
+  const moving = legs.filter((l) => l.amount !== 0n);
   const sums = new Map<string, bigint>();
-  for (const l of legs) sums.set(l.currency, (sums.get(l.currency) ?? 0n) + l.amount);
+  for (const l of moving) sums.set(l.currency, (sums.get(l.currency) ?? 0n) + l.amount);
   for (const [currency, sum] of sums) {
-    if (sum !== 0n) throw new UnbalancedPostingError(`posting ${p.kind} does not balance in ${currency}: ${sum}`);
+    if (sum !== 0n) throw new UnbalancedPostingError(`posting ${kind} does not balance in ${currency}: ${sum}`);
   }
+  return moving;
+}
+
+/** Net change per account and currency of a set of legs. */
+export function netByAccount(legs: Leg[]): Map<string, bigint> {
+  const net = new Map<string, bigint>();
+  for (const l of legs) net.set(`${l.account}|${l.currency}`, (net.get(`${l.account}|${l.currency}`) ?? 0n) + l.amount);
+  return net;
+}
+
+/** The cheap check after writing: an account that must not go negative went negative on a decrease. */
+export function negativeAfter(legs: Leg[], totals: { account: string; currency: string; balance: bigint }[]): string | null {
+  const net = netByAccount(legs);
+  for (const t of totals) {
+    if (NON_NEGATIVE.has(t.account) && t.balance < 0n && (net.get(`${t.account}|${t.currency}`) ?? 0n) < 0n) return `${t.account} ${t.currency} would be ${t.balance}`;
+  }
+  return null;
+}
+
+export type PostingInput = { merchantId: string; environment: Environment; kind: PostingKind; transactionId?: string | null; claimId?: string | null; legs: Leg[] };
+
+/**
+ * Writes the posting, its entries, the running totals and the daily totals in one statement.
+ * The caller holds the merchant's ledger lock (lockMerchantLedger), so the totals it returns are
+ * exactly the balances after this posting.
+ */
+export async function post(tx: Tx, p: PostingInput): Promise<string> {
+  const legs = balancedLegs(p.kind, p.legs);
   const postingId = newId("posting");
-  await tx.ledgerPosting.create({ data: { id: postingId, merchantId: p.merchantId, environment: p.environment, kind: p.kind, transactionId: p.transactionId ?? null, claimId: p.claimId ?? null } });
-  if (legs.length) {
-    await tx.ledgerEntry.createMany({
-      data: legs.map((l) => ({ id: newId("ledgerEntry"), postingId, merchantId: p.merchantId, environment: p.environment, account: l.account, currency: l.currency, amount: l.amount })),
-    });
+  if (legs.length === 0) {
+    await tx.$executeRaw`INSERT INTO ledger_postings (id, merchant_id, environment, kind, transaction_id, claim_id, created_at)
+      VALUES (${postingId}, ${p.merchantId}, ${p.environment}::"Environment", ${p.kind}, ${p.transactionId ?? null}, ${p.claimId ?? null}, now())`;
+    return postingId;
   }
+  const ids = legs.map(() => newId("ledgerEntry"));
+  const totals = await tx.$queryRawUnsafe<{ account: string; currency: string; balance: bigint }[]>(
+    `WITH posting AS (
+       INSERT INTO ledger_postings (id, merchant_id, environment, kind, transaction_id, claim_id, created_at)
+       VALUES ($1, $2, $3::"Environment", $4, $5, $6, now())),
+     legs AS (SELECT * FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[]) AS l(id, account, currency, amount)),
+     entries AS (
+       INSERT INTO ledger_entries (id, posting_id, merchant_id, environment, account, currency, amount, created_at)
+       SELECT id, $1, $2, $3::"Environment", account, currency, amount, now() FROM legs),
+     daily AS (
+       INSERT INTO ledger_daily_totals (merchant_id, environment, account, currency, day, amount)
+       SELECT $2, $3::"Environment", account, currency, (now() AT TIME ZONE 'UTC')::date, SUM(amount) FROM legs
+       WHERE account = ANY($11::text[]) GROUP BY account, currency
+       ON CONFLICT (merchant_id, environment, account, currency, day) DO UPDATE SET amount = ledger_daily_totals.amount + EXCLUDED.amount)
+     INSERT INTO ledger_balances (merchant_id, environment, account, currency, balance, entries, updated_at)
+     SELECT $2, $3::"Environment", account, currency, SUM(amount), COUNT(*), now() FROM legs GROUP BY account, currency
+     ON CONFLICT (merchant_id, environment, account, currency)
+       DO UPDATE SET balance = ledger_balances.balance + EXCLUDED.balance, entries = ledger_balances.entries + EXCLUDED.entries, updated_at = EXCLUDED.updated_at
+     RETURNING account, currency, balance`,
+    postingId,
+    p.merchantId,
+    p.environment,
+    p.kind,
+    p.transactionId ?? null,
+    p.claimId ?? null,
+    ids,
+    legs.map((l) => l.account),
+    legs.map((l) => l.currency),
+    legs.map((l) => l.amount.toString()),
+    [...DAILY_ACCOUNTS],
+  );
+  const negative = negativeAfter(legs, totals);
+  if (negative) throw new LedgerInvariantError(`posting ${p.kind} would take ${negative}`);
   return postingId;
 }
 
+/** Running totals of some accounts of a merchant ledger (every currency), read inside `tx` or not. */
+export async function accountTotals(tx: Pick<Tx, "ledgerBalance">, merchantId: string, environment: Environment, accounts: readonly string[]) {
+  return tx.ledgerBalance.findMany({ where: { merchantId, environment, account: { in: [...accounts] } }, select: { account: true, currency: true, balance: true } });
+}
+
 /** Current merchant bucket totals in USD, read inside `tx` (for checks before moving money). */
-export async function bucketTotals(tx: Tx, merchantId: string, environment: Environment): Promise<Record<Bucket, bigint>> {
-  const rows = await tx.ledgerEntry.groupBy({
-    by: ["account"],
-    where: { merchantId, environment, currency: "USD", account: { in: [...MERCHANT_BUCKETS] } },
-    _sum: { amount: true },
-  });
+export async function bucketTotals(tx: Pick<Tx, "ledgerBalance">, merchantId: string, environment: Environment): Promise<Record<Bucket, bigint>> {
   const out: Record<Bucket, bigint> = { available: 0n, pending: 0n, reserve: 0n, frozen: 0n };
-  for (const r of rows) out[r.account as Bucket] = r._sum.amount ?? 0n;
+  for (const r of await accountTotals(tx, merchantId, environment, MERCHANT_BUCKETS)) if (r.currency === "USD") out[r.account as Bucket] = r.balance;
   return out;
 }
 

@@ -5,7 +5,8 @@ import { db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { newId } from "@/lib/ids";
 import { AppError } from "@/lib/errors";
-import { toMinor, toMajor } from "@/lib/money/amount";
+import { toMajor } from "@/lib/money/amount";
+import { parseAmount } from "@/lib/money/parse-amount";
 import { isCurrency } from "@/lib/money/currency";
 import { presentmentToUsd, usdToLocal } from "@/lib/money/fx";
 import { PRESENTMENT_MARKUP_BP, rateFor } from "@/lib/money/rates";
@@ -108,10 +109,7 @@ export async function resolveShop(auth: AuthContext, input: CreatePaymentInput):
 export async function headlineUsd(environment: Environment, amount: unknown, currencyInput: string | undefined) {
   const currency = (currencyInput ?? "USD").toUpperCase();
   if (!isCurrency(currency)) throw new AppError("unsupported_currency", `Currency ${currency} is not supported.`, { param: "currency" });
-  const inputMinor = typeof amount === "number" && amount > 0 ? toMinor(amount, currency) : null;
-  if (inputMinor === null || inputMinor <= 0n) {
-    throw new AppError("amount_invalid", `\`amount\` must be a positive number with at most the decimals ${currency} allows.`, { param: "amount" });
-  }
+  const inputMinor = parseAmount(amount, currency);
   let usd = inputMinor;
   if (currency !== "USD") {
     const inputFx = await rateFor(environment, currency);

@@ -1,17 +1,19 @@
-// State changes of a pay-in (API reference 3.1 and decisions.md). Each runs in one database
-// transaction: the row is locked, the transition is checked, the status, ledger postings and
-// outbox events are written together. Applying the same transition twice changes nothing the
+// State changes of a pay-in (API reference 3.1 and decisions.md), each an operation of the money
+// kernel (lib/ledger/transition.ts): the row is locked with the merchant's ledger, the status is
+// checked against the statuses the operation accepts, and the status, ledger postings (recipes)
+// and outbox events are written together. Applying the same transition twice changes nothing the
 // second time (it returns `changed: false`).
-import { db, type Tx } from "@/lib/db";
+import type { Tx } from "@/lib/db";
 import { randomBase62 } from "@/lib/ids";
 import { mulDivHalfUp, toMajor } from "@/lib/money/amount";
-import { emitEvent, type EventType } from "@/lib/events/emit";
-import { bucketTotals, lockMerchantLedger, post, type Leg } from "@/lib/ledger/post";
+import type { EventType } from "@/lib/events/emit";
+import { bucketTotals } from "@/lib/ledger/post";
+import { chargebackLost, freeze, freezeRelease, netOf, paymentCompleted, refundImmediate, type FreezeSplit } from "@/lib/ledger/recipes";
+import { lockRow, transition, type Emit } from "@/lib/ledger/transition";
 import { presentTransaction } from "@/lib/payments/present";
 import { presentClaim, type ClaimHistory } from "@/lib/claims/present";
-import { addDays, FLAT_FEE_USD_MINOR, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
+import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
 import { AppError } from "@/lib/errors";
-import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
 import type { Transaction, Claim } from "@/lib/generated/prisma/client";
 
 export const CHARGEBACK_FEE_USD_MINOR = 1500n;
@@ -23,75 +25,69 @@ export function newClaimId(): string {
 }
 
 export async function lockTransaction(tx: Tx, id: string): Promise<Transaction | null> {
-  await tx.$queryRaw`SELECT id FROM transactions WHERE id = ${id} FOR UPDATE`;
-  return tx.transaction.findUnique({ where: { id } });
+  return lockRow(tx, "transactions", id, () => tx.transaction.findUnique({ where: { id } }));
 }
 
-async function fire(tx: Tx, t: Transaction, types: EventType[]): Promise<EventType[]> {
-  const object = presentTransaction(t);
-  for (const type of types) await emitEvent(tx, { merchantId: t.merchantId, environment: t.environment, type, object });
-  return types;
+export async function lockClaim(tx: Tx, id: string): Promise<Claim | null> {
+  return lockRow(tx, "claims", id, () => tx.claim.findUnique({ where: { id } }));
 }
 
-async function fireClaim(tx: Tx, c: Claim, types: EventType[]): Promise<EventType[]> {
-  for (const type of types) await emitEvent(tx, { merchantId: c.merchantId, environment: c.environment, type, object: presentClaim(c) });
-  return types;
-}
+const paymentEvents = (t: Transaction, types: EventType[]): Emit[] => types.map((type) => ({ type, object: presentTransaction(t) }));
+const claimEvents = (c: Claim, types: EventType[]): Emit[] => types.map((type) => ({ type, object: presentClaim(c) }));
+const notFound = () => new AppError("transaction_not_found", "No such transaction.");
+const scopeOf = (r: { merchantId: string; environment: Transaction["environment"] }) => ({ merchantId: r.merchantId, environment: r.environment });
 
-const net = (t: Transaction) => t.amountUsd - t.feePlatform - t.feeProvider - t.feeNetwork - t.reserveAmount;
+/** The shape every pay-in transition answers with. */
+async function payment(op: Parameters<typeof transition<Transaction, { transaction: Transaction; eventsFired: EventType[] }>>[0]): Promise<TransitionResult> {
+  const r = await transition(op);
+  return r.changed ? { transaction: r.result.transaction, changed: true, eventsFired: r.result.eventsFired } : { transaction: r.row!, changed: false, eventsFired: [] };
+}
 
 /** pending -> completed: the net to `pending`, the reserve to `reserve`, fees to their accounts. */
-/** After a commit that wrote events: let the delivery job know (no-op with the local ticker). */
-function afterCommit<T extends { changed: boolean }>(r: T): T {
-  if (r.changed) wakeJobs(JOB_EVENTS.webhooksDue);
-  return r;
-}
-
 export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } = {}): Promise<TransitionResult> {
-  return afterCommit(await db().$transaction(async (tx) => {
-    const t = await lockTransaction(tx, id);
-    if (!t) throw new AppError("transaction_not_found", "No such transaction.");
-    if (t.status !== "pending") return { transaction: t, changed: false, eventsFired: [] };
-    const at = opts.at ?? new Date();
-    const updated = await tx.transaction.update({
-      where: { id },
-      data: { status: "completed", completedAt: at, settleAt: addDays(at, settlementDays(t.settlementDelay)), reserveReleaseAt: t.reserveAmount > 0n ? addDays(at, RESERVE_HOLD_DAYS) : null },
-    });
-    const flat = FLAT_FEE_USD_MINOR < t.feePlatform ? FLAT_FEE_USD_MINOR : t.feePlatform;
-    const legs: Leg[] = [
-      { account: "provider_clearing", currency: "USD", amount: -t.amountUsd },
-      { account: "pending", currency: "USD", amount: net(t) },
-      { account: "reserve", currency: "USD", amount: t.reserveAmount },
-      { account: "platform_fees", currency: "USD", amount: t.feePlatform - flat },
-      { account: "flat_fees", currency: "USD", amount: flat },
-      { account: "provider_fees", currency: "USD", amount: t.feeProvider },
-      { account: "network_fees", currency: "USD", amount: t.feeNetwork },
-    ];
-    await lockMerchantLedger(tx, t.merchantId, t.environment);
-    await post(tx, { merchantId: t.merchantId, environment: t.environment, kind: "payment_completed", transactionId: id, legs });
-    const eventsFired = await fire(tx, updated, opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"]);
-    return { transaction: updated, changed: true, eventsFired };
-  }));
+  return payment({
+    name: "completePayment",
+    load: (tx) => lockTransaction(tx, id),
+    missing: notFound,
+    ledger: scopeOf,
+    status: (t) => t.status,
+    from: ["pending"],
+    apply: async (tx, t) => {
+      const at = opts.at ?? new Date();
+      const updated = await tx.transaction.update({
+        where: { id },
+        data: { status: "completed", completedAt: at, settleAt: addDays(at, settlementDays(t.settlementDelay)), reserveReleaseAt: t.reserveAmount > 0n ? addDays(at, RESERVE_HOLD_DAYS) : null },
+      });
+      const eventsFired: EventType[] = opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"];
+      return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(t)], events: paymentEvents(updated, eventsFired) };
+    },
+  });
 }
 
 /** pending -> failed | expired. */
 export async function failPayment(id: string, to: "failed" | "expired"): Promise<TransitionResult> {
-  return afterCommit(await db().$transaction(async (tx) => {
-    const t = await lockTransaction(tx, id);
-    if (!t) throw new AppError("transaction_not_found", "No such transaction.");
-    if (t.status !== "pending") return { transaction: t, changed: false, eventsFired: [] };
-    const updated = await tx.transaction.update({ where: { id }, data: { status: to } });
-    return { transaction: updated, changed: true, eventsFired: await fire(tx, updated, ["payment.failed"]) };
-  }));
+  return payment({
+    name: "failPayment",
+    load: (tx) => lockTransaction(tx, id),
+    missing: notFound,
+    ledger: scopeOf,
+    status: (t) => t.status,
+    from: ["pending"],
+    apply: async (tx) => {
+      const updated = await tx.transaction.update({ where: { id }, data: { status: to } });
+      return { result: { transaction: updated, eventsFired: ["payment.failed"] }, events: paymentEvents(updated, ["payment.failed"]) };
+    },
+  });
 }
 
 /**
- * Takes `usd` out of the merchant's funds into `frozen`: first what of this transaction's net is
- * still pending (not yet settled), then `available`. Without allowNegative, an available
- * balance too small is 422 balance_insufficient.
+ * Where `usd` to freeze comes from: first what of this transaction's net is still pending (not
+ * yet settled), then `available`. Records the pending part on the transaction (settlement then
+ * moves only the rest). Without allowNegative, an available balance too small is 422
+ * balance_insufficient. Call under the merchant's ledger lock.
  */
-export async function freezeFunds(tx: Tx, t: Transaction, usd: bigint, opts: { allowNegative: boolean }): Promise<{ legs: Leg[]; fromPending: bigint }> {
-  const unsettledNet = t.settlementStatus === "pending" && t.status !== "pending" ? net(t) - t.pendingDebited : 0n;
+export async function freezeFunds(tx: Tx, t: Transaction, usd: bigint, opts: { allowNegative: boolean }): Promise<FreezeSplit> {
+  const unsettledNet = t.settlementStatus === "pending" && t.status !== "pending" ? netOf(t) - t.pendingDebited : 0n;
   const fromPending = unsettledNet > 0n ? (usd < unsettledNet ? usd : unsettledNet) : 0n;
   const fromAvailable = usd - fromPending;
   if (!opts.allowNegative && fromAvailable > 0n) {
@@ -103,14 +99,19 @@ export async function freezeFunds(tx: Tx, t: Transaction, usd: bigint, opts: { a
     }
   }
   if (fromPending > 0n) await tx.transaction.update({ where: { id: t.id }, data: { pendingDebited: { increment: fromPending } } });
-  return {
-    fromPending,
-    legs: [
-      { account: "pending", currency: "USD", amount: -fromPending },
-      { account: "available", currency: "USD", amount: -fromAvailable },
-      { account: "frozen", currency: "USD", amount: usd },
-    ],
-  };
+  return { fromPending, fromAvailable };
+}
+
+/**
+ * A released freeze (refund rejected, chargeback won): how much goes back to `pending`. The part
+ * that came from `pending` returns there while the payment is still unsettled (and settlement
+ * will move it again); once settled, it goes to `available` as settlement would have.
+ */
+export async function releaseToPending(tx: Tx, t: Transaction, c: Claim): Promise<bigint> {
+  if (c.frozenFromPending <= 0n || t.settlementStatus !== "pending") return 0n;
+  const back = c.frozenFromPending < t.pendingDebited ? c.frozenFromPending : t.pendingDebited;
+  if (back > 0n) await tx.transaction.update({ where: { id: t.id }, data: { pendingDebited: { decrement: back } } });
+  return back;
 }
 
 /** USD share of a local refund; the last refund takes exactly what is left, so shares sum to the headline. */
@@ -125,32 +126,28 @@ export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Pro
 
 /** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
 export async function refundInFull(id: string): Promise<TransitionResult> {
-  return afterCommit(await db().$transaction(async (tx) => {
-    const t = await lockTransaction(tx, id);
-    if (!t) throw new AppError("transaction_not_found", "No such transaction.");
-    if (t.status !== "completed") return { transaction: t, changed: false, eventsFired: [] };
-    await lockMerchantLedger(tx, t.merchantId, t.environment);
-    const pendingClaims = await tx.claim.count({ where: { transactionId: id, status: { in: ["pending", "open"] } } });
-    if (pendingClaims > 0) throw new AppError("invalid_request", "This payment has an open claim; wait for it to resolve before refunding it in full.", { param: "action" });
-    const local = t.amountLocal - t.refundedLocal;
-    if (local <= 0n) return { transaction: t, changed: false, eventsFired: [] };
-    const usd = await refundUsdShare(tx, t, local);
-    const at = new Date();
-    const claim = await tx.claim.create({
-      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, currency: t.currencyLocal, reason: "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
-    });
-    const freeze = await freezeFunds(tx, t, usd, { allowNegative: true });
-    await post(tx, {
-      merchantId: t.merchantId,
-      environment: t.environment,
-      kind: "refund_immediate",
-      transactionId: id,
-      claimId: claim.id,
-      legs: [...freeze.legs, { account: "frozen", currency: "USD", amount: -usd }, { account: "refunds_payable", currency: "USD", amount: usd }],
-    });
-    const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
-    return { transaction: updated, changed: true, eventsFired: await fire(tx, updated, ["payment.refunded"]) };
-  }));
+  return payment({
+    name: "refundInFull",
+    load: (tx) => lockTransaction(tx, id),
+    missing: notFound,
+    ledger: scopeOf,
+    status: (t) => t.status,
+    from: ["completed"],
+    apply: async (tx, t) => {
+      const pendingClaims = await tx.claim.count({ where: { transactionId: id, status: { in: ["pending", "open"] } } });
+      if (pendingClaims > 0) throw new AppError("invalid_request", "This payment has an open claim; wait for it to resolve before refunding it in full.", { param: "action" });
+      const local = t.amountLocal - t.refundedLocal;
+      if (local <= 0n) return null;
+      const usd = await refundUsdShare(tx, t, local);
+      const at = new Date();
+      const split = await freezeFunds(tx, t, usd, { allowNegative: true });
+      const claim = await tx.claim.create({
+        data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason: "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
+      });
+      const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
+      return { result: { transaction: updated, eventsFired: ["payment.refunded"] }, postings: [refundImmediate(claim, split)], events: paymentEvents(updated, ["payment.refunded"]) };
+    },
+  });
 }
 
 /**
@@ -159,50 +156,56 @@ export async function refundInFull(id: string): Promise<TransitionResult> {
  * open chargeback (a second dispute of the same payment changes nothing).
  */
 export async function openChargeback(id: string, reason = "chargeback"): Promise<TransitionResult & { claim: Claim | null }> {
-  return afterCommit(await db().$transaction(async (tx) => {
-    const t = await lockTransaction(tx, id);
-    if (!t) throw new AppError("transaction_not_found", "No such transaction.");
-    if (t.status !== "completed") return { transaction: t, changed: false, eventsFired: [], claim: null };
-    await lockMerchantLedger(tx, t.merchantId, t.environment);
-    const held = await tx.claim.findMany({ where: { transactionId: id, status: { in: ["pending", "open"] } }, select: { kind: true, amountLocal: true, amountUsd: true } });
-    if (held.some((c) => c.kind === "chargeback")) return { transaction: t, changed: false, eventsFired: [], claim: null };
-    const local = t.amountLocal - t.refundedLocal - held.reduce((sum, c) => sum + c.amountLocal, 0n);
-    if (local <= 0n) return { transaction: t, changed: false, eventsFired: [], claim: null };
-    const usd = await refundUsdShare(tx, t, local);
-    const at = new Date();
-    const claim = await tx.claim.create({
-      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }] },
-    });
-    const freeze = await freezeFunds(tx, t, usd, { allowNegative: true });
-    await post(tx, { merchantId: t.merchantId, environment: t.environment, kind: "chargeback_freeze", transactionId: id, claimId: claim.id, legs: freeze.legs });
-    const eventsFired = [...(await fireClaim(tx, claim, ["chargeback.created", "claim.opened"]))];
-    return { transaction: t, changed: true, eventsFired, claim };
-  }));
+  const r = await transition({
+    name: "openChargeback",
+    load: (tx) => lockTransaction(tx, id),
+    missing: notFound,
+    ledger: scopeOf,
+    status: (t) => t.status,
+    from: ["completed"],
+    apply: async (tx, t) => {
+      const held = await tx.claim.findMany({ where: { transactionId: id, status: { in: ["pending", "open"] } }, select: { kind: true, amountLocal: true, amountUsd: true } });
+      if (held.some((c) => c.kind === "chargeback")) return null;
+      const local = t.amountLocal - t.refundedLocal - held.reduce((sum, c) => sum + c.amountLocal, 0n);
+      if (local <= 0n) return null;
+      const usd = await refundUsdShare(tx, t, local);
+      const at = new Date();
+      const split = await freezeFunds(tx, t, usd, { allowNegative: true });
+      const claim = await tx.claim.create({
+        data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }] },
+      });
+      const eventsFired: EventType[] = ["chargeback.created", "claim.opened"];
+      return { result: { claim, eventsFired }, postings: [freeze("chargeback_freeze", claim, split)], events: claimEvents(claim, eventsFired) };
+    },
+  });
+  return r.changed ? { transaction: r.row, changed: true, eventsFired: r.result.eventsFired, claim: r.result.claim } : { transaction: r.row!, changed: false, eventsFired: [], claim: null };
 }
 
-/** open -> won (funds back to available) | lost (funds leave, plus the chargeback fee; payment -> chargeback). */
+/**
+ * open -> won (the frozen money back to the bucket it came from) | lost (it leaves, plus the
+ * chargeback fee; payment -> chargeback). A claim no longer open: 409 claim_already_resolved.
+ */
 export async function resolveChargeback(claimId: string, outcome: "won" | "lost"): Promise<Claim> {
-  return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM claims WHERE id = ${claimId} FOR UPDATE`;
-    const c = await tx.claim.findUnique({ where: { id: claimId } });
-    if (!c || c.kind !== "chargeback") throw new AppError("claim_not_found", "No such chargeback claim.");
-    if (c.status !== "open") throw new AppError("claim_already_resolved", `The claim is already ${c.status}.`, { details: { status: c.status } });
-    const t = (await lockTransaction(tx, c.transactionId))!;
-    await lockMerchantLedger(tx, c.merchantId, c.environment);
-    const at = new Date();
-    const legs: Leg[] =
-      outcome === "won"
-        ? [{ account: "frozen", currency: "USD", amount: -c.amountUsd }, { account: "available", currency: "USD", amount: c.amountUsd }]
-        : [
-            { account: "frozen", currency: "USD", amount: -c.amountUsd },
-            { account: "chargebacks_payable", currency: "USD", amount: c.amountUsd },
-            { account: "available", currency: "USD", amount: -CHARGEBACK_FEE_USD_MINOR },
-            { account: "chargeback_fees", currency: "USD", amount: CHARGEBACK_FEE_USD_MINOR },
-          ];
-    await post(tx, { merchantId: c.merchantId, environment: c.environment, kind: outcome === "won" ? "chargeback_won" : "chargeback_lost", transactionId: c.transactionId, claimId, legs });
-    const updated = await tx.claim.update({ where: { id: claimId }, data: { status: outcome, resolvedAt: at, history: [...(c.history as ClaimHistory), { status: outcome, at: at.toISOString() }] } });
-    if (outcome === "lost") await tx.transaction.update({ where: { id: t.id }, data: { status: "chargeback" } });
-    await fireClaim(tx, updated, ["claim.resolved"]);
-    return updated;
+  const r = await transition({
+    name: "resolveChargeback",
+    // The claim, then its payment, then (in the kernel) the ledger: the order every money move takes.
+    load: async (tx) => {
+      const claim = await lockClaim(tx, claimId);
+      if (!claim || claim.kind !== "chargeback") return null;
+      return { claim, payment: (await lockTransaction(tx, claim.transactionId))! };
+    },
+    missing: () => new AppError("claim_not_found", "No such chargeback claim."),
+    ledger: ({ claim }) => scopeOf(claim),
+    status: ({ claim }) => claim.status,
+    from: ["open"],
+    refuse: ({ claim }) => new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } }),
+    apply: async (tx, { claim: c, payment: t }) => {
+      const at = new Date();
+      const posting = outcome === "won" ? freezeRelease("chargeback_won", c, await releaseToPending(tx, t, c)) : chargebackLost(c, CHARGEBACK_FEE_USD_MINOR);
+      const updated = await tx.claim.update({ where: { id: claimId }, data: { status: outcome, resolvedAt: at, history: [...(c.history as ClaimHistory), { status: outcome, at: at.toISOString() }] } });
+      if (outcome === "lost") await tx.transaction.update({ where: { id: t.id }, data: { status: "chargeback" } });
+      return { result: updated, postings: [posting], events: claimEvents(updated, ["claim.resolved"]) };
+    },
   });
+  return r.changed ? r.result : r.row!.claim;
 }

@@ -1,23 +1,19 @@
-// Payout balances, derived from the ledger (payout_available and payout_in_flight per currency).
+// Payout balances: the ledger's running totals of payout_available and payout_in_flight per
+// currency (lib/ledger/post.ts keeps them with every posting).
 import { db, type Tx } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
-import { bucketTotals } from "@/lib/ledger/post";
+import { accountTotals, bucketTotals, PAYOUT_BUCKETS } from "@/lib/ledger/post";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type CurrencyBalance = { available: bigint; inFlight: bigint };
 
 /** Every currency the merchant's payout ledger has touched; USD is always there. */
-export async function payoutBalances(tx: Pick<Tx, "ledgerEntry">, merchantId: string, environment: Environment): Promise<Map<string, CurrencyBalance>> {
-  const rows = await tx.ledgerEntry.groupBy({
-    by: ["account", "currency"],
-    where: { merchantId, environment, account: { in: ["payout_available", "payout_in_flight"] } },
-    _sum: { amount: true },
-  });
+export async function payoutBalances(tx: Pick<Tx, "ledgerBalance">, merchantId: string, environment: Environment): Promise<Map<string, CurrencyBalance>> {
   const out = new Map<string, CurrencyBalance>([["USD", { available: 0n, inFlight: 0n }]]);
-  for (const r of rows) {
+  for (const r of await accountTotals(tx, merchantId, environment, PAYOUT_BUCKETS)) {
     const b = out.get(r.currency) ?? { available: 0n, inFlight: 0n };
-    if (r.account === "payout_available") b.available += r._sum.amount ?? 0n;
-    else b.inFlight += r._sum.amount ?? 0n;
+    if (r.account === "payout_available") b.available += r.balance;
+    else b.inFlight += r.balance;
     out.set(r.currency, b);
   }
   return out;

@@ -1,12 +1,13 @@
 // POST /me/payout/fund-sandbox: test money into the sandbox payout balance, from a counter
-// account so the ledger still balances.
+// account so the ledger still balances (through the money kernel, lib/ledger/transition.ts).
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { toMajor } from "@/lib/money/amount";
-import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import { parseAmount } from "@/lib/money/parse-amount";
+import { sandboxFunding } from "@/lib/ledger/recipes";
+import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
-import { parseAmount } from "@/lib/payouts/send-payout";
 
 export async function fundSandbox(auth: MerchantContext, input: { currency: string; amount: unknown }) {
   if (auth.environment !== "sandbox") throw new AppError("fund_sandbox_only", "Test funding exists in the sandbox only; fund production payouts with POST /me/payout/transfer.");
@@ -15,15 +16,11 @@ export async function fundSandbox(auth: MerchantContext, input: { currency: stri
   if (!allowed.includes(currency)) throw new AppError("unsupported_currency", `Payout balances exist in ${allowed.join(", ")}.`, { param: "currency", details: { currencies: allowed } });
   const amount = parseAmount(input.amount, currency);
   return db().$transaction(async (tx) => {
-    await lockMerchantLedger(tx, auth.merchant.id, auth.environment);
-    await post(tx, {
-      merchantId: auth.merchant.id,
-      environment: auth.environment,
-      kind: "payout_sandbox_funding",
-      legs: [
-        { account: "sandbox_funding", currency, amount: -amount },
-        { account: "payout_available", currency, amount },
-      ],
+    await transitionIn(tx, {
+      name: "fundSandbox",
+      load: async () => ({ merchantId: auth.merchant.id, environment: auth.environment }),
+      ledger: (scope) => scope,
+      apply: async () => ({ result: true, postings: [sandboxFunding(currency, amount)] }),
     });
     return { currency, amount: toMajor(amount, currency), balances: presentBalances(await payoutBalances(tx, auth.merchant.id, auth.environment)) };
   });

@@ -6,11 +6,13 @@
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { toMajor, toMinor } from "@/lib/money/amount";
+import { toMajor } from "@/lib/money/amount";
+import { parseAmount } from "@/lib/money/parse-amount";
 import { localToUsd } from "@/lib/money/fx";
 import { rateFor } from "@/lib/money/rates";
 import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
-import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import { payoutDebit } from "@/lib/ledger/recipes";
+import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances } from "@/lib/payouts/balances";
 import { payoutDriver, payoutIconUrl, payoutMethodById } from "@/lib/payouts/methods";
 import { recipientIssues } from "@/lib/payouts/recipient";
@@ -22,12 +24,8 @@ import type { SendInput } from "@/lib/payouts/schema";
 
 export type PayoutContext = Pick<AuthContext, "merchant" | "shop" | "environment">;
 
-/** The payout amount, in minor units of the method's currency; anything else is amount_invalid. */
-export function parseAmount(value: unknown, currency: string, param = "amount", status?: 422): bigint {
-  const minor = typeof value === "number" && value > 0 ? toMinor(value, currency) : null;
-  if (minor === null || minor <= 0n) throw new AppError("amount_invalid", `\`${param}\` must be a positive number of ${currency} with at most its decimals.`, { param, status });
-  return minor;
-}
+/** The payout amount, in minor units of the method's currency; anything else is amount_invalid (lib/money). */
+export { parseAmount };
 
 export async function sendPayout(auth: PayoutContext, input: SendInput) {
   const method = payoutMethodById(auth.environment, input.methodId);
@@ -64,29 +62,29 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
     const rate = await rateFor(auth.environment, method.currency);
     const usd = (minor: bigint) => (rate ? toMajor(localToUsd(minor, rate, method.currency), "USD") : null);
     created = await db().$transaction(async (tx) => {
-      await lockMerchantLedger(tx, auth.merchant.id, auth.environment);
-      const balance = (await payoutBalances(tx, auth.merchant.id, auth.environment)).get(method.currency);
-      if (!balance) throw new AppError("currency_not_funded", `There is no payout balance in ${method.currency}; swap USD to ${method.currency} first (GET/POST /me/payout/swap).`, { details: { currency: method.currency } });
-      if (balance.available < amount) {
-        const available = balance.available > 0n ? balance.available : 0n;
-        throw new AppError("balance_insufficient", `The ${method.currency} payout balance (${toMajor(available, method.currency)}) cannot cover ${toMajor(amount, method.currency)} ${method.currency}.`, {
-          param: "amount",
-          details: { currency: method.currency, available: toMajor(available, method.currency), shortfall: toMajor(amount - available, method.currency), availableUsd: usd(available), shortfallUsd: usd(amount - available) },
-        });
-      }
-      const id = newId("payout");
-      // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
-      const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
-      const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
-      await post(tx, {
-        merchantId: auth.merchant.id,
-        environment: auth.environment,
-        kind: "payout_debit",
-        legs: [
-          { account: "payout_available", currency: method.currency, amount: -amount },
-          { account: "payout_in_flight", currency: method.currency, amount },
-        ],
+      const debit = await transitionIn(tx, {
+        name: "payoutDebit",
+        // The payout row is created by this move: there is no row to lock or status to check.
+        load: async () => ({ merchantId: auth.merchant.id, environment: auth.environment }),
+        ledger: (scope) => scope,
+        apply: async (tx) => {
+          const balance = (await payoutBalances(tx, auth.merchant.id, auth.environment)).get(method.currency);
+          if (!balance) throw new AppError("currency_not_funded", `There is no payout balance in ${method.currency}; swap USD to ${method.currency} first (GET/POST /me/payout/swap).`, { details: { currency: method.currency } });
+          if (balance.available < amount) {
+            const available = balance.available > 0n ? balance.available : 0n;
+            throw new AppError("balance_insufficient", `The ${method.currency} payout balance (${toMajor(available, method.currency)}) cannot cover ${toMajor(amount, method.currency)} ${method.currency}.`, {
+              param: "amount",
+              details: { currency: method.currency, available: toMajor(available, method.currency), shortfall: toMajor(amount - available, method.currency), availableUsd: usd(available), shortfallUsd: usd(amount - available) },
+            });
+          }
+          const id = newId("payout");
+          // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
+          const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
+          const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
+          return { result: p, postings: [payoutDebit(p)] };
+        },
       });
+      const p = debit.result!;
       // Without a real provider (production), the simulated driver completes it at once.
       return provider === "simulated" ? completePayoutIn(tx, p) : p;
     });

@@ -7,10 +7,11 @@ import { newId } from "@/lib/ids";
 import { percentOf, toMajor } from "@/lib/money/amount";
 import { usdToLocal } from "@/lib/money/fx";
 import { rateFor } from "@/lib/money/rates";
-import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import { payoutSwap } from "@/lib/ledger/recipes";
+import { lockRow, transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
-import { parseAmount } from "@/lib/payouts/send-payout";
+import { parseAmount } from "@/lib/money/parse-amount";
 import type { PayoutSwap } from "@/lib/generated/prisma/client";
 
 export const SWAP_FEE_BP = 50n;
@@ -47,34 +48,35 @@ export async function quoteSwap(auth: MerchantContext, query: { currency: string
 
 export async function executeSwap(auth: MerchantContext, input: { quoteId: string }) {
   const { id: merchantId } = auth.merchant;
+  const refuse = (reason: string, message: string) => new AppError("invalid_request", message, { param: "quoteId", details: { reason, quoteId: input.quoteId } });
   return db().$transaction(async (tx) => {
-    await lockMerchantLedger(tx, merchantId, auth.environment);
-    await tx.$queryRaw`SELECT id FROM payout_swaps WHERE id = ${input.quoteId} FOR UPDATE`;
-    const q = await tx.payoutSwap.findFirst({ where: { id: input.quoteId, merchantId, environment: auth.environment } });
-    const refuse = (reason: string, message: string) => new AppError("invalid_request", message, { param: "quoteId", details: { reason, quoteId: input.quoteId } });
-    if (!q) throw refuse("quote_not_found", `No swap quote ${input.quoteId}; get one with GET /me/payout/swap.`);
-    if (q.executedAt) throw refuse("quote_already_executed", `Quote ${q.id} was already executed at ${q.executedAt.toISOString()}.`);
-    if (q.expiresAt.getTime() <= Date.now()) throw refuse("quote_expired", `Quote ${q.id} expired at ${q.expiresAt.toISOString()}; get a new one.`);
-    const usd = (await payoutBalances(tx, merchantId, auth.environment)).get("USD")!;
-    if (usd.available < q.amountUsd) {
-      const available = usd.available > 0n ? usd.available : 0n;
-      throw new AppError("balance_insufficient", `The USD payout balance (${toMajor(available, "USD")}) cannot cover ${toMajor(q.amountUsd, "USD")} USD; fund it with POST /me/payout/transfer.`, {
-        details: { availableUsd: toMajor(available, "USD"), shortfallUsd: toMajor(q.amountUsd - available, "USD") },
-      });
-    }
-    await post(tx, {
-      merchantId,
-      environment: auth.environment,
-      kind: "payout_swap",
-      legs: [
-        { account: "payout_available", currency: "USD", amount: -q.amountUsd },
-        { account: "swap_fees", currency: "USD", amount: q.feeUsd },
-        { account: "fx_clearing", currency: "USD", amount: q.amountUsd - q.feeUsd },
-        { account: "fx_clearing", currency: q.toCurrency, amount: -q.amountLocal },
-        { account: "payout_available", currency: q.toCurrency, amount: q.amountLocal },
-      ],
+    const r = await transitionIn(tx, {
+      name: "executeSwap",
+      // The quote row is locked first (then the ledger): a quote executes at most once.
+      load: async () => {
+        const q = await lockRow(tx, "payout_swaps", input.quoteId, () => tx.payoutSwap.findUnique({ where: { id: input.quoteId } }));
+        return q && q.merchantId === merchantId && q.environment === auth.environment ? q : null;
+      },
+      missing: () => refuse("quote_not_found", `No swap quote ${input.quoteId}; get one with GET /me/payout/swap.`),
+      ledger: (q) => ({ merchantId: q.merchantId, environment: q.environment }),
+      status: (q) => (q.executedAt ? "executed" : "quoted"),
+      from: ["quoted"],
+      refuse: (q) => refuse("quote_already_executed", `Quote ${q.id} was already executed at ${q.executedAt!.toISOString()}.`),
+      apply: async (_, q) => {
+        if (q.expiresAt.getTime() <= Date.now()) throw refuse("quote_expired", `Quote ${q.id} expired at ${q.expiresAt.toISOString()}; get a new one.`);
+        const usd = (await payoutBalances(tx, merchantId, auth.environment)).get("USD")!;
+        if (usd.available < q.amountUsd) {
+          const available = usd.available > 0n ? usd.available : 0n;
+          throw new AppError("balance_insufficient", `The USD payout balance (${toMajor(available, "USD")}) cannot cover ${toMajor(q.amountUsd, "USD")} USD; fund it with POST /me/payout/transfer.`, {
+            details: { availableUsd: toMajor(available, "USD"), shortfallUsd: toMajor(q.amountUsd - available, "USD") },
+          });
+        }
+        const executed = await tx.payoutSwap.update({ where: { id: q.id }, data: { executedAt: new Date() } });
+        return { result: executed, postings: [payoutSwap(q)] };
+      },
     });
-    const executed = await tx.payoutSwap.update({ where: { id: q.id }, data: { executedAt: new Date() } });
+    const executed = r.result!;
+    // Read in the same transaction: the balances right after this swap.
     return { swap: { ...present(executed), executedAt: executed.executedAt!.toISOString() }, balances: presentBalances(await payoutBalances(tx, merchantId, auth.environment)) };
   });
 }

@@ -1,39 +1,42 @@
 // POST /me/payout/transfer: USD from the pay-in available balance to the payout USD balance,
-// both legs in one posting of one database transaction (decisions.md Payouts).
+// both legs in one posting of one database transaction (decisions.md Payouts), through the
+// money kernel (lib/ledger/transition.ts).
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { toMajor } from "@/lib/money/amount";
-import { bucketTotals, lockMerchantLedger, post } from "@/lib/ledger/post";
+import { parseAmount } from "@/lib/money/parse-amount";
+import { bucketTotals } from "@/lib/ledger/post";
+import { payoutTransfer } from "@/lib/ledger/recipes";
+import { transitionIn } from "@/lib/ledger/transition";
 import { getPayoutBalance, type MerchantContext } from "@/lib/payouts/balances";
-import { parseAmount } from "@/lib/payouts/send-payout";
 
 export async function transferToPayout(auth: MerchantContext, input: { amountUsd: unknown }) {
   const amount = parseAmount(input.amountUsd, "USD", "amountUsd");
   const { id: merchantId } = auth.merchant;
   return db().$transaction(async (tx) => {
-    await lockMerchantLedger(tx, merchantId, auth.environment);
-    const payin = await bucketTotals(tx, merchantId, auth.environment);
-    if (payin.available < amount) {
-      const available = payin.available > 0n ? payin.available : 0n;
-      throw new AppError("balance_insufficient", `The pay-in available balance (${toMajor(available, "USD")} USD) cannot cover ${toMajor(amount, "USD")} USD.`, {
-        param: "amountUsd",
-        details: { availableUsd: toMajor(available, "USD"), shortfallUsd: toMajor(amount - available, "USD") },
-      });
-    }
-    const transfer = await tx.payoutTransfer.create({ data: { id: newId("payoutTransfer"), merchantId, environment: auth.environment, amountUsd: amount } });
-    await post(tx, {
-      merchantId,
-      environment: auth.environment,
-      kind: "payout_transfer",
-      legs: [
-        { account: "available", currency: "USD", amount: -amount },
-        { account: "payout_available", currency: "USD", amount },
-      ],
+    const r = await transitionIn(tx, {
+      name: "transferToPayout",
+      // The transfer row is created by this move: nothing to lock but the ledger.
+      load: async () => ({ merchantId, environment: auth.environment }),
+      ledger: (scope) => scope,
+      apply: async () => {
+        const payin = await bucketTotals(tx, merchantId, auth.environment);
+        if (payin.available < amount) {
+          const available = payin.available > 0n ? payin.available : 0n;
+          throw new AppError("balance_insufficient", `The pay-in available balance (${toMajor(available, "USD")} USD) cannot cover ${toMajor(amount, "USD")} USD.`, {
+            param: "amountUsd",
+            details: { availableUsd: toMajor(available, "USD"), shortfallUsd: toMajor(amount - available, "USD") },
+          });
+        }
+        const transfer = await tx.payoutTransfer.create({ data: { id: newId("payoutTransfer"), merchantId, environment: auth.environment, amountUsd: amount } });
+        return { result: { transfer, payinAvailable: payin.available - amount }, postings: [payoutTransfer(amount)] };
+      },
     });
+    const { transfer, payinAvailable } = r.result!;
     return {
       transfer: { id: transfer.id, amountUsd: toMajor(amount, "USD"), createdAt: transfer.createdAt.toISOString() },
-      payinAvailableUsd: toMajor(payin.available - amount, "USD"),
+      payinAvailableUsd: toMajor(payinAvailable, "USD"),
       payoutBalance: await getPayoutBalance(auth, tx),
     };
   });

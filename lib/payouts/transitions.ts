@@ -1,73 +1,62 @@
-// A payout's moves out of processing (API reference 3.3). Each runs in one database transaction
-// that locks the payout row, checks it is still processing, and writes the status, the ledger
+// A payout's moves out of processing (API reference 3.3), and its return after it was paid.
+// Each is an operation of the money kernel (lib/ledger/transition.ts): it locks the payout row
+// and the merchant's ledger, accepts only the statuses it declares, and writes the status, the
 // posting (only for a payout that really debited) and the event together. Applying the same
 // outcome twice changes nothing the second time, so a duplicated failure notice reverses the
 // debit once.
-import { db, type Tx } from "@/lib/db";
-import { emitEvent } from "@/lib/events/emit";
-import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
-import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import type { Tx } from "@/lib/db";
+import { payoutCompleted, payoutReturn, payoutReversed, type Posting } from "@/lib/ledger/recipes";
+import { lockRow, transition, transitionIn, type Operation } from "@/lib/ledger/transition";
 import { presentPayout } from "@/lib/payouts/present";
 import type { Payout, Prisma } from "@/lib/generated/prisma/client";
 
 export type PayoutTransition = { payout: Payout; changed: boolean };
 
 export async function lockPayout(tx: Tx, id: string): Promise<Payout | null> {
-  await tx.$queryRaw`SELECT id FROM payouts WHERE id = ${id} FOR UPDATE`;
-  return tx.payout.findUnique({ where: { id } });
+  return lockRow(tx, "payouts", id, () => tx.payout.findUnique({ where: { id } }));
 }
 
 /**
- * In `tx`: a processing payout ends. Its in-flight money (when it was debited) moves to `to` —
- * out for good when paid, back to the available balance when it failed — and the event is
- * written, all with the status change.
+ * A payout leaves `from` for `data.status`: its money moves by `recipe` (when it was debited)
+ * and the event is written, all with the status change.
  */
-async function closePayout(tx: Tx, p: Payout, end: { data: Prisma.PayoutUpdateInput; kind: "payout_completed" | "payout_reversed"; to: "payouts_sent" | "payout_available"; event: "payout.completed" | "payout.failed" }): Promise<Payout> {
-  const updated = await tx.payout.update({ where: { id: p.id }, data: end.data });
-  if (p.debited) {
-    await lockMerchantLedger(tx, p.merchantId, p.environment);
-    await post(tx, {
-      merchantId: p.merchantId,
-      environment: p.environment,
-      kind: end.kind,
-      legs: [
-        { account: "payout_in_flight", currency: p.currency, amount: -p.amount },
-        { account: end.to, currency: p.currency, amount: p.amount },
-      ],
-    });
-  }
-  await emitEvent(tx, { merchantId: p.merchantId, environment: p.environment, type: end.event, object: presentPayout(updated) });
-  return updated;
+function payoutOp(id: string, from: Payout["status"][], end: { data: Prisma.PayoutUpdateInput; recipe: (p: Payout) => Posting; event: "payout.completed" | "payout.failed" }): Operation<Payout, Payout> {
+  return {
+    name: `payout:${String(end.data.status)}`,
+    load: (tx) => lockPayout(tx, id),
+    ledger: (p) => ({ merchantId: p.merchantId, environment: p.environment }),
+    status: (p) => p.status,
+    from,
+    apply: async (tx, p) => {
+      const updated = await tx.payout.update({ where: { id: p.id }, data: end.data });
+      return { result: updated, postings: p.debited ? [end.recipe(p)] : [], events: [{ type: end.event, object: presentPayout(updated) }] };
+    },
+  };
 }
 
-/** In `tx`: processing -> completed (the in-flight money leaves for good). */
+const completeOp = (id: string, at = new Date()) => payoutOp(id, ["processing"], { data: { status: "completed", completedAt: at }, recipe: payoutCompleted, event: "payout.completed" });
+
+const answer = (r: { changed: boolean; row: Payout | null; result?: Payout }): PayoutTransition => ({ payout: (r.changed ? r.result : r.row)!, changed: r.changed });
+
+/** In `tx`: processing -> completed (the in-flight money leaves for good). The caller wakes the webhook job after commit. */
 export async function completePayoutIn(tx: Tx, p: Payout, at = new Date()): Promise<Payout> {
-  return closePayout(tx, p, { data: { status: "completed", completedAt: at }, kind: "payout_completed", to: "payouts_sent", event: "payout.completed" });
-}
-
-function afterCommit(r: PayoutTransition): PayoutTransition {
-  if (r.changed) wakeJobs(JOB_EVENTS.webhooksDue);
-  return r;
+  const r = await transitionIn(tx, completeOp(p.id, at));
+  return (r.changed ? r.result : r.row) ?? p;
 }
 
 export async function completePayout(id: string): Promise<PayoutTransition> {
-  return afterCommit(
-    await db().$transaction(async (tx) => {
-      const p = await lockPayout(tx, id);
-      if (!p || p.status !== "processing") return { payout: p!, changed: false };
-      return { payout: await completePayoutIn(tx, p), changed: true };
-    }),
-  );
+  return answer(await transition(completeOp(id)));
 }
 
 /** processing -> failed: a real debit goes back to the available balance, exactly once. */
 export async function failPayout(id: string, reason: string): Promise<PayoutTransition> {
-  return afterCommit(
-    await db().$transaction(async (tx) => {
-      const p = await lockPayout(tx, id);
-      if (!p || p.status !== "processing") return { payout: p!, changed: false };
-      const updated = await closePayout(tx, p, { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, kind: "payout_reversed", to: "payout_available", event: "payout.failed" });
-      return { payout: updated, changed: true };
-    }),
-  );
+  return answer(await transition(payoutOp(id, ["processing"], { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, recipe: payoutReversed, event: "payout.failed" })));
+}
+
+/**
+ * completed -> failed with `failureReason: returned` (the bank returned a payout it had paid,
+ * decisions.md): the money comes back to the available balance, once; payout.failed.
+ */
+export async function returnPayout(id: string, reason = "returned"): Promise<PayoutTransition> {
+  return answer(await transition(payoutOp(id, ["completed"], { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, recipe: payoutReturn, event: "payout.failed" })));
 }

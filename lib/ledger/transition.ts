@@ -1,0 +1,95 @@
+// The one place money moves (the kernel). Every change of money state is an Operation: it
+// loads and locks its row, names the ledger it touches, declares the statuses it accepts, and
+// returns the postings (from lib/ledger/recipes.ts) and events of its change. The skeleton is
+// always the same, in one database transaction:
+//   lock the row (FOR UPDATE) -> lock the merchant's ledger (advisory) -> check the status against
+//   the declared table -> apply (write the status) -> post (entries + running totals + checks)
+//   -> emit events
+// and, after commit, wake the jobs the change made due. A row no longer in an accepted status
+// changes nothing (the same transition applied twice is a no-op), unless the operation refuses.
+// Shape anchor: Hyperswitch's payments operations (each declares the statuses it accepts and runs
+// the same validate / load / update skeleton).
+import { db, type Tx } from "@/lib/db";
+import { emitEvent, type EventType } from "@/lib/events/emit";
+import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { lockMerchantLedger, post } from "@/lib/ledger/post";
+import type { Posting } from "@/lib/ledger/recipes";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+export type LedgerScope = { merchantId: string; environment: Environment };
+export type Emit = { type: EventType; object: unknown };
+export type Wake = { name: (typeof JOB_EVENTS)[keyof typeof JOB_EVENTS]; data?: Record<string, unknown> };
+
+/** What an operation's change wrote, for the kernel to finish. */
+export type Change<T> = { result: T; postings?: Posting[]; events?: Emit[]; wake?: Wake[] };
+
+export type Operation<R, T> = {
+  /** For errors and logs. */
+  name: string;
+  /** Locks (FOR UPDATE, or SKIP LOCKED for jobs) and reads the row; null when there is none to move. */
+  load: (tx: Tx) => Promise<R | null>;
+  /** Thrown when `load` found nothing; without it, nothing changes. */
+  missing?: () => Error;
+  /** The merchant ledger the change touches; locked right after the row. */
+  ledger: (row: R) => LedgerScope;
+  /** The row's state, and the states this operation accepts. Omitted: a move that creates its row. */
+  status?: (row: R) => string;
+  from?: readonly string[];
+  /** A row in a state not accepted: an error to throw, or undefined to change nothing. */
+  refuse?: (row: R, status: string) => Error | undefined;
+  /** The change itself, under both locks: writes the new state, returns postings and events; null changes nothing. */
+  apply: (tx: Tx, row: R) => Promise<Change<T> | null>;
+};
+
+export type Outcome<R, T> = { changed: true; row: R; result: T; wake: Wake[] } | { changed: false; row: R | null; result?: undefined; wake: Wake[] };
+
+/** Runs `op` inside the caller's transaction (for a move composed with another in one commit); the caller wakes jobs. */
+export async function transitionIn<R, T>(tx: Tx, op: Operation<R, T>): Promise<Outcome<R, T>> {
+  const row = await op.load(tx);
+  if (!row) {
+    if (op.missing) throw op.missing();
+    return { changed: false, row: null, wake: [] };
+  }
+  const scope = op.ledger(row);
+  await lockMerchantLedger(tx, scope.merchantId, scope.environment);
+  if (op.status && op.from) {
+    const status = op.status(row);
+    if (!op.from.includes(status)) {
+      const refusal = op.refuse?.(row, status);
+      if (refusal) throw refusal;
+      return { changed: false, row, wake: [] };
+    }
+  }
+  const change = await op.apply(tx, row);
+  if (!change) return { changed: false, row, wake: [] };
+  for (const p of change.postings ?? []) await post(tx, { ...scope, ...p });
+  for (const e of change.events ?? []) await emitEvent(tx, { ...scope, type: e.type, object: e.object });
+  const wake = [...(change.wake ?? [])];
+  if (change.events?.length) wake.push({ name: JOB_EVENTS.webhooksDue });
+  return { changed: true, row, result: change.result, wake };
+}
+
+/** Wakes what a committed change made due (no-op with the local ticker). */
+export function wakeAfterCommit(wake: Wake[]): void {
+  const seen = new Set<string>();
+  for (const w of wake) {
+    const key = `${w.name}:${JSON.stringify(w.data ?? {})}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    wakeJobs(w.name, w.data);
+  }
+}
+
+/** Runs `op` in its own transaction, then wakes the jobs its change made due. */
+export async function transition<R, T>(op: Operation<R, T>): Promise<Outcome<R, T>> {
+  const out = await db().$transaction((tx) => transitionIn(tx, op));
+  if (out.changed) wakeAfterCommit(out.wake);
+  return out;
+}
+
+/** `SELECT ... FOR UPDATE` of one row by id, then the row (a helper for `load`). */
+export async function lockRow<R>(tx: Tx, table: "transactions" | "claims" | "payouts" | "payout_swaps" | "deposit_accounts", id: string, read: () => Promise<R | null>, opts: { skipLocked?: boolean; where?: string } = {}): Promise<R | null> {
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM ${table} WHERE id = $1${opts.where ? ` AND ${opts.where}` : ""} FOR UPDATE${opts.skipLocked ? " SKIP LOCKED" : ""}`, id);
+  if (rows.length === 0) return null;
+  return read();
+}
