@@ -7,6 +7,7 @@ import { runScheduledActionsFn } from "@/inngest/functions/run-scheduled-actions
 import { deliverWebhooksFn } from "@/inngest/functions/deliver-webhooks";
 import { reconcilePendingFn } from "@/inngest/functions/reconcile-pending";
 import { settleBalancesFn } from "@/inngest/functions/settle-balances";
+import { verifyLedgersFn } from "@/inngest/functions/verify-ledgers";
 import { functions } from "@/inngest/functions";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { createPayment } from "@/lib/payments/create-payment";
@@ -18,7 +19,7 @@ after(() => db().$disconnect());
 const opts = (fn: unknown) => (fn as { opts: { id: string; retries?: number; triggers?: unknown[] } }).opts;
 
 test("every function declares explicit retries and its triggers", () => {
-  assert.deepEqual(functions.map((f) => [opts(f).id, opts(f).retries]), [["run-scheduled-actions", 5], ["deliver-webhooks", 3], ["reconcile-pending", 3], ["settle-balances", 3], ["expire-checkout-sessions", 3]]);
+  assert.deepEqual(functions.map((f) => [opts(f).id, opts(f).retries]), [["run-scheduled-actions", 5], ["deliver-webhooks", 3], ["reconcile-pending", 3], ["settle-balances", 3], ["expire-checkout-sessions", 3], ["verify-ledgers", 3]]);
   assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "*/5 * * * *" }]);
   assert.ok((opts(runScheduledActionsFn).triggers ?? []).some((t: any) => t.event === "app/scheduled-action.created"));
 });
@@ -67,4 +68,17 @@ test("reconcile-pending polls providers; settle-balances settles, releases and r
   assert.deepEqual(Object.keys(rec.result as object).sort(), ["changed", "checked"]);
   const settle = await new InngestTestEngine({ function: settleBalancesFn }).execute();
   assert.deepEqual(Object.keys(settle.result as object).sort(), ["dispatched", "released", "settled"]);
+});
+
+test("verify-ledgers recomputes the ledgers with new entries and reports what it checked", async () => {
+  const m = await createMerchant({ name: "Inngest ledger", tier: "premium" });
+  const auth = await authenticate(`Bearer ${m.sandbox.secretKey}`, null, { auth: "secret" });
+  const payment = await createPayment(auth, { amount: 10, paymentMethodId: "sbx_card" }, {});
+  const { completePayment } = await import("@/lib/payments/transitions");
+  await completePayment(payment.transactionId);
+  const { result } = await new InngestTestEngine({ function: verifyLedgersFn }).execute();
+  const mine = (result as { checked: { merchantId: string; warnings: unknown[] }[] }).checked.find((c) => c.merchantId === m.merchantId);
+  assert.ok(mine, "the merchant's ledger was checked");
+  assert.deepEqual(mine.warnings, []);
+  assert.equal(opts(verifyLedgersFn).retries, 3);
 });

@@ -12,6 +12,7 @@ import { fanOutEvents } from "@/lib/jobs/fan-out-events";
 import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
 import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
 import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
+import { verifyLedgers } from "@/lib/jobs/verify-ledgers";
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -26,6 +27,7 @@ export function startTicker() {
       { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
       { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
       { name: "expire-checkout-sessions", everyMs: 60_000, run: () => expireCheckoutSessions() },
+      { name: "verify-ledgers", everyMs: 60_000, run: () => verifyLedgers() },
       { name: "reconcile-pending", everyMs: config().RECONCILE_INTERVAL_MS, run: () => reconcilePending({ olderThanMs: Math.min(60_000, config().RECONCILE_INTERVAL_MS) }) },
     ];
     for (const job of jobs) {
