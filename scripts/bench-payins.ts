@@ -18,11 +18,12 @@ const entries = Number(values.entries);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-type Row = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number };
+type Row = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; codes: string };
 
 async function run(name: string, opts: autocannon.Options, conns = connections): Promise<Row> {
   const r = await autocannon({ connections: conns, duration, ...opts });
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  const codes = Object.keys((r as { statusCodeStats?: Record<string, unknown> }).statusCodeStats ?? {}).filter((c) => !c.startsWith("2")).join(",");
+  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, codes };
 }
 
 async function main() {
@@ -56,7 +57,7 @@ async function main() {
       databaseUrl,
       `INSERT INTO ledger_postings (id, merchant_id, environment, kind, transaction_id, created_at)
        SELECT 'pst_seed' || k || p, $1, 'sandbox', CASE k WHEN 'c' THEN 'payment_completed' ELSE 'settlement' END, 'tx_seed' || lpad(p::text, 17, '0'),
-         now() - ((p * 365 * 86400 / $2::int) || ' seconds')::interval + CASE k WHEN 'c' THEN interval '0' ELSE interval '2 days' END
+         now() - ((p::bigint * 365 * 86400 / $2::int) || ' seconds')::interval + CASE k WHEN 'c' THEN interval '0' ELSE interval '2 days' END
        FROM generate_series(1, $2::int) p, unnest(ARRAY['c', 's']) k`,
       [m.merchantId, payments],
     );
@@ -65,7 +66,7 @@ async function main() {
       `INSERT INTO ledger_entries (id, posting_id, merchant_id, environment, account, currency, amount, created_at)
        SELECT 'ent_seed' || g, 'pst_seed' || (CASE WHEN leg < 6 THEN 'c' ELSE 's' END) || p, $1, 'sandbox', (ARRAY['provider_clearing','pending','platform_fees','flat_fees','provider_fees','network_fees','pending','available'])[leg + 1], 'USD',
          CASE leg WHEN 0 THEN -(1000 + p % 50000) WHEN 1 THEN 1000 + p % 50000 - 70 WHEN 2 THEN 24 WHEN 3 THEN 30 WHEN 4 THEN 6 WHEN 5 THEN 10 WHEN 6 THEN -(1000 + p % 50000 - 70) ELSE 1000 + p % 50000 - 70 END,
-         now() - ((p * 365 * 86400 / $2::int) || ' seconds')::interval + CASE WHEN leg < 6 THEN interval '0' ELSE interval '2 days' END
+         now() - ((p::bigint * 365 * 86400 / $2::int) || ' seconds')::interval + CASE WHEN leg < 6 THEN interval '0' ELSE interval '2 days' END
        FROM (SELECT g, (g - 1) / 8 + 1 AS p, (g - 1) % 8 AS leg FROM generate_series(1, $3::int) g) s ORDER BY g`,
       [m.merchantId, payments, entries],
     );
@@ -130,9 +131,16 @@ async function main() {
       console.log(`\n${conns} connections, ${duration} s each; merchant with ${rows.toLocaleString("en")} transactions and ${entries.toLocaleString("en")} ledger entries\n`);
       console.log("endpoint                  req/s   p50 ms   p99 ms  non-2xx  errors  vs ping");
       for (const r of results) {
-        console.log(`${r.name.padEnd(24)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}   ${(r.rps / results[0]!.rps).toFixed(2)}`);
+        console.log(`${r.name.padEnd(24)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}   ${(r.rps / results[0]!.rps).toFixed(2)}${r.codes ? `  (${r.codes})` : ""}`);
       }
     }
+    // One request at a time: the balance's own latency, a new merchant's against the one with
+    // a million ledger entries (target: within 2x).
+    const one = [await run("GET /me/balance (new)", targets[3]![1], 1), await run("GET /me/balance (1M ent)", targets[4]![1], 1)];
+    console.log(`\n1 connection, ${duration} s each\n`);
+    console.log("endpoint                  req/s   p50 ms   p99 ms  non-2xx  errors");
+    for (const r of one) console.log(`${r.name.padEnd(24)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}${r.codes ? `  (${r.codes})` : ""}`);
+    console.log(`GET /me/balance p50, 1M ledger entries vs new merchant: ${(one[1]!.p50 / Math.max(1, one[0]!.p50)).toFixed(2)}x`);
     const { db } = await import("../lib/db.ts");
     await db().$disconnect();
   });

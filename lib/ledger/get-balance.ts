@@ -2,7 +2,7 @@
 // ledger's running totals, the 90-day fee summary comes from the daily totals, the movements
 // are the newest entries (by seq), and `ledgerWarnings` is the last result of the verification
 // job (lib/jobs/verify-ledgers.ts), which recomputes the ledger from its entries.
-import { db } from "@/lib/db";
+import { sql } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
 import { DAILY_ACCOUNTS, MERCHANT_BUCKETS } from "@/lib/ledger/post";
 import { RESERVE_BP, WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
@@ -14,36 +14,44 @@ export type { LedgerWarning };
 const usd = (m: bigint | null | undefined) => toMajor(m ?? 0n, "USD");
 const FEE_DAYS = 90;
 
+type BalanceRow = {
+  buckets: { account: string; balance: string }[];
+  daily: { account: string; amount: string }[];
+  movements: { id: string; account: string; amount: string; created_at: string; kind: string; transaction_id: string | null; claim_id: string | null }[];
+  schedule: { day: string; amount: string }[];
+  warnings: LedgerWarning[] | null;
+};
+
+/**
+ * Every figure in one statement (one snapshot, one round trip): the buckets' running totals, the
+ * daily totals of the fee window, the newest 20 bucket entries (by seq, on its index), the
+ * reserve schedule, and the verification job's last warnings.
+ */
+const BALANCE_SQL = `SELECT
+  (SELECT COALESCE(json_agg(json_build_object('account', account, 'balance', balance::text)), '[]'::json) FROM ledger_balances
+    WHERE merchant_id = $1 AND environment = $2::"Environment" AND currency = 'USD' AND account = ANY($3::text[])) AS buckets,
+  (SELECT COALESCE(json_agg(json_build_object('account', account, 'amount', amount::text)), '[]'::json) FROM (
+    SELECT account, SUM(amount) AS amount FROM ledger_daily_totals
+    WHERE merchant_id = $1 AND environment = $2::"Environment" AND currency = 'USD' AND account = ANY($4::text[]) AND day >= $5::date GROUP BY account) d) AS daily,
+  (SELECT COALESCE(json_agg(m ORDER BY m.seq DESC), '[]'::json) FROM (
+    SELECT e.id, e.account, e.amount::text AS amount, e.created_at, e.seq, p.kind, p.transaction_id, p.claim_id
+    FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
+    WHERE e.merchant_id = $1 AND e.environment = $2::"Environment" AND e.account = ANY($3::text[]) ORDER BY e.seq DESC LIMIT 20) m) AS movements,
+  (SELECT COALESCE(json_agg(s ORDER BY s.day), '[]'::json) FROM (
+    SELECT date_trunc('day', reserve_release_at) AS day, SUM(reserve_amount)::text AS amount FROM transactions
+    WHERE merchant_id = $1 AND environment = $2::"Environment" AND reserve_release_at IS NOT NULL AND reserve_released_at IS NULL AND reserve_amount > 0
+    GROUP BY 1 ORDER BY 1 LIMIT 3) s) AS schedule,
+  (SELECT warnings FROM ledger_verifications WHERE merchant_id = $1 AND environment = $2::"Environment") AS warnings`;
+
 export async function getBalance(auth: AuthContext) {
   const { id: merchantId, tier, trustScore } = auth.merchant;
   const environment = auth.environment;
   // The last 90 days, today included, in whole UTC days (the daily totals' unit).
-  const since = new Date(Date.now() - (FEE_DAYS - 1) * 86_400_000);
-  since.setUTCHours(0, 0, 0, 0);
-  // One snapshot for every figure: a refund committing mid-request must not make them disagree.
-  const read = await db().$transaction(
-    async (tx) =>
-      [
-        await tx.ledgerBalance.findMany({ where: { merchantId, environment, currency: "USD", account: { in: [...MERCHANT_BUCKETS] } }, select: { account: true, balance: true } }),
-        await tx.ledgerDailyTotal.groupBy({ by: ["account"], where: { merchantId, environment, currency: "USD", account: { in: [...DAILY_ACCOUNTS] }, day: { gte: since } }, _sum: { amount: true } }),
-        await tx.ledgerEntry.findMany({
-          where: { merchantId, environment, account: { in: [...MERCHANT_BUCKETS] } },
-          orderBy: { seq: "desc" },
-          take: 20,
-          include: { posting: { select: { kind: true, transactionId: true, claimId: true } } },
-        }),
-        await tx.$queryRaw<{ day: Date; amount: bigint }[]>`
-          SELECT date_trunc('day', reserve_release_at) AS day, SUM(reserve_amount) AS amount FROM transactions
-          WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment"
-            AND reserve_release_at IS NOT NULL AND reserve_released_at IS NULL AND reserve_amount > 0
-          GROUP BY 1 ORDER BY 1 LIMIT 3`,
-        await tx.ledgerVerification.findUnique({ where: { merchantId_environment: { merchantId, environment } }, select: { warnings: true } }),
-      ] as const,
-    { isolationLevel: "RepeatableRead" },
-  );
-  const [buckets, daily, movements, schedule, verification] = read;
-  const bucket = (name: string) => buckets.find((b) => b.account === name)?.balance ?? 0n;
-  const fee = (name: string) => daily.find((f) => f.account === name)?._sum.amount ?? 0n;
+  const since = new Date(Date.now() - (FEE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  const [row] = await sql<BalanceRow>(BALANCE_SQL, [merchantId, environment, [...MERCHANT_BUCKETS], [...DAILY_ACCOUNTS], since]);
+  const { buckets, daily, movements, schedule, warnings } = row!;
+  const bucket = (name: string) => BigInt(buckets.find((b) => b.account === name)?.balance ?? 0);
+  const fee = (name: string) => BigInt(daily.find((f) => f.account === name)?.amount ?? 0);
   const totalFees = fee("platform_fees") + fee("flat_fees") + fee("provider_fees") + fee("network_fees") + fee("chargeback_fees");
   // Every completion debits provider_clearing by the payment's USD amount, and nothing else touches it.
   const gross = -fee("provider_clearing");
@@ -51,7 +59,7 @@ export async function getBalance(auth: AuthContext) {
     merchantId,
     currency: "USD" as const,
     balance: { available: usd(bucket("available")), pending: usd(bucket("pending")), frozen: usd(bucket("frozen")), reserve: usd(bucket("reserve")) },
-    ledgerWarnings: (verification?.warnings as LedgerWarning[] | undefined) ?? [],
+    ledgerWarnings: warnings ?? [],
     tier,
     trustScore,
     rollingReservePct: Number(RESERVE_BP[tier]) / 100,
@@ -64,7 +72,7 @@ export async function getBalance(auth: AuthContext) {
       totalFees: usd(totalFees),
       netBalance: usd(gross - totalFees),
     },
-    movements: movements.map((m) => ({ id: m.id, type: m.posting.kind, amount: usd(m.amount), bucket: m.account, transactionId: m.posting.transactionId, claimId: m.posting.claimId, createdAt: m.createdAt.toISOString() })),
+    movements: movements.map((m) => ({ id: m.id, type: m.kind, amount: usd(BigInt(m.amount)), bucket: m.account, transactionId: m.transaction_id, claimId: m.claim_id, createdAt: new Date(m.created_at).toISOString() })),
     reserveSchedule: schedule.map((s) => ({ releaseAt: new Date(s.day).toISOString(), amount: usd(BigInt(s.amount)) })),
   };
 }
