@@ -3,5 +3,6 @@ import { reconcilePendingFn } from "@/inngest/functions/reconcile-pending";
 import { runScheduledActionsFn } from "@/inngest/functions/run-scheduled-actions";
 import { settleBalancesFn } from "@/inngest/functions/settle-balances";
 import { expireCheckoutSessionsFn } from "@/inngest/functions/expire-checkout-sessions";
+import { checkPayoutStatusFn } from "@/inngest/functions/check-payout-status";
 
-export const functions = [runScheduledActionsFn, deliverWebhooksFn, reconcilePendingFn, settleBalancesFn, expireCheckoutSessionsFn];
+export const functions = [runScheduledActionsFn, deliverWebhooksFn, reconcilePendingFn, settleBalancesFn, expireCheckoutSessionsFn, checkPayoutStatusFn];

@@ -103,13 +103,14 @@ async function credit(tx: Tx, account: DepositAccount, t: IncomingTransfer, rate
   return { transaction, amountUsd: usd, feeUsd: price.total };
 }
 
-export async function receiveDeposit(accountId: string, t: IncomingTransfer): Promise<ReceiveResult> {
+export async function receiveDeposit(accountId: string, t: IncomingTransfer, opts: { inTransaction?: (tx: Tx) => Promise<void> } = {}): Promise<ReceiveResult> {
   const env = (await db().depositAccount.findUnique({ where: { id: accountId }, select: { environment: true } }))?.environment;
   if (!env) throw new AppError("deposit_account_not_found", `No deposit account ${accountId}.`);
   // Read before the transaction: a missing rate is a refusal (the provider retries the notice),
   // never a guess.
   const rate = await rateFor(env, t.currency);
   const result = await db().$transaction(async (tx): Promise<ReceiveResult> => {
+    await opts.inTransaction?.(tx);
     const account = await lockAccount(tx, accountId);
     const seen = await tx.deposit.findUnique({ where: { depositAccountId_trackingKey: { depositAccountId: accountId, trackingKey: t.trackingKey } } });
     if (seen && (seen.status !== "pending" || t.status === "pending")) return { deposit: seen, created: false, credited: false };

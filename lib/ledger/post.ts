@@ -47,7 +47,8 @@ export type PostingKind =
   | "payout_sandbox_funding"
   | "payout_debit"
   | "payout_completed"
-  | "payout_reversed";
+  | "payout_reversed"
+  | "payout_returned";
 
 export class UnbalancedPostingError extends Error {}
 

@@ -18,6 +18,9 @@ export const CHARGEBACK_FEE_USD_MINOR = 1500n;
 
 export type TransitionResult = { transaction: Transaction; changed: boolean; eventsFired: EventType[] };
 
+/** Runs first in a transition's own transaction (a provider notice records its id there, once). */
+export type InTransaction = { inTransaction?: (tx: Tx) => Promise<void> };
+
 export function newClaimId(): string {
   return `CLM-${randomBase62(16).toUpperCase()}`;
 }
@@ -47,8 +50,9 @@ function afterCommit<T extends { changed: boolean }>(r: T): T {
   return r;
 }
 
-export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } = {}): Promise<TransitionResult> {
+export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } & InTransaction = {}): Promise<TransitionResult> {
   return afterCommit(await db().$transaction(async (tx) => {
+    await opts.inTransaction?.(tx);
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "pending") return { transaction: t, changed: false, eventsFired: [] };
@@ -75,8 +79,9 @@ export async function completePayment(id: string, opts: { alsoCaptured?: boolean
 }
 
 /** pending -> failed | expired. */
-export async function failPayment(id: string, to: "failed" | "expired"): Promise<TransitionResult> {
+export async function failPayment(id: string, to: "failed" | "expired", opts: InTransaction = {}): Promise<TransitionResult> {
   return afterCommit(await db().$transaction(async (tx) => {
+    await opts.inTransaction?.(tx);
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "pending") return { transaction: t, changed: false, eventsFired: [] };
@@ -124,8 +129,9 @@ export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Pro
 }
 
 /** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
-export async function refundInFull(id: string): Promise<TransitionResult> {
+export async function refundInFull(id: string, opts: InTransaction = {}): Promise<TransitionResult> {
   return afterCommit(await db().$transaction(async (tx) => {
+    await opts.inTransaction?.(tx);
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "completed") return { transaction: t, changed: false, eventsFired: [] };
@@ -158,8 +164,9 @@ export async function refundInFull(id: string): Promise<TransitionResult> {
  * not already being refunded) is frozen; the status stays completed. A payment has at most one
  * open chargeback (a second dispute of the same payment changes nothing).
  */
-export async function openChargeback(id: string, reason = "chargeback"): Promise<TransitionResult & { claim: Claim | null }> {
+export async function openChargeback(id: string, reason = "chargeback", opts: InTransaction = {}): Promise<TransitionResult & { claim: Claim | null }> {
   return afterCommit(await db().$transaction(async (tx) => {
+    await opts.inTransaction?.(tx);
     const t = await lockTransaction(tx, id);
     if (!t) throw new AppError("transaction_not_found", "No such transaction.");
     if (t.status !== "completed") return { transaction: t, changed: false, eventsFired: [], claim: null };

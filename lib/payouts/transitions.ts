@@ -50,9 +50,13 @@ function afterCommit(r: PayoutTransition): PayoutTransition {
   return r;
 }
 
-export async function completePayout(id: string): Promise<PayoutTransition> {
+/** Runs first in the transition's transaction (a provider notice records its id there, once). */
+export type InTransaction = { inTransaction?: (tx: Tx) => Promise<void> };
+
+export async function completePayout(id: string, opts: InTransaction = {}): Promise<PayoutTransition> {
   return afterCommit(
     await db().$transaction(async (tx) => {
+      await opts.inTransaction?.(tx);
       const p = await lockPayout(tx, id);
       if (!p || p.status !== "processing") return { payout: p!, changed: false };
       return { payout: await completePayoutIn(tx, p), changed: true };
@@ -61,9 +65,10 @@ export async function completePayout(id: string): Promise<PayoutTransition> {
 }
 
 /** processing -> failed: a real debit goes back to the available balance, exactly once. */
-export async function failPayout(id: string, reason: string): Promise<PayoutTransition> {
+export async function failPayout(id: string, reason: string, opts: InTransaction = {}): Promise<PayoutTransition> {
   return afterCommit(
     await db().$transaction(async (tx) => {
+      await opts.inTransaction?.(tx);
       const p = await lockPayout(tx, id);
       if (!p || p.status !== "processing") return { payout: p!, changed: false };
       const updated = await closePayout(tx, p, { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, kind: "payout_reversed", to: "payout_available", event: "payout.failed" });
