@@ -23,9 +23,9 @@ export async function checkPayoutStatuses(opts: { now?: Date; limit?: number } =
     UPDATE payouts SET check_after = ${new Date(now.getTime() + LEASE_MS)}
     WHERE id IN (
       SELECT id FROM payouts
-      WHERE status = 'processing' AND dispatched_at IS NOT NULL AND check_after <= ${now}
+      WHERE status = 'processing' AND dispatched_at IS NOT NULL AND (check_after IS NULL OR check_after <= ${now})
         AND provider NOT IN (${[...LOCAL_DRIVERS][0]}, ${[...LOCAL_DRIVERS][1]})
-      ORDER BY check_after LIMIT ${opts.limit ?? 50} FOR UPDATE SKIP LOCKED)
+      ORDER BY check_after NULLS FIRST LIMIT ${opts.limit ?? 50} FOR UPDATE SKIP LOCKED)
     RETURNING id`;
   let settled = 0;
   for (const { id } of claimed) {

@@ -170,7 +170,7 @@ export const sendPayoutEndpoint = defineEndpoint({
   tag: "Payouts",
   summary: "Send a payout",
   description:
-    "Debits the amount (in the method's currency) in the same transaction that records the payout; sandbox sbx_po_* rails never debit. Send `Idempotency-Key`: a retry never sends twice. A provider rejection reverses the debit and answers 422 payout_dispatch_failed.",
+    "Debits the amount (in the method's currency) in the same transaction that records the payout; sandbox sbx_po_* rails never debit. Send `Idempotency-Key`: a retry never sends twice. A provider rejection reverses the debit and answers 422 payout_dispatch_failed. A provider answer that is lost (timeout, 5xx, unreadable) is not a rejection: the answer is 200 with the payout processing, its money held, until the provider's notice or the status job settles it.",
   auth: "secret",
   idempotent: true,
   body: sendBody,
