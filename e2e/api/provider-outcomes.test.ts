@@ -275,3 +275,26 @@ describe("charges: a timed-out attempt cascades; its late notice completes the s
     assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId } }), 1);
   });
 });
+
+describe("charges: every answer lost", () => {
+  test("no provider answered: 422 cascade_exhausted, the row stays pending; reconciliation finds the charge by our reference and completes it once", async () => {
+    const m = await newMerchant({ tier: "premium" });
+    const key = m.production.secretKey;
+    const buyer = email();
+    for (const p of ["pagosur", "andespay", "rapidpay"] as const) await behave(p, "succeed_then_timeout", buyer);
+    const r = await api("/payments", { key, body: { amount: 25, paymentMethodId: "1003", userName: "Juan Pérez", userEmail: buyer, documentId: "GODE561231GR8" } });
+    assertEnvelope(r, "cascade_exhausted", 422);
+    assert.equal(r.body.error.details.reason, "providers_unavailable");
+    // Every provider may hold a charge: the row is kept, pending, with its attempts.
+    const row = await db().transaction.findFirstOrThrow({ where: { merchantId: m.merchantId } });
+    assert.deepEqual([row.status, row.providerRef], ["pending", null]);
+    assert.equal((row.attempts as any[]).length, 3);
+    // The buyer paid at pagosur after all; its notice is lost too.
+    await psp("pagosur", `/_control/charges/${row.id}/paid`, { notify: false });
+    await waitFor(async () => (await db().transaction.findUniqueOrThrow({ where: { id: row.id } })).status === "completed", "completion by reconciliation by reference", 30_000);
+    const done = await db().transaction.findUniqueOrThrow({ where: { id: row.id } });
+    assert.equal(done.provider, "pagosur");
+    assert.match(done.providerRef!, /^pagosur_ch_/);
+    assert.equal(await db().ledgerPosting.count({ where: { transactionId: row.id, kind: "payment_completed" } }), 1);
+  });
+});

@@ -22,7 +22,7 @@ const noticeSchema = z.object({
   currency: z.string().optional(),
 });
 
-const select = { id: true, amountLocal: true, currencyLocal: true, provider: true, attempts: true } as const;
+const select = { id: true, amountLocal: true, currencyLocal: true, provider: true, attempts: true, environment: true } as const;
 
 async function findCharge(provider: string, chargeId: string, reference: string | undefined) {
   const byRef = await db().transaction.findFirst({ where: { provider, providerRef: chargeId }, select });
@@ -32,7 +32,7 @@ async function findCharge(provider: string, chargeId: string, reference: string 
   // No attempts recorded: the process stopped mid-cascade; a signed notice quoting our id is
   // that provider's charge all the same.
   const attempted = attempts.length === 0 || attempts.some((a) => a?.provider === provider);
-  return t && attempted ? t : null;
+  return t && t.environment === "production" && attempted ? t : null;
 }
 
 export async function applyProviderNotice(provider: string, rawBody: string, signature: string | null) {

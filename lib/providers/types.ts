@@ -26,6 +26,8 @@ export type ChargeOutcome =
   | { kind: "unavailable"; reason: string };
 
 export type ProviderStatus = "pending" | "paid" | "failed" | "expired" | "refunded";
+/** A charge looked up by our reference (the transaction id); `not_found`: the provider never made it. */
+export type ChargeLookup = { kind: "found"; providerRef: string; status: ProviderStatus } | { kind: "not_found" } | { kind: "unknown"; reason: string };
 
 export type Unknown = { kind: "unknown"; reason: string };
 export type Refused = { kind: "refused"; reason: string };
@@ -50,6 +52,7 @@ export interface Connector {
   createCharge(req: ChargeRequest): Promise<ChargeOutcome>;
   /** A charge's status by the provider's id (null: no usable answer). */
   getStatus(providerRef: string): Promise<ProviderStatus | null>;
+  chargeByReference(reference: string): Promise<ChargeLookup>;
   refund(req: RefundRequest): Promise<RefundOutcome>;
   refundStatus(reference: string): Promise<RefundStatus>;
   provisionClabe(req: ClabeRequest): Promise<ClabeOutcome>;

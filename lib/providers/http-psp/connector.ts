@@ -3,7 +3,7 @@
 // readable answer is reported as `unknown`, never as a refusal.
 import * as wire from "@/lib/providers/http-psp/transformers";
 import type { ProviderConfig } from "@/lib/providers/registry";
-import type { ChargeOutcome, ChargeRequest, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
 
@@ -44,6 +44,11 @@ export class HttpPspConnector implements Connector {
   async getStatus(providerRef: string): Promise<ProviderStatus | null> {
     const a = await this.call("GET", `/charges/${encodeURIComponent(providerRef)}`);
     return a.ok && a.status === 200 ? wire.chargeStatus(a.body) : null;
+  }
+
+  async chargeByReference(reference: string): Promise<ChargeLookup> {
+    const a = await this.call("GET", `/charges/by-reference/${encodeURIComponent(reference)}`);
+    return a.ok ? wire.chargeLookupAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
   }
 
   async refund(req: RefundRequest): Promise<RefundOutcome> {

@@ -5,6 +5,7 @@
 //
 //   POST /charges                    {reference, method, country, amount, currency, buyer, notifyUrl}
 //   GET  /charges/{id}               {id, status}
+//   GET  /charges/by-reference/{reference}  {id, reference, status}  (404: never received)
 //   POST /charges/{id}/refunds       {reference, amount}             -> 200 {id, status: refunded} | 422 {status: rejected, reason}
 //   GET  /refunds/{reference}        {id, reference, status}         (404: never received)
 //   POST /clabes                     {reference, endUserRef, beneficiary, notifyUrl} -> 201 {id, clabe, bank?}
@@ -16,7 +17,7 @@
 // keyed with the provider's NOTICE secret (never the secret our own calls carry).
 import { createHmac } from "node:crypto";
 import { safeEqual } from "@/lib/crypto/hash";
-import type { ChargeOutcome, ChargeRequest, ClabeRequest, NoticeCheck, PayoutRequest, PayoutStatus, ProviderStatus, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeRequest, NoticeCheck, PayoutRequest, PayoutStatus, ProviderStatus, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 /** Notices whose signed time is further than this from ours are refused (replays of old notices). */
 export const NOTICE_TOLERANCE_SECONDS = 300;
@@ -64,6 +65,13 @@ export function chargeOutcome(status: number, body: any): ChargeOutcome {
 
 export function chargeStatus(body: any): ProviderStatus | null {
   return ["pending", "paid", "failed", "expired", "refunded"].includes(body?.status) ? body.status : null;
+}
+
+export function chargeLookupAnswer(status: number, body: any): ChargeLookup {
+  if (status === 404) return { kind: "not_found" };
+  const s = chargeStatus(body);
+  if (status !== 200 || typeof body?.id !== "string" || !s) return { kind: "unknown", reason: `http_${status}` };
+  return { kind: "found", providerRef: body.id, status: s };
 }
 
 export const refundBody = (req: RefundRequest) => ({ reference: req.reference, amount: req.amountLocalMinor.toString() });

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { config } from "@/lib/config";
 import { randomBase62 } from "@/lib/ids";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
-import type { ChargeOutcome, ChargeRequest, ClabeOutcome, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeOutcome, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 export function sandboxPaymentPage(transactionId: string): string {
   return `${config().APP_URL}/pay/sandbox/${transactionId}`;
@@ -30,6 +30,10 @@ export class SandboxConnector implements Connector {
 
   async getStatus(): Promise<ProviderStatus | null> {
     return null;
+  }
+
+  async chargeByReference(): Promise<ChargeLookup> {
+    return { kind: "not_found" };
   }
 
   async refund(req: RefundRequest): Promise<RefundOutcome> {
