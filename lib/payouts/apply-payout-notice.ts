@@ -7,9 +7,12 @@
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { payoutNoticeBody } from "@/lib/payouts/schema";
-import { completePayout, failPayout } from "@/lib/payouts/transitions";
+import { completePayout, failPayout, lockPayout } from "@/lib/payouts/transitions";
 import { returnPayout } from "@/lib/payouts/return-payout";
 import { receiveNotice } from "@/lib/providers/notice-pipeline";
+
+/** A REFUNDED notice found the payout completed under the lock: it is a return, not a failure. */
+class PaidMeanwhile extends Error {}
 
 export async function applyPayoutNotice(provider: string, rawBody: string, signature: string | null) {
   return receiveNotice(provider, rawBody, signature, payoutNoticeBody, async (n, record) => {
@@ -21,10 +24,24 @@ export async function applyPayoutNotice(provider: string, rawBody: string, signa
       return false;
     }
     const opts = { inTransaction: record };
+    const reason = n.reason ? `${n.status.toLowerCase()}: ${n.reason}` : n.status.toLowerCase();
     let changed: boolean;
     if (n.status === "PAID") changed = (await completePayout(p.id, opts)).changed;
-    else if (n.status === "REFUNDED" && p.status === "completed") changed = (await returnPayout(p.id, opts)).changed;
-    else changed = (await failPayout(p.id, n.reason ? `${n.status.toLowerCase()}: ${n.reason}` : n.status.toLowerCase(), opts)).changed;
+    else if (n.status === "REFUNDED") {
+      try {
+        // Decided under the row lock: a PAID applied since our read makes this a return.
+        const refundedFirst = {
+          inTransaction: async (tx: Parameters<typeof record>[0]) => {
+            await record(tx);
+            if ((await lockPayout(tx, p.id))?.status === "completed") throw new PaidMeanwhile();
+          },
+        };
+        changed = (await failPayout(p.id, reason, refundedFirst)).changed;
+      } catch (err) {
+        if (!(err instanceof PaidMeanwhile)) throw err;
+        changed = (await returnPayout(p.id, opts)).changed;
+      }
+    } else changed = (await failPayout(p.id, reason, opts)).changed;
     if (!changed) log.info({ provider, payout: p.id, status: p.status, notice: n.status }, "payout notice changed nothing; acknowledged");
     return changed;
   });
