@@ -110,7 +110,7 @@ async function main(): Promise<number> {
     if (run("--api") || run("--e2e")) {
       buildIfStale((s) => say(s));
       // The simulated upstream providers: separate HTTP services on loopback.
-      const providers = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["sim-pagosur-secret", "sim-andespay-secret", "sim-rapidpay-secret"]);
+      const providers = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["sim-pagosur-secret", "sim-andespay-secret", "sim-rapidpay-secret"], ["sim-pagosur-notices", "sim-andespay-notices", "sim-rapidpay-notices"]);
       for (const p of providers) stops.push((await startSimulatedProvider(p)).stop);
       const port = await freePort();
       // Sandbox delays ×0.01 (5 s -> 50 ms) and a 100 ms job tick keep timed flows fast.

@@ -7,6 +7,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant } from "./helpers.ts";
+import { signedNotice } from "./provider-notices.ts";
 import { db } from "@/lib/db";
 import { setRate } from "@/lib/money/rates";
 import { isValidClabe } from "@/lib/rails/document-rules";
@@ -443,7 +444,7 @@ describe("production: provider-issued CLABEs and signed transfer notices", () =>
     const notice = JSON.stringify({ noticeId: "ntc_forged", clabe: a.clabe, amount: "999900", currency: "MXN", trackingKey: "FORGED1" });
     assertEnvelope(await api("/providers/pagosur/deposits", { raw: notice, headers: { "content-type": "application/json" } }), "invalid_signature", 401);
     assertEnvelope(await api("/providers/pagosur/deposits", { raw: notice, headers: { "content-type": "application/json", "x-provider-signature": createHmac("sha256", "wrong").update(notice).digest("hex") } }), "invalid_signature", 401);
-    const signed = (body: string) => createHmac("sha256", "sim-pagosur-secret").update(body).digest("hex");
+    const signed = (body: string) => signedNotice("pagosur", body)["x-provider-signature"]!;
     const unknown = JSON.stringify({ noticeId: "ntc_unknown", clabe: "646180000000000006", amount: "1000", currency: "MXN", trackingKey: "UNK1" });
     const ack = await api("/providers/pagosur/deposits", { raw: unknown, headers: { "content-type": "application/json", "x-provider-signature": signed(unknown) } });
     assert.equal(ack.status, 200, ack.text);

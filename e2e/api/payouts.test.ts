@@ -6,7 +6,8 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
-import { api, assertEnvelope, extraServer, newMerchant } from "./helpers.ts";
+import { api, assertEnvelope, extraServer, newMerchant, waitFor } from "./helpers.ts";
+import { signedNotice } from "./provider-notices.ts";
 import { db } from "@/lib/db";
 import { setRate } from "@/lib/money/rates";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
@@ -447,11 +448,18 @@ describe("production: providers, signed webhooks, the simulated driver", () => {
     assert.equal(declined.body.error.details.failureReason, "beneficiary_account_invalid");
     const row = await db().payout.findUniqueOrThrow({ where: { id: declined.body.error.details.payoutId } });
     assert.equal(row.status, "failed");
+    // No usable answer (5xx, garbage, timeout) is unknown, not a refusal: the payout stays
+    // processing with its money held; the status job finds the provider never got it and hands
+    // it over again under the same reference. Here the provider then rejects each one.
     for (const mode of ["error", "garbage", "timeout"]) {
       const w = email();
       await pagosur("/_control/behaviour", { mode, forEmail: w, times: 1 });
       const r = await send(key, { methodId: "po_mx_spei", amount: 500, recipient: speiRecipient({ email: w }) });
-      assertEnvelope(r, "payout_dispatch_failed", 422);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.payout.status, "processing", mode);
+      await waitFor(async () => (await db().payout.findUniqueOrThrow({ where: { id: r.body.payout.id } })).providerRef, `the status job re-sends the ${mode} payout`, 15_000);
+      await pagosur(`/_control/payouts/${r.body.payout.id}/REJECTED`, { reason: "account_closed" });
+      assert.equal((await api(`/me/payout/send/${r.body.payout.id}`, { key })).body.payout.status, "failed");
     }
     assert.deepEqual(await balanceOf(key, "MXN"), { currency: "MXN", available: 1716.35, pending: 0, reserved: 0 });
     assert.equal(await db().ledgerPosting.count({ where: { merchantId: m.merchantId, kind: "payout_reversed" } }), 6);
@@ -474,12 +482,11 @@ describe("production: providers, signed webhooks, the simulated driver", () => {
     assertEnvelope(await api("/providers/pagosur/payouts", { raw: body, headers: { "content-type": "application/json" } }), "invalid_signature", 401);
     assertEnvelope(await api("/providers/pagosur/payouts", { raw: body, headers: { "content-type": "application/json", "x-provider-signature": createHmac("sha256", "forged").update(body).digest("hex") } }), "invalid_signature", 401);
     assertEnvelope(await api("/providers/nobody/payouts", { raw: body, headers: { "content-type": "application/json", "x-provider-signature": "00" } }), "invalid_signature", 401);
-    const sig = createHmac("sha256", "sim-pagosur-secret").update(body).digest("hex");
-    const ack = await api("/providers/pagosur/payouts", { raw: body, headers: { "content-type": "application/json", "x-provider-signature": sig } });
+    const ack = await api("/providers/pagosur/payouts", { raw: body, headers: signedNotice("pagosur", body) });
     assert.equal(ack.status, 200, ack.text);
     assert.deepEqual(ack.body, { received: true, applied: false });
     const bad = JSON.stringify({ noticeId: "ntc_y", payoutId: "x", status: "MAYBE" });
-    assertEnvelope(await api("/providers/pagosur/payouts", { raw: bad, headers: { "content-type": "application/json", "x-provider-signature": createHmac("sha256", "sim-pagosur-secret").update(bad).digest("hex") } }), "invalid_request", 400);
+    assertEnvelope(await api("/providers/pagosur/payouts", { raw: bad, headers: signedNotice("pagosur", bad) }), "invalid_request", 400);
   });
 
   test("without a configured provider, the simulated driver completes a production payout at once", async () => {

@@ -19,7 +19,7 @@ after(() => db().$disconnect());
 const opts = (fn: unknown) => (fn as { opts: { id: string; retries?: number; triggers?: unknown[] } }).opts;
 
 test("every function declares explicit retries and its triggers", () => {
-  assert.deepEqual(functions.map((f) => [opts(f).id, opts(f).retries]), [["run-scheduled-actions", 5], ["deliver-webhooks", 3], ["reconcile-pending", 3], ["settle-balances", 3], ["expire-checkout-sessions", 3], ["verify-ledgers", 3]]);
+  assert.deepEqual(functions.map((f) => [opts(f).id, opts(f).retries]), [["run-scheduled-actions", 5], ["deliver-webhooks", 3], ["reconcile-pending", 3], ["settle-balances", 3], ["expire-checkout-sessions", 3], ["verify-ledgers", 3], ["check-payout-status", 3]]);
   assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "*/5 * * * *" }]);
   assert.ok((opts(runScheduledActionsFn).triggers ?? []).some((t: any) => t.event === "app/scheduled-action.created"));
 });

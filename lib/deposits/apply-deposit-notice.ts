@@ -1,32 +1,36 @@
-// POST /providers/{provider}/deposits: a provider reports a transfer to a CLABE it issued. The
-// HMAC over the raw body must verify (401 otherwise); the account is found by CLABE among the
-// provider's production accounts; crediting is idempotent on the tracking key.
+// POST /providers/{provider}/deposits: a provider reports a transfer to a CLABE it issued,
+// through the notice pipeline (verify, parse, record once, dispatch). The account is found by
+// CLABE among the provider's production accounts; crediting is idempotent on the tracking key,
+// and the notice id commits in the same transaction as the credit.
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { verifiedNotice } from "@/lib/providers/verify-notice";
-import { parseWith } from "@/lib/http/validation";
 import { depositNoticeBody } from "@/lib/deposits/schema";
 import { receiveDeposit } from "@/lib/deposits/receive-deposit";
+import { receiveNotice } from "@/lib/providers/notice-pipeline";
 
 export async function applyDepositNotice(provider: string, rawBody: string, signature: string | null) {
-  const n = parseWith(depositNoticeBody, verifiedNotice(provider, rawBody, signature), "body");
-  const account = await db().depositAccount.findFirst({ where: { clabe: n.clabe, provider, environment: "production" }, select: { id: true } });
-  if (!account) {
-    // Acknowledged so the provider stops retrying a notice that can never match; traced.
-    log.warn({ provider, clabe: n.clabe, noticeId: n.noticeId }, "deposit notice for an unknown CLABE");
-    return { received: true, applied: false };
-  }
-  const r = await receiveDeposit(account.id, {
-    amount: BigInt(n.amount),
-    currency: n.currency,
-    trackingKey: n.trackingKey,
-    payerName: n.payerName ?? null,
-    payerBank: n.payerBank ?? null,
-    payerDocument: n.payerDocument ?? null,
-    reference: n.reference ?? null,
-    receivedAt: n.receivedAt ? new Date(n.receivedAt) : new Date(),
-    status: n.status,
+  return receiveNotice(provider, rawBody, signature, depositNoticeBody, async (n, record) => {
+    const account = await db().depositAccount.findFirst({ where: { clabe: n.clabe, provider, environment: "production" }, select: { id: true } });
+    if (!account) {
+      // Acknowledged so the provider stops retrying a notice that can never match; traced.
+      log.warn({ provider, clabe: n.clabe, noticeId: n.noticeId }, "deposit notice for an unknown CLABE");
+      return false;
+    }
+    const r = await receiveDeposit(
+      account.id,
+      {
+        amount: BigInt(n.amount),
+        currency: n.currency,
+        trackingKey: n.trackingKey,
+        payerName: n.payerName ?? null,
+        payerBank: n.payerBank ?? null,
+        payerDocument: n.payerDocument ?? null,
+        reference: n.reference ?? null,
+        receivedAt: n.receivedAt ? new Date(n.receivedAt) : new Date(),
+        status: n.status,
+      },
+      { inTransaction: record },
+    );
+    return r.created || r.credited;
   });
-  await db().providerNotice.createMany({ data: [{ provider, noticeId: n.noticeId }], skipDuplicates: true });
-  return { received: true, applied: r.created || r.credited };
 }

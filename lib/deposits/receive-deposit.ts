@@ -88,7 +88,7 @@ async function credit(tx: Tx, account: DepositAccount, t: IncomingTransfer, rate
   return { transaction, amountUsd: usd, feeUsd: price.total, posting: depositCredited(transaction) };
 }
 
-export async function receiveDeposit(accountId: string, t: IncomingTransfer): Promise<ReceiveResult> {
+export async function receiveDeposit(accountId: string, t: IncomingTransfer, opts: { inTransaction?: (tx: Tx) => Promise<void> } = {}): Promise<ReceiveResult> {
   const env = (await db().depositAccount.findUnique({ where: { id: accountId }, select: { environment: true } }))?.environment;
   if (!env) throw new AppError("deposit_account_not_found", `No deposit account ${accountId}.`);
   // Read before the transaction: a missing rate is a refusal (the provider retries the notice),
@@ -96,6 +96,7 @@ export async function receiveDeposit(accountId: string, t: IncomingTransfer): Pr
   const rate = await rateFor(env, t.currency);
   const r = await transition({
     name: "receiveDeposit",
+    before: opts.inTransaction,
     load: (tx) => lockAccount(tx, accountId),
     missing: () => new AppError("deposit_account_not_found", `No deposit account ${accountId}.`),
     ledger: (a) => ({ merchantId: a.merchantId, environment: a.environment }),

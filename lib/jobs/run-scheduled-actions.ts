@@ -1,4 +1,5 @@
-// Runs due scheduled actions (sandbox outcomes, sandbox refund confirmations). Rows are claimed
+// Runs due scheduled actions (sandbox outcomes, sandbox refund confirmations, provider refunds
+// and their status checks). Rows are claimed
 // with FOR UPDATE SKIP LOCKED and a lease, so any number of instances can run this at once and
 // an action whose runner died is picked up again when its lease expires. The actions themselves
 // are idempotent transitions.
@@ -10,16 +11,34 @@ import { connectorFor } from "@/lib/providers/connectors";
 
 const LEASE_SECONDS = 30;
 
-/** Asks the payment's provider to refund; a refusal rejects the claim (releasing the freeze), a connection problem retries. */
-async function refundThroughProvider(claimId: string) {
+/**
+ * Asks the payment's provider to refund, with the claim id as the provider's idempotency
+ * reference (a repeated call never refunds twice). Only an explicit refusal rejects the claim
+ * (releasing the freeze); a timeout, 5xx or unreadable answer is unknown: the claim stays pending
+ * with its money frozen and the action comes back as `provider_refund_status`, which asks the
+ * provider by reference until it knows (re-sending only when the provider never got it).
+ */
+async function refundThroughProvider(claimId: string, action: string): Promise<"done" | "ask_again"> {
   const claim = await db().claim.findUnique({ where: { id: claimId }, include: { transaction: { select: { provider: true, providerRef: true } } } });
-  if (!claim || claim.status !== "pending") return;
+  if (!claim || claim.status !== "pending") return "done";
   const { provider, providerRef } = claim.transaction;
-  const result = await connectorFor(provider).refund(providerRef!, claim.amountLocal);
-  if (result.ok) await resolveRefund(claimId, "resolved");
-  else if (result.reason === "connection_failed") throw new Error(`provider ${provider} unreachable for refund`);
-  else await resolveRefund(claimId, "rejected");
+  const connector = connectorFor(provider);
+  if (action === REFUND_STATUS) {
+    const s = await connector.refundStatus(claimId);
+    if (s.kind === "refunded") return (await resolveRefund(claimId, "resolved"), "done");
+    if (s.kind === "rejected") return (await resolveRefund(claimId, "rejected"), "done");
+    if (s.kind !== "not_found") return "ask_again";
+  }
+  const r = await connector.refund({ reference: claimId, providerRef: providerRef!, amountLocalMinor: claim.amountLocal });
+  if (r.kind === "refunded") await resolveRefund(claimId, "resolved");
+  else if (r.kind === "refused") await resolveRefund(claimId, "rejected");
+  else {
+    log.warn({ claim: claimId, provider, reason: r.reason }, "refund outcome unknown; the claim stays pending until the provider says");
+    return "ask_again";
+  }
+  return "done";
 }
+const REFUND_STATUS = "provider_refund_status";
 const MAX_ATTEMPTS = 10;
 
 type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number; due_at: Date };
@@ -57,7 +76,13 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
   for (const a of claimed) {
     try {
       if (a.kind === "payment_simulation" && a.transaction_id) await runSimulationStep(a.transaction_id, a.action as SimulateAction);
-      else if (a.kind === "claim_resolution" && a.claim_id && a.action === "provider_refund") await refundThroughProvider(a.claim_id);
+      else if (a.kind === "claim_resolution" && a.claim_id && (a.action === "provider_refund" || a.action === REFUND_STATUS)) {
+        if ((await refundThroughProvider(a.claim_id, a.action)) === "ask_again") {
+          // Not a failure: the outcome is unknown. Ask again by reference, less often each time.
+          await db().scheduledAction.update({ where: { id: a.id }, data: { action: REFUND_STATUS, state: "pending", lockedUntil: null, dueAt: new Date(Date.now() + Math.min(300_000, 500 * 2 ** Math.min(a.attempts, 10))) } });
+          continue;
+        }
+      }
       else if (a.kind === "claim_resolution" && a.claim_id) await resolveRefund(a.claim_id, a.action === "reject" ? "rejected" : "resolved");
       else throw new Error(`unknown scheduled action ${a.kind}`);
       await db().scheduledAction.update({ where: { id: a.id }, data: { state: "done", doneAt: new Date(), lockedUntil: null } });

@@ -13,6 +13,7 @@ import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
 import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
 import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
 import { verifyLedgers } from "@/lib/jobs/verify-ledgers";
+import { checkPayoutStatuses } from "@/lib/jobs/check-payout-status";
 
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -24,6 +25,8 @@ export function startTicker() {
       { name: "webhooks", everyMs: fast, run: async () => (await fanOutEvents(), await deliverDueWebhooks()) },
       // Payouts committed but never handed to their provider (a crash between commit and call).
       { name: "dispatch-payouts", everyMs: 10_000, run: () => dispatchStalePayouts() },
+      // Payouts whose provider answer was lost (or whose notice has not come): ask by reference.
+      { name: "payout-status", everyMs: fast, run: () => checkPayoutStatuses() },
       { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
       { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
       { name: "expire-checkout-sessions", everyMs: 60_000, run: () => expireCheckoutSessions() },

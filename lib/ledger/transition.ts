@@ -26,6 +26,8 @@ export type Change<T> = { result: T; postings?: Posting[]; events?: Emit[]; wake
 export type Operation<R, T> = {
   /** For errors and logs. */
   name: string;
+  /** Runs first in the transaction (e.g. a provider notice records its id), so it commits with the change or not at all. */
+  before?: (tx: Tx) => Promise<void>;
   /** Locks (FOR UPDATE, or SKIP LOCKED for jobs) and reads the row; null when there is none to move. */
   load: (tx: Tx) => Promise<R | null>;
   /** Thrown when `load` found nothing; without it, nothing changes. */
@@ -45,6 +47,7 @@ export type Outcome<R, T> = { changed: true; row: R; result: T; wake: Wake[] } |
 
 /** Runs `op` inside the caller's transaction (for a move composed with another in one commit); the caller wakes jobs. */
 export async function transitionIn<R, T>(tx: Tx, op: Operation<R, T>): Promise<Outcome<R, T>> {
+  await op.before?.(tx);
   const row = await op.load(tx);
   if (!row) {
     if (op.missing) throw op.missing();

@@ -1,6 +1,14 @@
-// POST /payments: validate, price, route through the provider cascade, then write the pending
-// transaction, its attempts and any scheduled sandbox outcome in one database transaction.
-// Every rejection happens before that write: no row exists after an error.
+// POST /payments: validate, price, route through the provider cascade, and write the pending
+// transaction with its attempts (and any scheduled sandbox outcome).
+//
+// Production (decisions.md "Money leaves at most once"): our row is committed BEFORE any provider
+// is called, and every attempt carries its id as the provider's reference, so no crash can leave
+// a live charge that nothing of ours can attach to. The route is written after the cascade. When
+// the cascade ends in an error, the row is removed if every provider answered clearly (declined,
+// or no instructions): no provider holds a charge. If an attempt's answer was unknown (timeout,
+// 5xx, unreadable), that charge may be live: the row stays pending, so a late notice for it
+// completes this transaction, once (lib/providers/apply-notice.ts matches it by our reference).
+// The sandbox calls no provider: its row is written once, after its local cascade.
 import { db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { newId } from "@/lib/ids";
@@ -11,8 +19,8 @@ import { isCurrency } from "@/lib/money/currency";
 import { presentmentToUsd, usdToLocal } from "@/lib/money/fx";
 import { PRESENTMENT_MARKUP_BP, rateFor } from "@/lib/money/rates";
 import { railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
-import { shopRails } from "@/lib/catalog/list-payment-methods";
-import { runCascade } from "@/lib/providers/cascade";
+import { routableProviders, shopRails } from "@/lib/catalog/list-payment-methods";
+import { runCascade, type Attempt, type CascadeResult } from "@/lib/providers/cascade";
 import { priceCharge } from "@/lib/payments/pricing";
 import { checkRailRequirements } from "@/lib/payments/requirements";
 import { presentCreated } from "@/lib/payments/present";
@@ -148,18 +156,23 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   const price = priceCharge(usd, auth.merchant.tier, rail);
   const id = opts.id ?? newId("transaction");
   const userIp = input.userIp ?? opts.requestIp ?? null;
-  const cascade = await runCascade(
-    auth.environment,
-    {
-      transactionId: id,
-      rail,
-      amountLocalMinor: local,
-      currency: rail.currency,
-      buyer: { name: input.userName, email: input.userEmail, phone: input.userPhone, documentId: input.documentId, ip: userIp ?? undefined },
-      notifyUrl: `${config().APP_URL}/api/v1/providers/{provider}/notifications`,
-    },
-    { enabledForShop: enabled },
-  );
+  const route = () =>
+    runCascade(
+      auth.environment,
+      {
+        transactionId: id,
+        rail,
+        amountLocalMinor: local,
+        currency: rail.currency,
+        buyer: { name: input.userName, email: input.userEmail, phone: input.userPhone, documentId: input.documentId, ip: userIp ?? undefined },
+        notifyUrl: `${config().APP_URL}/api/v1/providers/{provider}/notifications`,
+      },
+      { enabledForShop: enabled },
+    );
+  const callsOut = auth.environment === "production";
+  // Until the cascade has run, the row names the provider about to be asked first.
+  const unrouted: CascadeResult = { provider: routableProviders(rail, auth.environment)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
+  const cascade = callsOut ? unrouted : await route();
 
   const now = new Date();
   const row: PresentableTransaction = {
@@ -207,6 +220,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
     reserveReleasedAt: null,
     completedAt: null,
   };
+  if (callsOut) return routeCommitted(row, localRate, route, opts);
   // One statement on the hot path; with a scheduled sandbox outcome, both rows commit together.
   const scheduled = opts.simulate && auth.environment === "sandbox" ? sandboxOutcomeRows(id, opts.simulate, now) : [];
   if (scheduled.length || opts.inTransaction) {
@@ -220,4 +234,32 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
     await insertTransaction(row, localRate);
   }
   return presentCreated(row);
+}
+
+/** Production: commit the row, then call the providers, then write the route (see the header). */
+async function routeCommitted(row: PresentableTransaction, localRate: string, route: () => Promise<CascadeResult>, opts: CreatePaymentOptions) {
+  await insertTransaction(row, localRate);
+  let cascade: CascadeResult;
+  try {
+    cascade = await route();
+  } catch (err) {
+    const attempts = err instanceof AppError ? ((err.details as { attempts?: Attempt[] } | undefined)?.attempts ?? []) : [];
+    const unknown = [...attempts].reverse().find((a) => a.outcome === "unavailable");
+    if (!unknown) {
+      // Every provider answered clearly: none holds a charge, so nothing of this request remains.
+      await db().transaction.deleteMany({ where: { id: row.id, status: "pending" } });
+    } else {
+      await db().transaction.updateMany({ where: { id: row.id }, data: { provider: unknown.provider, attempts: attempts as unknown as Prisma.InputJsonValue } });
+    }
+    throw err;
+  }
+  const routed = { ...row, provider: cascade.provider, providerRef: cascade.providerRef, paymentFormUrl: cascade.paymentFormUrl, instructions: cascade.instructions as Prisma.JsonValue, attempts: cascade.attempts as unknown as Prisma.JsonValue };
+  await db().$transaction(async (tx) => {
+    await tx.transaction.update({
+      where: { id: row.id },
+      data: { provider: routed.provider, providerRef: routed.providerRef, paymentFormUrl: routed.paymentFormUrl, instructions: (cascade.instructions ?? undefined) as Prisma.InputJsonValue | undefined, attempts: cascade.attempts as unknown as Prisma.InputJsonValue },
+    });
+    await opts.inTransaction?.(tx);
+  });
+  return presentCreated(routed);
 }

@@ -20,6 +20,9 @@ export const CHARGEBACK_FEE_USD_MINOR = 1500n;
 
 export type TransitionResult = { transaction: Transaction; changed: boolean; eventsFired: EventType[] };
 
+/** Runs first in a transition's own transaction (a provider notice records its id there, once). */
+export type InTransaction = { inTransaction?: (tx: Tx) => Promise<void> };
+
 export function newClaimId(): string {
   return `CLM-${randomBase62(16).toUpperCase()}`;
 }
@@ -44,9 +47,10 @@ async function payment(op: Parameters<typeof transition<Transaction, { transacti
 }
 
 /** pending -> completed: the net to `pending`, the reserve to `reserve`, fees to their accounts. */
-export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } = {}): Promise<TransitionResult> {
+export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } & InTransaction = {}): Promise<TransitionResult> {
   return payment({
     name: "completePayment",
+    before: opts.inTransaction,
     load: (tx) => lockTransaction(tx, id),
     missing: notFound,
     ledger: scopeOf,
@@ -65,9 +69,10 @@ export async function completePayment(id: string, opts: { alsoCaptured?: boolean
 }
 
 /** pending -> failed | expired. */
-export async function failPayment(id: string, to: "failed" | "expired"): Promise<TransitionResult> {
+export async function failPayment(id: string, to: "failed" | "expired", opts: InTransaction = {}): Promise<TransitionResult> {
   return payment({
     name: "failPayment",
+    before: opts.inTransaction,
     load: (tx) => lockTransaction(tx, id),
     missing: notFound,
     ledger: scopeOf,
@@ -125,9 +130,10 @@ export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Pro
 }
 
 /** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
-export async function refundInFull(id: string): Promise<TransitionResult> {
+export async function refundInFull(id: string, opts: InTransaction = {}): Promise<TransitionResult> {
   return payment({
     name: "refundInFull",
+    before: opts.inTransaction,
     load: (tx) => lockTransaction(tx, id),
     missing: notFound,
     ledger: scopeOf,
@@ -155,9 +161,10 @@ export async function refundInFull(id: string): Promise<TransitionResult> {
  * not already being refunded) is frozen; the status stays completed. A payment has at most one
  * open chargeback (a second dispute of the same payment changes nothing).
  */
-export async function openChargeback(id: string, reason = "chargeback"): Promise<TransitionResult & { claim: Claim | null }> {
+export async function openChargeback(id: string, reason = "chargeback", opts: InTransaction = {}): Promise<TransitionResult & { claim: Claim | null }> {
   const r = await transition({
     name: "openChargeback",
+    before: opts.inTransaction,
     load: (tx) => lockTransaction(tx, id),
     missing: notFound,
     ledger: scopeOf,

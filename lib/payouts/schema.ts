@@ -170,7 +170,7 @@ export const sendPayoutEndpoint = defineEndpoint({
   tag: "Payouts",
   summary: "Send a payout",
   description:
-    "Debits the amount (in the method's currency) in the same transaction that records the payout; sandbox sbx_po_* rails never debit. Send `Idempotency-Key`: a retry never sends twice. A provider rejection reverses the debit and answers 422 payout_dispatch_failed.",
+    "Debits the amount (in the method's currency) in the same transaction that records the payout; sandbox sbx_po_* rails never debit. Send `Idempotency-Key`: a retry never sends twice. A provider rejection reverses the debit and answers 422 payout_dispatch_failed. A provider answer that is lost (timeout, 5xx, unreadable) is not a rejection: the answer is 200 with the payout processing, its money held, until the provider's notice or the status job settles it.",
   auth: "secret",
   idempotent: true,
   body: sendBody,
@@ -228,7 +228,7 @@ export const payoutNoticeEndpoint = defineEndpoint({
   path: "/providers/{provider}/payouts",
   tag: "Providers",
   summary: "Payout outcomes from providers",
-  description: "Called by providers, not by merchants. Signed with HMAC-SHA256 (hex) of the raw body in `X-Provider-Signature`; unsigned or invalid notices get 401. PAID completes a processing payout; REJECTED and REFUNDED fail it and reverse the debit once.",
+  description: "Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. PAID completes a processing payout; REJECTED and REFUNDED fail it and reverse the debit once; REFUNDED after PAID credits it back once (failed, failureReason returned).",
   auth: "none",
   rateLimit: false,
   params: z.object({ provider: z.string().min(1).max(40) }),

@@ -2,7 +2,9 @@
 // method, the amount, the beneficiary for the rail. Then one database transaction, serialised
 // per merchant ledger, checks the balance in the method's currency and writes the payout with
 // its debit, so parallel sends can never take the balance below zero. The provider is called
-// after commit; its refusal reverses the debit (422 payout_dispatch_failed).
+// after commit with our payout id as its reference; only its explicit refusal reverses the debit
+// (422 payout_dispatch_failed). An unknown outcome (timeout, 5xx, unreadable) answers the payout
+// as it is, processing, and the status job finds out (lib/jobs/check-payout-status.ts).
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";

@@ -11,6 +11,8 @@ import { presentPayout } from "@/lib/payouts/present";
 import type { Payout, Prisma } from "@/lib/generated/prisma/client";
 
 export type PayoutTransition = { payout: Payout; changed: boolean };
+/** Runs first in the transition's transaction (a provider notice records its id there). */
+export type InTransaction = { inTransaction?: (tx: Tx) => Promise<void> };
 
 export async function lockPayout(tx: Tx, id: string): Promise<Payout | null> {
   return lockRow(tx, "payouts", id, () => tx.payout.findUnique({ where: { id } }));
@@ -20,9 +22,10 @@ export async function lockPayout(tx: Tx, id: string): Promise<Payout | null> {
  * A payout leaves `from` for `data.status`: its money moves by `recipe` (when it was debited)
  * and the event is written, all with the status change.
  */
-function payoutOp(id: string, from: Payout["status"][], end: { data: Prisma.PayoutUpdateInput; recipe: (p: Payout) => Posting; event: "payout.completed" | "payout.failed" }): Operation<Payout, Payout> {
+function payoutOp(id: string, from: Payout["status"][], end: { data: Prisma.PayoutUpdateInput; recipe: (p: Payout) => Posting; event: "payout.completed" | "payout.failed" }, opts: InTransaction = {}): Operation<Payout, Payout> {
   return {
     name: `payout:${String(end.data.status)}`,
+    before: opts.inTransaction,
     load: (tx) => lockPayout(tx, id),
     ledger: (p) => ({ merchantId: p.merchantId, environment: p.environment }),
     status: (p) => p.status,
@@ -34,7 +37,7 @@ function payoutOp(id: string, from: Payout["status"][], end: { data: Prisma.Payo
   };
 }
 
-const completeOp = (id: string, at = new Date()) => payoutOp(id, ["processing"], { data: { status: "completed", completedAt: at }, recipe: payoutCompleted, event: "payout.completed" });
+const completeOp = (id: string, at = new Date(), opts: InTransaction = {}) => payoutOp(id, ["processing"], { data: { status: "completed", completedAt: at }, recipe: payoutCompleted, event: "payout.completed" }, opts);
 
 const answer = (r: { changed: boolean; row: Payout | null; result?: Payout }): PayoutTransition => ({ payout: (r.changed ? r.result : r.row)!, changed: r.changed });
 
@@ -44,19 +47,21 @@ export async function completePayoutIn(tx: Tx, p: Payout, at = new Date()): Prom
   return (r.changed ? r.result : r.row) ?? p;
 }
 
-export async function completePayout(id: string): Promise<PayoutTransition> {
-  return answer(await transition(completeOp(id)));
+export async function completePayout(id: string, opts: InTransaction = {}): Promise<PayoutTransition> {
+  return answer(await transition(completeOp(id, new Date(), opts)));
 }
 
 /** processing -> failed: a real debit goes back to the available balance, exactly once. */
-export async function failPayout(id: string, reason: string): Promise<PayoutTransition> {
-  return answer(await transition(payoutOp(id, ["processing"], { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, recipe: payoutReversed, event: "payout.failed" })));
+export async function failPayout(id: string, reason: string, opts: InTransaction = {}): Promise<PayoutTransition> {
+  return answer(await transition(payoutOp(id, ["processing"], { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, recipe: payoutReversed, event: "payout.failed" }, opts)));
 }
+
+export const RETURNED = "returned";
 
 /**
  * completed -> failed with `failureReason: returned` (the bank returned a payout it had paid,
  * decisions.md): the money comes back to the available balance, once; payout.failed.
  */
-export async function returnPayout(id: string, reason = "returned"): Promise<PayoutTransition> {
-  return answer(await transition(payoutOp(id, ["completed"], { data: { status: "failed", failedAt: new Date(), failureReason: reason.slice(0, 200) }, recipe: payoutReturn, event: "payout.failed" })));
+export async function returnPayout(id: string, opts: InTransaction = {}): Promise<PayoutTransition> {
+  return answer(await transition(payoutOp(id, ["completed"], { data: { status: "failed", failedAt: new Date(), failureReason: RETURNED }, recipe: payoutReturn, event: "payout.failed" }, opts)));
 }

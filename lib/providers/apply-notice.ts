@@ -1,46 +1,57 @@
-// POST /providers/{provider}/notifications: a provider tells us a charge changed. The HMAC over
-// the raw body must verify (401 otherwise). The status is applied through the same idempotent
-// transitions as everything else, so a duplicate notice changes nothing the second time.
+// POST /providers/{provider}/notifications: a provider tells us a charge changed. Through the
+// notice pipeline (verify, parse, record once, dispatch); the status is applied through the same
+// idempotent transitions as everything else, with the notice id recorded in their transaction.
+//
+// The charge is found by the provider's id, or else by our reference when this provider was
+// one of the transaction's attempts: a charge attempt that timed out may have been made all the
+// same, and the cascade moved on to the next provider (decisions.md); its late notice still
+// completes the same transaction, once (completion is pending -> completed, so a second paid
+// notice from either provider changes nothing).
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { AppError } from "@/lib/errors";
-import { isProviderConfigured } from "@/lib/providers/registry";
-import { connectorFor } from "@/lib/providers/connectors";
 import { applyProviderStatus } from "@/lib/providers/apply-status";
+import { receiveNotice } from "@/lib/providers/notice-pipeline";
 
 const noticeSchema = z.object({
   noticeId: z.string().min(1).max(100),
   chargeId: z.string().min(1).max(200),
+  reference: z.string().max(64).optional(),
   status: z.enum(["pending", "paid", "failed", "expired", "refunded", "chargeback"]),
   amount: z.string().regex(/^\d+$/).optional(),
   currency: z.string().optional(),
 });
 
+const select = { id: true, amountLocal: true, currencyLocal: true, provider: true, attempts: true, environment: true } as const;
+
+async function findCharge(provider: string, chargeId: string, reference: string | undefined) {
+  const byRef = await db().transaction.findFirst({ where: { provider, providerRef: chargeId }, select });
+  if (byRef || !reference) return byRef;
+  const t = await db().transaction.findUnique({ where: { id: reference }, select });
+  const attempts = Array.isArray(t?.attempts) ? (t!.attempts as Array<{ provider?: string }>) : [];
+  // No attempts recorded: the process stopped mid-cascade; a signed notice quoting our id is
+  // that provider's charge all the same.
+  const attempted = attempts.length === 0 || attempts.some((a) => a?.provider === provider);
+  return t && t.environment === "production" && attempted ? t : null;
+}
+
 export async function applyProviderNotice(provider: string, rawBody: string, signature: string | null) {
-  if (!isProviderConfigured(provider) || !connectorFor(provider).verifyNotice(rawBody, signature)) {
-    throw new AppError("invalid_signature", "The notice is unsigned or its signature does not verify.");
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawBody);
-  } catch {
-    throw new AppError("invalid_json", "The notice body is not valid JSON.");
-  }
-  const notice = noticeSchema.safeParse(parsed);
-  if (!notice.success) throw new AppError("invalid_request", "The notice does not have the expected shape.", { details: { issues: notice.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) } });
-  const n = notice.data;
-  const tx = await db().transaction.findFirst({ where: { provider, providerRef: n.chargeId }, select: { id: true, amountLocal: true, currencyLocal: true } });
-  if (!tx) {
-    // Acknowledge, so the provider stops retrying a notice we can never match; keep a trace.
-    log.warn({ provider, chargeId: n.chargeId, noticeId: n.noticeId }, "provider notice for an unknown charge");
-    return { received: true, applied: false };
-  }
-  if (n.amount !== undefined && (BigInt(n.amount) !== tx.amountLocal || (n.currency && n.currency !== tx.currencyLocal))) {
-    log.error({ provider, transactionId: tx.id, noticeAmount: n.amount, expected: tx.amountLocal.toString() }, "provider notice amount differs from the charge; not applied");
-    return { received: true, applied: false };
-  }
-  const changed = await applyProviderStatus(tx.id, n.status);
-  await db().providerNotice.createMany({ data: [{ provider, noticeId: n.noticeId }], skipDuplicates: true });
-  return { received: true, applied: changed };
+  return receiveNotice(provider, rawBody, signature, noticeSchema, async (n, record) => {
+    const tx = await findCharge(provider, n.chargeId, n.reference);
+    if (!tx) {
+      // Acknowledge, so the provider stops retrying a notice we can never match; keep a trace.
+      log.warn({ provider, chargeId: n.chargeId, noticeId: n.noticeId }, "provider notice for an unknown charge");
+      return false;
+    }
+    if (n.amount !== undefined && (BigInt(n.amount) !== tx.amountLocal || (n.currency && n.currency !== tx.currencyLocal))) {
+      log.error({ provider, transactionId: tx.id, noticeAmount: n.amount, expected: tx.amountLocal.toString() }, "provider notice amount differs from the charge; not applied");
+      return false;
+    }
+    // A status other than paid from an attempt the cascade left behind says nothing of the charge we kept.
+    if (tx.provider !== provider && n.status !== "paid") {
+      log.info({ provider, transactionId: tx.id, status: n.status }, "notice from an abandoned charge attempt; only paid applies");
+      return false;
+    }
+    return applyProviderStatus(tx.id, n.status, { inTransaction: record });
+  });
 }

@@ -1,19 +1,19 @@
 // A provider-reported status (notice or reconciliation poll) applied to a transaction.
-import { completePayment, failPayment, openChargeback, refundInFull } from "@/lib/payments/transitions";
+import { completePayment, failPayment, openChargeback, refundInFull, type InTransaction } from "@/lib/payments/transitions";
 import type { ProviderStatus } from "@/lib/providers/types";
 
-export async function applyProviderStatus(transactionId: string, status: ProviderStatus | "chargeback"): Promise<boolean> {
+export async function applyProviderStatus(transactionId: string, status: ProviderStatus | "chargeback", opts: InTransaction = {}): Promise<boolean> {
   switch (status) {
     case "paid":
-      return (await completePayment(transactionId)).changed;
+      return (await completePayment(transactionId, opts)).changed;
     case "failed":
-      return (await failPayment(transactionId, "failed")).changed;
+      return (await failPayment(transactionId, "failed", opts)).changed;
     case "expired":
-      return (await failPayment(transactionId, "expired")).changed;
+      return (await failPayment(transactionId, "expired", opts)).changed;
     case "refunded":
-      return (await refundInFull(transactionId)).changed;
+      return (await refundInFull(transactionId, opts)).changed;
     case "chargeback":
-      return (await openChargeback(transactionId, "provider_chargeback")).changed;
+      return (await openChargeback(transactionId, "provider_chargeback", opts)).changed;
     default:
       return false;
   }

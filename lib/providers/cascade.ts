@@ -7,17 +7,17 @@ import { connectorFor } from "@/lib/providers/connectors";
 import type { ChargeRequest } from "@/lib/providers/types";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
+export { sandboxPaymentPage } from "@/lib/providers/sandbox/connector";
+
 export type Attempt = { provider: string; outcome: "accepted" | "declined" | "unavailable" | "no_instructions"; reason: string | null; durationMs: number };
 export type CascadeResult = { provider: string; providerRef: string; paymentFormUrl: string; instructions: Record<string, unknown> | null; attempts: Attempt[] };
-
-export function sandboxPaymentPage(transactionId: string): string {
-  return `${config().APP_URL}/pay/sandbox/${transactionId}`;
-}
 
 export async function runCascade(environment: Environment, req: ChargeRequest, opts: { enabledForShop: boolean }): Promise<CascadeResult> {
   if (environment === "sandbox") {
     // The sandbox cascade always accepts, through the sandbox provider whose page the app serves.
-    return { provider: "sandbox", providerRef: req.transactionId, paymentFormUrl: sandboxPaymentPage(req.transactionId), instructions: null, attempts: [{ provider: "sandbox", outcome: "accepted", reason: null, durationMs: 0 }] };
+    const ok = await connectorFor("sandbox").createCharge(req);
+    if (ok.kind !== "accepted") throw new Error("the sandbox connector always accepts");
+    return { provider: "sandbox", providerRef: ok.providerRef, paymentFormUrl: ok.paymentFormUrl!, instructions: null, attempts: [{ provider: "sandbox", outcome: "accepted", reason: null, durationMs: 0 }] };
   }
   const providers = routableProviders(req.rail, environment);
   const attempts: Attempt[] = [];

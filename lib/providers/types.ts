@@ -1,4 +1,13 @@
-// The connector interface every upstream provider implements.
+// The connector interface every upstream provider implements (the sandbox included): charges,
+// refunds, CLABE provisioning, payouts, and the status of each by our reference. A connector is
+// the flow (which call, how an answer is classified); its wire format (request bodies, answer
+// parsing, signatures) lives beside it in `<name>/transformers.ts`, as Hyperswitch splits
+// `connectors/<name>.rs` from `<name>/transformers.rs`.
+//
+// Every call that moves money carries our id as `reference`, the provider's idempotency key,
+// and its answer is one of three kinds (decisions.md "Money leaves at most once"): done,
+// refused (an explicit refusal: only this fails our row), or unknown (timeout, 5xx, reset,
+// unreadable answer: the row stays processing and a status job asks again by reference).
 import type { Rail } from "@/lib/catalog/rails";
 
 export type ChargeRequest = {
@@ -10,18 +19,45 @@ export type ChargeRequest = {
   notifyUrl: string;
 };
 
+/** `unavailable` is "unknown" for a charge: the cascade may move on (decisions.md's one exception). */
 export type ChargeOutcome =
   | { kind: "accepted"; providerRef: string; paymentFormUrl: string | null; instructions: Record<string, unknown> | null }
   | { kind: "declined"; reason: string }
   | { kind: "unavailable"; reason: string };
 
 export type ProviderStatus = "pending" | "paid" | "failed" | "expired" | "refunded";
+/** A charge looked up by our reference (the transaction id); `not_found`: the provider never made it. */
+export type ChargeLookup = { kind: "found"; providerRef: string; status: ProviderStatus } | { kind: "not_found" } | { kind: "unknown"; reason: string };
+
+export type Unknown = { kind: "unknown"; reason: string };
+export type Refused = { kind: "refused"; reason: string };
+
+export type RefundRequest = { reference: string; providerRef: string; amountLocalMinor: bigint };
+export type RefundOutcome = { kind: "refunded"; providerRef: string | null } | Refused | Unknown;
+/** What the provider knows of a refund by our reference; `not_found`: it never received it. */
+export type RefundStatus = { kind: "refunded" } | { kind: "rejected"; reason: string } | { kind: "processing" } | { kind: "not_found" } | Unknown;
+
+export type ClabeRequest = { reference: string; endUserRef: string; beneficiary: { name: string; email: string | null }; notifyUrl: string };
+export type ClabeOutcome = { kind: "issued"; providerRef: string | null; clabe: unknown; bank: string | null } | Refused | Unknown;
+
+export type PayoutRequest = { reference: string; rail: string; country: string; currency: string; amount: bigint; recipient: unknown; notifyUrl: string };
+export type PayoutOutcome = { kind: "accepted"; providerRef: string } | Refused | Unknown;
+export type PayoutStatus = { kind: "processing" | "paid" | "rejected" | "returned"; providerRef: string | null; reason?: string } | { kind: "not_found" } | Unknown;
+
+/** A notice signature check: `stale` when the signed timestamp is outside the tolerance. */
+export type NoticeCheck = "ok" | "missing" | "invalid" | "stale";
 
 export interface Connector {
   readonly code: string;
   createCharge(req: ChargeRequest): Promise<ChargeOutcome>;
+  /** A charge's status by the provider's id (null: no usable answer). */
   getStatus(providerRef: string): Promise<ProviderStatus | null>;
-  /** Checks a notice's signature over the raw body. */
-  verifyNotice(rawBody: string, signature: string | null): boolean;
-  refund(providerRef: string, amountLocalMinor: bigint): Promise<{ ok: boolean; reason?: string }>;
+  chargeByReference(reference: string): Promise<ChargeLookup>;
+  refund(req: RefundRequest): Promise<RefundOutcome>;
+  refundStatus(reference: string): Promise<RefundStatus>;
+  provisionClabe(req: ClabeRequest): Promise<ClabeOutcome>;
+  payout(req: PayoutRequest): Promise<PayoutOutcome>;
+  payoutStatus(reference: string): Promise<PayoutStatus>;
+  /** Checks a notice's signature (with its signed timestamp) over the exact raw body. */
+  verifyNotice(rawBody: string, signature: string | null, now?: Date): NoticeCheck;
 }

@@ -13,14 +13,41 @@
 // `reference`. Control, each answering the HTTP statuses of the notices it sent:
 //   POST /_control/deposits {clabe, amount, currency?, trackingKey?, payerName?, payerBank?, payerDocument?, reference?, status?, duplicate?}
 //   POST /_control/payouts/{id|reference}/{PAID|REJECTED|REFUNDED} {reason?, duplicate?}
+//   GET  /_control/beneficiaries/{account}   -> {paid, amount}: how many payouts really reached
+//        that account (recipient.account), so a test can prove a beneficiary was paid once.
+//
+// At most once (decisions.md "Money leaves at most once"): charges, refunds and payouts
+// de-duplicate on our `reference` (the same reference gives the same answer and never a second
+// charge, refund or payout), and each has a status-by-reference endpoint:
+//   GET /charges/by-reference/{reference}    -> {id, reference, status}        (404: never received)
+//   GET /payouts/{reference}                 -> {id, reference, status: processing|PAID|REJECTED|REFUNDED}
+//   GET /refunds/{reference}                 -> {id, reference, chargeId, amount, status: refunded}
+// Two modes make the answer lie about an operation that DID happen, as real networks do:
+//   succeed_then_timeout: the charge/refund/payout is made (a payout is PAID at once), then the
+//                         answer never comes (the caller times out);
+//   succeed_then_error:   made, then answered 503.
+// A test selects a mode per request like every other: POST /_control/behaviour {mode, forEmail,
+// times} where forEmail matches the payout's recipient.email, the charge's buyer.email, or, for
+// a refund, the buyer email of the refunded charge. timeout/error/garbage on a refund or payout
+// do NOT make it (a failed request); decline refuses it explicitly (422 {status: rejected}).
+//
+// Notices are signed with the provider's NOTICE secret (not the one our calls carry as Bearer):
+//   X-Provider-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
 import http from "node:http";
 import { createHmac, randomBytes } from "node:crypto";
 
-export type SimulatedProvider = { code: string; secret: string; port: number; rails: Array<{ method: string; country: string; minMinor: bigint; maxMinor: bigint }> };
+export type SimulatedProvider = { code: string; secret: string; noticeSecret: string; port: number; rails: Array<{ method: string; country: string; minMinor: bigint; maxMinor: bigint }> };
 
-type Mode = "accept" | "accept_instructions" | "decline" | "timeout" | "error" | "garbage" | "no_page" | "bad_clabe" | "duplicate_clabe";
+type Mode = "accept" | "accept_instructions" | "decline" | "timeout" | "error" | "garbage" | "no_page" | "bad_clabe" | "duplicate_clabe" | "succeed_then_timeout" | "succeed_then_error";
 type Rule = { mode: Mode; forEmail?: string; times?: number };
-type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }> };
+type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }>; refunds: Refund[] };
+type Refund = { id: string; reference: string; chargeId: string; amount: string; status: "refunded" };
+type SimPayout = { id: string; reference: string; status: string; notifyUrl: string; account: string; amount: string };
+
+/** `t=<unix>,v1=<hex HMAC of "<t>.<body>">` with the notice secret (lib/providers/http-psp/transformers.ts verifies it). */
+export function signNoticeHeader(noticeSecret: string, body: string, at = Math.floor(Date.now() / 1000)): string {
+  return `t=${at},v1=${createHmac("sha256", noticeSecret).update(`${at}.${body}`).digest("hex")}`;
+}
 
 function send(res: http.ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json" });
@@ -39,7 +66,16 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
   const base = `http://127.0.0.1:${p.port}`;
   const hanging = new Set<http.ServerResponse>();
   const clabes = new Map<string, { id: string; clabe: string; reference: string; notifyUrl: string }>();
-  const payouts = new Map<string, { id: string; reference: string; status: string; notifyUrl: string }>();
+  const payouts = new Map<string, SimPayout>();
+  const refunds = new Map<string, Refund>();
+  // account -> payouts that reached it (PAID), to show a beneficiary was paid once.
+  const paidTo = new Map<string, { paid: number; amount: bigint }>();
+  function markPaid(po: SimPayout) {
+    if (po.status === "PAID") return;
+    po.status = "PAID";
+    const b = paidTo.get(po.account) ?? { paid: 0, amount: 0n };
+    paidTo.set(po.account, { paid: b.paid + 1, amount: b.amount + BigInt(po.amount) });
+  }
   let lastClabe: string | null = null;
   // Each provider issues CLABEs under its own institution code; only pagosur states the bank.
   const bankCode = p.code === "pagosur" ? "646" : p.code === "andespay" ? "138" : "710";
@@ -56,7 +92,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
   /** Sends a signed notice (twice with `duplicate`) and returns the HTTP statuses it got. */
   async function signedPost(url: string, payload: unknown, duplicate?: boolean): Promise<Array<number | null>> {
     const body = JSON.stringify(payload);
-    const signature = createHmac("sha256", p.secret).update(body).digest("hex");
+    const signature = signNoticeHeader(p.noticeSecret, body);
     const statuses: Array<number | null> = [];
     for (let i = 0; i < (duplicate ? 2 : 1); i++) {
       statuses.push(
@@ -71,7 +107,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
 
   async function notify(c: Charge, opts: { duplicate?: boolean; delayMs?: number } = {}) {
     const body = JSON.stringify({ noticeId: `ntc_${randomBytes(8).toString("hex")}`, chargeId: c.id, reference: c.reference, status: c.status, amount: c.amount, currency: c.currency, occurredAt: new Date().toISOString() });
-    const signature = createHmac("sha256", p.secret).update(body).digest("hex");
+    const signature = signNoticeHeader(p.noticeSecret, body);
     const deliver = () =>
       fetch(c.notifyUrl, { method: "POST", headers: { "content-type": "application/json", "x-provider-signature": signature }, body, signal: AbortSignal.timeout(10_000) })
         .then((r) => (c.deliveries.push({ status: c.status, httpStatus: r.status }), log(`[${p.code}] notice ${c.id} ${c.status} -> ${r.status}`)))
@@ -95,14 +131,18 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
     try {
       // --- control API
       if (parts[0] === "_control") {
-        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), payouts.clear(), send(res, 200, { ok: true }));
+        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), payouts.clear(), refunds.clear(), paidTo.clear(), send(res, 200, { ok: true }));
         if (req.method === "POST" && parts[1] === "behaviour") {
           const rule = JSON.parse((await readBody(req)) || "{}") as Rule;
           rules.push(rule);
           return send(res, 200, { rules });
         }
+        if (req.method === "GET" && parts[1] === "beneficiaries" && parts[2]) {
+          const b = paidTo.get(decodeURIComponent(parts[2])) ?? { paid: 0, amount: 0n };
+          return send(res, 200, { paid: b.paid, amount: b.amount.toString() });
+        }
         if (req.method === "GET" && parts[1] === "charges" && parts[2]) {
-          const c = charges.get(parts[2]);
+          const c = charges.get(parts[2]) ?? [...charges.values()].find((x) => x.reference === parts[2]);
           return c ? send(res, 200, c) : send(res, 404, { error: "unknown charge" });
         }
         if (req.method === "GET" && parts[1] === "charges") return send(res, 200, { charges: [...charges.values()] });
@@ -126,7 +166,8 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
           const po = payouts.get(parts[2]) ?? [...payouts.values()].find((x) => x.reference === parts[2]);
           if (!po) return send(res, 404, { error: "unknown payout" });
           const opts = JSON.parse((await readBody(req)) || "{}") as { reason?: string; duplicate?: boolean };
-          po.status = parts[3];
+          if (parts[3] === "PAID") markPaid(po);
+          else po.status = parts[3];
           const notice = { noticeId: `ntc_${randomBytes(8).toString("hex")}`, payoutId: po.id, reference: po.reference, status: parts[3], ...(opts.reason ? { reason: opts.reason } : {}) };
           return send(res, 200, { notice, statuses: await signedPost(po.notifyUrl, notice, opts.duplicate) });
         }
@@ -149,6 +190,9 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
       if (req.headers.authorization !== `Bearer ${p.secret}`) return send(res, 401, { error: "unauthorized" });
       if (req.method === "POST" && parts[0] === "charges" && parts.length === 1) {
         const body = JSON.parse(await readBody(req)) as { reference: string; method: string; country: string; amount: string; currency: string; buyer?: { email?: string }; notifyUrl: string };
+        const known = [...charges.values()].find((x) => x.reference === body.reference);
+        // Our reference already charged here: the same charge again, never a second one.
+        if (known) return send(res, 201, { id: known.id, status: known.status, redirectUrl: `${base}/checkout/${known.id}` });
         const mode = pickMode(body.buyer?.email);
         log(`[${p.code}] charge ${body.reference} ${body.method}/${body.country} ${body.amount} -> ${mode}`);
         if (mode === "timeout") return void hanging.add(res);
@@ -159,14 +203,19 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
         if (!rail) return send(res, 422, { status: "declined", reason: "method_not_supported" });
         const amount = BigInt(body.amount);
         if (amount < rail.minMinor || amount > rail.maxMinor) return send(res, 422, { status: "declined", reason: "amount_out_of_provider_limits" });
-        const c: Charge = { id: `${p.code}_ch_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "pending", amount: body.amount, currency: body.currency, method: body.method, notifyUrl: body.notifyUrl, email: body.buyer?.email, deliveries: [] };
+        const c: Charge = { id: `${p.code}_ch_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "pending", amount: body.amount, currency: body.currency, method: body.method, notifyUrl: body.notifyUrl, email: body.buyer?.email, deliveries: [], refunds: [] };
         charges.set(c.id, c);
+        if (mode === "succeed_then_timeout") return void hanging.add(res);
+        if (mode === "succeed_then_error") return send(res, 503, { error: "upstream maintenance" });
         if (mode === "no_page") return send(res, 201, { id: c.id, status: "pending" });
         if (mode === "accept_instructions") return send(res, 201, { id: c.id, status: "pending", instructions: { reference: c.id.slice(-10).toUpperCase(), amount: c.amount, currency: c.currency } });
         return send(res, 201, { id: c.id, status: "pending", redirectUrl: `${base}/checkout/${c.id}` });
       }
       if (req.method === "POST" && (parts[0] === "clabes" || parts[0] === "payouts") && parts.length === 1) {
-        const body = JSON.parse(await readBody(req)) as { reference: string; notifyUrl: string; beneficiary?: { email?: string }; recipient?: { email?: string } };
+        const body = JSON.parse(await readBody(req)) as { reference: string; notifyUrl: string; amount?: string; beneficiary?: { email?: string }; recipient?: { email?: string; account?: string } };
+        const knownPayout = parts[0] === "payouts" ? payouts.get(body.reference) : undefined;
+        // Our reference already taken: the same payout again, never a second disbursement.
+        if (knownPayout) return send(res, 201, { id: knownPayout.id, status: knownPayout.status === "PAID" ? "processing" : knownPayout.status });
         const mode = pickMode(parts[0] === "clabes" ? body.beneficiary?.email : body.recipient?.email);
         log(`[${p.code}] ${parts[0]} ${body.reference} -> ${mode}`);
         if (mode === "timeout") return void hanging.add(res);
@@ -174,9 +223,15 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
         if (mode === "garbage") return (res.writeHead(200, { "content-type": "text/html" }), res.end("<html>502 Bad Gateway</html>"));
         if (parts[0] === "payouts") {
           if (mode === "decline") return send(res, 422, { status: "rejected", reason: "beneficiary_account_invalid" });
-          const po = payouts.get(body.reference) ?? { id: `${p.code}_po_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "processing", notifyUrl: body.notifyUrl };
+          const po: SimPayout = { id: `${p.code}_po_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "processing", notifyUrl: body.notifyUrl, account: String(body.recipient?.account ?? ""), amount: String(body.amount ?? "0") };
           payouts.set(body.reference, po);
           payouts.set(po.id, po);
+          if (mode === "succeed_then_timeout" || mode === "succeed_then_error") {
+            // The money reaches the beneficiary; only the answer is lost.
+            markPaid(po);
+            if (mode === "succeed_then_timeout") return void hanging.add(res);
+            return send(res, 503, { error: "upstream maintenance" });
+          }
           return send(res, 201, { id: po.id, status: po.status });
         }
         if (mode === "decline") return send(res, 422, { status: "declined", reason: "kyc_rejected" });
@@ -192,14 +247,41 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
         }
         return send(res, 201, { id: acct.id, clabe, ...(p.code === "pagosur" ? { bank: "STP" } : {}) });
       }
+      if (req.method === "GET" && parts[0] === "charges" && parts[1] === "by-reference" && parts[2]) {
+        const c = [...charges.values()].find((x) => x.reference === parts[2]);
+        return c ? send(res, 200, { id: c.id, reference: c.reference, status: c.status }) : send(res, 404, { error: "unknown reference" });
+      }
       if (req.method === "GET" && parts[0] === "charges" && parts[1]) {
         const c = charges.get(parts[1]);
         return c ? send(res, 200, { id: c.id, status: c.status }) : send(res, 404, { error: "unknown charge" });
       }
+      if (req.method === "GET" && parts[0] === "payouts" && parts[1]) {
+        const po = payouts.get(parts[1]);
+        return po ? send(res, 200, { id: po.id, reference: po.reference, status: po.status }) : send(res, 404, { error: "unknown reference" });
+      }
+      if (req.method === "GET" && parts[0] === "refunds" && parts[1]) {
+        const rf = refunds.get(parts[1]);
+        return rf ? send(res, 200, rf) : send(res, 404, { error: "unknown reference" });
+      }
       if (req.method === "POST" && parts[0] === "charges" && parts[1] && parts[2] === "refunds") {
         const c = charges.get(parts[1]);
-        if (!c || c.status !== "paid") return send(res, 409, { error: "not refundable" });
-        return send(res, 200, { id: `${c.id}_rf`, status: "refunded" });
+        const body = JSON.parse((await readBody(req)) || "{}") as { amount?: string; reference?: string };
+        const known = body.reference ? refunds.get(body.reference) : undefined;
+        // Our reference (the claim id) already refunded: the same refund, never a second one.
+        if (known) return send(res, 200, known);
+        if (!c || c.status !== "paid") return send(res, 422, { status: "rejected", reason: "not_refundable" });
+        const mode = pickMode(c.email);
+        log(`[${p.code}] refund ${body.reference} of ${c.id} -> ${mode}`);
+        if (mode === "timeout") return void hanging.add(res);
+        if (mode === "error") return send(res, 503, { error: "upstream maintenance" });
+        if (mode === "garbage") return (res.writeHead(200, { "content-type": "text/html" }), res.end("<html>502 Bad Gateway</html>"));
+        if (mode === "decline") return send(res, 422, { status: "rejected", reason: "refund_window_closed" });
+        const rf: Refund = { id: `${c.id}_rf_${randomBytes(4).toString("hex")}`, reference: body.reference ?? `anon_${randomBytes(4).toString("hex")}`, chargeId: c.id, amount: String(body.amount ?? c.amount), status: "refunded" };
+        refunds.set(rf.reference, rf);
+        c.refunds.push(rf);
+        if (mode === "succeed_then_timeout") return void hanging.add(res);
+        if (mode === "succeed_then_error") return send(res, 503, { error: "upstream maintenance" });
+        return send(res, 200, rf);
       }
       return send(res, 404, { error: "not found" });
     } catch (err) {
@@ -223,18 +305,19 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
 
 const M = (s: string) => BigInt(s);
 /** The three simulated providers and the rails each serves (codes match lib/providers/registry.ts). */
-export const SIMULATED_PROVIDERS = (ports: [number, number, number], secrets: [string, string, string]): SimulatedProvider[] => [
-  { code: "pagosur", port: ports[0], secret: secrets[0], rails: [{ method: "pix", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "boleto", country: "BRA", minMinor: M("500"), maxMinor: M("5000000") }, { method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "oxxo", country: "MEX", minMinor: M("1000"), maxMinor: M("1000000") }, { method: "card", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }] },
-  { code: "andespay", port: ports[1], secret: secrets[1], rails: [{ method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "oxxo", country: "MEX", minMinor: M("1000"), maxMinor: M("1000000") }, { method: "bank_transfer", country: "COL", minMinor: M("100000"), maxMinor: M("5000000000") }, { method: "bank_transfer", country: "PER", minMinor: M("500"), maxMinor: M("10000000") }, { method: "bank_transfer", country: "CHL", minMinor: M("500"), maxMinor: M("20000000") }, { method: "card", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }] },
-  { code: "rapidpay", port: ports[2], secret: secrets[2], rails: [{ method: "pix", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "bank_transfer", country: "COL", minMinor: M("100000"), maxMinor: M("5000000000") }, { method: "card", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "card", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }] },
+export const SIMULATED_PROVIDERS = (ports: [number, number, number], secrets: [string, string, string], noticeSecrets: [string, string, string] = [`${secrets[0]}-notices`, `${secrets[1]}-notices`, `${secrets[2]}-notices`]): SimulatedProvider[] => [
+  { code: "pagosur", port: ports[0], secret: secrets[0], noticeSecret: noticeSecrets[0], rails: [{ method: "pix", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "boleto", country: "BRA", minMinor: M("500"), maxMinor: M("5000000") }, { method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "oxxo", country: "MEX", minMinor: M("1000"), maxMinor: M("1000000") }, { method: "card", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }] },
+  { code: "andespay", port: ports[1], secret: secrets[1], noticeSecret: noticeSecrets[1], rails: [{ method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "oxxo", country: "MEX", minMinor: M("1000"), maxMinor: M("1000000") }, { method: "bank_transfer", country: "COL", minMinor: M("100000"), maxMinor: M("5000000000") }, { method: "bank_transfer", country: "PER", minMinor: M("500"), maxMinor: M("10000000") }, { method: "bank_transfer", country: "CHL", minMinor: M("500"), maxMinor: M("20000000") }, { method: "card", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }] },
+  { code: "rapidpay", port: ports[2], secret: secrets[2], noticeSecret: noticeSecrets[2], rails: [{ method: "pix", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "spei", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }, { method: "bank_transfer", country: "COL", minMinor: M("100000"), maxMinor: M("5000000000") }, { method: "card", country: "BRA", minMinor: M("100"), maxMinor: M("10000000") }, { method: "card", country: "MEX", minMinor: M("1000"), maxMinor: M("50000000") }] },
 ];
 
-/** Env for the app: PROVIDER_<CODE>_URL / _SECRET of each simulated provider. */
+/** Env for the app: PROVIDER_<CODE>_URL / _SECRET (our calls) / _NOTICE_SECRET (their notices) of each simulated provider. */
 export function providerEnv(providers: SimulatedProvider[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const p of providers) {
     env[`PROVIDER_${p.code.toUpperCase()}_URL`] = `http://127.0.0.1:${p.port}`;
     env[`PROVIDER_${p.code.toUpperCase()}_SECRET`] = p.secret;
+    env[`PROVIDER_${p.code.toUpperCase()}_NOTICE_SECRET`] = p.noticeSecret;
   }
   return env;
 }

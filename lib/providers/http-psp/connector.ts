@@ -1,0 +1,82 @@
+// The flow of a connector for PSPs speaking the common JSON-over-HTTP protocol (wire format in
+// ./transformers.ts). Each call is bounded by the provider's timeout; a call that ends without a
+// readable answer is reported as `unknown`, never as a refusal.
+import * as wire from "@/lib/providers/http-psp/transformers";
+import type { ProviderConfig } from "@/lib/providers/registry";
+import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+
+type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
+
+export class HttpPspConnector implements Connector {
+  readonly code: string;
+  constructor(private cfg: ProviderConfig) {
+    this.code = cfg.code;
+  }
+
+  /** One HTTP exchange; `body` is undefined when the answer did not parse as JSON. */
+  private async call(method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.cfg.baseUrl}${path}`, {
+        method,
+        headers: { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.cfg.timeoutMs),
+      });
+    } catch (err) {
+      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+      return { ok: false, reason: timeout ? "timeout" : "connection_failed" };
+    }
+    let parsed: any;
+    try {
+      parsed = await res.json();
+    } catch {
+      parsed = undefined;
+    }
+    return { ok: true, status: res.status, body: parsed };
+  }
+
+  async createCharge(req: ChargeRequest): Promise<ChargeOutcome> {
+    const a = await this.call("POST", "/charges", wire.chargeBody(req, this.code));
+    return a.ok ? wire.chargeOutcome(a.status, a.body) : { kind: "unavailable", reason: a.reason };
+  }
+
+  async getStatus(providerRef: string): Promise<ProviderStatus | null> {
+    const a = await this.call("GET", `/charges/${encodeURIComponent(providerRef)}`);
+    return a.ok && a.status === 200 ? wire.chargeStatus(a.body) : null;
+  }
+
+  async chargeByReference(reference: string): Promise<ChargeLookup> {
+    const a = await this.call("GET", `/charges/by-reference/${encodeURIComponent(reference)}`);
+    return a.ok ? wire.chargeLookupAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
+  }
+
+  async refund(req: RefundRequest): Promise<RefundOutcome> {
+    const a = await this.call("POST", `/charges/${encodeURIComponent(req.providerRef)}/refunds`, wire.refundBody(req));
+    return a.ok ? wire.refundAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
+  }
+
+  async refundStatus(reference: string): Promise<RefundStatus> {
+    const a = await this.call("GET", `/refunds/${encodeURIComponent(reference)}`);
+    return a.ok ? wire.refundStatusAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
+  }
+
+  async provisionClabe(req: ClabeRequest): Promise<ClabeOutcome> {
+    const a = await this.call("POST", "/clabes", wire.clabeBody(req));
+    return a.ok ? wire.clabeAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason === "timeout" ? "provider_timeout" : "provider_unreachable" };
+  }
+
+  async payout(req: PayoutRequest): Promise<PayoutOutcome> {
+    const a = await this.call("POST", "/payouts", wire.payoutBody(req));
+    return a.ok ? wire.payoutAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
+  }
+
+  async payoutStatus(reference: string): Promise<PayoutStatus> {
+    const a = await this.call("GET", `/payouts/${encodeURIComponent(reference)}`);
+    return a.ok ? wire.payoutStatusAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
+  }
+
+  verifyNotice(rawBody: string, signature: string | null, now = new Date()): NoticeCheck {
+    return wire.checkNoticeSignature(this.cfg.noticeSecret, rawBody, signature, now);
+  }
+}

@@ -1,0 +1,49 @@
+// The one inbound pipeline of provider notices (charges, deposits, payouts):
+//   verify (signature + timestamp) -> parse (zod) -> record once -> dispatch.
+// "Record once" happens INSIDE the transaction that applies the notice: `dispatch` passes
+// `record` to the transition it runs (its `inTransaction` hook), so the notice id and its effect
+// commit together or not at all. A notice id already recorded is acknowledged and changes
+// nothing: a replay (same id) can never apply twice, even after the first effect was undone
+// (a chargeback won, a payout returned).
+import { db, type Tx } from "@/lib/db";
+import { log } from "@/lib/log";
+import { parseWith } from "@/lib/http/validation";
+import { verifiedNotice } from "@/lib/providers/verify-notice";
+import type { z } from "zod";
+
+/** Thrown by `record` when the notice id is already recorded; rolls the applying transaction back. */
+class NoticeReplay extends Error {}
+
+export type RecordNotice = (tx: Tx) => Promise<void>;
+export type NoticeAnswer = { received: true; applied: boolean };
+
+export async function receiveNotice<S extends z.ZodType<{ noticeId: string }>>(
+  provider: string,
+  rawBody: string,
+  signature: string | null,
+  schema: S,
+  dispatch: (notice: z.infer<S>, record: RecordNotice) => Promise<boolean>,
+): Promise<NoticeAnswer> {
+  const notice = parseWith(schema, verifiedNotice(provider, rawBody, signature), "body") as z.infer<S>;
+  const key = { provider_noticeId: { provider, noticeId: notice.noticeId } };
+  if (await db().providerNotice.findUnique({ where: key, select: { provider: true } })) {
+    log.info({ provider, noticeId: notice.noticeId }, "provider notice already applied; acknowledged");
+    return { received: true, applied: false };
+  }
+  let recorded = false;
+  const record: RecordNotice = async (tx) => {
+    // ON CONFLICT: a concurrent delivery of the same notice waits for the first and then finds it.
+    const inserted = await tx.$executeRaw`INSERT INTO provider_notices (provider, notice_id) VALUES (${provider}, ${notice.noticeId}) ON CONFLICT DO NOTHING`;
+    if (inserted === 0) throw new NoticeReplay();
+    recorded = true;
+  };
+  try {
+    const applied = await dispatch(notice, record);
+    // A notice that applied nothing (unknown charge, amount mismatch) is still recorded, once.
+    if (!recorded) await db().$transaction((tx) => record(tx));
+    return { received: true, applied };
+  } catch (err) {
+    if (err instanceof NoticeReplay) return { received: true, applied: false };
+    throw err;
+  }
+}
