@@ -10,6 +10,7 @@ import { freezeFunds, lockTransaction, newClaimId, refundUsdShare } from "@/lib/
 import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 import { presentRefund } from "@/lib/claims/present";
 import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { bindIdempotency } from "@/lib/http/idempotency";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
 export const SANDBOX_REFUND_CONFIRM_SECONDS = 5;
@@ -57,6 +58,7 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
         history: [{ status: "pending", at: now.toISOString() }],
       },
     });
+    await bindIdempotency(tx, { resource: "claim", id: created.id });
     await post(tx, { merchantId: t.merchantId, environment: t.environment, kind: "refund_freeze", transactionId: id, claimId: created.id, legs: freeze.legs });
     // Sandbox confirms on its own after the simulate delay; production asks the provider (after
     // commit, through the job runner, retried until it answers).

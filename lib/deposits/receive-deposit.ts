@@ -12,6 +12,7 @@ import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
 import { localToUsd } from "@/lib/money/fx";
 import { rateFor } from "@/lib/money/rates";
 import { lockMerchantLedger, post, type Leg } from "@/lib/ledger/post";
+import { bindIdempotency } from "@/lib/http/idempotency";
 import { railById, railLimits } from "@/lib/catalog/rails";
 import { addDays, FLAT_FEE_USD_MINOR, priceCharge, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
 import { presentTransaction } from "@/lib/payments/present";
@@ -113,6 +114,7 @@ export async function receiveDeposit(accountId: string, t: IncomingTransfer): Pr
     const account = await lockAccount(tx, accountId);
     const seen = await tx.deposit.findUnique({ where: { depositAccountId_trackingKey: { depositAccountId: accountId, trackingKey: t.trackingKey } } });
     if (seen && (seen.status !== "pending" || t.status === "pending")) return { deposit: seen, created: false, credited: false };
+    await bindIdempotency(tx, { resource: "deposit", id: t.trackingKey });
     const rejected = seen ? null : rejection(account, t);
     const at = new Date();
     const base = {

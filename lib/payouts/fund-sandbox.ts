@@ -7,6 +7,7 @@ import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
 import { parseAmount } from "@/lib/payouts/send-payout";
+import { bindIdempotency } from "@/lib/http/idempotency";
 
 export async function fundSandbox(auth: MerchantContext, input: { currency: string; amount: unknown }) {
   if (auth.environment !== "sandbox") throw new AppError("fund_sandbox_only", "Test funding exists in the sandbox only; fund production payouts with POST /me/payout/transfer.");
@@ -16,6 +17,7 @@ export async function fundSandbox(auth: MerchantContext, input: { currency: stri
   const amount = parseAmount(input.amount, currency);
   return db().$transaction(async (tx) => {
     await lockMerchantLedger(tx, auth.merchant.id, auth.environment);
+    await bindIdempotency(tx, { resource: "payout_funding", id: currency });
     await post(tx, {
       merchantId: auth.merchant.id,
       environment: auth.environment,

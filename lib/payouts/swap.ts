@@ -11,12 +11,13 @@ import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
 import { parseAmount } from "@/lib/payouts/send-payout";
+import { bindIdempotency } from "@/lib/http/idempotency";
 import type { PayoutSwap } from "@/lib/generated/prisma/client";
 
 export const SWAP_FEE_BP = 50n;
 export const QUOTE_TTL_MS = 60_000;
 
-function present(q: PayoutSwap) {
+export function present(q: PayoutSwap) {
   return {
     quoteId: q.id,
     from: "USD" as const,
@@ -75,6 +76,7 @@ export async function executeSwap(auth: MerchantContext, input: { quoteId: strin
       ],
     });
     const executed = await tx.payoutSwap.update({ where: { id: q.id }, data: { executedAt: new Date() } });
+    await bindIdempotency(tx, { resource: "payout_swap", id: q.id });
     return { swap: { ...present(executed), executedAt: executed.executedAt!.toISOString() }, balances: presentBalances(await payoutBalances(tx, merchantId, auth.environment)) };
   });
 }

@@ -7,6 +7,7 @@ import { toMajor } from "@/lib/money/amount";
 import { bucketTotals, lockMerchantLedger, post } from "@/lib/ledger/post";
 import { getPayoutBalance, type MerchantContext } from "@/lib/payouts/balances";
 import { parseAmount } from "@/lib/payouts/send-payout";
+import { bindIdempotency } from "@/lib/http/idempotency";
 
 export async function transferToPayout(auth: MerchantContext, input: { amountUsd: unknown }) {
   const amount = parseAmount(input.amountUsd, "USD", "amountUsd");
@@ -22,6 +23,7 @@ export async function transferToPayout(auth: MerchantContext, input: { amountUsd
       });
     }
     const transfer = await tx.payoutTransfer.create({ data: { id: newId("payoutTransfer"), merchantId, environment: auth.environment, amountUsd: amount } });
+    await bindIdempotency(tx, { resource: "payout_transfer", id: transfer.id });
     await post(tx, {
       merchantId,
       environment: auth.environment,
