@@ -93,7 +93,7 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
       jobs.push({ kind: "payout", key: `po-${randomUUID()}`, path: "/me/payout/send", body: { methodId: "sbx_po_mx_spei", amount: 100 + i, recipient: { name: tag, account: `00218001234567890${clabeCheckDigit("00218001234567890")}`, bankCode: "002", documentId: "GODE561231GR8", documentType: "RFC" } }, tag });
     }
     // Distinct amounts tell the transfers apart in the database.
-    for (let i = 0; i < TRANSFERS; i++) jobs.push({ kind: "transfer", key: `tr-${randomUUID()}`, path: "/me/payout/transfer", body: { amountUsd: 1 + i / 100 }, tag: String(100 + i) });
+    for (let i = 0; i < TRANSFERS; i++) jobs.push({ kind: "transfer", key: `tr-${randomUUID()}`, path: "/me/payout/transfer", body: { amountUsd: (100 + i) / 100 }, tag: String(100 + i) });
     // Interleave the kinds so every kind is in flight at each kill.
     jobs.sort(() => Math.random() - 0.5);
 
@@ -138,6 +138,8 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     }
     await workers;
     assert.ok(retries > 0, "the kills interrupted some requests");
+    const replayed = jobs.filter((j) => j.answer!.headers.get("idempotent-replayed") === "true").length;
+    console.log(`crash-recovery: ${jobs.length} requests, ${KILLS} kills, ${retries} retries, ${replayed} answered by a replay`);
 
     // Every request ended in success: the load was sized to fit the balances.
     for (const j of jobs) assert.ok(j.answer!.status === 200 || j.answer!.status === 201, `${j.kind} ${j.key}: ${j.answer!.status} ${j.answer!.text.slice(0, 300)}`);
