@@ -51,7 +51,9 @@ export type IdempotencyOptions = {
 };
 
 // The claimed record of the request running in this async context (one per request or action).
-const context = singleton("idempotency.context", () => new AsyncLocalStorage<{ recordId: string }>());
+// `done` once the request's use case returned: timers or jobs started inside it inherit the
+// context, and must not bind their own writes to a request that has ended.
+const context = singleton("idempotency.context", () => new AsyncLocalStorage<{ recordId: string; done: boolean }>());
 
 /** JSON with object keys sorted at every level, so equal bodies hash equally. */
 export function canonicalJson(value: unknown): string {
@@ -108,7 +110,8 @@ async function claim(scope: IdempotencyScope, requestHash: string): Promise<stri
 
 /** Whether the code runs under a claimed idempotency record (so it must bind in a transaction). */
 export function idempotencyActive(): boolean {
-  return context.getStore() !== undefined;
+  const ctx = context.getStore();
+  return ctx !== undefined && !ctx.done;
 }
 
 /**
@@ -119,7 +122,7 @@ export function idempotencyActive(): boolean {
  */
 export async function bindIdempotency(tx: Tx, ref: ResourceRef): Promise<void> {
   const ctx = context.getStore();
-  if (!ctx) return;
+  if (!ctx || ctx.done) return;
   const n = await tx.$executeRawUnsafe(BIND, ctx.recordId, ref.resource, ref.id);
   if (n !== 1) {
     throw new AppError("idempotency_conflict", "This request's Idempotency-Key was taken over by a retry; nothing was changed by this attempt.", { param: "Idempotency-Key", details: { reason: "in_progress" } });
@@ -149,9 +152,11 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
     const claimed = await claim(scope, requestHash);
     if (claimed) {
       let result: StoredResponse;
+      const ctx = { recordId: claimed, done: false };
       try {
-        result = await context.run({ recordId: claimed }, run);
+        result = await context.run(ctx, run);
       } catch (err) {
+        ctx.done = true;
         const answer = opts.renderError?.(err) ?? null;
         // Stored only when something committed (the record is bound); otherwise the key is freed.
         const stored = answer && opts.storeAnswer !== false ? await sql(COMPLETE + " RETURNING id", [claimed, answer.status, JSON.stringify(answer.body)]) : [];
@@ -161,6 +166,7 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
         }
         throw err;
       }
+      ctx.done = true;
       if (opts.storeAnswer === false) {
         await sql(RELEASE, [claimed]);
         await sql(EXPIRE_LEASE, [claimed]);
