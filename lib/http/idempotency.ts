@@ -130,6 +130,35 @@ export async function bindIdempotency(tx: Tx, ref: ResourceRef): Promise<void> {
 }
 
 /**
+ * The bind folded into a hot-path INSERT on the lean `sql` path (one statement, one round trip,
+ * no Prisma transaction): `insert` gets the CTE `bound`, and must take its first value, the row's
+ * NOT NULL id, as `(SELECT $1 FROM bound)`, so a key taken over makes the whole statement fail.
+ * `params` is the number of the insert's own placeholders.
+ */
+export function boundInsert(insert: string, params: number): string {
+  const [rec, type, id] = [params + 1, params + 2, params + 3];
+  return `WITH bound AS (UPDATE idempotency_records SET state = 'committed', resource_type = COALESCE(resource_type, $${type}), resource_id = COALESCE(resource_id, $${id}), updated_at = now()
+    WHERE id = $${rec} AND state IN ('processing', 'committed') RETURNING id) ${insert}`;
+}
+
+/** Runs a `boundInsert` statement for the running request (a plain `sql` call without a key). */
+export async function sqlBound(statement: string, plain: string, values: unknown[], ref: ResourceRef): Promise<void> {
+  const ctx = context.getStore();
+  if (!ctx || ctx.done) {
+    await sql(plain, values);
+    return;
+  }
+  try {
+    await sql(statement, [...values, ctx.recordId, ref.resource, ref.id]);
+  } catch (err) {
+    if ((err as { code?: string; column?: string }).code === "23502" && (err as { column?: string }).column === "id") {
+      throw new AppError("idempotency_conflict", "This request's Idempotency-Key was taken over by a retry; nothing was changed by this attempt.", { param: "Idempotency-Key", details: { reason: "in_progress" } });
+    }
+    throw err;
+  }
+}
+
+/**
  * For a use case whose change is one write outside any transaction: runs `write` in a
  * transaction with the bind when an Idempotency-Key is active, else directly (no extra round trip).
  */

@@ -19,7 +19,7 @@ import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertTransaction } from "@/lib/payments/store";
 import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
-import { bindIdempotency, idempotencyActive } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/http/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
@@ -212,7 +212,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   };
   // One statement on the hot path; with a scheduled sandbox outcome, both rows commit together.
   const scheduled = opts.simulate && auth.environment === "sandbox" ? sandboxOutcomeRows(id, opts.simulate, now) : [];
-  if (scheduled.length || opts.inTransaction || idempotencyActive()) {
+  if (scheduled.length || opts.inTransaction) {
     await db().$transaction(async (tx) => {
       await insertTransaction(row, localRate, tx);
       await bindIdempotency(tx, { resource: "payment", id });
