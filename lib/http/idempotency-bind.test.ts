@@ -10,7 +10,7 @@ import { db, sql } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { bindIdempotency, canonicalJson, idempotencyActive, inBoundTransaction, withIdempotency, type IdempotencyScope } from "@/lib/http/idempotency";
+import { bindIdempotency, boundInsert, canonicalJson, idempotencyActive, inBoundTransaction, sqlBound, withIdempotency, type IdempotencyScope } from "@/lib/http/idempotency";
 import { onceForForm } from "@/lib/dashboard/once";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 
@@ -163,4 +163,34 @@ test("dashboard forms: a double submit runs once; scoped per user and action; a 
     await assert.rejects(onceForForm(d, "send-payout", k2, { amount: 1 }, refusing), (e: unknown) => e instanceof AppError && e.code === "payout_dispatch_failed" && e.details?.failureReason === "rejected");
   }
   assert.equal(runs, 5);
+});
+
+test("the one-statement bind (hot path): binds with the insert, or fails as a whole once the key was taken over", async () => {
+  const plain = `INSERT INTO webhook_subscriptions (id, merchant_id, environment, url, managed, events, secret_encrypted, created_at, updated_at)
+    VALUES ($1, $2, 'sandbox', 'https://example.com/h', false, ARRAY['*'], 'x', now(), now())`;
+  const statement = boundInsert(plain.replace("VALUES ($1,", "VALUES ((SELECT $1 FROM bound),"), 2);
+  const s = scope();
+  const id = newId("webhook");
+  await withIdempotency(s, {}, async () => {
+    await sqlBound(statement, plain, [id, merchantId], { resource: "webhook", id });
+    return { status: 201, body: {} };
+  });
+  assert.deepEqual([(await record(s))?.resourceId, await things(id)], [id, 1]);
+
+  // Taken over while running: the insert does not happen.
+  const t = scope();
+  const stale = newId("webhook");
+  await assert.rejects(
+    withIdempotency(t, {}, async () => {
+      await sql(`UPDATE idempotency_records SET id = $2 WHERE idempotency_key = $1`, [t.key, newId("idempotency")]);
+      await sqlBound(statement, plain, [stale, merchantId], { resource: "webhook", id: stale });
+      return { status: 201, body: {} };
+    }),
+    (e: unknown) => e instanceof AppError && e.code === "idempotency_conflict",
+  );
+  assert.equal(await things(stale), 0);
+  // Without a key it is the plain insert.
+  const free = newId("webhook");
+  await sqlBound(statement, plain, [free, merchantId], { resource: "webhook", id: free });
+  assert.equal(await things(free), 1);
 });
