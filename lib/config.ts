@@ -30,6 +30,8 @@ export const configSchema = z
     /** Per-attempt timeout of a webhook delivery (the contract's 10 s; tests use less). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     RATE_LIMIT_SCALE: positive(1),
+    /** How long an idempotent request that has committed nothing yet holds its key before a retry may take it over. */
+    IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
     /**
      * How many proxies we run in front of the app, each appending to X-Forwarded-For (the edge
      * load balancer is 1). The client address is the hop the outermost of them wrote; hops to

@@ -28,6 +28,8 @@ import { transferToPayout } from "@/lib/payouts/transfer-to-payout";
 import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
 import { sendPayout } from "@/lib/payouts/send-payout";
 import { simulatePayout } from "@/lib/payouts/simulate-payout";
+import { onceForForm } from "@/lib/dashboard/once";
+import { replayDeposit, replayFunding, replayPayout, replayRefund, replaySwap, replayTransfer } from "@/lib/http/replays";
 
 export type SignInState = { error?: string; email?: string };
 
@@ -68,20 +70,20 @@ function amountField(v: string | undefined): unknown {
   return Number.isFinite(n) ? n : t;
 }
 
-export async function refundAction(paymentId: string, input: { amount?: string; reason?: string }) {
+export async function refundAction(paymentId: string, input: { amount?: string; reason?: string }, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
     const body = parseWith(refundBody, { amount: amountField(input.amount), ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}) }, "body");
-    return refundPayment(d.ctx, paymentId, body);
+    return onceForForm(d, "refund", formKey, { paymentId, body }, () => refundPayment(d.ctx, paymentId, body), (ref) => replayRefund(d.ctx, ref));
   });
 }
 
-export async function simulateAction(paymentId: string, action: SimulateAction) {
+export async function simulateAction(paymentId: string, action: SimulateAction, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
     if (d.environment !== "sandbox") throw new AppError("simulate_sandbox_only", "Simulations exist in the sandbox only; switch to sandbox.");
     if (!SIMULATE_ACTIONS.includes(action)) throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
-    return simulatePayment(d.ctx, paymentId, action);
+    return onceForForm(d, "simulate-payment", formKey, { paymentId, action }, () => simulatePayment(d.ctx, paymentId, action));
   });
 }
 
@@ -135,7 +137,7 @@ function optionalText(v: string | undefined): string | undefined {
   return t ? t : undefined;
 }
 
-export async function simulateDepositAction(accountId: string, input: { amount?: string; payerName?: string; payerBank?: string; payerDocument?: string; trackingKey?: string; reference?: string }) {
+export async function simulateDepositAction(accountId: string, input: { amount?: string; payerName?: string; payerBank?: string; payerDocument?: string; trackingKey?: string; reference?: string }, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
     // The API refuses a live key here in its wrapper (sandboxOnly); the dashboard says the same.
@@ -152,21 +154,24 @@ export async function simulateDepositAction(accountId: string, input: { amount?:
       },
       "body",
     );
-    return simulateDeposit(await withShop(d), accountId, body);
+    const ctx = await withShop(d);
+    return onceForForm(d, "simulate-deposit", formKey, { accountId, body }, () => simulateDeposit(ctx, accountId, body), (ref) => replayDeposit(ctx, accountId, ref));
   });
 }
 
-export async function fundSandboxAction(input: { currency?: string; amount?: string }) {
+export async function fundSandboxAction(input: { currency?: string; amount?: string }, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
-    return fundSandbox(d.ctx, parseWith(fundSandboxEndpoint.body, { currency: input.currency ?? "", amount: amountField(input.amount) }, "body"));
+    const body = parseWith(fundSandboxEndpoint.body, { currency: input.currency ?? "", amount: amountField(input.amount) }, "body");
+    return onceForForm(d, "fund-sandbox", formKey, body, () => fundSandbox(d.ctx, body), () => replayFunding(d.ctx, body));
   });
 }
 
-export async function transferToPayoutAction(input: { amountUsd?: string }) {
+export async function transferToPayoutAction(input: { amountUsd?: string }, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
-    return transferToPayout(d.ctx, parseWith(transferEndpoint.body, { amountUsd: amountField(input.amountUsd) }, "body"));
+    const body = parseWith(transferEndpoint.body, { amountUsd: amountField(input.amountUsd) }, "body");
+    return onceForForm(d, "transfer", formKey, body, () => transferToPayout(d.ctx, body), (ref) => replayTransfer(d.ctx, ref));
   });
 }
 
@@ -178,24 +183,27 @@ export async function quoteSwapAction(input: { currency?: string; amountUsd?: st
   });
 }
 
-export async function executeSwapAction(quoteId: string) {
+export async function executeSwapAction(quoteId: string, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
-    return executeSwap(d.ctx, parseWith(executeSwapEndpoint.body, { quoteId }, "body"));
+    const body = parseWith(executeSwapEndpoint.body, { quoteId }, "body");
+    return onceForForm(d, "swap", formKey, body, () => executeSwap(d.ctx, body), (ref) => replaySwap(d.ctx, ref));
   });
 }
 
-export async function sendPayoutAction(input: { methodId?: string; amount?: string; recipient?: Record<string, string | undefined> }) {
+export async function sendPayoutAction(input: { methodId?: string; amount?: string; recipient?: Record<string, string | undefined> }, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
     const recipient = Object.fromEntries(Object.entries(input.recipient ?? {}).flatMap(([k, v]) => (optionalText(v) ? [[k, optionalText(v)]] : [])));
-    return sendPayout(d.ctx, parseWith(sendBody, { methodId: input.methodId ?? "", amount: amountField(input.amount), recipient }, "body"));
+    const body = parseWith(sendBody, { methodId: input.methodId ?? "", amount: amountField(input.amount), recipient }, "body");
+    return onceForForm(d, "send-payout", formKey, body, () => sendPayout(d.ctx, body), (ref) => replayPayout(d.ctx, ref));
   });
 }
 
-export async function simulatePayoutAction(payoutId: string, action: string) {
+export async function simulatePayoutAction(payoutId: string, action: string, formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("moveMoney");
-    return simulatePayout(d.ctx, payoutId, parseWith(simulatePayoutEndpoint.body, { action }, "body").action);
+    const body = parseWith(simulatePayoutEndpoint.body, { action }, "body");
+    return onceForForm(d, "simulate-payout", formKey, { payoutId, ...body }, () => simulatePayout(d.ctx, payoutId, body.action));
   });
 }

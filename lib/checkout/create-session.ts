@@ -9,6 +9,7 @@ import { toIso3 } from "@/lib/catalog/rails";
 import { createPayment, headlineUsd, resolveShop } from "@/lib/payments/create-payment";
 import { offeredMethods } from "@/lib/checkout/offered-methods";
 import { presentSession } from "@/lib/checkout/present";
+import { inBoundTransaction } from "@/lib/http/idempotency";
 import { SESSION_TTL_MS, type CreateSessionInput, type OneShotSessionInput, type SelectorSessionInput } from "@/lib/checkout/schema";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
@@ -41,7 +42,7 @@ async function createSelectorSession(auth: AuthContext, input: SelectorSessionIn
   }
 
   const now = new Date();
-  const row = await db().checkoutSession.create({
+  const row = await inBoundTransaction((tx) => tx.checkoutSession.create({
     data: {
       id: newId("checkoutSession"),
       merchantId: auth.merchant.id,
@@ -62,7 +63,7 @@ async function createSelectorSession(auth: AuthContext, input: SelectorSessionIn
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       createdAt: now,
     },
-  });
+  }), (r) => ({ resource: "checkout_session", id: r.id }));
   return presentSession(row);
 }
 
@@ -81,6 +82,11 @@ async function createOneShot(auth: AuthContext, input: OneShotSessionInput, cust
     },
     { requireBuyer: true, requestIp: customerIp },
   );
+  return presentOneShot(created);
+}
+
+/** The one-shot answer from the created payment (also re-rendered for an idempotent replay). */
+export function presentOneShot(created: Awaited<ReturnType<typeof createPayment>>) {
   return {
     sessionId: created.transactionId,
     transactionId: created.transactionId,

@@ -13,6 +13,7 @@ import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 import { presentRefund } from "@/lib/claims/present";
 import { JOB_EVENTS } from "@/lib/jobs/wake";
 import type { AuthContext } from "@/lib/auth/authenticate";
+import { bindIdempotency } from "@/lib/http/idempotency";
 
 export const SANDBOX_REFUND_CONFIRM_SECONDS = 5;
 
@@ -58,6 +59,7 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
           history: [{ status: "pending", at: now.toISOString() }],
         },
       });
+      await bindIdempotency(tx, { resource: "claim", id: created.id });
       // Sandbox confirms on its own after the simulate delay; production asks the provider (after
       // commit, through the job runner, retried until it answers).
       const sandbox = t.environment === "sandbox";

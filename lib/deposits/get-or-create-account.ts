@@ -8,6 +8,7 @@ import { newId } from "@/lib/ids";
 import { presentAccount } from "@/lib/deposits/present";
 import { presentDepositMethod, shopDepositMethods, type DepositMethod } from "@/lib/deposits/methods";
 import { provisionClabe, provisioningFailed } from "@/lib/deposits/provision-clabe";
+import { inBoundTransaction } from "@/lib/http/idempotency";
 import { requireShop, type ShopContext } from "@/lib/deposits/scope";
 import type { GetOrCreateInput } from "@/lib/deposits/schema";
 import type { DepositAccount } from "@/lib/generated/prisma/client";
@@ -78,7 +79,7 @@ export async function getOrCreateDepositAccount(auth: ShopContext, input: GetOrC
   const id = newId("depositAccount");
   const provisioned = await provisionClabe(method, { accountId: id, endUserRef, name: input.name!, email: input.email ?? null });
   try {
-    const account = await db().depositAccount.create({
+    const account = await inBoundTransaction((tx) => tx.depositAccount.create({
       data: {
         id,
         ...scope,
@@ -98,7 +99,7 @@ export async function getOrCreateDepositAccount(auth: ShopContext, input: GetOrC
         customerCountry: input.country ? input.country.toUpperCase() : null,
         metadata: input.metadata ?? {},
       },
-    });
+    }), (a) => ({ resource: "deposit_account", id: a.id }));
     return { created: true, account: presentAccount(account) };
   } catch (err) {
     const constraint = violatedConstraint(err);

@@ -17,6 +17,7 @@ import { addDays, priceCharge, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/p
 import { presentTransaction } from "@/lib/payments/present";
 import { depositMethodById } from "@/lib/deposits/methods";
 import type { Deposit, DepositAccount, Transaction } from "@/lib/generated/prisma/client";
+import { bindIdempotency } from "@/lib/http/idempotency";
 
 export type IncomingTransfer = {
   /** Minor units of `currency`. */
@@ -103,6 +104,7 @@ export async function receiveDeposit(accountId: string, t: IncomingTransfer, opt
     apply: async (tx, account): Promise<Change<ReceiveResult>> => {
       const seen = await tx.deposit.findUnique({ where: { depositAccountId_trackingKey: { depositAccountId: accountId, trackingKey: t.trackingKey } } });
       if (seen && (seen.status !== "pending" || t.status === "pending")) return { result: { deposit: seen, created: false, credited: false } };
+      await bindIdempotency(tx, { resource: "deposit", id: t.trackingKey });
       const rejected = seen ? null : rejection(account, t);
       const at = new Date();
       const base = {

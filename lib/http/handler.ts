@@ -10,7 +10,7 @@ import { authenticate, type AuthContext } from "@/lib/auth/authenticate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/http/rate-limit";
 import { parseWith } from "@/lib/http/validation";
 import { clientIp } from "@/lib/http/client-ip";
-import { validateIdempotencyKey, withIdempotency } from "@/lib/http/idempotency";
+import { validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/http/idempotency";
 import { recordRequest } from "@/lib/http/request-log";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
@@ -67,7 +67,17 @@ function queryObject(url: URL): Record<string, string> {
   return out;
 }
 
-export function route<E extends EndpointDef>(endpoint: E, handler: (input: HandlerInput<E>) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>): RouteHandler {
+/**
+ * `replay` re-renders an idempotent endpoint's answer from the resource its use case bound
+ * (bindIdempotency) when the stored answer was lost to a crash; it may throw an AppError.
+ */
+export type RouteOptions<E extends EndpointDef> = {
+  replay?: (ref: ResourceRef, input: HandlerInput<E>) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>;
+  /** false for an answer holding a secret: never stored, every replay re-rendered by `replay`. */
+  storeAnswer?: boolean;
+};
+
+export function route<E extends EndpointDef>(endpoint: E, handler: (input: HandlerInput<E>) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>, options: RouteOptions<E> = {}): RouteHandler {
   return async (req, ctx) => {
     const started = performance.now();
     const requestId = newId("request");
@@ -92,17 +102,26 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       const body = endpoint.parseBody ? endpoint.parseBody(rawBody) : endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
       const input = { body, query, params, auth, requestId, request: req } as HandlerInput<E>;
 
-      const execute = async () => {
-        const out = await handler(input);
-        return isReply(out) ? { status: out.status, body: out.body, headers: out.headers } : { status: endpoint.successStatus ?? 200, body: out, headers: undefined };
-      };
+      const answer = (out: ResponseOf<E> | Reply<ResponseOf<E>>) =>
+        isReply(out) ? { status: out.status, body: out.body as unknown, headers: out.headers } : { status: endpoint.successStatus ?? 200, body: out as unknown, headers: undefined };
+      const execute = async () => answer(await handler(input));
       const idemKey = req.headers.get("idempotency-key");
       if (endpoint.idempotent && idemKey !== null && auth) {
         const scope = { merchantId: auth.merchant.id, environment: auth.environment, key: validateIdempotencyKey(idemKey), method: endpoint.method, path: url.pathname };
-        const result = await withIdempotency(scope, rawBody, async () => {
-          const r = await execute();
-          return { status: r.status, body: r.body };
-        });
+        const replay = options.replay;
+        const result = await withIdempotency(
+          scope,
+          rawBody,
+          async () => {
+            const r = await execute();
+            return { status: r.status, body: r.body };
+          },
+          {
+            replay: replay && (async (ref) => answer(await replay(ref, input))),
+            storeAnswer: options.storeAnswer,
+            renderError: (err) => (err instanceof AppError ? { status: err.status, body: toEnvelope(err, requestId) } : null),
+          },
+        );
         status = result.status;
         response = json(result.status, result.body, { ...headers, "X-Request-Id": requestId, "Idempotent-Replayed": String(result.replayed) });
       } else {

@@ -1,22 +1,59 @@
 // Idempotency-Key (decisions.md): scope merchant + environment + key + method + path, kept 24 h.
 // Same key and same canonical body replays the stored answer; a different body is 409
-// idempotency_conflict; errors are never stored (the row is dropped so the key is reusable).
-// A duplicate arriving while the first is still running waits for it (up to 10 s) and replays
-// it: the `processing` row is the lock, so two side effects are impossible across instances.
+// idempotency_conflict. A duplicate arriving while the first is still running waits for it (up
+// to 10 s) and replays it: the `processing` row is the lock, so two side effects are impossible
+// across instances.
+//
+// The record is completed in the SAME database transaction as the change it protects: the use
+// case calls `bindIdempotency(tx, { resource, id })` inside its first committing transaction,
+// which turns the record `committed` and names what was created. A crash at any point leaves
+// either nothing (`processing`, never bound: after the lease a retry takes the key over and runs
+// the use case, and the stale attempt can no longer bind) or both (`committed`: a retry never runs
+// the use case again; if the answer was not stored yet, it is re-rendered from the resource by
+// the endpoint's replay function). States: processing -> committed -> completed.
+//
+// Errors: an error raised before anything committed is not stored (the key is reusable). An
+// error raised AFTER binding (e.g. a provider refusal once the payout row committed) IS stored
+// and replayed, because running the use case again would act again.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as delay } from "node:timers/promises";
-import { sql } from "@/lib/db";
+import { db, sql, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { AppError } from "@/lib/errors";
+import { config } from "@/lib/config";
+import { singleton } from "@/lib/singleton";
 import { sha256Hex } from "@/lib/crypto/hash";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** A `processing` row older than this is a crashed attempt and may be taken over. */
-export const IDEMPOTENCY_LOCK_MS = 60_000;
+/**
+ * A `processing` row (nothing committed) older than this is a crashed attempt and may be taken
+ * over; a `committed` row whose answer is missing after it is re-rendered from its resource.
+ * IDEMPOTENCY_LEASE_MS (default 60 s; tests use less).
+ */
+export const idempotencyLeaseMs = () => config().IDEMPOTENCY_LEASE_MS;
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 
 export type IdempotencyScope = { merchantId: string; environment: Environment; key: string; method: string; path: string };
 export type StoredResponse = { status: number; body: unknown };
+/** What the protected change created: the resource a lost answer is re-rendered from. */
+export type ResourceRef = { resource: string; id: string };
+export type IdempotencyOptions = {
+  /** Re-renders the answer from the resource when the stored answer was lost (a crash after commit). */
+  replay?: (ref: ResourceRef) => Promise<StoredResponse>;
+  /** The answer an error becomes, when it is worth storing (an AppError); null for anything else. */
+  renderError?: (err: unknown) => StoredResponse | null;
+  /**
+   * false: the answer is never stored (it holds a secret); every replay is re-rendered from the
+   * resource. An attempt that bound nothing frees the key.
+   */
+  storeAnswer?: boolean;
+};
+
+// The claimed record of the request running in this async context (one per request or action).
+// `done` once the request's use case returned: timers or jobs started inside it inherit the
+// context, and must not bind their own writes to a request that has ended.
+const context = singleton("idempotency.context", () => new AsyncLocalStorage<{ recordId: string; done: boolean }>());
 
 /** JSON with object keys sorted at every level, so equal bodies hash equally. */
 export function canonicalJson(value: unknown): string {
@@ -43,22 +80,100 @@ const CLAIM = `
   VALUES ($1, $2, $3::"Environment", $4, $5, $6, $7, 'processing', $8, $9, now(), now())
   ON CONFLICT (merchant_id, environment, idempotency_key, method, path) DO UPDATE SET
     id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = 'processing', response_status = NULL,
-    response_body = NULL, locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
+    response_body = NULL, resource_type = NULL, resource_id = NULL,
+    locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
   WHERE idempotency_records.expires_at < now()
      OR (idempotency_records.state = 'processing' AND idempotency_records.locked_until < now())
   RETURNING id`;
-const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_status = $2, response_body = $3, updated_at = now() WHERE id = $1`;
+// The fencing step: a taken-over record has a new id, so a stale attempt binds nothing and its
+// transaction rolls back. The first resource bound wins (a use case may bind in two steps).
+const BIND = `UPDATE idempotency_records SET state = 'committed', resource_type = COALESCE(resource_type, $2),
+  resource_id = COALESCE(resource_id, $3), updated_at = now() WHERE id = $1 AND state IN ('processing', 'committed')`;
+const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_status = $2, response_body = $3, updated_at = now()
+  WHERE id = $1 AND state = 'committed'`;
+// Success with nothing bound (a use case that found instead of created, or one not wired): the
+// answer is stored as before.
+const COMPLETE_UNBOUND = `UPDATE idempotency_records SET state = 'completed', response_status = $2, response_body = $3, updated_at = now()
+  WHERE id = $1 AND state IN ('processing', 'committed')`;
 const RELEASE = `DELETE FROM idempotency_records WHERE id = $1 AND state = 'processing'`;
-const READ = `SELECT request_hash, state, response_status, response_body FROM idempotency_records
+// A bound attempt that failed with no answer worth storing: let the next retry re-render at once.
+const EXPIRE_LEASE = `UPDATE idempotency_records SET locked_until = now() WHERE id = $1 AND state = 'committed'`;
+const READ = `SELECT id, request_hash, state, response_status, response_body, resource_type, resource_id, locked_until < now() AS lease_over
+  FROM idempotency_records
   WHERE merchant_id = $1 AND environment = $2::"Environment" AND idempotency_key = $3 AND method = $4 AND path = $5`;
 
 async function claim(scope: IdempotencyScope, requestHash: string): Promise<string | null> {
   const now = Date.now();
-  const rows = await sql<{ id: string }>(CLAIM, [newId("idempotency"), scope.merchantId, scope.environment, scope.key, scope.method, scope.path, requestHash, new Date(now + IDEMPOTENCY_LOCK_MS), new Date(now + IDEMPOTENCY_TTL_MS)]);
+  const rows = await sql<{ id: string }>(CLAIM, [newId("idempotency"), scope.merchantId, scope.environment, scope.key, scope.method, scope.path, requestHash, new Date(now + idempotencyLeaseMs()), new Date(now + IDEMPOTENCY_TTL_MS)]);
   return rows[0]?.id ?? null;
 }
 
-export async function withIdempotency(scope: IdempotencyScope, body: unknown, run: () => Promise<StoredResponse>): Promise<StoredResponse & { replayed: boolean }> {
+/** Whether the code runs under a claimed idempotency record (so it must bind in a transaction). */
+export function idempotencyActive(): boolean {
+  const ctx = context.getStore();
+  return ctx !== undefined && !ctx.done;
+}
+
+/**
+ * Marks the running request's idempotency record committed, bound to `ref`, inside `tx`: the
+ * record and the change commit together or not at all. Call it in the use case's first
+ * committing transaction; without an Idempotency-Key it does nothing. Throws (rolling `tx` back)
+ * when the key was taken over by a retry after the lease ran out.
+ */
+export async function bindIdempotency(tx: Tx, ref: ResourceRef): Promise<void> {
+  const ctx = context.getStore();
+  if (!ctx || ctx.done) return;
+  const n = await tx.$executeRawUnsafe(BIND, ctx.recordId, ref.resource, ref.id);
+  if (n !== 1) {
+    throw new AppError("idempotency_conflict", "This request's Idempotency-Key was taken over by a retry; nothing was changed by this attempt.", { param: "Idempotency-Key", details: { reason: "in_progress" } });
+  }
+}
+
+/**
+ * The bind folded into a hot-path INSERT on the lean `sql` path (one statement, one round trip,
+ * no Prisma transaction): `insert` gets the CTE `bound`, and must take its first value, the row's
+ * NOT NULL id, as `(SELECT $1 FROM bound)`, so a key taken over makes the whole statement fail.
+ * `params` is the number of the insert's own placeholders.
+ */
+export function boundInsert(insert: string, params: number): string {
+  const [rec, type, id] = [params + 1, params + 2, params + 3];
+  return `WITH bound AS (UPDATE idempotency_records SET state = 'committed', resource_type = COALESCE(resource_type, $${type}), resource_id = COALESCE(resource_id, $${id}), updated_at = now()
+    WHERE id = $${rec} AND state IN ('processing', 'committed') RETURNING id) ${insert}`;
+}
+
+/** Runs a `boundInsert` statement for the running request (a plain `sql` call without a key). */
+export async function sqlBound(statement: string, plain: string, values: unknown[], ref: ResourceRef): Promise<void> {
+  const ctx = context.getStore();
+  if (!ctx || ctx.done) {
+    await sql(plain, values);
+    return;
+  }
+  try {
+    await sql(statement, [...values, ctx.recordId, ref.resource, ref.id]);
+  } catch (err) {
+    if ((err as { code?: string; column?: string }).code === "23502" && (err as { column?: string }).column === "id") {
+      throw new AppError("idempotency_conflict", "This request's Idempotency-Key was taken over by a retry; nothing was changed by this attempt.", { param: "Idempotency-Key", details: { reason: "in_progress" } });
+    }
+    throw err;
+  }
+}
+
+/**
+ * For a use case whose change is one write outside any transaction: runs `write` in a
+ * transaction with the bind when an Idempotency-Key is active, else directly (no extra round trip).
+ */
+export async function inBoundTransaction<T>(write: (tx: Tx) => Promise<T>, ref: (created: T) => ResourceRef): Promise<T> {
+  if (!idempotencyActive()) return write(db());
+  return db().$transaction(async (tx) => {
+    const created = await write(tx);
+    await bindIdempotency(tx, ref(created));
+    return created;
+  });
+}
+
+type Row = { id: string; request_hash: string; state: string; response_status: number | null; response_body: string | null; resource_type: string | null; resource_id: string | null; lease_over: boolean };
+
+export async function withIdempotency(scope: IdempotencyScope, body: unknown, run: () => Promise<StoredResponse>, opts: IdempotencyOptions = {}): Promise<StoredResponse & { replayed: boolean }> {
   const requestHash = sha256Hex(canonicalJson(body ?? null));
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   let pause = 10;
@@ -66,23 +181,43 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
     const claimed = await claim(scope, requestHash);
     if (claimed) {
       let result: StoredResponse;
+      const ctx = { recordId: claimed, done: false };
       try {
-        result = await run();
+        result = await context.run(ctx, run);
       } catch (err) {
-        await sql(RELEASE, [claimed]);
+        ctx.done = true;
+        const answer = opts.renderError?.(err) ?? null;
+        // Stored only when something committed (the record is bound); otherwise the key is freed.
+        const stored = answer && opts.storeAnswer !== false ? await sql(COMPLETE + " RETURNING id", [claimed, answer.status, JSON.stringify(answer.body)]) : [];
+        if (stored.length === 0) {
+          await sql(RELEASE, [claimed]);
+          await sql(EXPIRE_LEASE, [claimed]);
+        }
         throw err;
       }
-      await sql(COMPLETE, [claimed, result.status, JSON.stringify(result.body)]);
+      ctx.done = true;
+      if (opts.storeAnswer === false) {
+        await sql(RELEASE, [claimed]);
+        await sql(EXPIRE_LEASE, [claimed]);
+      } else {
+        await sql(COMPLETE_UNBOUND, [claimed, result.status, JSON.stringify(result.body)]);
+      }
       return { ...result, replayed: false };
     }
 
-    const [row] = await sql<{ request_hash: string; state: string; response_status: number | null; response_body: string | null }>(READ, [scope.merchantId, scope.environment, scope.key, scope.method, scope.path]);
-    const existing = row && { requestHash: row.request_hash, state: row.state, responseStatus: row.response_status, responseBody: row.response_body };
-    if (existing && existing.requestHash !== requestHash) {
+    const [row] = await sql<Row>(READ, [scope.merchantId, scope.environment, scope.key, scope.method, scope.path]);
+    if (row && row.request_hash !== requestHash) {
       throw new AppError("idempotency_conflict", "This Idempotency-Key was already used with a different request body. Use a new key for a new request.", { param: "Idempotency-Key" });
     }
-    if (existing?.state === "completed" && existing.responseStatus !== null && existing.responseBody !== null) {
-      return { status: existing.responseStatus, body: JSON.parse(existing.responseBody), replayed: true };
+    if (row?.state === "completed" && row.response_status !== null && row.response_body !== null) {
+      return { status: row.response_status, body: JSON.parse(row.response_body), replayed: true };
+    }
+    // Committed but its answer never stored (the process died after commit, or failed oddly):
+    // the change happened once; answer from the resource as it is now, never run it again.
+    if (row?.state === "committed" && row.lease_over && row.resource_type && row.resource_id && opts.replay) {
+      const answer = await opts.replay({ resource: row.resource_type, id: row.resource_id });
+      if (opts.storeAnswer !== false) await sql(COMPLETE, [row.id, answer.status, JSON.stringify(answer.body)]);
+      return { ...answer, replayed: true };
     }
     if (Date.now() > deadline) {
       throw new AppError("idempotency_conflict", "A request with this Idempotency-Key is still being processed; retry later.", { param: "Idempotency-Key", details: { reason: "in_progress" } });

@@ -28,6 +28,7 @@ import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertTransaction } from "@/lib/payments/store";
 import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { bindIdempotency } from "@/lib/http/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
@@ -226,6 +227,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   if (scheduled.length || opts.inTransaction) {
     await db().$transaction(async (tx) => {
       await insertTransaction(row, localRate, tx);
+      await bindIdempotency(tx, { resource: "payment", id });
       if (scheduled.length) await tx.scheduledAction.createMany({ data: scheduled });
       await opts.inTransaction?.(tx);
     });

@@ -152,6 +152,7 @@ export const simulatePaymentEndpoint = defineEndpoint({
   summary: "Drive a sandbox payment's outcome",
   description: "Sandbox only. paid, failed, expired apply to pending payments; refunded and chargeback to completed ones.",
   auth: "secret",
+  idempotent: true,
   sandboxOnly: true,
   params: transactionIdParams,
   body: z.object({ action: z.enum(SIMULATE_ACTIONS) }),

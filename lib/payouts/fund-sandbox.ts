@@ -8,6 +8,7 @@ import { sandboxFunding } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
+import { bindIdempotency } from "@/lib/http/idempotency";
 
 export async function fundSandbox(auth: MerchantContext, input: { currency: string; amount: unknown }) {
   if (auth.environment !== "sandbox") throw new AppError("fund_sandbox_only", "Test funding exists in the sandbox only; fund production payouts with POST /me/payout/transfer.");
@@ -20,7 +21,10 @@ export async function fundSandbox(auth: MerchantContext, input: { currency: stri
       name: "fundSandbox",
       load: async () => ({ merchantId: auth.merchant.id, environment: auth.environment }),
       ledger: (scope) => scope,
-      apply: async () => ({ result: true, postings: [sandboxFunding(currency, amount)] }),
+      apply: async (tx) => {
+        await bindIdempotency(tx, { resource: "payout_funding", id: currency });
+        return { result: true, postings: [sandboxFunding(currency, amount)] };
+      },
     });
     return { currency, amount: toMajor(amount, currency), balances: presentBalances(await payoutBalances(tx, auth.merchant.id, auth.environment)) };
   });

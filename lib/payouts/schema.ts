@@ -209,6 +209,7 @@ export const simulatePayoutEndpoint = defineEndpoint({
   summary: "Drive a sandbox payout's outcome",
   description: "Sandbox only (a live key gets 400 simulate_sandbox_only). completed/paid complete; failed/rejected/refunded/returned fail it and reverse a real debit; processing changes nothing. Only a processing payout moves.",
   auth: "secret",
+  idempotent: true,
   params: payoutIdParams,
   body: z.object({ action: z.enum(PAYOUT_SIMULATE_ACTIONS) }),
   response: z.object({ payout }),

@@ -21,6 +21,7 @@ import { recipientIssues } from "@/lib/payouts/recipient";
 import { presentPayout } from "@/lib/payouts/present";
 import { completePayoutIn } from "@/lib/payouts/transitions";
 import { dispatchPayout } from "@/lib/payouts/dispatch-payout";
+import { bindIdempotency, inBoundTransaction } from "@/lib/http/idempotency";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { SendInput } from "@/lib/payouts/schema";
 
@@ -57,7 +58,7 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
   let created;
   if (method.synthetic) {
     // 3.3: synthetic sandbox rails: processing, no debit, no provider.
-    created = await db().payout.create({ data: { id: newId("payout"), ...base, debited: false, status: "processing" } });
+    created = await inBoundTransaction((tx) => tx.payout.create({ data: { id: newId("payout"), ...base, debited: false, status: "processing" } }), (p) => ({ resource: "payout", id: p.id }));
   } else {
     // Read before the transaction (it may query the rates table): balance_insufficient reports
     // its figures in USD too.
@@ -83,6 +84,7 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
           // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
           const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
           const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
+          await bindIdempotency(tx, { resource: "payout", id });
           return { result: p, postings: [payoutDebit(p)] };
         },
       });

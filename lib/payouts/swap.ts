@@ -13,11 +13,12 @@ import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/pay
 import { payoutCurrencies } from "@/lib/payouts/methods";
 import { parseAmount } from "@/lib/money/parse-amount";
 import type { PayoutSwap } from "@/lib/generated/prisma/client";
+import { bindIdempotency } from "@/lib/http/idempotency";
 
 export const SWAP_FEE_BP = 50n;
 export const QUOTE_TTL_MS = 60_000;
 
-function present(q: PayoutSwap) {
+export function present(q: PayoutSwap) {
   return {
     quoteId: q.id,
     from: "USD" as const,
@@ -72,6 +73,7 @@ export async function executeSwap(auth: MerchantContext, input: { quoteId: strin
           });
         }
         const executed = await tx.payoutSwap.update({ where: { id: q.id }, data: { executedAt: new Date() } });
+        await bindIdempotency(tx, { resource: "payout_swap", id: q.id });
         return { result: executed, postings: [payoutSwap(q)] };
       },
     });

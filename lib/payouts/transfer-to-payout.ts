@@ -10,6 +10,7 @@ import { bucketTotals } from "@/lib/ledger/post";
 import { payoutTransfer } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { getPayoutBalance, type MerchantContext } from "@/lib/payouts/balances";
+import { bindIdempotency } from "@/lib/http/idempotency";
 
 export async function transferToPayout(auth: MerchantContext, input: { amountUsd: unknown }) {
   const amount = parseAmount(input.amountUsd, "USD", "amountUsd");
@@ -30,6 +31,7 @@ export async function transferToPayout(auth: MerchantContext, input: { amountUsd
           });
         }
         const transfer = await tx.payoutTransfer.create({ data: { id: newId("payoutTransfer"), merchantId, environment: auth.environment, amountUsd: amount } });
+        await bindIdempotency(tx, { resource: "payout_transfer", id: transfer.id });
         return { result: { transfer, payinAvailable: payin.available - amount }, postings: [payoutTransfer(amount)] };
       },
     });

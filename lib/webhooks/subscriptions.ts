@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { open, seal } from "@/lib/crypto/secret-box";
 import { clampPage, envelope } from "@/lib/http/pagination";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import { inBoundTransaction } from "@/lib/http/idempotency";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { WebhookSubscription } from "@/lib/generated/prisma/client";
 
@@ -36,9 +37,9 @@ export async function createSubscription(auth: AuthContext, input: { url?: strin
   if (input.url) await assertDeliverableUrl(input.url, auth.environment);
   const id = newId("webhook");
   const secret = newSecret();
-  const s = await db().webhookSubscription.create({
+  const s = await inBoundTransaction((tx) => tx.webhookSubscription.create({
     data: { id, merchantId: auth.merchant.id, environment: auth.environment, url: input.url ?? inboxUrl(id), managed: !input.url, events: [...new Set(input.events)], secretEncrypted: seal(secret) },
-  });
+  }), () => ({ resource: "webhook", id }));
   return { ...presentSubscription(s), secret };
 }
 

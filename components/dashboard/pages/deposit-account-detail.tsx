@@ -6,8 +6,9 @@ import { useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
 import { simulateDepositAction } from "@/app/dashboard/actions";
+import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { Breadcrumb } from "@/components/dashboard/detail-header";
-import { actionError, useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import type { DepositAccount } from "@/components/dashboard/pages/deposit-accounts";
 import { Card, DescriptionList, PageHeader, Stat } from "@/components/ui/card";
 import { Field, FormError, Input } from "@/components/ui/field";
@@ -142,7 +143,7 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
 const SIM_FIELDS = ["amount", "payerName", "payerBank", "payerDocument", "trackingKey", "reference"] as const;
 
 function SimulateTransferCard({ id, currency }: { id: string; currency: string }) {
-  const simulate = useDashboardMutation(simulateDepositAction);
+  const simulate = useOnceMutation(simulateDepositAction);
   const error = actionError(simulate.data, simulate.error);
   const done = simulate.data?.ok ? simulate.data.data : null;
   const fieldError = (name: string) => (error?.param === name ? error.message : undefined);

@@ -2,9 +2,10 @@
 import Link from "next/link";
 import type { PaymentDetail } from "@/lib/dashboard/queries";
 import { refundAction, simulateAction } from "@/app/dashboard/actions";
+import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
-import { actionError, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
@@ -175,7 +176,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
 }
 
 function SimulateCard({ id, status }: { id: string; status: string }) {
-  const simulate = useDashboardMutation(simulateAction);
+  const simulate = useOnceMutation(simulateAction);
   const result = simulate.data;
   return (
     <Card title="Sandbox simulation" id="simulate">
@@ -192,7 +193,7 @@ function SimulateCard({ id, status }: { id: string; status: string }) {
 }
 
 function RefundCard({ id, currency }: { id: string; currency: string }) {
-  const refund = useDashboardMutation(refundAction);
+  const refund = useOnceMutation(refundAction);
   const error = actionError(refund.data, refund.error);
   const done = refund.data?.ok ? refund.data.data : null;
   return (

@@ -3,9 +3,10 @@
 // use case: the same transitions as a provider's notice, 3.3).
 import type { z } from "zod";
 import { simulatePayoutAction } from "@/app/dashboard/actions";
+import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
-import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money, formatDateTime } from "@/components/ui/money";
 import type { payout } from "@/lib/payouts/schema";
@@ -52,7 +53,7 @@ export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { e
 }
 
 function SimulateCard({ id, status }: { id: string; status: string }) {
-  const simulate = useDashboardMutation(simulatePayoutAction);
+  const simulate = useOnceMutation(simulatePayoutAction);
   const result = simulate.data;
   return (
     <Card title="Sandbox simulation" id="simulate-payout">

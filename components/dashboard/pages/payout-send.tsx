@@ -6,7 +6,8 @@
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { sendPayoutAction } from "@/app/dashboard/actions";
-import { actionError, useDashboardMutation } from "@/components/dashboard/use-dashboard-data";
+import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
+import { actionError } from "@/components/dashboard/use-dashboard-data";
 import { Card } from "@/components/ui/card";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
@@ -80,7 +81,7 @@ function clientIssues(method: PayoutMethodRow | undefined, values: Values): Part
 }
 
 export function SendPayoutCard({ methods }: { methods: PayoutMethodRow[] }) {
-  const send = useDashboardMutation(sendPayoutAction);
+  const send = useOnceMutation(sendPayoutAction);
   const [methodId, setMethodId] = useState(methods.find((m) => m.rail === "spei")?.id ?? methods[0]?.id ?? "");
   const [amount, setAmount] = useState("");
   const [values, setValues] = useState<Values>(EMPTY);

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
 import { executeSwapAction, fundSandboxAction, quoteSwapAction, transferToPayoutAction } from "@/app/dashboard/actions";
+import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { actionError, useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { SendPayoutCard, type PayoutMethodRow } from "@/components/dashboard/pages/payout-send";
 import type { Payout } from "@/components/dashboard/pages/payout-detail";
@@ -96,7 +97,7 @@ export function PayoutsView({
 }
 
 function FundSandboxCard({ currencies }: { currencies: string[] }) {
-  const fund = useDashboardMutation(fundSandboxAction);
+  const fund = useOnceMutation(fundSandboxAction);
   const error = actionError(fund.data, fund.error);
   const done = fund.data?.ok ? fund.data.data : null;
   return (
@@ -140,7 +141,7 @@ function FundSandboxCard({ currencies }: { currencies: string[] }) {
 }
 
 function TransferCard({ transferable }: { transferable: number }) {
-  const transfer = useDashboardMutation(transferToPayoutAction);
+  const transfer = useOnceMutation(transferToPayoutAction);
   const error = actionError(transfer.data, transfer.error);
   const done = transfer.data?.ok ? transfer.data.data : null;
   return (
@@ -185,7 +186,7 @@ function useSecondsLeft(iso: string | null): number | null {
 
 function SwapCard({ currencies }: { currencies: string[] }) {
   const quote = useDashboardMutation(quoteSwapAction);
-  const execute = useDashboardMutation(executeSwapAction);
+  const execute = useOnceMutation(executeSwapAction);
   const [currency, setCurrency] = useState(currencies.includes("MXN") ? "MXN" : (currencies[0] ?? ""));
   const [amountUsd, setAmountUsd] = useState("");
   const [current, setCurrent] = useState<Quote | null>(null);

@@ -4,11 +4,13 @@ import { clientIp } from "@/lib/http/client-ip";
 import { createPayment } from "@/lib/payments/create-payment";
 import { getPayment, listPayments } from "@/lib/payments/list-payments";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
+import { replayPayment } from "@/lib/http/replays";
 import type { createPaymentEndpoint, getPaymentEndpoint, listPaymentsEndpoint } from "@/lib/payments/schema";
 
 export const createHandler = (endpoint: typeof createPaymentEndpoint) =>
   route(endpoint, async ({ auth, body, request }) =>
     createPayment(auth, body, { simulate: parseSandboxSimulateHeader(request.headers.get("sandbox-simulate")), requestIp: clientIp(request.headers) }),
+    { replay: async (ref, { auth }) => replayPayment(auth, ref) },
   );
 
 export const listHandler = (endpoint: typeof listPaymentsEndpoint) => route(endpoint, async ({ auth, query }) => listPayments(auth, query));

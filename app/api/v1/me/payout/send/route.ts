@@ -2,8 +2,9 @@ import { methods, route } from "@/lib/http/handler";
 import { listPayoutsEndpoint, sendPayoutEndpoint } from "@/lib/payouts/schema";
 import { sendPayout } from "@/lib/payouts/send-payout";
 import { listPayouts } from "@/lib/payouts/list-payouts";
+import { replayPayout } from "@/lib/http/replays";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: route(sendPayoutEndpoint, async ({ auth, body }) => sendPayout(auth, body)),
+  POST: route(sendPayoutEndpoint, async ({ auth, body }) => sendPayout(auth, body), { replay: async (ref, { auth }) => replayPayout(auth, ref) }),
   GET: route(listPayoutsEndpoint, async ({ auth, query }) => listPayouts(auth, query)),
 });

@@ -1,8 +1,9 @@
 import { methods, route } from "@/lib/http/handler";
 import { executeSwapEndpoint, quoteSwapEndpoint } from "@/lib/payouts/schema";
 import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
+import { replaySwap } from "@/lib/http/replays";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route(quoteSwapEndpoint, async ({ auth, query }) => quoteSwap(auth, query)),
-  POST: route(executeSwapEndpoint, async ({ auth, body }) => executeSwap(auth, body)),
+  POST: route(executeSwapEndpoint, async ({ auth, body }) => executeSwap(auth, body), { replay: async (ref, { auth }) => replaySwap(auth, ref) }),
 });
