@@ -4,7 +4,8 @@ import pino from "pino";
 import { config } from "@/lib/config";
 import { singleton } from "@/lib/singleton";
 
-export const log = singleton("log", () =>
+const logger = () =>
+  singleton("log", () =>
   pino({
     level: config().LOG_LEVEL,
     base: undefined,
@@ -15,4 +16,14 @@ export const log = singleton("log", () =>
       censor: "[redacted]",
     },
   }),
-);
+  );
+
+// Created on first use, not at import: `next build` imports every route while it collects page
+// data, and configuration belongs to the server that runs, not to the build.
+export const log: pino.Logger = new Proxy({} as pino.Logger, {
+  get(_, prop) {
+    const l = logger();
+    const v = Reflect.get(l, prop, l);
+    return typeof v === "function" ? v.bind(l) : v;
+  },
+});
