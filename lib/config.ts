@@ -31,6 +31,8 @@ export const configSchema = z
     /** Per-attempt timeout of a webhook delivery (the contract's 10 s; tests use less). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     RATE_LIMIT_SCALE: positive(1),
+    /** Failed authentications per client address per minute before it gets 429 without a lookup. */
+    AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     /**
      * The addresses (CIDRs, comma-separated) of our own proxies in front of the app. Hops of
      * X-Forwarded-For are believed only while the hop to their right is one of them (see

@@ -13,6 +13,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { validateIdempotencyKey, withIdempotency } from "@/lib/http/idempotency";
 import { recordRequest } from "@/lib/http/request-log";
 import { API_BODY_LIMIT, readBody, refuseDeclaredOversize } from "@/lib/http/body";
+import { failedAuthGuard } from "@/lib/auth/failed-auth";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
 export type HandlerInput<E extends EndpointDef> = {
@@ -80,7 +81,11 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       // Before authentication: an oversized body is refused without any lookup.
       refuseDeclaredOversize(req, API_BODY_LIMIT);
       if (endpoint.auth !== "none") {
-        auth = await authenticate(req.headers.get("authorization"), req.headers.get("host"), { auth: endpoint.auth, shop: endpoint.shop, sandboxOnly: endpoint.sandboxOnly });
+        const guard = failedAuthGuard(clientAddress(req));
+        auth = await authenticate(req.headers.get("authorization"), req.headers.get("host"), { auth: endpoint.auth, shop: endpoint.shop, sandboxOnly: endpoint.sandboxOnly, beforeLookup: guard.beforeLookup }).catch(async (err) => {
+          await guard.record(err);
+          throw err;
+        });
       }
       const verdict = endpoint.rateLimit === false ? null : await limit(endpoint, req, auth);
       if (verdict) headers = rateLimitHeaders(verdict);

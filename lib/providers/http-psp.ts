@@ -46,7 +46,7 @@ export class HttpPspConnector implements Connector {
       return { kind: "unavailable", reason: `unreadable_answer_${res.status}` };
     }
     if (res.status >= 500) return { kind: "unavailable", reason: `http_${res.status}` };
-    if (res.status === 402 || res.status === 422 || body?.status === "declined") return { kind: "declined", reason: String(body?.reason ?? body?.code ?? "declined") };
+    if (res.status === 402 || res.status === 422 || body?.status === "declined") return { kind: "declined", reason: declineReason(body?.reason ?? body?.code) };
     if (!res.ok || typeof body?.id !== "string") return { kind: "unavailable", reason: `unexpected_answer_${res.status}` };
     const page = typeof body.redirectUrl === "string" && /^https?:\/\//.test(body.redirectUrl) ? body.redirectUrl : null;
     const instructions = body.instructions && typeof body.instructions === "object" ? body.instructions : null;
@@ -77,4 +77,9 @@ export class HttpPspConnector implements Connector {
       return { ok: false, reason: "connection_failed" };
     }
   }
+}
+
+/** A provider's decline reason as a code: free text from upstream is not passed on to merchants. */
+function declineReason(v: unknown): string {
+  return typeof v === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(v) ? v : "declined";
 }
