@@ -5,6 +5,7 @@
 // push out other invented keys, never a real one.
 import { db } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
+import { rememberBounded } from "@/lib/cache/bounded";
 import { notifyInvalidated, onInvalidated } from "@/lib/cache/invalidation";
 import type { Environment, MerchantStatus, MerchantTier, ShopStatus } from "@/lib/generated/prisma/enums";
 
@@ -65,13 +66,6 @@ function toPrincipal(row: Row | null): Principal | null {
   };
 }
 
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number) {
-  map.delete(key);
-  // Oldest first (insertion order): the bound never clears the whole cache.
-  while (map.size >= max) map.delete(map.keys().next().value!);
-  map.set(key, value);
-}
-
 async function cached(key: string, load: () => Promise<Row | null>, beforeLookup?: BeforeLookup): Promise<Principal | null> {
   const now = Date.now();
   const hit = cache.byKey.get(key);
@@ -82,10 +76,10 @@ async function cached(key: string, load: () => Promise<Row | null>, beforeLookup
   const value = toPrincipal(await load());
   if (value) {
     cache.unknown.delete(key);
-    remember(cache.byKey, key, { at: Date.now(), value }, MAX_KNOWN);
+    rememberBounded(cache.byKey, key, { at: Date.now(), value }, MAX_KNOWN);
   } else {
     cache.byKey.delete(key);
-    remember(cache.unknown, key, Date.now(), MAX_UNKNOWN);
+    rememberBounded(cache.unknown, key, Date.now(), MAX_UNKNOWN);
   }
   return value;
 }

@@ -39,8 +39,9 @@ test("all hops ours: X-Real-IP names the client, else the last proxy", () => {
   assert.equal(clientIpFrom(h({ "x-real-ip": "198.51.100.4" }), LB, "203.0.113.9"), "203.0.113.9");
 });
 
-test("malformed hops stop the walk at the last address a trusted proxy vouched for", () => {
-  assert.equal(clientIpFrom(h({ "x-forwarded-for": "1.2.3.4, <script>" }), LB, "10.0.0.2"), "10.0.0.2");
+test("a malformed hop where the client should be: unknown; ports and mapped forms are read", () => {
+  assert.equal(clientIpFrom(h({ "x-forwarded-for": "1.2.3.4, <script>" }), LB, "10.0.0.2"), null);
+  assert.equal(clientIpFrom(h({ "x-forwarded-for": "<script>, 203.0.113.7" }), LB, "10.0.0.2"), "203.0.113.7");
   assert.equal(clientIpFrom(h({ "x-forwarded-for": "203.0.113.7:51234" }), LB, "10.0.0.2"), "203.0.113.7");
   assert.equal(clientIpFrom(h({ "x-forwarded-for": "[2001:db8::1]:443" }), LB, "10.0.0.2"), "2001:db8::1");
   assert.equal(clientIpFrom(h({ "x-forwarded-for": "::ffff:203.0.113.7" }), LB, "10.0.0.2"), "203.0.113.7");

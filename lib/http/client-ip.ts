@@ -50,8 +50,8 @@ export function clientIpFrom(headers: Headers, trusted: Cidr[], peer: string | n
     .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalise(hops[i]);
-    // A malformed hop written by (or passed through) a trusted proxy: stop at the last good one.
-    if (!hop) return current;
+    // A proxy of ours vouching for garbage: the client is unknown.
+    if (!hop) return null;
     current = hop;
     if (!isTrustedProxy(hop, trusted)) return hop;
   }
