@@ -324,8 +324,8 @@ describe("bounded input", () => {
     }
   });
 
-  test("the buyer pages' form posts are bounded too", async () => {
-    for (const p of ["/checkout/cs_unknown/select", "/pay/sandbox/tx_unknown/action"]) {
+  test("the buyer pages' and the sign-in form posts are bounded too", async () => {
+    for (const p of ["/checkout/cs_unknown/select", "/pay/sandbox/tx_unknown/action", "/api/auth/callback/credentials"]) {
       const res = await bigPost(`${base}${p}`, 12 * MiB, { chunked: true, headers: { "content-type": "application/x-www-form-urlencoded" } });
       assert.equal(res.status, 413, p);
     }
