@@ -6,24 +6,32 @@ import { singleton } from "@/lib/singleton";
 
 const logger = () =>
   singleton("log", () =>
-  pino({
-    level: config().LOG_LEVEL,
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: {
-      paths: ["authorization", "*.authorization", "secretKey", "*.secretKey", "refreshToken", "*.refreshToken", "password", "*.password", "secret", "*.secret", "apiKey", "*.apiKey"],
-      censor: "[redacted]",
-    },
-  }),
+    pino({
+      level: config().LOG_LEVEL,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: {
+        paths: ["authorization", "*.authorization", "secretKey", "*.secretKey", "refreshToken", "*.refreshToken", "password", "*.password", "secret", "*.secret", "apiKey", "*.apiKey"],
+        censor: "[redacted]",
+      },
+    }),
   );
 
 // Created on first use, not at import: `next build` imports every route while it collects page
-// data, and configuration belongs to the server that runs, not to the build.
+// data, and configuration belongs to the server that runs, not to the build. Methods are bound
+// once (a log line per request must not allocate a function).
+const bound = new Map<PropertyKey, unknown>();
 export const log: pino.Logger = new Proxy({} as pino.Logger, {
   get(_, prop) {
     const l = logger();
     const v = Reflect.get(l, prop, l);
-    return typeof v === "function" ? v.bind(l) : v;
+    if (typeof v !== "function") return v;
+    let f = bound.get(prop);
+    if (!f) bound.set(prop, (f = v.bind(l)));
+    return f;
+  },
+  set(_, prop, value) {
+    return Reflect.set(logger(), prop, value);
   },
 });
