@@ -9,6 +9,7 @@ import { z } from "zod";
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { clientAddress } from "@/lib/http/handler";
+import { pinnedAuthUrl } from "@/lib/auth/auth-url";
 import { verifyCredentials } from "@/lib/dashboard/users";
 import { isThrottled, recordFailure, recordSuccess } from "@/lib/dashboard/throttle";
 
@@ -25,8 +26,9 @@ const credentials = z.object({ email: z.string().trim().min(3).max(254), passwor
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: config().AUTH_SECRET,
-  // URLs come from the request's host: the app runs behind its own proxy (README: APP_URL).
-  trustHost: true,
+  // Pinned to APP_URL (lib/auth/auth-url.ts): Auth.js builds its URLs from AUTH_URL, never from
+  // the request's Host or X-Forwarded-Host; secure cookies whenever APP_URL is https.
+  ...pinnedAuthUrl(),
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S, updateAge: 15 * 60 },
   // Auth.js' own logging goes to our structured logs; a refused sign-in is routine, not an error.
   logger: {

@@ -5,9 +5,8 @@ const nextConfig = {
   // Server-only packages with native code, WASM or worker threads stay outside the bundle.
   serverExternalPackages: ["pino", "pg", "@prisma/adapter-pg", "ioredis", "@node-rs/argon2", "bwip-js", "qrcode"],
   typedRoutes: false,
-  // `npm run typecheck` (tsc over app, lib, scripts and tests) is the one type gate, run by CI
-  // before the build; the build does not repeat it.
-  typescript: { ignoreBuildErrors: true },
+  // A build with type errors is refused, whoever runs it (CI also runs `npm run typecheck`).
+  typescript: { ignoreBuildErrors: false },
 };
 
 export default nextConfig;

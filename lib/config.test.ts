@@ -10,6 +10,7 @@ const PROD = {
   AUTH_SECRET: "a".repeat(16) + "auth-secret-0123456789",
   JWT_SECRET: "b".repeat(16) + "jwt-secret-01234567890",
   ENCRYPTION_KEY: "c".repeat(16) + "encryption-key-0123456",
+  REDIS_URL: "redis://redis.internal:6379/0",
 } as const;
 
 /** Asserts parseConfig throws a ConfigError whose message names every given variable. */
@@ -156,5 +157,32 @@ describe("production", () => {
     const leaked = "leaky-secret-value";
     const message = rejects({ ...PROD, AUTH_SECRET: leaked }, "AUTH_SECRET");
     assert.doesNotMatch(message, new RegExp(leaked));
+  });
+});
+
+describe("production extras", () => {
+  test("REDIS_URL is required, unless the per-instance opt-out is explicit", () => {
+    rejects({ ...PROD, REDIS_URL: undefined }, "REDIS_URL");
+    const c = parseConfig({ ...PROD, REDIS_URL: undefined, ALLOW_LOCAL_RATE_LIMITS: "1" });
+    assert.equal(c.ALLOW_LOCAL_RATE_LIMITS, true);
+    assert.equal(parseConfig({ REDIS_URL: undefined }).REDIS_URL, undefined, "development needs no Redis");
+  });
+
+  test("NODE_ENV=production without APP_ENV refuses the built-in secrets and says what to do", () => {
+    const message = rejects({ NODE_ENV: "production" }, "APP_ENV", "AUTH_SECRET", "JWT_SECRET", "ENCRYPTION_KEY");
+    assert.match(message, /APP_ENV=production/);
+    const devSecret = parseConfig({}).AUTH_SECRET;
+    rejects({ NODE_ENV: "production", AUTH_SECRET: PROD.AUTH_SECRET, JWT_SECRET: PROD.JWT_SECRET, ENCRYPTION_KEY: devSecret }, "ENCRYPTION_KEY");
+    // Declared either way, NODE_ENV alone decides nothing.
+    assert.equal(parseConfig({ NODE_ENV: "production", APP_ENV: "development" }).APP_ENV, "development");
+    assert.equal(parseConfig({ NODE_ENV: "production", AUTH_SECRET: PROD.AUTH_SECRET, JWT_SECRET: PROD.JWT_SECRET, ENCRYPTION_KEY: PROD.ENCRYPTION_KEY }).APP_ENV, "development");
+  });
+
+  test("TRUSTED_PROXIES: CIDRs and bare addresses, default none, garbage refused", () => {
+    assert.deepEqual(parseConfig({}).TRUSTED_PROXIES, []);
+    const t = parseConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 2001:db8::/32,192.0.2.7" }).TRUSTED_PROXIES;
+    assert.deepEqual(t.map(([a, bits]) => `${a.toString()}/${bits}`), ["10.0.0.0/8", "2001:db8::/32", "192.0.2.7/32"]);
+    rejects({ TRUSTED_PROXIES: "10.0.0.0/8, nonsense" }, "TRUSTED_PROXIES");
+    rejects({ TRUSTED_PROXIES: "10.0.0.0/33" }, "TRUSTED_PROXIES");
   });
 });

@@ -1,6 +1,7 @@
 // Configuration: read once from the environment, validated with zod. Development gets safe
 // defaults; APP_ENV=production refuses to start without real secrets.
 import { z } from "zod";
+import { parseTrustedProxies, refuseUndeclaredProduction, requireProductionExtras } from "@/lib/config-production";
 
 const DEV_SECRET = "dev-only-insecure-secret-change-me-0000000000";
 
@@ -32,12 +33,16 @@ export const configSchema = z
     RATE_LIMIT_SCALE: positive(1),
     /** How long an idempotent request that has committed nothing yet holds its key before a retry may take it over. */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
+    /** Failed authentications per client address per minute before it gets 429 without a lookup. */
+    AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     /**
-     * How many proxies we run in front of the app, each appending to X-Forwarded-For (the edge
-     * load balancer is 1). The client address is the hop the outermost of them wrote; hops to
-     * its left came from the client and are not trusted. 0: no proxy, X-Forwarded-For ignored.
+     * The addresses (CIDRs, comma-separated) of our own proxies in front of the app. Hops of
+     * X-Forwarded-For are believed only while the hop to their right is one of them (see
+     * lib/http/client-ip.ts). Empty (default): no proxy, forwarding headers are ignored.
      */
-    TRUSTED_PROXY_COUNT: z.coerce.number().int().min(0).max(10).default(1),
+    TRUSTED_PROXIES: z.string().default("").transform((v, ctx) => parseTrustedProxies(v, ctx)),
+    /** Production without REDIS_URL keeps rate limits per instance only if this says so (a logged opt-out). */
+    ALLOW_LOCAL_RATE_LIMITS: boolFlag,
     JOBS_DRIVER: z.enum(["local", "inngest"]).default("local"),
     /** How often the local ticker looks for due work (scheduled actions). */
     JOBS_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
@@ -52,6 +57,7 @@ export const configSchema = z
   .transform((c) => ({ ...c, APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "") }))
   .superRefine((c, ctx) => {
     if (c.APP_ENV !== "production") return;
+    requireProductionExtras(c, ctx);
     const need = (ok: boolean, path: string, message: string) => ok || ctx.addIssue({ code: "custom", path: [path], message });
     for (const key of ["AUTH_SECRET", "JWT_SECRET", "ENCRYPTION_KEY"] as const) {
       need(c[key] !== DEV_SECRET && c[key].length >= 32, key, "must be set to a random value of at least 32 characters in production");
@@ -73,6 +79,7 @@ export class ConfigError extends Error {}
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // A variable set to "" means "not set" (common in .env files and CI), so its default applies.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  refuseUndeclaredProduction(cleaned, DEV_SECRET);
   const result = configSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);

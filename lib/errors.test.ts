@@ -2,7 +2,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { AppError, ERROR_CODES, errorEnvelopeSchema, errorStatus, errorType, toEnvelope, type ErrorCode } from "@/lib/errors";
 
-const ALLOWED_STATUSES = new Set([400, 401, 402, 403, 404, 405, 409, 415, 422, 429, 500, 502, 503]);
+const ALLOWED_STATUSES = new Set([400, 401, 402, 403, 404, 405, 409, 413, 415, 422, 429, 500, 502, 503]);
 
 describe("error table", () => {
   test("has codes and no duplicates", () => {

@@ -34,6 +34,7 @@ const table = {
   qr_establishment_suspended: [403, "permission_error"],
   // Request shape
   content_type_required: [415, "invalid_request_error"],
+  payload_too_large: [413, "invalid_request_error"],
   invalid_json: [400, "invalid_request_error"],
   invalid_request: [400, "invalid_request_error"],
   missing_field: [400, "invalid_request_error"],

@@ -4,15 +4,34 @@ import pino from "pino";
 import { config } from "@/lib/config";
 import { singleton } from "@/lib/singleton";
 
-export const log = singleton("log", () =>
-  pino({
-    level: config().LOG_LEVEL,
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: {
-      paths: ["authorization", "*.authorization", "secretKey", "*.secretKey", "refreshToken", "*.refreshToken", "password", "*.password", "secret", "*.secret", "apiKey", "*.apiKey"],
-      censor: "[redacted]",
-    },
-  }),
-);
+const logger = () =>
+  singleton("log", () =>
+    pino({
+      level: config().LOG_LEVEL,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: {
+        paths: ["authorization", "*.authorization", "secretKey", "*.secretKey", "refreshToken", "*.refreshToken", "password", "*.password", "secret", "*.secret", "apiKey", "*.apiKey"],
+        censor: "[redacted]",
+      },
+    }),
+  );
+
+// Created on first use, not at import: `next build` imports every route while it collects page
+// data, and configuration belongs to the server that runs, not to the build. Methods are bound
+// once (a log line per request must not allocate a function).
+const bound = new Map<PropertyKey, unknown>();
+export const log: pino.Logger = new Proxy({} as pino.Logger, {
+  get(_, prop) {
+    const l = logger();
+    const v = Reflect.get(l, prop, l);
+    if (typeof v !== "function") return v;
+    let f = bound.get(prop);
+    if (!f) bound.set(prop, (f = v.bind(l)));
+    return f;
+  },
+  set(_, prop, value) {
+    return Reflect.set(logger(), prop, value);
+  },
+});

@@ -3,6 +3,7 @@
 import { config, ConfigError } from "@/lib/config";
 
 export async function onServerStart() {
+  (await import("@/lib/http/peer-address")).stampPeerAddresses();
   try {
     config();
   } catch (err) {
@@ -12,6 +13,7 @@ export async function onServerStart() {
     }
     throw err;
   }
+  (await import("@/lib/startup-warnings")).logStartupWarnings();
   if (config().JOBS_DRIVER === "local" && config().DATABASE_URL) {
     const { startTicker } = await import("@/lib/jobs/ticker");
     startTicker();

@@ -9,12 +9,13 @@
 //   npm run deposit-account:disable -- --account eda_… [--reactivate]
 //   npm run fx:set -- --currency BRL --rate 5.40       (production rates; older than 24 h = fx_unavailable)
 //   npm run user:create -- --merchant mer_… --email dev@acme.test --password … --role owner|developer|viewer
+//   npm run user:password -- --email dev@acme.test [--password …]   (random when not given; printed once)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -146,6 +147,12 @@ async function main(): Promise<number> {
         if (role !== "owner" && role !== "developer" && role !== "viewer") throw new Error("--role must be owner, developer or viewer");
         const u = await createDashboardUser({ merchantId: need(values.merchant, "--merchant"), email: need(values.email, "--email"), password: need(values.password, "--password"), role });
         out(`dashboard user ${u.email} (${u.role}) of merchant ${u.merchantId}`, u);
+        return 0;
+      }
+      case "user:password": {
+        const { resetDashboardPassword } = await import("@/lib/dashboard/reset-password");
+        const u = await resetDashboardPassword(need(values.email, "--email"), values.password);
+        out(`new password of ${u.email}: ${u.password}   (shown once)`, u);
         return 0;
       }
       default:

@@ -1,7 +1,9 @@
 // `npm start`: the whole service with nothing installed but Node. Without DATABASE_URL it runs
-// an embedded PostgreSQL (PGlite) keeping its data in .data/; it applies migrations, makes sure a
-// demo merchant exists and prints its sandbox keys, builds the app if the sources changed, and
-// serves it on PORT (default 3000). `npm run dev` does the same with `next dev`.
+// an embedded PostgreSQL (PGlite) keeping its data in .data/; it applies migrations, in a
+// development deployment (APP_ENV unset or development) makes sure a demo merchant exists and
+// prints its sandbox keys, builds the app if the sources changed, and serves it on PORT (default
+// 3000). `npm run dev` does the same with `next dev`. Production (APP_ENV=production) gets no
+// demo data at all: merchants come from `npm run merchant:create`.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -18,20 +20,43 @@ const started = Date.now();
 const dev = process.argv.includes("--dev");
 const say = (s: string) => console.log(`[start] ${s}`);
 
-async function ensureDemoMerchant(databaseUrl: string) {
+export const DEMO_EMAIL = "demo@example.test";
+
+type Demo = { merchantId: string; sandbox: { publishableKey: string; secretKey: string }; password?: string };
+
+/**
+ * The demo merchant of a development deployment: sandbox keys only (its live key pair is
+ * revoked at once), and a dashboard owner whose random password is printed once, at creation
+ * (`npm run user:password -- --email demo@example.test` sets a new one). Never called in
+ * production.
+ */
+async function ensureDemoMerchant(databaseUrl: string): Promise<Demo> {
   const file = path.join(root, ".data", `demo-merchant-${createHash("sha256").update(databaseUrl).digest("hex").slice(0, 12)}.json`);
   const { db } = await import("../lib/db.ts");
   if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, "utf8"));
+    const saved = JSON.parse(readFileSync(file, "utf8")) as Demo & { production?: unknown };
     const exists = await db().merchant.findUnique({ where: { id: saved.merchantId }, select: { id: true } });
-    if (exists) return saved;
+    if (exists) {
+      // Demos made before live keys were withheld: revoke them and forget them.
+      await db().apiKeyPair.updateMany({ where: { merchantId: saved.merchantId, environment: "production", revokedAt: null }, data: { revokedAt: new Date() } });
+      const kept: Demo = { merchantId: saved.merchantId, sandbox: saved.sandbox };
+      if (saved.production) writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
+      return kept;
+    }
   }
   const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
-  const created = await createMerchant({ name: "Demo Store", industry: "retail", tier: "premium", email: "demo@example.test", password: "demo-password-123" });
+  const { randomPassword } = await import("../lib/dashboard/reset-password.ts");
+  const password = randomPassword();
+  // A clone whose .data/ was removed keeps its database user: give it a fresh password.
+  const existingUser = await db().dashboardUser.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
+  const created = await createMerchant({ name: "Demo Store", industry: "retail", tier: "standard", ...(existingUser ? {} : { email: DEMO_EMAIL, password }) });
+  await db().apiKeyPair.updateMany({ where: { merchantId: created.merchantId, environment: "production" }, data: { revokedAt: new Date() } });
+  const demo: Demo = { merchantId: created.merchantId, sandbox: created.sandbox };
   mkdirSync(path.dirname(file), { recursive: true });
-  // Local development only: the demo's secrets are kept in .data/ (git-ignored, owner-only).
-  writeFileSync(file, JSON.stringify(created, null, 2), { mode: 0o600 });
-  return created;
+  // Local development only: the demo's sandbox keys are kept in .data/ (git-ignored, owner-only);
+  // the password is not kept anywhere.
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return { ...demo, password: existingUser ? undefined : password };
 }
 
 async function main() {
@@ -68,7 +93,7 @@ async function main() {
 
   const applied = await deployMigrations(databaseUrl);
   say(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema is up to date");
-  const demo = await ensureDemoMerchant(databaseUrl);
+  const demo = config.APP_ENV === "development" ? await ensureDemoMerchant(databaseUrl) : null;
   if (config.APP_ENV !== "production") {
     // Development: today's production FX rates from the sandbox table, so production rails price.
     const { SANDBOX_RATES, setRate } = await import("../lib/money/rates.ts");
@@ -88,7 +113,9 @@ async function main() {
   }
 
   if (!dev) buildIfStale(say);
-  const server = startNext({ port: config.PORT, dev, host: config.HOST, env: { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: poolSize, ...pspEnv } });
+  // APP_ENV is passed on explicitly: `next start` sets NODE_ENV=production, and the server refuses
+  // NODE_ENV=production without APP_ENV on development secrets (lib/config-production.ts).
+  const server = startNext({ port: config.PORT, dev, host: config.HOST, env: { APP_ENV: config.APP_ENV, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: poolSize, ...pspEnv } });
   const shutdown = async (code: number) => {
     await server.stop();
     await stopDb();
@@ -100,13 +127,21 @@ async function main() {
 
   await waitForHttp(`${server.url}/api/v1/ping`, 120_000);
   const base = config.APP_URL;
+  const ready = `Latam Payments is running at ${base}   (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`;
+  if (!demo) {
+    console.log(`\n  ${ready}\n\n  Create a merchant: npm run merchant:create -- --name "Acme" --email owner@acme.example --password …\n  API:  ${base}/api/v1/openapi.json\n`);
+    return;
+  }
+  const owner = demo.password
+    ? `${DEMO_EMAIL} / ${demo.password}   (shown once; new one: npm run user:password -- --email ${DEMO_EMAIL})`
+    : `${DEMO_EMAIL}   (password shown at first start; new one: npm run user:password -- --email ${DEMO_EMAIL})`;
   console.log(`
-  Latam Payments is running at ${base}   (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
+  ${ready}
 
-  Demo merchant ${demo.merchantId}, sandbox keys:
+  Demo merchant ${demo.merchantId} (development only), sandbox keys:
     publishable  ${demo.sandbox.publishableKey}
     secret       ${demo.sandbox.secretKey}
-  Dashboard owner: demo@example.test / demo-password-123
+  Dashboard owner: ${owner}
 
   Try:  curl ${base}/api/v1/me -H "Authorization: Bearer ${demo.sandbox.secretKey}"
   API:  ${base}/api/v1/openapi.json

@@ -3,6 +3,7 @@
 import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { SignJWT } from "jose";
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from "@/lib/auth/jwt";
 import { api, assertEnvelope, extraServer, newMerchant, waitFor } from "./helpers.ts";
 import { setMerchantStatus, setShopStatus } from "@/lib/merchants/set-status";
 import { createMerchantWideKeys, rollSecretKey } from "@/lib/merchants/manage-keys";
@@ -119,8 +120,17 @@ describe("access tokens", () => {
       .setSubject(claims.sub)
       .setIssuedAt(Math.floor(Date.now() / 1000) - 2000)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 1000)
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
       .sign(jwtKey);
     assertEnvelope(await api("/me", { key: expired }), "token_expired", 401);
+    // Signed with our key but missing exp, iss or aud: refused.
+    const mint = (b: (j: SignJWT) => SignJWT) => b(new SignJWT({ mid: claims.mid, sid: claims.sid, env: claims.env, kind: claims.kind, ver: claims.ver }).setProtectedHeader({ alg: "HS256" }).setSubject(claims.sub).setIssuedAt()).sign(jwtKey);
+    assertEnvelope(await api("/me", { key: await mint((j) => j.setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE)) }), "invalid_token", 401);
+    assertEnvelope(await api("/me", { key: await mint((j) => j.setExpirationTime("5m").setAudience(TOKEN_AUDIENCE)) }), "invalid_token", 401);
+    assertEnvelope(await api("/me", { key: await mint((j) => j.setExpirationTime("5m").setIssuer(TOKEN_ISSUER)) }), "invalid_token", 401);
+    assertEnvelope(await api("/me", { key: await mint((j) => j.setExpirationTime("5m").setIssuer(TOKEN_ISSUER).setAudience("someone-else")) }), "invalid_token", 401);
+    assert.equal((await api("/me", { key: await mint((j) => j.setExpirationTime("5m").setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE)) })).status, 200);
   });
 
   test("rolling the secret retires its access and refresh tokens", async () => {

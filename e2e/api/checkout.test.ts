@@ -106,20 +106,29 @@ describe("POST /checkout/sessions, selector mode", () => {
 });
 
 describe("customer IP and canonical URLs", () => {
-  test("the customer IP is the hop our edge wrote, never the first one; then x-real-ip", async () => {
+  test("the customer IP is the hop our proxies wrote, never the client's own; then x-real-ip; none trusted: the peer", async () => {
     const res = await createSession({ amount: 10, customer }, { "x-forwarded-for": "6.6.6.6, 203.0.113.9" });
     assert.equal(res.body.customerIp, "203.0.113.9");
     const spoof = await createSession({ amount: 10, customer }, { "x-forwarded-for": "not-an-ip" });
     assert.equal(spoof.body.customerIp, null);
-    const two = await extraServer({ ...(process.env as Record<string, string>), TRUSTED_PROXY_COUNT: "2" });
+    // The harness trusts 127.0.0.1 (the test client plays the edge); here also a 10/8 inner proxy.
+    const two = await extraServer({ ...(process.env as Record<string, string>), TRUSTED_PROXIES: "127.0.0.1/32, 10.0.0.0/8" });
     try {
       const viaTwo = await api("/checkout/sessions", { base: two.url, key: sk, body: { amount: 10, customer }, headers: { "x-forwarded-for": "6.6.6.6, 203.0.113.9, 10.0.0.2" } });
       assert.equal(viaTwo.body.customerIp, "203.0.113.9");
-      // One hop only (Next's own) is not enough for two proxies: x-real-ip from the edge.
+      // Every hop ours (Next writes the peer itself when none came): x-real-ip from the edge.
       const realIp = await api("/checkout/sessions", { base: two.url, key: sk, body: { amount: 10, customer }, headers: { "x-real-ip": "198.51.100.7" } });
       assert.equal(realIp.body.customerIp, "198.51.100.7");
     } finally {
       await two.stop();
+    }
+    // No trusted proxy (the default): forwarding headers are the client's own claim.
+    const none = await extraServer({ ...(process.env as Record<string, string>), TRUSTED_PROXIES: "" });
+    try {
+      const res = await api("/checkout/sessions", { base: none.url, key: sk, body: { amount: 10, customer }, headers: { "x-forwarded-for": "203.0.113.9", "x-real-ip": "198.51.100.7" } });
+      assert.equal(res.body.customerIp, "127.0.0.1");
+    } finally {
+      await none.stop();
     }
   });
 

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { config } from "@/lib/config";
 import { hashSecretKey, looksLikeApiKey, maskKey, parseApiKey, type KeyKind } from "@/lib/auth/keys";
 import { verifyAccessToken } from "@/lib/auth/jwt";
-import { principalByKeyPairId, principalByPublishableKey, principalBySecretHash, type Principal } from "@/lib/auth/principal";
+import { principalByKeyPairId, principalByPublishableKey, principalBySecretHash, type BeforeLookup, type Principal } from "@/lib/auth/principal";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type AuthContext = {
@@ -23,12 +23,14 @@ export type AuthRequirements = {
   auth: "secret" | "any";
   shop?: "required" | "optional";
   sandboxOnly?: boolean;
+  /** Runs before a credential is looked up in the database (not for cached ones). */
+  beforeLookup?: BeforeLookup;
 };
 
-async function resolve(token: string): Promise<AuthContext> {
+async function resolve(token: string, beforeLookup?: BeforeLookup): Promise<AuthContext> {
   if (looksLikeApiKey(token)) {
     const parsed = parseApiKey(token);
-    const principal = parsed && (parsed.kind === "secret" ? await principalBySecretHash(hashSecretKey(token)) : await principalByPublishableKey(token));
+    const principal = parsed && (parsed.kind === "secret" ? await principalBySecretHash(hashSecretKey(token), beforeLookup) : await principalByPublishableKey(token, beforeLookup));
     if (!parsed || !principal || principal.revoked || principal.environment !== parsed.environment) {
       throw new AppError("invalid_api_key", "The API key is unknown, was rolled, or belongs to another environment.");
     }
@@ -71,7 +73,7 @@ export function bearerToken(authorization: string | null): string {
 }
 
 export async function authenticate(authorization: string | null, host: string | null, req: AuthRequirements): Promise<AuthContext> {
-  const ctx = await resolve(bearerToken(authorization));
+  const ctx = await resolve(bearerToken(authorization), req.beforeLookup);
   const bound = hostEnvironment(host);
   if (bound && bound !== ctx.environment) {
     throw new AppError("environment_mismatch", `This host serves ${bound} requests; the credential is for ${ctx.environment}.`);

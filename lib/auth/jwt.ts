@@ -9,6 +9,9 @@ import type { Environment } from "@/lib/generated/prisma/enums";
 import type { KeyKind } from "@/lib/auth/keys";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
+/** Our tokens name us and the API: a token minted for anything else with the same key is refused. */
+export const TOKEN_ISSUER = "latam-payments";
+export const TOKEN_AUDIENCE = "latam-payments/api";
 
 export type AccessClaims = { sub: string; mid: string; sid: string | null; env: Environment; kind: KeyKind; ver: number };
 
@@ -20,6 +23,8 @@ export async function signAccessToken(claims: AccessClaims): Promise<string> {
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(sub)
     .setIssuedAt()
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
     .setJti(randomBase62(16))
     .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
     .sign(key());
@@ -27,7 +32,7 @@ export async function signAccessToken(claims: AccessClaims): Promise<string> {
 
 export async function verifyAccessToken(token: string): Promise<AccessClaims> {
   try {
-    const { payload } = await jwtVerify(token, key(), { algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, key(), { algorithms: ["HS256"], issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, requiredClaims: ["exp", "iat", "sub"] });
     const { sub, mid, sid, env, kind, ver } = payload as Record<string, unknown>;
     if (typeof sub !== "string" || typeof mid !== "string" || (env !== "sandbox" && env !== "production") || (kind !== "secret" && kind !== "publishable") || typeof ver !== "number") {
       throw new AppError("invalid_token", "The access token is malformed.");

@@ -1,8 +1,11 @@
 // What a credential resolves to: the key pair with its merchant and shop. Cached briefly per
 // process (key lookups are on every request); changes to keys or statuses notify every server
-// to drop its cache (lib/cache/invalidation.ts), and a 5 s TTL bounds staleness.
+// to drop its cache (lib/cache/invalidation.ts), and a 5 s TTL bounds staleness. Unknown
+// credentials are remembered in a separate, smaller cache: a flood of invented keys can only
+// push out other invented keys, never a real one.
 import { db } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
+import { rememberBounded } from "@/lib/cache/bounded";
 import { notifyInvalidated, onInvalidated } from "@/lib/cache/invalidation";
 import type { Environment, MerchantStatus, MerchantTier, ShopStatus } from "@/lib/generated/prisma/enums";
 
@@ -19,12 +22,22 @@ export type Principal = {
 
 const TTL_MS = 5_000;
 
-type Entry = { at: number; value: Principal | null };
+const MAX_KNOWN = 50_000;
+const MAX_UNKNOWN = 10_000;
+
+type Entry = { at: number; value: Principal };
 const cache = singleton("principal-cache", () => {
   const byKey = new Map<string, Entry>();
-  onInvalidated("credentials", () => byKey.clear());
-  return { byKey };
+  const unknown = new Map<string, number>();
+  onInvalidated("credentials", () => {
+    byKey.clear();
+    unknown.clear();
+  });
+  return { byKey, unknown };
 });
+
+/** Called on a cache miss, before the database is asked (the failed-authentication limit). */
+export type BeforeLookup = () => Promise<void>;
 
 const select = {
   id: true,
@@ -53,20 +66,29 @@ function toPrincipal(row: Row | null): Principal | null {
   };
 }
 
-async function cached(key: string, load: () => Promise<Row | null>): Promise<Principal | null> {
+async function cached(key: string, load: () => Promise<Row | null>, beforeLookup?: BeforeLookup): Promise<Principal | null> {
+  const now = Date.now();
   const hit = cache.byKey.get(key);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  if (hit && now - hit.at < TTL_MS) return hit.value;
+  const miss = cache.unknown.get(key);
+  if (miss !== undefined && now - miss < TTL_MS) return null;
+  await beforeLookup?.();
   const value = toPrincipal(await load());
-  if (cache.byKey.size > 50_000) cache.byKey.clear();
-  cache.byKey.set(key, { at: Date.now(), value });
+  if (value) {
+    cache.unknown.delete(key);
+    rememberBounded(cache.byKey, key, { at: Date.now(), value }, MAX_KNOWN);
+  } else {
+    cache.byKey.delete(key);
+    rememberBounded(cache.unknown, key, Date.now(), MAX_UNKNOWN);
+  }
   return value;
 }
 
-export function principalBySecretHash(secretHash: string) {
-  return cached(`s:${secretHash}`, () => db().apiKeyPair.findUnique({ where: { secretHash }, select }));
+export function principalBySecretHash(secretHash: string, beforeLookup?: BeforeLookup) {
+  return cached(`s:${secretHash}`, () => db().apiKeyPair.findUnique({ where: { secretHash }, select }), beforeLookup);
 }
-export function principalByPublishableKey(publishableKey: string) {
-  return cached(`p:${publishableKey}`, () => db().apiKeyPair.findUnique({ where: { publishableKey }, select }));
+export function principalByPublishableKey(publishableKey: string, beforeLookup?: BeforeLookup) {
+  return cached(`p:${publishableKey}`, () => db().apiKeyPair.findUnique({ where: { publishableKey }, select }), beforeLookup);
 }
 export function principalByKeyPairId(id: string) {
   return cached(`i:${id}`, () => db().apiKeyPair.findUnique({ where: { id }, select }));

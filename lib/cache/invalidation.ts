@@ -31,8 +31,15 @@ export async function notifyInvalidated(topic: Topic) {
 
 function listen() {
   if (state.listening) return;
+  let url: string | undefined;
+  try {
+    url = config().DATABASE_URL;
+  } catch {
+    // `next build` evaluates modules without runtime configuration; the server that runs has it
+    // (and refuses to start without it), and listens then.
+    return;
+  }
   state.listening = true;
-  const url = config().DATABASE_URL;
   if (!url) return;
   const connect = () => {
     const client = new pg.Client({ connectionString: url });

@@ -1,13 +1,18 @@
-// The client's address as our own edge saw it. X-Forwarded-For is a list each proxy appends to:
-// "<whatever the client sent>, <client as seen by the edge>, <edge as seen by proxy 2>, ...".
-// Only the hops our proxies wrote can be trusted, so with N trusted proxies the client is the
-// N-th hop from the right; anything further left is the client's own claim (a buyer can send
-// `X-Forwarded-For: 1.2.3.4` and must not become 1.2.3.4). Without enough hops, X-Real-IP
-// (set by nginx-style edges), else unknown. With no trusted proxy every such header is the
-// client's own claim, so none is believed. (Next's server fills in X-Forwarded-For with the
-// socket's peer when a request arrives without one.)
+// The client's address. The one address nobody can forge is the socket's peer, which the server
+// stamps into PEER_HEADER (lib/http/peer-address.ts). When that peer is one of our own proxies
+// (TRUSTED_PROXIES, CIDRs), the hop it appended to X-Forwarded-For is believed, and so on
+// leftwards while the hop believed is itself a trusted proxy; the first hop that is not one is
+// the client. Anything further left is the client's own claim (a buyer can send
+// `X-Forwarded-For: 1.2.3.4` and must not become 1.2.3.4). With no trusted proxy (the default)
+// forwarding headers are ignored and the peer is the client. X-Real-IP is believed only from a
+// trusted peer when X-Forwarded-For names nobody.
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { config } from "@/lib/config";
+import type { Cidr } from "@/lib/config-production";
+
+/** Set by the server on every request from the socket (never from what the client sent). */
+export const PEER_HEADER = "x-lp-peer-address";
 
 function normalise(raw: string | undefined | null): string | null {
   if (!raw) return null;
@@ -20,22 +25,42 @@ function normalise(raw: string | undefined | null): string | null {
   return isIP(v) ? v : null;
 }
 
-export function clientIpFrom(headers: Headers, trustedProxies: number): string | null {
-  if (trustedProxies === 0) return null;
-  {
-    const hops = (headers.get("x-forwarded-for") ?? "")
-      .split(",")
-      .map((h) => h.trim())
-      .filter(Boolean);
-    if (hops.length >= trustedProxies) {
-      const ip = normalise(hops[hops.length - trustedProxies]);
-      if (ip) return ip;
-    }
+export function isTrustedProxy(ip: string, trusted: Cidr[]): boolean {
+  if (trusted.length === 0) return false;
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.process(ip);
+  } catch {
+    return false;
   }
-  return normalise(headers.get("x-real-ip"));
+  return trusted.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range as never, bits));
 }
 
-/** The customer's address per TRUSTED_PROXY_COUNT, or null when no trusted header names one. */
+/**
+ * The client per `trusted` proxies. `peer` is the socket's peer address; null when unknown
+ * (the request arrived before the server stamped peers), which is then also the answer.
+ */
+export function clientIpFrom(headers: Headers, trusted: Cidr[], peer: string | null = normalise(headers.get(PEER_HEADER))): string | null {
+  let current = normalise(peer);
+  if (!current) return null;
+  if (!isTrustedProxy(current, trusted)) return current;
+  const hops = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = normalise(hops[i]);
+    // A proxy of ours vouching for garbage: the client is unknown.
+    if (!hop) return null;
+    current = hop;
+    if (!isTrustedProxy(hop, trusted)) return hop;
+  }
+  // Every hop is one of ours (Next also writes the peer when no proxy sent the header): an
+  // nginx-style edge names the client in X-Real-IP.
+  return normalise(headers.get("x-real-ip")) ?? current;
+}
+
+/** The customer's address per TRUSTED_PROXIES, or null when unknown. */
 export function clientIp(headers: Headers): string | null {
-  return clientIpFrom(headers, config().TRUSTED_PROXY_COUNT);
+  return clientIpFrom(headers, config().TRUSTED_PROXIES);
 }

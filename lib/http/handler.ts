@@ -12,6 +12,8 @@ import { parseWith } from "@/lib/http/validation";
 import { clientIp } from "@/lib/http/client-ip";
 import { validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/http/idempotency";
 import { recordRequest } from "@/lib/http/request-log";
+import { API_BODY_LIMIT, readBody, refuseDeclaredOversize } from "@/lib/http/body";
+import { failedAuthGuard } from "@/lib/auth/failed-auth";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
 export type HandlerInput<E extends EndpointDef> = {
@@ -48,7 +50,7 @@ export function errorResponse(err: unknown, requestId: string, headers: Record<s
 }
 
 async function readJsonBody(req: Request): Promise<unknown> {
-  const text = await req.text();
+  const text = await readBody(req, API_BODY_LIMIT);
   if (text.trim() === "") return {};
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim())) {
@@ -86,8 +88,14 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
     let status = 500;
     let response: Response;
     try {
+      // Before authentication: an oversized body is refused without any lookup.
+      refuseDeclaredOversize(req, API_BODY_LIMIT);
       if (endpoint.auth !== "none") {
-        auth = await authenticate(req.headers.get("authorization"), req.headers.get("host"), { auth: endpoint.auth, shop: endpoint.shop, sandboxOnly: endpoint.sandboxOnly });
+        const guard = failedAuthGuard(clientAddress(req));
+        auth = await authenticate(req.headers.get("authorization"), req.headers.get("host"), { auth: endpoint.auth, shop: endpoint.shop, sandboxOnly: endpoint.sandboxOnly, beforeLookup: guard.beforeLookup }).catch(async (err) => {
+          await guard.record(err);
+          throw err;
+        });
       }
       const verdict = endpoint.rateLimit === false ? null : await limit(endpoint, req, auth);
       if (verdict) headers = rateLimitHeaders(verdict);

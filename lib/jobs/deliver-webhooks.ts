@@ -8,7 +8,8 @@ import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { signatureHeader } from "@/lib/webhooks/sign";
 import { signingSecrets } from "@/lib/webhooks/subscriptions";
-import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import { policyFor, type OutboundPolicy } from "@/lib/webhooks/url-policy";
+import { OutboundRefused, postChecked } from "@/lib/webhooks/outbound";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -29,13 +30,13 @@ const CLAIM = `
 
 type Attempt = { status: number | null; body: string; durationMs: number };
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
+async function post(url: string, body: string, headers: Record<string, string>, policy: OutboundPolicy): Promise<Attempt> {
   const started = performance.now();
   try {
-    const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "LatamPayments-Webhooks/1", ...headers }, redirect: "manual", signal: AbortSignal.timeout(timeoutMs()) });
-    const text = (await res.text()).slice(0, 1024);
-    return { status: res.status, body: text, durationMs: Math.round(performance.now() - started) };
+    const res = await postChecked(url, body, { "content-type": "application/json", "user-agent": "LatamPayments-Webhooks/1", ...headers }, policy, timeoutMs());
+    return { status: res.status, body: res.body, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
+    if (err instanceof OutboundRefused) return { status: null, body: `refused: ${err.message}`, durationMs: Math.round(performance.now() - started) };
     return { status: null, body: `request failed: ${err instanceof Error ? err.name : "error"}`, durationMs: Math.round(performance.now() - started) };
   }
 }
@@ -43,7 +44,7 @@ async function post(url: string, body: string, headers: Record<string, string>):
 // Everything an attempt needs in one read (delivery, subscription, event body as sent), and
 // its outcome in one write: the lean `sql` path, as delivery runs thousands of times a minute.
 const LOAD = `
-  SELECT d.id, d.event, d.attempts, d.status, s.id AS subscription_id, s.url, s.environment, s.status AS subscription_status,
+  SELECT d.id, d.event, d.attempts, d.status, s.id AS subscription_id, s.url, s.environment, s.status AS subscription_status, s.managed,
          s.deleted_at, s.secret_encrypted, s.previous_secret_encrypted, s.previous_secret_expires_at, s.failing_since,
          e.payload::text AS body
   FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN events e ON e.id = d.event_id
@@ -56,7 +57,7 @@ const RECORD = `
 const STOP = `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, locked_until = NULL, updated_at = now() WHERE id = $1`;
 
 type Loaded = {
-  id: string; event: string; attempts: number; status: string; subscription_id: string; url: string; environment: Environment; subscription_status: string;
+  id: string; event: string; attempts: number; status: string; subscription_id: string; url: string; environment: Environment; subscription_status: string; managed: boolean;
   deleted_at: Date | null; secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null; failing_since: Date | null; body: string;
 };
 
@@ -69,13 +70,10 @@ async function deliverOne(id: string): Promise<boolean> {
     return false;
   }
   const { current, previous } = signingSecrets({ secretEncrypted: d.secret_encrypted, previousSecretEncrypted: d.previous_secret_encrypted, previousSecretExpiresAt: d.previous_secret_expires_at });
-  let attempt: Attempt;
-  try {
-    await assertDeliverableUrl(d.url, d.environment);
-    attempt = await post(d.url, d.body, { "X-Service-Signature": signatureHeader(d.body, current, previous), "X-Service-Event": d.event, "X-Service-Delivery": d.id });
-  } catch (err) {
-    attempt = { status: null, body: `refused: ${err instanceof Error ? err.message : "url policy"}`, durationMs: 0 };
-  }
+  // The URL policy is applied on the address connected to (lib/webhooks/outbound.ts). A managed
+  // subscription's URL is our own inbox (APP_URL), never merchant-given.
+  const policy = { ...policyFor(d.environment), ownInbox: d.managed };
+  const attempt = await post(d.url, d.body, { "X-Service-Signature": signatureHeader(d.body, current, previous), "X-Service-Event": d.event, "X-Service-Delivery": d.id }, policy);
   const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
   const attempts = d.attempts + 1;
   const wait = RETRY_SCHEDULE_SECONDS[attempts - 1];

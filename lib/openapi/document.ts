@@ -33,6 +33,7 @@ function commonErrors(e: EndpointDef): ErrorCode[] {
   if (e.shop === "required") codes.push("shop_required");
   if (e.sandboxOnly) codes.push("production_key_refused");
   if (e.body) codes.push("content_type_required", "invalid_json", "invalid_request", "missing_field");
+  if (e.method === "POST" || e.method === "PUT" || e.method === "PATCH") codes.push("payload_too_large");
   if (e.query || e.params) codes.push("invalid_request");
   if (e.idempotent) codes.push("idempotency_conflict");
   return codes;

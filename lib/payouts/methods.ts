@@ -38,7 +38,12 @@ export const SANDBOX_PAYOUT_METHODS: PayoutMethod[] = [
 ];
 
 export function payoutMethods(environment: Environment): PayoutMethod[] {
-  return environment === "sandbox" ? [...SANDBOX_PAYOUT_METHODS, ...PRODUCTION_PAYOUT_METHODS] : PRODUCTION_PAYOUT_METHODS;
+  if (environment === "sandbox") return [...SANDBOX_PAYOUT_METHODS, ...PRODUCTION_PAYOUT_METHODS];
+  // The simulated driver serves development deployments only (decisions.md "Payouts"): in
+  // production a live method without a configured provider is not offered, so sending to it is
+  // 422 payout_method_unavailable.
+  if (config().APP_ENV === "production") return PRODUCTION_PAYOUT_METHODS.filter((m) => m.providers.some(isProviderConfigured));
+  return PRODUCTION_PAYOUT_METHODS;
 }
 
 export function payoutMethodById(environment: Environment, id: string): PayoutMethod | undefined {

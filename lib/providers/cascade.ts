@@ -1,5 +1,6 @@
 // The provider cascade: the rail's providers in priority order; the first that accepts with a
 // hosted page or payment instructions wins. Every attempt is recorded.
+import { log } from "@/lib/log";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { routableProviders } from "@/lib/catalog/list-payment-methods";
@@ -24,7 +25,12 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
   for (const code of providers) {
     const connector = connectorFor(code);
     const started = performance.now();
-    const outcome = await connector.createCharge(req).catch((err: unknown) => ({ kind: "unavailable" as const, reason: err instanceof Error ? err.message : String(err) }));
+    // An exception is our own failure: its text goes to the log, never into the attempts a
+    // merchant reads (error details, the transaction's record).
+    const outcome = await connector.createCharge(req).catch((err: unknown) => {
+      log.error({ provider: code, transaction: req.transactionId, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, "provider connector threw");
+      return { kind: "unavailable" as const, reason: "connector_error" };
+    });
     const durationMs = Math.round(performance.now() - started);
     if (outcome.kind === "accepted") {
       const page = outcome.paymentFormUrl ?? (outcome.instructions ? `${config().APP_URL}/pay/${code}/${req.transactionId}` : null);

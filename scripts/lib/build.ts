@@ -1,5 +1,5 @@
 // `next build` when the sources are newer than the last build (or there is none).
-import { existsSync, readdirSync, statSync, utimesSync } from "node:fs";
+import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { root } from "./schema-engine.ts";
@@ -15,6 +15,11 @@ function newestMtime(p: string): number {
   return newest;
 }
 
+/** Variables a build must not need: every runtime secret and the database. */
+export const BUILD_WITHOUT = ["AUTH_SECRET", "JWT_SECRET", "ENCRYPTION_KEY", "DATABASE_URL", "REDIS_URL", "AUTH_URL", "NEXTAUTH_SECRET", "NEXTAUTH_URL"];
+/** Written after a successful build: the environment it ran with. */
+export const BUILD_ENV_MARKER = ".next/build-env.json";
+
 export function buildIsStale(): boolean {
   const marker = path.join(root, ".next/BUILD_ID");
   if (!existsSync(marker)) return true;
@@ -26,8 +31,13 @@ export function buildIfStale(log: (s: string) => void = console.log): void {
   if (!buildIsStale()) return;
   log("building the app (next build)…");
   const started = Date.now();
-  const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  // Built as a production pipeline would: APP_ENV=production and no runtime secret or database,
+  // since configuration belongs to the server that runs (e2e/api/security.test.ts reads the marker).
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", APP_ENV: "production" };
+  for (const k of BUILD_WITHOUT) delete env[k];
+  const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env });
   if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
+  writeFileSync(path.join(root, BUILD_ENV_MARKER), JSON.stringify({ APP_ENV: env.APP_ENV, withheld: BUILD_WITHOUT.filter((k) => env[k] === undefined) }));
   // The build saw the sources as they were when it started: a file edited while it ran must
   // make the next run build again, so the marker carries the start time.
   const startedAt = new Date(started);

@@ -56,7 +56,7 @@ export const chargeBody = (req: ChargeRequest, code: string) => ({
 export function chargeOutcome(status: number, body: any): ChargeOutcome {
   if (body === undefined) return { kind: "unavailable", reason: `unreadable_answer_${status}` };
   if (status >= 500) return { kind: "unavailable", reason: `http_${status}` };
-  if (status === 402 || status === 422 || body?.status === "declined") return { kind: "declined", reason: String(body?.reason ?? body?.code ?? "declined") };
+  if (status === 402 || status === 422 || body?.status === "declined") return { kind: "declined", reason: declineReason(body?.reason ?? body?.code) };
   if (status < 200 || status >= 300 || typeof body?.id !== "string") return { kind: "unavailable", reason: `unexpected_answer_${status}` };
   const page = typeof body.redirectUrl === "string" && /^https?:\/\//.test(body.redirectUrl) ? body.redirectUrl : null;
   const instructions = body.instructions && typeof body.instructions === "object" ? body.instructions : null;
@@ -78,7 +78,7 @@ export const refundBody = (req: RefundRequest) => ({ reference: req.reference, a
 
 /** An explicit refusal is a 4xx that says so; everything else that is not a clear success is unknown. */
 function refusal(status: number, body: any): string | null {
-  if (status >= 400 && status < 500 && body !== undefined && (body?.status === "rejected" || body?.status === "declined")) return String(body?.reason ?? `http_${status}`);
+  if (status >= 400 && status < 500 && body !== undefined && (body?.status === "rejected" || body?.status === "declined")) return typeof body?.reason === "string" ? declineReason(body.reason) : `http_${status}`;
   return null;
 }
 
@@ -133,4 +133,9 @@ export function payoutStatusAnswer(status: number, body: any): PayoutStatus {
     default:
       return { kind: "unknown", reason: "unexpected_status" };
   }
+}
+
+/** A provider's decline reason as a code: free text from upstream is not passed on to merchants. */
+function declineReason(v: unknown): string {
+  return typeof v === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(v) ? v : "declined";
 }

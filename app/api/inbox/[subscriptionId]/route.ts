@@ -1,6 +1,7 @@
 // The managed inbox's receiving URL (not part of the merchant API): signed deliveries only.
 import { z } from "zod";
 import { methods, route } from "@/lib/http/handler";
+import { NOTICE_BODY_LIMIT, readBody } from "@/lib/http/body";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { receiveInboxDelivery } from "@/lib/webhooks/receive-inbox";
 
@@ -19,7 +20,7 @@ const inboxEndpoint = defineEndpoint({
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route(inboxEndpoint, async ({ params, request }) =>
-    receiveInboxDelivery(params.subscriptionId, await request.text(), {
+    receiveInboxDelivery(params.subscriptionId, await readBody(request, NOTICE_BODY_LIMIT), {
       signature: request.headers.get("x-service-signature"),
       event: request.headers.get("x-service-event"),
       delivery: request.headers.get("x-service-delivery"),

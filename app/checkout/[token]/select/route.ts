@@ -4,6 +4,7 @@
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
+import { formTooLarge, readFormData } from "@/lib/http/body";
 import { log } from "@/lib/log";
 import { selectMethodBody } from "@/lib/checkout/schema";
 import { selectCheckoutMethod } from "@/lib/checkout/select-method";
@@ -25,12 +26,14 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
   };
   if (isCrossSite(req)) return crossSiteRefused();
 
-  let form: FormData;
+  let form: FormData | null;
   try {
-    form = await req.formData();
-  } catch {
-    return back({ error: "choose_method" });
+    form = await readFormData(req);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "payload_too_large") return formTooLarge();
+    throw err;
   }
+  if (!form) return back({ error: "choose_method" });
   const method = String(form.get("paymentMethodId") ?? "");
   const documentId = String(form.get("documentId") ?? "").trim();
   const parsed = selectMethodBody.safeParse({ paymentMethodId: method, customer: documentId ? { documentId } : undefined });

@@ -1,0 +1,392 @@
+// Secure by default (issue 11, items 1-4), shown on a server started the way the README says for
+// production: `npm start` (scripts/start.ts) with APP_ENV=production, an https APP_URL (served
+// over http on loopback here), real-looking secrets, REDIS_URL, its own database and port, no
+// provider configured, and 127.0.0.1 as its one trusted proxy (so the tests can speak for other
+// client addresses through X-Forwarded-For, as a load balancer would). No traffic leaves loopback:
+// host names are only ever resolved by a stub resolver, in this process.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { api, assertEnvelope, waitFor } from "./helpers.ts";
+import { freePort } from "../../scripts/lib/embedded-db.ts";
+import { parseDatabaseUrl, root } from "../../scripts/lib/schema-engine.ts";
+import { BUILD_ENV_MARKER, BUILD_WITHOUT } from "../../scripts/lib/build.ts";
+import { assertDeliverableUrl, setResolver } from "@/lib/webhooks/url-policy";
+import { postChecked } from "@/lib/webhooks/outbound";
+
+const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const redisBase = (process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379").replace(/\/\d*$/, "");
+const dbName = `lp_sec_${process.pid}_${Date.now().toString(36)}`;
+const databaseUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+const secret = (label: string) => `${label}-${randomBytes(24).toString("base64url")}`;
+const AUTH_FAILURES_PER_MINUTE = 30;
+
+/** Only what a process needs to run: nothing of the harness' test configuration leaks in. */
+function cleanEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  const keep = new Set(["PATH", "HOME", "LANG", "TMPDIR", "TERM", "USER", "SHELL", "NODE_OPTIONS"]);
+  const env: Record<string, string | undefined> = {};
+  for (const k of Object.keys(process.env)) env[k] = keep.has(k) ? process.env[k] : undefined;
+  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+}
+
+function collect(child: ChildProcess) {
+  let out = "";
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  return { output: () => out, exited };
+}
+
+let port = 0;
+let base = "";
+let prodEnv: Record<string, string> = {};
+let start: { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+let admin: pg.Client;
+let live = { publishableKey: "", secretKey: "" };
+let sandbox = { publishableKey: "", secretKey: "" };
+
+async function query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  return (await admin.query(sql, params)).rows as T[];
+}
+
+/** RSS (KiB) of the Next server `npm start` runs: its own process group (CLI and next-server). */
+function serverRssKiB(): number {
+  const ps = execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,rss="], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number, number]);
+  const next = ps.find(([, ppid]) => ppid === start.child.pid);
+  assert.ok(next, "found the server npm start spawned");
+  return ps.filter(([, , pgid]) => pgid === next[2]).reduce((sum, [, , , rss]) => sum + rss, 0);
+}
+
+before(async () => {
+  const c = new pg.Client(parseDatabaseUrl(adminUrl));
+  await c.connect();
+  await c.query(`CREATE DATABASE "${dbName}"`);
+  await c.end();
+  admin = new pg.Client(parseDatabaseUrl(databaseUrl));
+  await admin.connect();
+
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  prodEnv = {
+    APP_ENV: "production",
+    PORT: String(port),
+    APP_URL: "https://pay.example.test",
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: "5",
+    REDIS_URL: `${redisBase}/4`,
+    AUTH_SECRET: secret("auth"),
+    JWT_SECRET: secret("jwt"),
+    ENCRYPTION_KEY: secret("enc"),
+    TRUSTED_PROXIES: "127.0.0.1/32",
+    LOG_LEVEL: "warn",
+  };
+  // `npm start`, as the README says for production. It builds only if the sources are newer
+  // than the harness' build (they are not), migrates, and serves.
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env: cleanEnv(prodEnv) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  start = { child, ...collect(child) };
+  await waitFor(async () => start.output().includes("is running at") || (child.exitCode !== null && Promise.reject(new Error(`start exited: ${start.output()}`))), "npm start to serve", 180_000);
+
+  // Merchants of a production deployment come from the operator CLI.
+  const cli = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "merchant:create", "--name", "Tienda Segura", "--tier", "premium", "--json"], { cwd: root, env: cleanEnv(prodEnv) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const made = collect(cli);
+  assert.equal(await made.exited, 0, made.output());
+  const created = JSON.parse(made.output().trim().split("\n").filter((l) => l.startsWith("{")).pop()!);
+  live = created.production;
+  sandbox = created.sandbox;
+});
+
+after(async () => {
+  setResolver(null);
+  if (start?.child.exitCode === null) {
+    start.child.kill("SIGTERM");
+    await Promise.race([start.exited, new Promise((r) => setTimeout(r, 20_000).unref())]);
+  }
+  await admin?.end();
+  const c = new pg.Client(parseDatabaseUrl(adminUrl));
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await c.end();
+});
+
+describe("nothing to guess", () => {
+  test("a production start seeds no demo merchant, no dashboard user, prints no credentials", async () => {
+    assert.doesNotMatch(start.output(), /Demo merchant|demo@example\.test|sk_test_|sk_live_/);
+    // Before the operator's merchant:create, the database had none: the only merchant is ours.
+    const merchants = await query<{ name: string }>("SELECT name FROM merchants");
+    assert.deepEqual(merchants.map((m) => m.name), ["Tienda Segura"]);
+    assert.equal((await query("SELECT id FROM dashboard_users")).length, 0);
+    assert.equal((await query("SELECT id FROM dashboard_users WHERE email = 'demo@example.test'")).length, 0);
+  });
+
+  test("NODE_ENV=production without APP_ENV and without secrets exits with a clear message (npm start and next start)", async () => {
+    const env = cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(await freePort()) }) as NodeJS.ProcessEnv;
+    const viaStart = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const s = collect(viaStart);
+    assert.equal(await s.exited, 1);
+    assert.match(s.output(), /APP_ENV/);
+    assert.match(s.output(), /refusing to run on the built-in development secrets/);
+
+    const p2 = await freePort();
+    const bare = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(p2), "-H", "127.0.0.1"], { cwd: root, env: cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl }) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const b = collect(bare);
+    try {
+      // The configuration is checked when the server starts; a request makes sure it has.
+      const code = await Promise.race([b.exited, (async () => {
+        await waitFor(async () => b.output().includes("refusing") || (await fetch(`http://127.0.0.1:${p2}/api/v1/ping`).then(() => false, () => false)), "the refusal", 60_000);
+        return b.exited;
+      })()]);
+      assert.notEqual(code, 0);
+      assert.match(b.output(), /NODE_ENV=production but APP_ENV is not set/);
+    } finally {
+      try {
+        process.kill(-bare.pid!, "SIGKILL");
+      } catch {}
+    }
+  });
+
+  test("the build under test ran with APP_ENV=production and no runtime secret or database", () => {
+    const marker = path.join(root, BUILD_ENV_MARKER);
+    assert.ok(existsSync(marker), "scripts/lib/build.ts wrote its marker");
+    const built = JSON.parse(readFileSync(marker, "utf8"));
+    assert.equal(built.APP_ENV, "production");
+    for (const k of BUILD_WITHOUT) assert.ok(built.withheld.includes(k), `${k} withheld from the build`);
+    // The marker belongs to the build that is being served (written after it, same run).
+    assert.ok(statSync(marker).mtimeMs >= statSync(path.join(root, ".next/BUILD_ID")).mtimeMs);
+  });
+
+  test("with no provider configured, production offers no live payout method and sending is 422 payout_method_unavailable", async () => {
+    const methods = await api("/me/payout/methods", { base, key: live.secretKey });
+    assert.equal(methods.status, 200, methods.text);
+    assert.deepEqual(methods.body.items, []);
+    const sent = await api("/me/payout/send", { base, key: live.secretKey, body: { methodId: "po_mx_spei", amount: 100 } });
+    assertEnvelope(sent, "payout_method_unavailable", 422);
+    assert.equal((await query("SELECT id FROM payouts")).length, 0);
+    // The sandbox keeps its synthetic rails.
+    const sbx = await api("/me/payout/methods", { base, key: sandbox.secretKey });
+    assert.ok(sbx.body.items.some((m: { id: string }) => m.id === "sbx_po_mx_spei"));
+  });
+});
+
+// Every textual form of loopback, private, link-local and metadata addresses.
+const REFUSED_URLS = [
+  "https://127.0.0.1/hook",
+  "https://127.1/hook",
+  "https://2130706433/hook",
+  "https://0x7f000001/hook",
+  "https://0x7f.0.0.1/hook",
+  "https://0177.0.0.1/hook",
+  "https://localhost/hook",
+  "https://[::1]/hook",
+  "https://[::ffff:127.0.0.1]/hook",
+  "https://[::ffff:7f00:1]/hook",
+  "https://[64:ff9b::7f00:1]/hook",
+  "https://[2002:7f00:1::]/hook",
+  "https://10.0.0.1/hook",
+  "https://167772161/hook",
+  "https://172.16.0.1/hook",
+  "https://192.168.1.1/hook",
+  "https://0xc0a80101/hook",
+  "https://[::ffff:c0a8:101]/hook",
+  "https://[fd00::1]/hook",
+  "https://169.254.169.254/latest/meta-data",
+  "https://2852039166/latest",
+  "https://0xa9fea9fe/latest",
+  "https://[::ffff:a9fe:a9fe]/latest",
+  "https://[::ffff:169.254.169.254]/latest",
+  "https://[64:ff9b::a9fe:a9fe]/latest",
+  "https://[fe80::1]/hook",
+  "https://[fd00:ec2::254]/latest",
+  "https://100.100.100.200/latest",
+  "https://0.0.0.0/hook",
+  "https://[::]/hook",
+];
+
+describe("outbound requests cannot be pointed inward", () => {
+  test("set time: every form is refused for both environments (400 invalid_request, param url)", async () => {
+    for (const [env, key] of [["sandbox", sandbox.secretKey], ["production", live.secretKey]] as const) {
+      for (const url of REFUSED_URLS) {
+        const res = await api("/webhooks", { base, key, body: { url, events: ["*"] } });
+        try {
+          assertEnvelope(res, "invalid_request", 400);
+          assert.equal(res.body.error.param, "url");
+        } catch (err) {
+          throw new Error(`${env} ${url}: ${(err as Error).message}`);
+        }
+      }
+    }
+    assert.equal((await query("SELECT id FROM webhook_subscriptions")).length, 0);
+  });
+
+  test("connect time: a resolver answering public, then private, never gets a socket opened to the private address", async () => {
+    let connections = 0;
+    const listener = http.createServer((_req, res) => res.end("internal secrets"));
+    listener.on("connection", () => connections++);
+    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()));
+    const lport = (listener.address() as AddressInfo).port;
+    try {
+      for (const privateAnswer of ["127.0.0.1", "::ffff:127.0.0.1", "10.0.0.7", "169.254.169.254", "::ffff:a9fe:a9fe", "fd00:ec2::254"]) {
+        for (const environment of ["sandbox", "production"] as const) {
+          let calls = 0;
+          setResolver(async () => (++calls === 1 ? ["93.184.216.34"] : [privateAnswer]));
+          const policy = { environment, production: true };
+          await assertDeliverableUrl(`https://hooks.merchant.example:${lport}/in`, environment, policy);
+          await assert.rejects(postChecked(`https://hooks.merchant.example:${lport}/in`, "{}", {}, policy, 2_000), { name: "OutboundRefused" }, `${environment} ${privateAnswer}`);
+          assert.equal(calls, 2);
+        }
+      }
+      assert.equal(connections, 0, "no socket reached the private address");
+    } finally {
+      setResolver(null);
+      listener.close();
+    }
+  });
+});
+
+type PostOpts = { chunked?: boolean; headers?: Record<string, string> };
+
+/**
+ * POSTs `size` bytes (declared, or chunked without Content-Length) and returns status and body.
+ * A server that refuses a body stops reading it and closes the connection; the client's kernel
+ * may then reset the connection before the answer is read (status 0): asked again, up to 5 times.
+ */
+async function bigPost(url: string, size: number, opts: PostOpts = {}): Promise<{ status: number; text: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await postOnce(url, size, opts);
+    if (res.status !== 0 || attempt === 5) return res;
+  }
+}
+
+function postOnce(url: string, size: number, opts: PostOpts): Promise<{ status: number; text: string }> {
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
+    if (!opts.chunked) headers["content-length"] = String(size);
+    const req = http.request(url, { method: "POST", headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on("error", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    // The server answers and stops reading: the rest of our upload may fail, which is the point.
+    req.on("error", () => resolve({ status: 0, text: "" }));
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+describe("bounded input", () => {
+  const MiB = 1024 * 1024;
+  test("12 MiB bodies get 413 payload_too_large, authenticated or not, declared or streamed, and memory stays flat", async () => {
+    // An unknown key with a body of unknown length is refused before a byte of it is read (401).
+    const targets: Array<{ path: string; headers?: Record<string, string>; streamed?: [number, string] }> = [
+      { path: "/api/v1/payments", headers: { authorization: `Bearer ${sandbox.secretKey}` } },
+      { path: "/api/v1/webhooks", headers: { authorization: `Bearer ${live.secretKey}` } },
+      { path: "/api/v1/payments", headers: { authorization: "Bearer sk_test_nobodynobodynobodynobodynobody1" }, streamed: [401, "invalid_api_key"] },
+      { path: "/api/v1/auth/token" },
+      { path: "/api/v1/providers/pagosur/notifications" },
+      { path: "/api/v1/providers/pagosur/payouts" },
+      { path: "/api/inbox/whk_unknown" },
+    ];
+    // Round 0 warms every route and error path (module loading, JIT): growth is measured after it.
+    let before = 0;
+    for (let round = 0; round < 4; round++) {
+      if (round === 1) before = serverRssKiB();
+      for (const t of targets) {
+        for (const chunked of [false, true]) {
+          const res = await bigPost(`${base}${t.path}`, 12 * MiB, { chunked, headers: t.headers });
+          const [status, code] = chunked && t.streamed ? t.streamed : [413, "payload_too_large"];
+          assert.equal(res.status, status, `${t.path} chunked=${chunked}: ${res.text.slice(0, 200)}`);
+          assert.equal(JSON.parse(res.text).error.code, code);
+        }
+      }
+    }
+    const growthMiB = (serverRssKiB() - before) / 1024;
+    console.log(`# server RSS ${(before / 1024).toFixed(0)} MiB, growth after 3 x 14 bodies of 12 MiB (504 MiB offered): ${growthMiB.toFixed(1)} MiB`);
+    assert.ok(growthMiB < 30, `RSS grew by ${growthMiB.toFixed(1)} MiB`);
+  });
+
+  test("limits: 1 MiB for the API, 64 KiB for provider notices and the inbox", async () => {
+    const justOver = await bigPost(`${base}/api/v1/payments`, MiB + 1024, { headers: { authorization: `Bearer ${sandbox.secretKey}` } });
+    assert.equal(justOver.status, 413);
+    const underApi = await bigPost(`${base}/api/v1/payments`, 512 * 1024, { headers: { authorization: `Bearer ${sandbox.secretKey}` } });
+    assert.equal(underApi.status, 400, "read and parsed (it is not JSON), not refused for size");
+    for (const p of ["/api/v1/providers/pagosur/notifications", "/api/inbox/whk_unknown"]) {
+      assert.equal((await bigPost(`${base}${p}`, 65 * 1024, { chunked: true })).status, 413, p);
+      assert.notEqual((await bigPost(`${base}${p}`, 60 * 1024)).status, 413, p);
+    }
+  });
+
+  test("the buyer pages' and the sign-in form posts are bounded too", async () => {
+    for (const p of ["/checkout/cs_unknown/select", "/pay/sandbox/tx_unknown/action", "/api/auth/callback/credentials"]) {
+      const res = await bigPost(`${base}${p}`, 12 * MiB, { chunked: true, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      assert.equal(res.status, 413, p);
+    }
+  });
+});
+
+describe("limits before lookups", () => {
+  const invalidKey = () => `sk_test_${randomBytes(24).toString("base64url").replace(/[-_]/g, "a").slice(0, 32)}`;
+  const from = (ip: string, key: string) => api("/me", { base, key, headers: { "x-forwarded-for": ip } });
+  // Random per run: the failure counters live in Redis for a minute.
+  const addr = () => `10.${randomBytes(3).join(".")}`;
+
+  test("a flood of invalid keys from one address gets 429 after the limit, and the 429s cost no database lookup", async () => {
+    const flooder = addr();
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i++) statuses.push((await from(flooder, invalidKey())).status);
+    assert.equal(statuses.filter((s) => s === 401).length, AUTH_FAILURES_PER_MINUTE, "exactly the allowance is looked up");
+    assert.ok(statuses.slice(AUTH_FAILURES_PER_MINUTE).every((s) => s === 429), "everything after it is 429");
+    const limited = await from(flooder, invalidKey());
+    assertEnvelope(limited, "rate_limited", 429);
+    assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+
+    // Prove "no lookup": hold an exclusive lock on the key table. Any lookup now waits for it.
+    const warmKey = invalidKey();
+    const other = addr();
+    assert.equal((await from(other, warmKey)).status, 401); // looked up once, remembered as unknown
+    assert.equal((await from(other, live.secretKey)).status, 200); // real key cached for 5 s
+    const locker = new pg.Client(parseDatabaseUrl(databaseUrl));
+    await locker.connect();
+    await locker.query("BEGIN");
+    await locker.query("LOCK TABLE api_key_pairs IN ACCESS EXCLUSIVE MODE");
+    let control: Promise<unknown> | undefined;
+    try {
+      const t0 = Date.now();
+      assert.equal((await from(flooder, live.secretKey)).status, 200, "a cached real key still serves, even from the flooding address");
+      assert.equal((await from(other, warmKey)).status, 401, "an unknown key already seen answers from the negative cache");
+      const answers = await Promise.all(Array.from({ length: 20 }, () => from(flooder, invalidKey())));
+      assert.ok(answers.every((r) => r.status === 429), "429 while the key table is locked");
+      assert.ok(Date.now() - t0 < 4_000, `answered without waiting for the lock (${Date.now() - t0} ms)`);
+      // Control: a fresh key from an address under its allowance does look up, and waits.
+      let settled = false;
+      control = from(addr(), invalidKey()).then((r) => ((settled = true), r));
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(settled, false, "a real lookup waits for the lock: the probe above would have seen one");
+    } finally {
+      await locker.query("ROLLBACK");
+      await locker.end();
+    }
+    assert.equal(((await control) as { status: number }).status, 401);
+  });
+});

@@ -1,0 +1,67 @@
+// Bounded request bodies. A body is read as a stream and the read stops at the limit: a declared
+// Content-Length over it is refused before a byte is read, and a body that lies about its length
+// (or sends none, chunked) is cut when it passes the limit. Nothing larger is ever held in memory.
+import { AppError } from "@/lib/errors";
+
+/** The API's JSON bodies. */
+export const API_BODY_LIMIT = 1024 * 1024;
+/** Unauthenticated receivers (provider notices, the managed inbox) and the buyer pages' forms. */
+export const NOTICE_BODY_LIMIT = 64 * 1024;
+
+function tooLarge(limit: number): AppError {
+  return new AppError("payload_too_large", `The request body exceeds the limit of ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`}.`, {
+    details: { limitBytes: limit },
+  });
+}
+
+/** Throws payload_too_large when the declared Content-Length is over `limit` (before reading). */
+export function refuseDeclaredOversize(req: Request, limit: number): void {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) throw tooLarge(limit);
+}
+
+/** The body as bytes, at most `limit` of them; payload_too_large (and the stream cancelled) beyond. */
+export async function readBodyBytes(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  refuseDeclaredOversize(req, limit);
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** The body as UTF-8 text, at most `limit` bytes. */
+export async function readBody(req: Request, limit: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(req, limit));
+}
+
+/**
+ * A form post's fields, at most `limit` bytes. Null when the body is not a form; throws
+ * payload_too_large beyond the limit.
+ */
+export async function readFormData(req: Request, limit: number = NOTICE_BODY_LIMIT): Promise<FormData | null> {
+  const bytes = await readBodyBytes(req, limit);
+  const type = req.headers.get("content-type");
+  return new Response(bytes, type ? { headers: { "content-type": type } } : undefined).formData().catch(() => null);
+}
+
+/** The plain answer of a buyer page's form post whose body is over the limit. */
+export function formTooLarge(): Response {
+  return new Response("The form is too large.", { status: 413, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+}
