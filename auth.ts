@@ -2,7 +2,7 @@
 // operator CLI (argon2id hashes), JWT sessions in an httpOnly same-site cookie that expire after
 // SESSION_MAX_AGE_S. Failed attempts are throttled per email and per client address. The session
 // carries only the user id: every request reloads the user, its role and its merchant
-// (lib/dashboard/session.ts), so a removed user or a suspended merchant is out at once.
+// (server/dashboard.ts -> lib/auth/gate.ts), so a removed user or a suspended merchant is out at once.
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";

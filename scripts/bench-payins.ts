@@ -99,7 +99,7 @@ async function main() {
     const { createPayment } = await import("../lib/payments/create-payment.ts");
     const { authenticate } = await import("../lib/auth/authenticate.ts");
     const { completePayment } = await import("../lib/payments/transitions.ts");
-    const p = await createPayment(await authenticate(freshAuth.authorization, null, { auth: "secret" }), { amount: 10, paymentMethodId: "sbx_card" }, {});
+    const p = await createPayment(await authenticate(freshAuth.authorization, null, { permission: "collect" }), { amount: 10, paymentMethodId: "sbx_card" }, {});
     await completePayment(p.transactionId);
 
     const body = JSON.stringify({ amount: 12.5, paymentMethodId: "sbx_card", merchantOrderId: "bench" });

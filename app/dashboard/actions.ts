@@ -1,6 +1,7 @@
 "use server";
 // Every dashboard mutation. Server actions carry Next's CSRF defence (POST only, Origin must
-// match the host); each one re-reads the session, checks the role on the server, and calls the
+// match the host); each one passes the gate with the permission it names (`dashboardOrThrow`,
+// lib/auth/policy.ts: role and environment, answered with the API's own codes) and calls the
 // same lib/ use case as the API with the signed-in merchant's context.
 import { cookies } from "next/headers";
 import { AuthError } from "next-auth";
@@ -9,7 +10,7 @@ import { AppError } from "@/lib/errors";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { parseWith } from "@/lib/http/validation";
-import { ENV_COOKIE, dashboardOrThrow } from "@/lib/dashboard/session";
+import { ENV_COOKIE, dashboardOrThrow } from "@/server/dashboard";
 import { runAction, type ActionResult } from "@/lib/dashboard/action-result";
 import { refundBody } from "@/lib/claims/schema";
 import { refundPayment } from "@/lib/claims/refund-payment";
@@ -21,7 +22,7 @@ import { replayDelivery } from "@/lib/webhooks/deliveries";
 import { rollSecretKey } from "@/lib/merchants/manage-keys";
 import { simulateDepositBody } from "@/lib/deposits/schema";
 import { simulateDeposit } from "@/lib/deposits/simulate-deposit";
-import { withShop } from "@/lib/dashboard/session";
+import { withShop } from "@/server/dashboard";
 import { executeSwapEndpoint, fundSandboxEndpoint, quoteSwapEndpoint, sendBody, simulatePayoutEndpoint, transferEndpoint } from "@/lib/payouts/schema";
 import { fundSandbox } from "@/lib/payouts/fund-sandbox";
 import { transferToPayout } from "@/lib/payouts/transfer-to-payout";
@@ -55,7 +56,7 @@ export async function signOutAction(): Promise<void> {
 
 export async function setEnvironmentAction(environment: "sandbox" | "production"): Promise<ActionResult<{ environment: string }>> {
   return runAction(async () => {
-    await dashboardOrThrow();
+    await dashboardOrThrow("read");
     if (environment !== "sandbox" && environment !== "production") throw new AppError("invalid_request", "Unknown environment.", { param: "environment" });
     (await cookies()).set(ENV_COOKIE, environment, { httpOnly: true, sameSite: "lax", path: "/", secure: config().APP_URL.startsWith("https://"), maxAge: SESSION_MAX_AGE_S });
     return { environment };
@@ -80,8 +81,7 @@ export async function refundAction(paymentId: string, input: { amount?: string; 
 
 export async function simulateAction(paymentId: string, action: SimulateAction, formKey?: string) {
   return runAction(async () => {
-    const d = await dashboardOrThrow("moveMoney");
-    if (d.environment !== "sandbox") throw new AppError("simulate_sandbox_only", "Simulations exist in the sandbox only; switch to sandbox.");
+    const d = await dashboardOrThrow("simulatePayment");
     if (!SIMULATE_ACTIONS.includes(action)) throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
     return onceForForm(d, "simulate-payment", formKey, { paymentId, action }, () => simulatePayment(d.ctx, paymentId, action));
   });
@@ -89,8 +89,8 @@ export async function simulateAction(paymentId: string, action: SimulateAction, 
 
 export async function createWebhookAction(input: { url?: string; events: string[] }) {
   return runAction(async () => {
-    const d = await dashboardOrThrow("manageWebhooks");
-    if (!d.can("seeSecrets")) throw new AppError("forbidden", "Your role cannot see signing secrets.");
+    // Creating shows the signing secret once: the stricter permission, as POST /webhooks names.
+    const d = await dashboardOrThrow("seeSecrets");
     const body = parseWith(createWebhookBody, { ...(input.url?.trim() ? { url: input.url.trim() } : {}), events: input.events }, "body");
     return createSubscription(d.ctx, body);
   });
@@ -110,8 +110,7 @@ export async function deleteWebhookAction(id: string) {
 
 export async function rotateWebhookSecretAction(id: string) {
   return runAction(async () => {
-    const d = await dashboardOrThrow("manageWebhooks");
-    if (!d.can("seeSecrets")) throw new AppError("forbidden", "Your role cannot see signing secrets.");
+    const d = await dashboardOrThrow("seeSecrets");
     return rotateSecret(d.ctx, id);
   });
 }
@@ -139,9 +138,7 @@ function optionalText(v: string | undefined): string | undefined {
 
 export async function simulateDepositAction(accountId: string, input: { amount?: string; payerName?: string; payerBank?: string; payerDocument?: string; trackingKey?: string; reference?: string }, formKey?: string) {
   return runAction(async () => {
-    const d = await dashboardOrThrow("moveMoney");
-    // The API refuses a live key here in its wrapper (sandboxOnly); the dashboard says the same.
-    if (d.environment !== "sandbox") throw new AppError("production_key_refused", "Simulated transfers exist in the sandbox only; switch to sandbox.");
+    const d = await dashboardOrThrow("simulateDeposit");
     const body = parseWith(
       simulateDepositBody,
       {
@@ -161,7 +158,7 @@ export async function simulateDepositAction(accountId: string, input: { amount?:
 
 export async function fundSandboxAction(input: { currency?: string; amount?: string }, formKey?: string) {
   return runAction(async () => {
-    const d = await dashboardOrThrow("moveMoney");
+    const d = await dashboardOrThrow("fundSandbox");
     const body = parseWith(fundSandboxEndpoint.body, { currency: input.currency ?? "", amount: amountField(input.amount) }, "body");
     return onceForForm(d, "fund-sandbox", formKey, body, () => fundSandbox(d.ctx, body), () => replayFunding(d.ctx, body));
   });
@@ -202,7 +199,7 @@ export async function sendPayoutAction(input: { methodId?: string; amount?: stri
 
 export async function simulatePayoutAction(payoutId: string, action: string, formKey?: string) {
   return runAction(async () => {
-    const d = await dashboardOrThrow("moveMoney");
+    const d = await dashboardOrThrow("simulatePayout");
     const body = parseWith(simulatePayoutEndpoint.body, { action }, "body");
     return onceForForm(d, "simulate-payout", formKey, { payoutId, ...body }, () => simulatePayout(d.ctx, payoutId, body.action));
   });

@@ -2,7 +2,7 @@
 // planned but not built yet: it is not shown. Adding the page is new files under
 // app/dashboard/(app)/<segment>/ and flipping `ready`.
 import { BookOpen, Building2, Code2, LayoutDashboard, Receipt, Scale, Send, Webhook, type LucideIcon } from "lucide-react";
-import type { Permission } from "@/lib/dashboard/roles";
+import type { Permission } from "@/lib/auth/policy";
 
 export type NavItem = { href: string; label: string; icon: LucideIcon; ready: boolean; requires?: Permission };
 

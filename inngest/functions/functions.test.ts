@@ -26,7 +26,7 @@ test("every function declares explicit retries and its triggers", () => {
 
 test("run-scheduled-actions sleeps until the action is due, then runs the due actions", async () => {
   const m = await createMerchant({ name: "Inngest", tier: "premium" });
-  const auth = await authenticate(`Bearer ${m.sandbox.secretKey}`, null, { auth: "secret" });
+  const auth = await authenticate(`Bearer ${m.sandbox.secretKey}`, null, { permission: "collect" });
   const payment = await createPayment(auth, { amount: 10, paymentMethodId: "sbx_card" }, { simulate: "paid" });
   const action = await db().scheduledAction.findFirstOrThrow({ where: { transactionId: payment.transactionId } });
   const dueAt = action.dueAt;
@@ -72,7 +72,7 @@ test("reconcile-pending polls providers; settle-balances settles, releases and r
 
 test("verify-ledgers recomputes the ledgers with new entries and reports what it checked", async () => {
   const m = await createMerchant({ name: "Inngest ledger", tier: "premium" });
-  const auth = await authenticate(`Bearer ${m.sandbox.secretKey}`, null, { auth: "secret" });
+  const auth = await authenticate(`Bearer ${m.sandbox.secretKey}`, null, { permission: "collect" });
   const payment = await createPayment(auth, { amount: 10, paymentMethodId: "sbx_card" }, {});
   const { completePayment } = await import("@/lib/payments/transitions");
   await completePayment(payment.transactionId);

@@ -6,6 +6,7 @@ import { config } from "@/lib/config";
 import { hashSecretKey, looksLikeApiKey, maskKey, parseApiKey, type KeyKind } from "@/lib/auth/keys";
 import { verifyAccessToken } from "@/lib/auth/jwt";
 import { principalByKeyPairId, principalByPublishableKey, principalBySecretHash, type BeforeLookup, type Principal } from "@/lib/auth/principal";
+import { authorize, type Actor, type Permission } from "@/lib/auth/policy";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type AuthContext = {
@@ -17,12 +18,14 @@ export type AuthContext = {
   /** Masked id of the key behind the credential, safe to show and log. */
   keyId: string;
   via: "api_key" | "access_token" | "checkout_session" | "dashboard";
+  /** Who acts: the policy table (lib/auth/policy.ts) decides by key kind, role or buyer. */
+  actor: Actor;
 };
 
 export type AuthRequirements = {
-  auth: "secret" | "any";
+  /** The endpoint's permission: key kind and environment come from the policy table. */
+  permission: Permission;
   shop?: "required" | "optional";
-  sandboxOnly?: boolean;
   /** Runs before a credential is looked up in the database (not for cached ones). */
   beforeLookup?: BeforeLookup;
 };
@@ -49,7 +52,7 @@ async function resolve(token: string, beforeLookup?: BeforeLookup): Promise<Auth
 }
 
 function context(p: Principal, keyKind: KeyKind, via: AuthContext["via"], last4: string): AuthContext {
-  return { merchant: p.merchant, shop: p.shop, environment: p.environment, keyKind, keyPairId: p.keyPairId, keyId: maskKey(keyKind, p.environment, last4), via };
+  return { merchant: p.merchant, shop: p.shop, environment: p.environment, keyKind, keyPairId: p.keyPairId, keyId: maskKey(keyKind, p.environment, last4), via, actor: { kind: "key", keyKind } };
 }
 
 /** The environment a request's host is bound to, when the deployment names a sandbox host. */
@@ -80,12 +83,7 @@ export async function authenticate(authorization: string | null, host: string | 
   }
   if (ctx.merchant.status === "suspended") throw new AppError("merchant_suspended", "The merchant account is suspended. Contact support.");
   if (ctx.shop?.status === "suspended") throw new AppError("shop_suspended", "The shop is suspended. Contact support.");
-  if (req.auth === "secret" && ctx.keyKind !== "secret") {
-    throw new AppError("key_kind_not_allowed", "This operation needs a secret key (sk_*) or a token issued for one; a publishable key was sent.");
-  }
-  if (req.sandboxOnly && ctx.environment !== "sandbox") {
-    throw new AppError("production_key_refused", "This endpoint exists in the sandbox only; use a sk_test_ credential.");
-  }
+  authorize(ctx, req.permission);
   if (req.shop === "required" && !ctx.shop) {
     throw new AppError("shop_required", "This operation needs a shop-bound credential; the credential covers a whole merchant.");
   }

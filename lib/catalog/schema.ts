@@ -52,6 +52,7 @@ export const listPaymentMethodsEndpoint = defineEndpoint({
   summary: "The shop's catalog of payment methods",
   description: "Not paginated. In sandbox the test rails (sbx_*) are always listed first. Offer only entries with `routable: true`.",
   auth: "any",
+  permission: "identify",
   shop: "required",
   query: listPaymentMethodsQuery,
   response: listPaymentMethodsResponse,

@@ -112,6 +112,7 @@ export const createCheckoutSessionEndpoint = defineEndpoint({
   description:
     "Selector mode (no `paymentMethodId`): a session whose hosted page lets the buyer pick a method; 24 h, single use. One-shot mode (`paymentMethodId`): the transaction is created at once, as POST /payments with `hostedCheckout: true`. Validation failures are `invalid_request` with `details.issues`, `details.missingFields` and `details.helpUrl`. The customer IP is the socket's peer, or behind our own proxies (TRUSTED_PROXIES) the X-Forwarded-For hop the outermost of them wrote, then X-Real-IP.",
   auth: "secret",
+  permission: "collect",
   idempotent: true,
   body: z.union([selectorSessionBody, oneShotSessionBody]),
   parseBody: parseCreateSessionBody,

@@ -13,6 +13,7 @@ import { checkoutUrlFor } from "@/lib/payments/present";
 import { createPayment } from "@/lib/payments/create-payment";
 import { findSession, isExpired, sessionNotFound } from "@/lib/checkout/get-session";
 import type { SelectMethodInput } from "@/lib/checkout/schema";
+import { gate } from "@/lib/auth/gate";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 
@@ -34,17 +35,9 @@ async function claim(token: string, txId: string): Promise<CheckoutSession | nul
   return count === 1 ? db().checkoutSession.findUnique({ where: { id: token } }) : null;
 }
 
-/** The session acts for its merchant and shop, as their secret key would. */
-async function sessionAuth(s: CheckoutSession): Promise<AuthContext> {
-  const shop = await db().shop.findUnique({
-    where: { id: s.shopId },
-    select: { id: true, name: true, status: true, merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } } },
-  });
-  if (!shop || shop.merchant.id !== s.merchantId) throw sessionNotFound();
-  if (shop.merchant.status === "suspended") throw new AppError("merchant_suspended", "This merchant cannot take payments right now.");
-  if (shop.status === "suspended") throw new AppError("shop_suspended", "This shop cannot take payments right now.");
-  const { merchant, ...rest } = shop;
-  return { merchant, shop: rest, environment: s.environment, keyKind: "secret", keyPairId: `checkout:${s.id}`, keyId: "checkout_session", via: "checkout_session" };
+/** The session acts for its merchant and shop, as their secret key would; the gate decides. */
+function sessionAuth(s: CheckoutSession): Promise<AuthContext> {
+  return gate({ kind: "checkoutSession", session: s }, "payCheckout");
 }
 
 export async function selectCheckoutMethod(token: string, input: SelectMethodInput, opts: { requestIp: string | null }) {

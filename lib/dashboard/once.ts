@@ -5,12 +5,15 @@
 // after the use case committed re-renders the answer from what it created (`replay`).
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/http/idempotency";
-import type { Dashboard } from "@/lib/dashboard/session";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+/** Who submits the form (the app layer's dashboard session, structurally). */
+type FormOwner = { user: { id: string }; merchant: { id: string }; environment: Environment };
 
 type StoredError = { error: { code: ErrorCode; message: string; param?: string; details?: Record<string, unknown> } };
 
 export async function onceForForm<T>(
-  d: Pick<Dashboard, "user" | "merchant" | "environment">,
+  d: FormOwner,
   action: string,
   formKey: string | undefined,
   input: unknown,

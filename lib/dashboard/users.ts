@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { hashPassword } from "@/lib/merchants/create-merchant";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
-import { ROLES } from "@/lib/dashboard/roles";
+import { ROLES } from "@/lib/auth/policy";
 
 export const MIN_PASSWORD_LENGTH = 10;
 

@@ -112,6 +112,7 @@ export const listDepositMethodsEndpoint = defineEndpoint({
   summary: "Deposit methods the shop offers",
   description: `Empty means deposit accounts are not enabled for the shop. ${SHOP_ONLY}`,
   auth: "secret",
+  permission: "read",
   response: z.object({ methods: z.array(depositMethod) }),
   errors: ["invalid_request"],
 });
@@ -123,6 +124,7 @@ export const getOrCreateAccountEndpoint = defineEndpoint({
   summary: "Get or create the deposit account of an end user",
   description: `Keyed on endUserRef: 201 with created true for a new account, 200 with created false for the existing one. ${SHOP_ONLY}`,
   auth: "secret",
+  permission: "collect",
   idempotent: true,
   body: getOrCreateBody,
   response: z.object({ created: z.boolean(), account: depositAccount }),
@@ -137,6 +139,7 @@ export const listAccountsEndpoint = defineEndpoint({
   summary: "List deposit accounts",
   description: `Newest first. limit 1-200 (default 50), clamped. ${SHOP_ONLY}`,
   auth: "secret",
+  permission: "read",
   query: listAccountsQuery,
   response: z.object({ accounts: z.array(depositAccount), pagination }),
   errors: ["invalid_request"],
@@ -149,6 +152,7 @@ export const getAccountEndpoint = defineEndpoint({
   summary: "Retrieve a deposit account",
   description: SHOP_ONLY,
   auth: "secret",
+  permission: "read",
   params: accountIdParams,
   response: z.object({ account: depositAccount }),
   errors: ["invalid_request", "deposit_account_not_found"],
@@ -161,6 +165,7 @@ export const listDepositsEndpoint = defineEndpoint({
   summary: "Deposits received on an account",
   description: `Newest first. limit 1-200 (default 50), clamped. ${SHOP_ONLY}`,
   auth: "secret",
+  permission: "read",
   params: accountIdParams,
   query: z.object({ ...pageQuery({ max: 200 }) }),
   response: z.object({
@@ -180,7 +185,7 @@ export const simulateDepositEndpoint = defineEndpoint({
   description:
     "Sandbox only. Credits exactly as a real transfer would: a completed pay-in transaction, its ledger postings and payment.completed. 201 for a new deposit; 200 with created false when the trackingKey was already received (credited once).",
   auth: "secret",
-  sandboxOnly: true,
+  permission: "simulateDeposit",
   idempotent: true,
   params: accountIdParams,
   body: simulateDepositBody,

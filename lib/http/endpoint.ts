@@ -2,10 +2,22 @@
 // drives request validation in the handler wrapper and the OpenAPI document.
 import type { z } from "zod";
 import type { ErrorCode } from "@/lib/errors";
+import type { Permission } from "@/lib/auth/policy";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export type EndpointDef = {
+export type EndpointDef = EndpointBase &
+  (
+    | { auth: "none"; permission?: undefined }
+    /**
+     * What the caller must be allowed (lib/auth/policy.ts): key kinds, environments and the code a
+     * refusal answers come from the policy table; `auth` is the contract's S/A letter and a unit
+     * test keeps the two in step.
+     */
+    | { auth: "secret" | "any"; permission: Permission }
+  );
+
+type EndpointBase = {
   method: HttpMethod;
   /** OpenAPI-style path relative to /api/v1, e.g. `/payments/{id}`. */
   path: string;
@@ -15,7 +27,6 @@ export type EndpointDef = {
   /** S = secret, A = any key, T = none (API reference section 4). */
   auth: "secret" | "any" | "none";
   shop?: "required" | "optional";
-  sandboxOnly?: boolean;
   /** Creating POSTs: `Idempotency-Key` is honoured (decisions.md, Idempotency). */
   idempotent?: boolean;
   body?: z.ZodType;

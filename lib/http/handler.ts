@@ -6,7 +6,8 @@
 import { AppError, toEnvelope } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { authenticate, type AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import { gate } from "@/lib/auth/gate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/http/rate-limit";
 import { parseWith } from "@/lib/http/validation";
 import { clientIp } from "@/lib/http/client-ip";
@@ -92,7 +93,8 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       refuseDeclaredOversize(req, API_BODY_LIMIT);
       if (endpoint.auth !== "none") {
         const guard = failedAuthGuard(clientAddress(req));
-        auth = await authenticate(req.headers.get("authorization"), req.headers.get("host"), { auth: endpoint.auth, shop: endpoint.shop, sandboxOnly: endpoint.sandboxOnly, beforeLookup: guard.beforeLookup }).catch(async (err) => {
+        // The endpoint's permission (the type requires one when auth is not "none"); a missing one fails closed.
+        auth = await gate({ kind: "api", authorization: req.headers.get("authorization"), host: req.headers.get("host"), shop: endpoint.shop, beforeLookup: guard.beforeLookup }, endpoint.permission!).catch(async (err) => {
           await guard.record(err);
           throw err;
         });

@@ -23,6 +23,7 @@ export const getBalanceEndpoint = defineEndpoint({
   tag: "Balance",
   summary: "The pay-in balance, derived from the ledger",
   auth: "secret",
+  permission: "read",
   response: balanceResponse,
   errors: [],
 });

@@ -44,6 +44,7 @@ export const pingEndpoint = defineEndpoint({
   summary: "Check a credential",
   description: "Answers who the credential belongs to and which environment it acts in. No side effects.",
   auth: "any",
+  permission: "identify",
   response: pingResponse,
   errors: [],
 });
@@ -54,6 +55,7 @@ export const meEndpoint = defineEndpoint({
   tag: "Identity",
   summary: "The merchant behind the credential",
   auth: "secret",
+  permission: "read",
   response: merchantIdentity,
   errors: [],
 });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ERROR_CODES, errorEnvelopeSchema, errorStatus, type ErrorCode } from "@/lib/errors";
 import type { EndpointDef } from "@/lib/http/endpoint";
+import { ruleOf } from "@/lib/auth/policy";
 import { API_VERSION } from "@/lib/merchants/schema";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
 
@@ -31,7 +32,8 @@ function commonErrors(e: EndpointDef): ErrorCode[] {
   if (e.auth !== "none") codes.push("missing_credentials", "invalid_api_key", "invalid_token", "token_expired", "environment_mismatch", "merchant_suspended", "shop_suspended");
   if (e.auth === "secret") codes.push("key_kind_not_allowed");
   if (e.shop === "required") codes.push("shop_required");
-  if (e.sandboxOnly) codes.push("production_key_refused");
+  const outside = e.permission && ruleOf(e.permission).outside;
+  if (outside) codes.push(outside);
   if (e.body) codes.push("content_type_required", "invalid_json", "invalid_request", "missing_field");
   if (e.method === "POST" || e.method === "PUT" || e.method === "PATCH") codes.push("payload_too_large");
   if (e.query || e.params) codes.push("invalid_request");

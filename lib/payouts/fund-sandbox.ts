@@ -11,7 +11,7 @@ import { payoutCurrencies } from "@/lib/payouts/methods";
 import { bindIdempotency } from "@/lib/http/idempotency";
 
 export async function fundSandbox(auth: MerchantContext, input: { currency: string; amount: unknown }) {
-  if (auth.environment !== "sandbox") throw new AppError("fund_sandbox_only", "Test funding exists in the sandbox only; fund production payouts with POST /me/payout/transfer.");
+  // Sandbox only: the gate answers fund_sandbox_only elsewhere (lib/auth/policy.ts, fundSandbox).
   const currency = input.currency.toUpperCase();
   const allowed = payoutCurrencies(auth.environment);
   if (!allowed.includes(currency)) throw new AppError("unsupported_currency", `Payout balances exist in ${allowed.join(", ")}.`, { param: "currency", details: { currencies: allowed } });

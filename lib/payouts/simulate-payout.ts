@@ -8,9 +8,8 @@ import type { PayoutContext } from "@/lib/payouts/send-payout";
 import type { PAYOUT_SIMULATE_ACTIONS } from "@/lib/payouts/schema";
 
 export async function simulatePayout(auth: PayoutContext, id: string, action: (typeof PAYOUT_SIMULATE_ACTIONS)[number]) {
-  // A live key reaches this endpoint (it is not sandboxOnly in the wrapper) to get the
-  // contract's own code for it.
-  if (auth.environment !== "sandbox") throw new AppError("simulate_sandbox_only", "Payout simulation exists in the sandbox only; use a sk_test_ credential.");
+  // Sandbox only: the gate refuses other environments with the contract's simulate_sandbox_only
+  // (lib/auth/policy.ts, simulatePayout) before this runs, for the API and the dashboard alike.
   const p = await findOwnedPayout(auth, id);
   const refuse = (status: string) =>
     new AppError("invalid_request", `Cannot simulate ${action}: the payout is ${status}; only processing payouts move.`, { param: "action", details: { status } });

@@ -62,24 +62,26 @@ export const createWebhookEndpoint = defineEndpoint({
   description: "Your own URL, or (url omitted) the managed inbox. The signing secret is in this answer and in an idempotent replay of it (the answer is never stored; a replay re-reads the subscription).",
   auth: "secret",
   idempotent: true,
+  permission: "seeSecrets",
   body: createWebhookBody,
   response: subscriptionWithSecret,
   errors: [],
 });
-export const listWebhooksEndpoint = defineEndpoint({ method: "GET", path: "/webhooks", tag: "Webhooks", summary: "List subscriptions", auth: "secret", query: z.object({ ...pageQuery() }), response: envelopeOf(subscription), errors: [] });
-export const getWebhookEndpoint = defineEndpoint({ method: "GET", path: "/webhooks/{id}", tag: "Webhooks", summary: "Retrieve a subscription", auth: "secret", params: idParams, response: subscription, errors: ["webhook_not_found"] });
+export const listWebhooksEndpoint = defineEndpoint({ method: "GET", path: "/webhooks", tag: "Webhooks", summary: "List subscriptions", auth: "secret", permission: "read", query: z.object({ ...pageQuery() }), response: envelopeOf(subscription), errors: [] });
+export const getWebhookEndpoint = defineEndpoint({ method: "GET", path: "/webhooks/{id}", tag: "Webhooks", summary: "Retrieve a subscription", auth: "secret", permission: "read", params: idParams, response: subscription, errors: ["webhook_not_found"] });
 export const updateWebhookEndpoint = defineEndpoint({
   method: "PATCH",
   path: "/webhooks/{id}",
   tag: "Webhooks",
   summary: "Change url, events or status (the secret is kept)",
   auth: "secret",
+  permission: "manageWebhooks",
   params: idParams,
   body: updateWebhookBody,
   response: subscription,
   errors: ["webhook_not_found"],
 });
-export const deleteWebhookEndpoint = defineEndpoint({ method: "DELETE", path: "/webhooks/{id}", tag: "Webhooks", summary: "Delete a subscription", auth: "secret", params: idParams, response: z.object({ id: z.string(), deleted: z.literal(true) }), errors: ["webhook_not_found"] });
+export const deleteWebhookEndpoint = defineEndpoint({ method: "DELETE", path: "/webhooks/{id}", tag: "Webhooks", summary: "Delete a subscription", auth: "secret", permission: "manageWebhooks", params: idParams, response: z.object({ id: z.string(), deleted: z.literal(true) }), errors: ["webhook_not_found"] });
 export const rotateSecretEndpoint = defineEndpoint({
   method: "POST",
   path: "/webhooks/{id}/rotate-secret",
@@ -87,6 +89,7 @@ export const rotateSecretEndpoint = defineEndpoint({
   summary: "Rotate the signing secret",
   description: "The new secret is in this answer only. For 24 h every delivery is signed with both: v1 with the new secret, v0 with the previous one.",
   auth: "secret",
+  permission: "seeSecrets",
   params: idParams,
   response: subscriptionWithSecret,
   errors: ["webhook_not_found"],
@@ -97,6 +100,7 @@ export const listDeliveriesEndpoint = defineEndpoint({
   tag: "Webhooks",
   summary: "The delivery log, newest first",
   auth: "secret",
+  permission: "read",
   params: idParams,
   query: z.object({ ...pageQuery(), status: z.enum(["pending", "succeeded", "failed"]).optional(), event: z.string().max(60).optional() }),
   response: envelopeOf(delivery),
@@ -108,6 +112,7 @@ export const replayDeliveryEndpoint = defineEndpoint({
   tag: "Webhooks",
   summary: "Deliver again now",
   auth: "secret",
+  permission: "manageWebhooks",
   params: deliveryParams,
   response: delivery,
   errors: ["webhook_not_found", "webhook_delivery_not_found"],
@@ -118,6 +123,7 @@ export const listInboxEndpoint = defineEndpoint({
   tag: "Webhooks",
   summary: "Deliveries received by a managed inbox, newest first",
   auth: "secret",
+  permission: "read",
   params: idParams,
   query: z.object({ ...pageQuery() }),
   response: envelopeOf(inboxMessage),

@@ -4,7 +4,7 @@
 import type { Metadata } from "next";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale } from "@/lib/i18n/buyer";
+import { buyerLocale } from "@/server/buyer-locale";
 import { loadCheckoutPage } from "@/lib/checkout/checkout-page";
 import { railIconPath } from "@/lib/catalog/list-payment-methods";
 import { BuyerFrame, Notice, buttonClass, secondaryButtonClass } from "@/components/checkout/buyer-frame";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { DashboardProviders } from "@/components/dashboard/providers";
 import { DashboardShell } from "@/components/dashboard/shell";
 

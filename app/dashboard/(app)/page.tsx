@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { overview } from "@/lib/dashboard/queries";
 import { OverviewView } from "@/components/dashboard/pages/overview";
 

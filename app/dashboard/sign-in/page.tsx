@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentDashboard } from "@/lib/dashboard/session";
+import { currentDashboard } from "@/server/dashboard";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in · Latam Payments" };

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { toMajor } from "@/lib/money/amount";
 import { formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale } from "@/lib/i18n/buyer";
+import { buyerLocale } from "@/server/buyer-locale";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { BuyerFrame, Notice, secondaryButtonClass } from "@/components/checkout/buyer-frame";
 import { StatusBadge } from "@/components/checkout/status-badge";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { config } from "@/lib/config";
 import { singleton } from "@/lib/singleton";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { ApiReference, type OpenApiDocument } from "@/components/dashboard/api-reference";
 
 export const metadata: Metadata = { title: "API reference · Dashboard" };

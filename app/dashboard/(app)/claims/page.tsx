@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
 import { ClaimsView } from "@/components/dashboard/pages/claims";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireDashboard, withShop } from "@/lib/dashboard/session";
+import { requireDashboard, withShop } from "@/server/dashboard";
 import { listDepositAccounts } from "@/lib/deposits/list-accounts";
 import { listAccountsQuery } from "@/lib/deposits/schema";
 import { parseWith } from "@/lib/http/validation";

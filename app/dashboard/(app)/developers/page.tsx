@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { listKeys, recentRequests } from "@/lib/dashboard/queries";
 import { DevelopersView } from "@/components/dashboard/pages/developers";
 

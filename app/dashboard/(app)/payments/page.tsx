@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { listPayments } from "@/lib/payments/list-payments";
 import { listPaymentsQuery } from "@/lib/payments/schema";
 import { parseWith } from "@/lib/http/validation";

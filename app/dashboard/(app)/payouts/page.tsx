@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { getPayoutBalance } from "@/lib/payouts/balances";
 import { listPayoutMethods } from "@/lib/payouts/list-methods";
 import { listPayouts } from "@/lib/payouts/list-payouts";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { listSubscriptions } from "@/lib/webhooks/subscriptions";
 import { EVENT_TYPES } from "@/lib/events/emit";
 import { WebhooksView } from "@/components/dashboard/pages/webhooks";

@@ -1,11 +1,12 @@
 // Live data for the dashboard's TanStack queries (GET only; mutations are server actions). The
-// session decides merchant and environment; every loader is a scoped lib/ read.
+// session decides merchant and environment through the gate (permission "read", see GET); every
+// loader is a scoped lib/ read.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { errorResponse } from "@/lib/http/handler";
 import { parseWith } from "@/lib/http/validation";
-import { dashboardOrThrow, withShop, type Dashboard } from "@/lib/dashboard/session";
+import { dashboardOrThrow, withShop, type Dashboard } from "@/server/dashboard";
 import { listKeys, overview, paymentDetail, recentRequests } from "@/lib/dashboard/queries";
 import { listPayments } from "@/lib/payments/list-payments";
 import { listPaymentsQuery } from "@/lib/payments/schema";
@@ -64,7 +65,9 @@ export async function GET(req: Request, ctx: { params: Promise<{ resource: strin
     const { resource } = await ctx.params;
     const load = Object.hasOwn(LOADERS, resource) ? LOADERS[resource] : undefined;
     if (!load) throw new AppError("route_not_found", `No dashboard data named ${resource}.`);
-    const d = await dashboardOrThrow();
+    // Every loader is a read: none changes state or reveals a secret (those are server actions
+    // with their own permission), so every role passes the gate here.
+    const d = await dashboardOrThrow("read");
     const q = Object.fromEntries(new URL(req.url).searchParams);
     const body = await load(d, q);
     return new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Environment": d.environment } });

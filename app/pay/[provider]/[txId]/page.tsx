@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale } from "@/lib/i18n/buyer";
+import { buyerLocale } from "@/server/buyer-locale";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { BuyerFrame, secondaryButtonClass } from "@/components/checkout/buyer-frame";
 import { CopyButton } from "@/components/checkout/copy-button";

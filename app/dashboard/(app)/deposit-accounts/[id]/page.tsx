@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireDashboard, withShop } from "@/lib/dashboard/session";
+import { requireDashboard, withShop } from "@/server/dashboard";
 import { getDepositAccount } from "@/lib/deposits/list-accounts";
 import { listDeposits } from "@/lib/deposits/list-deposits";
 import { AppError } from "@/lib/errors";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { paymentDetail } from "@/lib/dashboard/queries";
 import { AppError } from "@/lib/errors";
 import { PaymentDetailView } from "@/components/dashboard/pages/payment-detail";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { getPayout } from "@/lib/payouts/list-payouts";
 import { AppError } from "@/lib/errors";
 import { PayoutDetailView } from "@/components/dashboard/pages/payout-detail";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireDashboard } from "@/lib/dashboard/session";
+import { requireDashboard } from "@/server/dashboard";
 import { findSubscription, presentSubscription } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
 import { EVENT_TYPES } from "@/lib/events/emit";

@@ -1,7 +1,10 @@
 // Form target of the sandbox page's test buttons: applies the outcome, then back to the page.
+// The buyer holding the page passes the same gate as a key or a dashboard user (permission
+// simulatePayment: sandbox only, answered with the API's production_key_refused).
 import { config } from "@/lib/config";
 import { applySimulation } from "@/lib/payments/simulate-payment";
 import { AppError } from "@/lib/errors";
+import { gate } from "@/lib/auth/gate";
 import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
 import { formTooLarge, readFormData } from "@/lib/http/body";
 
@@ -18,9 +21,12 @@ export async function POST(req: Request, ctx: { params: Promise<{ txId: string }
   const action = form?.get("action");
   if (action !== "paid" && action !== "failed") return new Response("Unknown action.", { status: 400 });
   try {
+    await gate({ kind: "sandboxPayment", transactionId: txId }, "simulatePayment");
     await applySimulation(txId, action, false);
   } catch (err) {
     if (err instanceof AppError && err.code === "transaction_not_found") return new Response("Unknown payment.", { status: 404 });
+    // A plain form post: the code first, so a person and a test read the same refusal.
+    if (err instanceof AppError) return new Response(`${err.code}: ${err.message}`, { status: err.status, headers: { "content-type": "text/plain; charset=utf-8" } });
     throw err;
   }
   const locale = new URL(req.url).searchParams.get("locale");

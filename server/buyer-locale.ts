@@ -1,6 +1,6 @@
 // The buyer's locale inside a server component: proxy.ts resolved it once per request (from
 // ?locale= and Accept-Language) and passed it on as request headers; the root layout reads the
-// same headers for <html lang>.
+// same headers for <html lang>. Web tier (next/headers), so it lives here and not in lib/.
 import { headers } from "next/headers";
 import { LOCALES, resolveLocale, type BuyerLocale, type Locale } from "@/lib/i18n/locale";
 import { messages, type Messages } from "@/lib/i18n/messages";

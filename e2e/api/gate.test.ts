@@ -1,0 +1,262 @@
+// One gate for every caller (issue 11, item 5), over real HTTP: a viewer cannot reach any money
+// action through any entry point (API routes with the key kind that has no money permission,
+// dashboard server actions, dashboard data reads, the buyer's sandbox buttons), the owner's same
+// calls go through, and the sandbox-only rule answers the contract's code on every entry point.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { API_URL, api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
+import { actionFinder, actionResult, callAction, signIn } from "./dashboard-session.ts";
+import { db } from "@/lib/db";
+import { ENDPOINTS } from "@/lib/openapi/endpoints";
+import { ruleOf } from "@/lib/auth/policy";
+import { createDashboardUser } from "@/lib/dashboard/users";
+import { setRate } from "@/lib/money/rates";
+import { clabeCheckDigit } from "@/lib/rails/document-rules";
+import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
+
+after(() => db().$disconnect());
+
+const PASSWORD = "correct horse battery staple";
+const DAY = 86_400_000;
+const email = (who: string) => `${who}-${randomUUID().slice(0, 8)}@example.test`;
+const clabe = (first17 = "00218001234567890") => first17 + clabeCheckDigit(first17);
+const speiRecipient = () => ({ name: "Carlos Ruiz", account: clabe(), bankCode: "002", documentId: "GODE561231GR8", documentType: "RFC", email: email("beneficiary") });
+
+let m: CreatedMerchant;
+let sk = "";
+let owner = "";
+let viewer = "";
+/** Objects the money actions act on, made through the API with the merchant's secret key. */
+const ids = { pending: "", pending2: "", completed: "", account: "", payout: "", payout2: "", hook: "", hook2: "", delivery: "", quote: "", keyPair: "", production: "" };
+let find: ReturnType<typeof actionFinder>;
+
+async function ok(r: Promise<{ status: number; text: string; body?: any }>, what: string) {
+  const res = await r;
+  assert.ok(res.status >= 200 && res.status < 300, `${what}: ${res.status} ${res.text.slice(0, 300)}`);
+  return res.body;
+}
+
+before(async () => {
+  await setRate("MXN", "18.20", "test");
+  m = await newMerchant();
+  sk = m.sandbox.secretKey;
+  const ownerEmail = email("owner");
+  const viewerEmail = email("viewer");
+  await createDashboardUser({ merchantId: m.merchantId, email: ownerEmail, password: PASSWORD, role: "owner" });
+  await createDashboardUser({ merchantId: m.merchantId, email: viewerEmail, password: PASSWORD, role: "viewer" });
+  owner = await signIn(ownerEmail, PASSWORD);
+  viewer = await signIn(viewerEmail, PASSWORD);
+  find = actionFinder(owner);
+});
+
+/** A path of the endpoint with placeholder ids: the gate answers before any lookup. */
+const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => `${name}_gate_1`);
+const moneyEndpoints = () => ENDPOINTS.filter((e) => e.auth !== "none" && !e.internal && ruleOf(e.permission!).money);
+
+describe("API routes", () => {
+  test("a publishable key (no money permission, like a viewer) is refused on every money endpoint, sandbox and live, before any lookup", async () => {
+    const money = moneyEndpoints();
+    assert.ok(money.length >= 18, `money endpoints: ${money.length}`);
+    for (const e of money) {
+      for (const key of [m.sandbox.publishableKey, m.production.publishableKey]) {
+        assertEnvelope(await api(concrete(e.path), { key, method: e.method, ...(e.method === "GET" || e.method === "DELETE" ? {} : { body: {} }) }), "key_kind_not_allowed", 403);
+      }
+    }
+    assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId } }), 0, "nothing was created");
+  });
+
+  test("a live secret key gets each sandbox-only endpoint's own contract code", async () => {
+    const live = m.production.secretKey;
+    for (const [path, body, code] of [
+      ["/payments/tx_gate_1/simulate", { action: "paid" }, "production_key_refused"],
+      ["/me/deposit-accounts/da_gate_1/simulate-deposit", { amount: 100, payerName: "P", payerBank: "B" }, "production_key_refused"],
+      ["/me/payout/fund-sandbox", { currency: "MXN", amount: 10 }, "fund_sandbox_only"],
+      ["/me/payout/send/po_gate_1/simulate", { action: "completed" }, "simulate_sandbox_only"],
+    ] as const) {
+      assertEnvelope(await api(path, { key: live, body }), code, 400);
+    }
+  });
+
+  test("the merchant's secret key does every money action (and sets up what the dashboard acts on)", async () => {
+    const pay = () => ok(api("/payments", { key: sk, body: { amount: 10, paymentMethodId: "sbx_card" } }), "POST /payments");
+    ids.pending = (await pay()).transactionId;
+    ids.pending2 = (await pay()).transactionId;
+    ids.completed = (await pay()).transactionId;
+    await ok(api("/transactions", { key: sk, body: { amount: 10, paymentMethodId: "sbx_card" } }), "POST /transactions");
+    await ok(api("/checkout/sessions", { key: sk, body: { amount: 100, country: "BR", customer: { firstName: "Ana", lastName: "Souza", email: "ana@example.com", phone: "+55 11 98765-4321" } } }), "POST /checkout/sessions");
+    await ok(api(`/payments/${ids.completed}/simulate`, { key: sk, body: { action: "paid" } }), "simulate paid");
+    await ok(api(`/payments/${ids.completed}/refund`, { key: sk, body: { amount: 1 } }), "refund");
+
+    ids.account = (await ok(api("/me/deposit-accounts", { key: sk, body: { endUserRef: `u-${randomUUID()}`, name: "Pay In", email: email("payer") } }), "POST /me/deposit-accounts")).account.id;
+    await ok(api(`/me/deposit-accounts/${ids.account}/simulate-deposit`, { key: sk, body: { amount: 1820, payerName: "P", payerBank: "B" } }), "simulate-deposit");
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await ok(api("/me/payout/transfer", { key: sk, body: { amountUsd: 20 } }), "transfer");
+    await ok(api("/me/payout/fund-sandbox", { key: sk, body: { currency: "MXN", amount: 1000 } }), "fund-sandbox");
+    const quote = await ok(api("/me/payout/swap?currency=MXN&amountUsd=5", { key: sk }), "swap quote");
+    await ok(api("/me/payout/swap", { key: sk, body: { quoteId: quote.quoteId } }), "swap");
+    ids.quote = (await ok(api("/me/payout/swap?currency=MXN&amountUsd=2", { key: sk }), "second quote")).quoteId;
+    const send = () => ok(api("/me/payout/send", { key: sk, body: { methodId: "sbx_po_mx_spei", amount: 10, recipient: speiRecipient() } }), "send");
+    ids.payout = (await send()).payout.id;
+    ids.payout2 = (await send()).payout.id;
+    await ok(api(`/me/payout/send/${ids.payout2}/simulate`, { key: sk, body: { action: "processing" } }), "payout simulate");
+
+    ids.hook = (await ok(api("/webhooks", { key: sk, body: { events: ["payment.completed"] } }), "POST /webhooks")).id;
+    ids.hook2 = (await ok(api("/webhooks", { key: sk, body: { events: ["*"] } }), "second webhook")).id;
+    await ok(api(`/webhooks/${ids.hook}`, { key: sk, method: "PATCH", body: { events: ["payment.completed", "payment.failed"] } }), "PATCH webhook");
+    await ok(api(`/webhooks/${ids.hook}/rotate-secret`, { key: sk, method: "POST" }), "rotate-secret");
+    await ok(api(`/payments/${ids.pending2}/simulate`, { key: sk, body: { action: "paid" } }), "a payment for a delivery");
+    ids.delivery = (
+      await waitFor(async () => {
+        const r = await api(`/webhooks/${ids.hook}/deliveries`, { key: sk });
+        return r.body?.data?.[0]?.status === "succeeded" && r.body.data[0];
+      }, "a delivery to the managed inbox")
+    ).id;
+    await ok(api(`/webhooks/${ids.hook}/deliveries/${ids.delivery}/replay`, { key: sk, method: "POST" }), "replay");
+    const extra = (await ok(api("/webhooks", { key: sk, body: { events: ["*"] } }), "third webhook")).id;
+    await ok(api(`/webhooks/${extra}`, { key: sk, method: "DELETE" }), "DELETE webhook");
+    ids.pending2 = (await pay()).transactionId;
+
+    const pair = await db().apiKeyPair.findFirstOrThrow({ where: { merchantId: m.merchantId, shopId: m.shopId, environment: "sandbox", revokedAt: null }, select: { id: true } });
+    ids.keyPair = pair.id;
+  });
+});
+
+/** What changes when money moves or a secret is minted: none of it may change on a refusal. */
+async function snapshot() {
+  const where = { merchantId: m.merchantId };
+  return JSON.stringify({
+    ledger: await db().ledgerEntry.count({ where }),
+    claims: await db().claim.findMany({ where, select: { id: true, status: true }, orderBy: { id: "asc" } }),
+    payouts: await db().payout.findMany({ where, select: { id: true, status: true }, orderBy: { id: "asc" } }),
+    transactions: await db().transaction.findMany({ where, select: { id: true, status: true }, orderBy: { id: "asc" } }),
+    hooks: await db().webhookSubscription.findMany({ where, select: { id: true, url: true, status: true, events: true, secretEncrypted: true }, orderBy: { id: "asc" } }),
+    swaps: await db().payoutSwap.count({ where }),
+    deposits: await db().deposit.count({ where }),
+    keys: await db().apiKeyPair.findMany({ where, select: { id: true, secretVersion: true, secretHash: true }, orderBy: { id: "asc" } }),
+  });
+}
+
+/** The snapshot once the jobs started by earlier steps (refund confirmation, settlement) are done: unchanged for 1 s (job ticks are 100 ms). */
+async function settledSnapshot(): Promise<string> {
+  let last = await snapshot();
+  let since = Date.now();
+  return waitFor(async () => {
+    const now = await snapshot();
+    if (now !== last) [last, since] = [now, Date.now()];
+    return Date.now() - since >= 1000 && now;
+  }, "background jobs to settle", 20_000);
+}
+
+describe("dashboard", () => {
+  const recipient = speiRecipient();
+  // Every money action of app/dashboard/actions.ts, where the owner's pages carry it, and its arguments.
+  const ACTIONS: Array<{ name: string; page: () => string; args: () => unknown[] }> = [
+    { name: "refundAction", page: () => `/dashboard/payments/${ids.completed}`, args: () => [ids.completed, { amount: "1" }] },
+    { name: "simulateAction", page: () => `/dashboard/payments/${ids.pending}`, args: () => [ids.pending, "paid"] },
+    { name: "createWebhookAction", page: () => "/dashboard/webhooks", args: () => [{ events: ["*"] }] },
+    { name: "updateWebhookAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook, { status: "disabled" }] },
+    { name: "rotateWebhookSecretAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook] },
+    { name: "replayDeliveryAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook, ids.delivery] },
+    { name: "deleteWebhookAction", page: () => `/dashboard/webhooks/${ids.hook2}`, args: () => [ids.hook2] },
+    { name: "simulateDepositAction", page: () => `/dashboard/deposit-accounts/${ids.account}`, args: () => [ids.account, { amount: "100", payerName: "P", payerBank: "B" }] },
+    { name: "fundSandboxAction", page: () => "/dashboard/payouts", args: () => [{ currency: "MXN", amount: "100" }] },
+    { name: "transferToPayoutAction", page: () => "/dashboard/payouts", args: () => [{ amountUsd: "1" }] },
+    { name: "quoteSwapAction", page: () => "/dashboard/payouts", args: () => [{ currency: "MXN", amountUsd: "1" }] },
+    { name: "executeSwapAction", page: () => "/dashboard/payouts", args: () => [ids.quote] },
+    { name: "sendPayoutAction", page: () => "/dashboard/payouts", args: () => [{ methodId: "sbx_po_mx_spei", amount: "10", recipient }] },
+    { name: "simulatePayoutAction", page: () => `/dashboard/payouts/${ids.payout}`, args: () => [ids.payout, "completed"] },
+    // Last: it rolls the sandbox secret key the API steps above used.
+    { name: "rollSecretKeyAction", page: () => "/dashboard/developers", args: () => [ids.keyPair] },
+  ];
+
+  test("every money server action of the dashboard is in the list this suite drives", async () => {
+    const source = await import("node:fs/promises").then((fs) => fs.readFile(new URL("../../app/dashboard/actions.ts", import.meta.url), "utf8"));
+    const exported = [...source.matchAll(/export async function (\w+)/g)].map((x) => x[1]!);
+    const notMoney = ["signInAction", "signOutAction", "setEnvironmentAction"];
+    assert.deepEqual(exported.filter((n) => !notMoney.includes(n)).sort(), ACTIONS.map((a) => a.name).sort());
+  });
+
+  test("a viewer calling each money action directly gets forbidden and nothing changes; the owner's same call succeeds", async () => {
+    const resolved = [];
+    for (const a of ACTIONS) resolved.push({ ...a, ...(await find(a.name, [a.page()])) });
+    const before = await settledSnapshot();
+    for (const a of resolved) {
+      const r = await callAction(viewer, a.page, a.id, a.args());
+      const result = actionResult(r.text);
+      assert.equal(result.ok, false, `${a.name} as a viewer: ${r.text.slice(0, 300)}`);
+      assert.equal(result.error!.code, "forbidden", a.name);
+      assert.doesNotMatch(r.text, /whsec_|sk_test_/, `${a.name} leaks no secret`);
+    }
+    assert.equal(await snapshot(), before, "nothing changed");
+
+    for (const a of resolved) {
+      const r = await callAction(owner, a.page, a.id, a.args());
+      const result = actionResult(r.text);
+      assert.equal(result.ok, true, `${a.name} as the owner: ${r.text.slice(0, 400)}`);
+      if (a.name === "rollSecretKeyAction") sk = result.data.secretKey;
+    }
+    assert.equal((await api("/ping", { key: sk })).status, 200, "the rolled key works");
+  });
+
+  test("in production, each sandbox-only action answers the API's code for it (the owner, who may otherwise)", async () => {
+    const live = `${owner}; lp_dashboard_env=production`;
+    for (const [name, page, args, code] of [
+      ["simulateAction", `/dashboard/payments/${ids.pending2}`, [ids.pending2, "paid"], "production_key_refused"],
+      ["simulateDepositAction", `/dashboard/deposit-accounts/${ids.account}`, [ids.account, { amount: "100", payerName: "P", payerBank: "B" }], "production_key_refused"],
+      ["fundSandboxAction", "/dashboard/payouts", [{ currency: "MXN", amount: "100" }], "fund_sandbox_only"],
+      ["simulatePayoutAction", `/dashboard/payouts/${ids.payout2}`, [ids.payout2, "completed"], "simulate_sandbox_only"],
+    ] as const) {
+      const { id } = await find(name, [page]);
+      const result = actionResult((await callAction(live, page, id, [...args])).text);
+      assert.equal(result.ok, false, name);
+      assert.equal(result.error!.code, code, name);
+    }
+    assert.equal((await api(`/payments/${ids.pending2}`, { key: sk })).body.status, "pending");
+  });
+
+  test("data reads: a viewer reads every resource, none reveals a secret or moves money; other names 404, other methods 405", async () => {
+    const reads = [
+      "overview", "payments", `payment?id=${ids.completed}`, "claims", "webhooks", `deliveries?id=${ids.hook}`, `inbox?id=${ids.hook}`, "requests", "keys",
+      "deposit-accounts", `deposit-account?id=${ids.account}`, `deposits?id=${ids.account}`, "payout-balance", "payout-methods", "payouts", `payout?id=${ids.payout}`,
+    ];
+    const before = await settledSnapshot();
+    for (const r of reads) {
+      const res = await fetch(`${API_URL}/dashboard/api/${r}`, { headers: { cookie: viewer } });
+      const text = await res.text();
+      assert.equal(res.status, 200, `${r}: ${text.slice(0, 200)}`);
+      assert.doesNotMatch(text, /whsec_[A-Za-z0-9+/=]{16}|sk_(test|live)_[0-9A-Za-z]{32}/, `${r} reveals no secret`);
+    }
+    for (const r of ["refund", "simulate", "fund-sandbox", "transfer", "swap", "send", "rotate-secret", "roll-key", "__proto__", "constructor"]) {
+      const res = await fetch(`${API_URL}/dashboard/api/${r}`, { headers: { cookie: viewer } });
+      assert.equal(res.status, 404, r);
+      assert.equal(((await res.json()) as any).error.code, "route_not_found");
+    }
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const res = await fetch(`${API_URL}/dashboard/api/payments`, { method, headers: { cookie: viewer, "content-type": "application/json", origin: API_URL }, body: "{}" });
+      assert.equal(res.status, 405, method);
+    }
+    assert.equal(await snapshot(), before, "reading changed nothing");
+  });
+});
+
+describe("buyer form posts", () => {
+  const press = (txId: string, action: string) =>
+    fetch(`${API_URL}/pay/sandbox/${txId}/action`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ action }) });
+
+  test("the sandbox page's buttons: a production payment gets production_key_refused and stays pending; a sandbox one moves", async () => {
+    const live = await api("/payments", { key: m.production.secretKey, body: { amount: 25, paymentMethodId: "1003", userName: "Juan Pérez", userEmail: email("buyer"), documentId: "GODE561231GR8" } });
+    assert.equal(live.status, 200, live.text);
+    const refused = await press(live.body.transactionId, "paid");
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /^production_key_refused: /);
+    assert.equal((await api(`/payments/${live.body.transactionId}`, { key: m.production.secretKey })).body.status, "pending");
+
+    const sandbox = (await ok(api("/payments", { key: sk, body: { amount: 10, paymentMethodId: "sbx_card" } }), "a sandbox payment")).transactionId;
+    const pressed = await press(sandbox, "paid");
+    assert.equal(pressed.status, 303);
+    assert.equal((await api(`/payments/${sandbox}`, { key: sk })).body.status, "completed");
+    assert.equal((await press("tx_unknown_gate", "paid")).status, 404);
+  });
+});

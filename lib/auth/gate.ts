@@ -1,0 +1,95 @@
+// The one gate: every caller's credential becomes the same AuthContext (merchant, shop,
+// environment and the acting key, user or buyer), and the policy table decides the permission
+// the entry point names. API routes (lib/http/handler.ts), dashboard actions and data reads
+// (server/dashboard.ts reads the session and calls this), the buyer's sandbox buttons and the
+// checkout pick all come through here, so a rule changes in one place (lib/auth/policy.ts).
+// Nothing here knows Next or Auth.js: the app layer reads cookies and hands over plain values.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { authenticate, type AuthContext } from "@/lib/auth/authenticate";
+import { authorize, type Permission } from "@/lib/auth/policy";
+import type { BeforeLookup } from "@/lib/auth/principal";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+export type Credential =
+  /** `Authorization: Bearer <sk_*|pk_*|access token>` of an API request. */
+  | { kind: "api"; authorization: string | null; host: string | null; shop?: "required" | "optional"; beforeLookup?: BeforeLookup }
+  /** A dashboard session: the signed-in user's id (null when signed out) and the chosen environment. */
+  | { kind: "dashboard"; userId: string | null | undefined; environment: Environment }
+  /** The buyer's sandbox payment page: the transaction id in its URL. */
+  | { kind: "sandboxPayment"; transactionId: string }
+  /** A checkout session the buyer holds the token of (loaded by the caller, which claims it). */
+  | { kind: "checkoutSession"; session: { id: string; merchantId: string; shopId: string; environment: Environment } };
+
+const MERCHANT = { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } as const;
+const SHOP = { id: true, name: true, status: true } as const;
+
+export async function gate(credential: Credential, permission: Permission): Promise<AuthContext> {
+  switch (credential.kind) {
+    case "api":
+      // The key path keeps its contract order (host, suspension, key kind, environment, shop).
+      return authenticate(credential.authorization, credential.host, { permission, shop: credential.shop, beforeLookup: credential.beforeLookup });
+    case "dashboard": {
+      const ctx = await dashboardContext(credential.userId, credential.environment);
+      authorize(ctx, permission);
+      return ctx;
+    }
+    case "sandboxPayment": {
+      const t = await db().transaction.findUnique({ where: { id: credential.transactionId }, select: { merchantId: true, shopId: true, environment: true } });
+      const notFound = () => new AppError("transaction_not_found", `No transaction ${credential.transactionId}.`);
+      if (!t) throw notFound();
+      const ctx = await buyerContext(t, `payment:${credential.transactionId}`, notFound);
+      authorize(ctx, permission);
+      return ctx;
+    }
+    case "checkoutSession": {
+      const s = credential.session;
+      const notFound = () => new AppError("checkout_session_not_found", "No checkout session with this token, or it has expired (sessions last 24 hours). Create a new one.");
+      const ctx = await buyerContext(s, `checkout:${s.id}`, notFound);
+      authorize(ctx, permission);
+      return ctx;
+    }
+  }
+}
+
+/** A buyer acts for the merchant and shop of what they hold, as its secret key would (scoping). */
+async function buyerContext(held: { merchantId: string; shopId: string; environment: Environment }, holder: string, notFound: () => AppError): Promise<AuthContext> {
+  const shop = await db().shop.findUnique({ where: { id: held.shopId }, select: { ...SHOP, merchant: { select: MERCHANT } } });
+  if (!shop || shop.merchant.id !== held.merchantId) throw notFound();
+  if (shop.merchant.status === "suspended") throw new AppError("merchant_suspended", "This merchant cannot take payments right now.");
+  if (shop.status === "suspended") throw new AppError("shop_suspended", "This shop cannot take payments right now.");
+  const { merchant, ...rest } = shop;
+  return { merchant, shop: rest, environment: held.environment, keyKind: "secret", keyPairId: holder, keyId: holder.startsWith("checkout:") ? "checkout_session" : "sandbox_page", via: "checkout_session", actor: { kind: "buyer" } };
+}
+
+/** Merchant-wide (no shop): the dashboard sees every shop. A removed user or an inactive merchant is signed out. */
+async function dashboardContext(userId: string | null | undefined, environment: Environment): Promise<AuthContext> {
+  const user = userId
+    ? await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, merchant: { select: MERCHANT } } })
+    : null;
+  if (!user || user.merchant.status !== "active") throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
+  return {
+    merchant: user.merchant,
+    shop: null,
+    environment,
+    keyKind: "secret",
+    keyPairId: `dashboard:${user.id}`,
+    keyId: `dashboard:${user.email}`,
+    via: "dashboard",
+    actor: { kind: "user", userId: user.id, email: user.email, role: user.role },
+  };
+}
+
+/**
+ * A merchant-wide context narrowed to one of the merchant's shops, for use cases that need a shop.
+ * `shopId` omitted: the merchant's first active shop.
+ */
+export async function withShopOf(ctx: AuthContext, shopId?: string): Promise<AuthContext> {
+  const shop = await db().shop.findFirst({
+    where: { merchantId: ctx.merchant.id, status: "active", ...(shopId ? { id: shopId } : {}) },
+    orderBy: { createdAt: "asc" },
+    select: SHOP,
+  });
+  if (!shop) throw new AppError("shop_not_found", shopId ? `No shop ${shopId}.` : "The merchant has no active shop.", { param: "shopId" });
+  return { ...ctx, shop };
+}

@@ -1,0 +1,67 @@
+// The dashboard's side of the gate: reads the Auth.js session and the environment cookie (web
+// tier, so it lives here and not in lib/) and hands them to the one gate (lib/auth/gate.ts),
+// which builds the same AuthContext the API's use cases take and checks the policy table.
+// Pages, server actions and the dashboard's data routes all start here.
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { auth } from "@/auth";
+import { AppError } from "@/lib/errors";
+import { gate, withShopOf } from "@/lib/auth/gate";
+import { allows, type Permission } from "@/lib/auth/policy";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { DashboardRole, Environment } from "@/lib/generated/prisma/enums";
+
+export const ENV_COOKIE = "lp_dashboard_env";
+
+export type Dashboard = {
+  user: { id: string; email: string; role: DashboardRole };
+  merchant: AuthContext["merchant"];
+  environment: Environment;
+  /** What the API's use cases take. Merchant-wide (no shop): the dashboard sees every shop. */
+  ctx: AuthContext;
+  /** For hiding only: the same answer the gate would give in this environment. */
+  can: (p: Permission) => boolean;
+};
+
+export async function currentEnvironment(): Promise<Environment> {
+  const v = (await cookies()).get(ENV_COOKIE)?.value;
+  return v === "production" ? "production" : "sandbox";
+}
+
+async function sessionGate(permission: Permission): Promise<Dashboard> {
+  const session = await auth();
+  const ctx = await gate({ kind: "dashboard", userId: session?.user?.id, environment: await currentEnvironment() }, permission);
+  if (ctx.actor.kind !== "user") throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
+  const { userId, email, role } = ctx.actor;
+  return { user: { id: userId, email, role }, merchant: ctx.merchant, environment: ctx.environment, ctx, can: (p) => allows(ctx, p) };
+}
+
+/** The signed-in user's dashboard, or null (no session, user removed, merchant suspended). */
+export async function currentDashboard(): Promise<Dashboard | null> {
+  try {
+    return await sessionGate("read");
+  } catch (err) {
+    if (err instanceof AppError && err.code === "missing_credentials") return null;
+    throw err;
+  }
+}
+
+/** For pages: the dashboard, or a redirect to sign-in. */
+export async function requireDashboard(): Promise<Dashboard> {
+  const d = await currentDashboard();
+  if (!d) redirect("/dashboard/sign-in");
+  return d;
+}
+
+/**
+ * For actions and data routes: the gate with the permission the entry point names; an AppError
+ * (never a redirect) when signed out or refused.
+ */
+export async function dashboardOrThrow(permission: Permission): Promise<Dashboard> {
+  return sessionGate(permission);
+}
+
+/** The context narrowed to one of the merchant's shops (`shopId` omitted: the first active one). */
+export async function withShop(d: Dashboard, shopId?: string): Promise<AuthContext> {
+  return withShopOf(d.ctx, shopId);
+}
