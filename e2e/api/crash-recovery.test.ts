@@ -198,6 +198,8 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     // The money: every posting balances per currency, and the ledger's own checks are clean.
     const unbalanced = await db.query(`SELECT posting_id, currency, sum(amount)::text AS sum FROM ledger_entries GROUP BY posting_id, currency HAVING sum(amount) <> 0`);
     assert.deepEqual(unbalanced.rows, []);
+    // ledgerWarnings is the verification job's stored result: run it now over the whole history.
+    tsx(["--eval", `import("./lib/jobs/verify-ledgers.ts").then((m) => m.verifyLedgers({ merchantId: ${JSON.stringify(mid)}, force: true })).then(() => process.exit(0))`], { DATABASE_URL: crashDb });
     const after = await api("/me/balance", { base, key });
     assert.equal(after.status, 200, after.text);
     assert.deepEqual(after.body.ledgerWarnings, []);
