@@ -17,6 +17,8 @@ export type AuthContext = {
   /** Masked id of the key behind the credential, safe to show and log. */
   keyId: string;
   via: "api_key" | "access_token" | "checkout_session" | "dashboard";
+  /** The client's address where the caller knows it (the dashboard), for the security log. */
+  ip?: string;
 };
 
 export type AuthRequirements = {

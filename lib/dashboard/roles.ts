@@ -9,6 +9,10 @@ export const PERMISSIONS = {
   seeSecrets: ["owner", "developer"],
   /** Webhook subscriptions and delivery replays. */
   manageWebhooks: ["owner", "developer"],
+  /** Invite and remove dashboard users, change their roles. */
+  manageTeam: ["owner"],
+  /** The merchant's security log (sign-ins, two-factor, keys, webhook secrets, team changes). */
+  readSecurityLog: ["owner"],
 } as const satisfies Record<string, readonly DashboardRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

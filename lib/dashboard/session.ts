@@ -1,13 +1,15 @@
 // Who is acting in the dashboard, for which merchant, in which environment. Pages, server actions
 // and the dashboard's data routes all start here; the AuthContext it builds is what the API's
 // use cases take, so the dashboard runs the same lib/ code as the API, scoped the same way.
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { can, type Permission } from "@/lib/dashboard/roles";
 import type { AuthContext } from "@/lib/auth/authenticate";
+import { clientIp } from "@/lib/http/client-ip";
+import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
 import type { DashboardRole, Environment } from "@/lib/generated/prisma/enums";
 
 export const ENV_COOKIE = "lp_dashboard_env";
@@ -19,7 +21,12 @@ export type Dashboard = {
   /** What the API's use cases take. Merchant-wide (no shop): the dashboard sees every shop. */
   ctx: AuthContext;
   can: (p: Permission) => boolean;
+  /** Two-factor sign-in: whether the user has it on, and whether their role must (production). */
+  twoFactor: { enabled: boolean; required: boolean };
 };
+
+/** Where a user who must enroll in two-factor sign-in is sent; nothing else works until then. */
+export const TWO_FACTOR_PATH = "/dashboard/two-factor";
 
 export async function currentEnvironment(): Promise<Environment> {
   const v = (await cookies()).get(ENV_COOKIE)?.value;
@@ -33,7 +40,7 @@ export async function currentDashboard(): Promise<Dashboard | null> {
   if (!userId) return null;
   const user = await db().dashboardUser.findUnique({
     where: { id: userId },
-    select: { id: true, email: true, role: true, merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } } },
+    select: { id: true, email: true, role: true, totpEnabledAt: true, merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } } },
   });
   if (!user || user.merchant.status !== "active") return null;
   const environment = await currentEnvironment();
@@ -45,14 +52,16 @@ export async function currentDashboard(): Promise<Dashboard | null> {
     keyPairId: `dashboard:${user.id}`,
     keyId: `dashboard:${user.email}`,
     via: "dashboard",
+    ip: clientIp(await headers()) ?? undefined,
   };
-  return { user: { id: user.id, email: user.email, role: user.role }, merchant: user.merchant, environment, ctx, can: (p) => can(user.role, p) };
+  return { user: { id: user.id, email: user.email, role: user.role }, merchant: user.merchant, environment, ctx, can: (p) => can(user.role, p), twoFactor: { enabled: user.totpEnabledAt !== null, required: twoFactorRequired(user.role) } };
 }
 
 /** For pages: the dashboard, or a redirect to sign-in. */
 export async function requireDashboard(): Promise<Dashboard> {
   const d = await currentDashboard();
   if (!d) redirect("/dashboard/sign-in");
+  if (d.twoFactor.required && !d.twoFactor.enabled) redirect(TWO_FACTOR_PATH);
   return d;
 }
 
@@ -60,6 +69,7 @@ export async function requireDashboard(): Promise<Dashboard> {
 export async function dashboardOrThrow(permission?: Permission): Promise<Dashboard> {
   const d = await currentDashboard();
   if (!d) throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
+  if (d.twoFactor.required && !d.twoFactor.enabled) throw new AppError("two_factor_required", "Set up two-factor sign-in first.");
   if (permission && !d.can(permission)) throw new AppError("forbidden", `Your role (${d.user.role}) cannot do this.`);
   return d;
 }
