@@ -37,7 +37,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   // Auth.js' own logging goes to our structured logs; a refused sign-in is routine, not an error.
   logger: {
     error(error) {
-      if (error.name === "CredentialsSignin") log.info({ code: (error as CredentialsSignin).code }, "dashboard sign-in refused");
+      // By `type`, not `name`: the production build minifies class names (a wrong password was logged as an error).
+      if ((error as { type?: string }).type === "CredentialsSignin") log.info({ code: (error as CredentialsSignin).code }, "dashboard sign-in refused");
       else log.error({ err: { name: error.name, message: error.message } }, "auth error");
     },
     warn(code) {

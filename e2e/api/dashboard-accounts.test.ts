@@ -187,7 +187,7 @@ describe("production: two-factor is required", () => {
       const a = await attempt(owner.email, PASSWORD, undefined, server.url);
       assert.ok(a.cookie, `no session: ${a.location}`);
       for (const path of ["/dashboard", "/dashboard/payments", "/dashboard/team"]) {
-        const page = await fetch(`${server.url}${path}`, { headers: { cookie: a.cookie! }, redirect: "manual" });
+        const page: Response = await fetch(`${server.url}${path}`, { headers: { cookie: a.cookie! }, redirect: "manual" });
         assert.equal(page.status, 307, path);
         assert.equal(new URL(page.headers.get("location")!, server.url).pathname, "/dashboard/two-factor");
       }
@@ -202,8 +202,8 @@ describe("production: two-factor is required", () => {
       const confirm = await actionId(a.cookie!, "/dashboard/two-factor", "confirmTotpAction", server.url);
       const r = await callAction(a.cookie!, "/dashboard/two-factor", confirm, [{ code: codeAt(shown!, Date.now()) }], server.url);
       assert.match(r.text, /"ok":true/);
-      const after = await fetch(`${server.url}/dashboard`, { headers: { cookie: a.cookie! }, redirect: "manual" });
-      assert.equal(after.status, 200);
+      const enrolledPage = await fetch(`${server.url}/dashboard`, { headers: { cookie: a.cookie! }, redirect: "manual" });
+      assert.equal(enrolledPage.status, 200);
 
       const v = await attempt(viewer.email, PASSWORD, undefined, server.url);
       assert.ok(v.cookie);
