@@ -9,3 +9,9 @@ test("viewers read only; owners and developers move money, see secrets once, man
     assert.equal(can("viewer", p), false);
   }
 });
+
+test("only owners manage the team and read the security log", () => {
+  for (const p of ["manageTeam", "readSecurityLog"] as const) {
+    assert.deepEqual([can("owner", p), can("developer", p), can("viewer", p)], [true, false, false]);
+  }
+});
