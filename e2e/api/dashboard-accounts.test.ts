@@ -14,6 +14,7 @@ import { MAX_PER_EMAIL } from "@/lib/dashboard/throttle";
 import { startTotpEnrollment } from "@/lib/accounts/start-totp-enrollment";
 import { confirmTotpEnrollment } from "@/lib/accounts/confirm-totp-enrollment";
 import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
+import { disableTotp } from "@/lib/accounts/disable-totp";
 import { listSecurityEvents } from "@/lib/accounts/list-security-events";
 import { changeRole } from "@/lib/accounts/change-role";
 import { removeUser } from "@/lib/accounts/remove-user";
@@ -151,6 +152,16 @@ describe("two-factor sign-in", () => {
     const blocked = await attempt(u.email, PASSWORD, codeAt(u.secret, Date.now() + 30_000));
     assert.equal(blocked.cookie, undefined);
     assert.match(blocked.location, /code=throttled/);
+  });
+
+  test("turning it off needs a valid code; afterwards the password alone signs in again", async () => {
+    const u = await enrolled();
+    const actor = { actor: u.email, ip: "198.51.100.7" };
+    await refusedWith(disableTotp(u.id, "12345-67890", actor), "two_factor_invalid");
+    assert.deepEqual(await disableTotp(u.id, u.recoveryCodes[0]!, actor), { enabled: false });
+    assert.equal(await db().dashboardRecoveryCode.count({ where: { userId: u.id } }), 0);
+    assert.ok((await attempt(u.email, PASSWORD)).cookie);
+    assert.ok((await eventTypes(u.merchantId)).includes("two_factor.disabled"));
   });
 
   test("the TOTP secret is sealed at rest and recovery codes are stored hashed", async () => {
