@@ -1,5 +1,5 @@
 "use client";
-import { useActionState, useState } from "react";
+import { useActionState, useEffect, useState } from "react";
 import { signInAction, type SignInState } from "@/app/dashboard/actions";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
@@ -9,6 +9,10 @@ export function SignInForm() {
   // Controlled, so the form's reset after each submit keeps them for the second step (the code).
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  // A refused password is cleared, as an uncontrolled form would; it is kept only for the code step.
+  useEffect(() => {
+    if (!state.needCode) setPassword("");
+  }, [state]);
   return (
     <form action={action} className="space-y-4" noValidate>
       <FormError message={state.error} />
