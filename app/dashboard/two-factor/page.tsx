@@ -5,6 +5,7 @@ import { currentDashboard } from "@/lib/dashboard/session";
 import { startTotpEnrollment } from "@/lib/accounts/start-totp-enrollment";
 import { qrDataUrl } from "@/lib/checkout/codes";
 import { TwoFactorView } from "@/components/dashboard/pages/two-factor";
+import { signOutAction } from "@/app/dashboard/actions";
 
 export const metadata: Metadata = { title: "Two-factor sign-in · Dashboard" };
 export const dynamic = "force-dynamic";
@@ -35,13 +36,21 @@ export default async function TwoFactorPage() {
             <TwoFactorView state="pending" secret={enrollment.secret} uri={enrollment.uri} qr={await qrDataUrl(enrollment.uri)} />
           )}
         </div>
-        {mustEnroll ? null : (
-          <p className="mt-4 text-sm">
+        <div className="mt-4 flex items-center justify-between gap-3 text-sm">
+          {mustEnroll ? (
+            <span />
+          ) : (
             <Link href="/dashboard" className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
               Back to the dashboard
             </Link>
-          </p>
-        )}
+          )}
+          {/* A user held here can always leave. */}
+          <form action={signOutAction}>
+            <button type="submit" className="rounded-md px-2 py-1.5 font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600">
+              Sign out
+            </button>
+          </form>
+        </div>
       </div>
     </main>
   );
