@@ -10,8 +10,7 @@ import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { clientAddress } from "@/lib/http/handler";
 import { pinnedAuthUrl } from "@/lib/auth/auth-url";
-import { verifyCredentials } from "@/lib/dashboard/users";
-import { isThrottled, recordFailure, recordSuccess } from "@/lib/dashboard/throttle";
+import { signInDashboardUser } from "@/lib/accounts/sign-in-dashboard-user";
 
 /** Idle expiry: a session unused for 8 hours ends (each use slides it, at most every 15 min). */
 export const SESSION_MAX_AGE_S = 8 * 3600;
@@ -21,8 +20,15 @@ export const SESSION_ABSOLUTE_S = 24 * 3600;
 export class ThrottledSignIn extends CredentialsSignin {
   code = "throttled";
 }
+/** The password was right; the user has two-factor sign-in on and sent no code (yet). */
+export class CodeRequiredSignIn extends CredentialsSignin {
+  code = "code_required";
+}
+export class CodeInvalidSignIn extends CredentialsSignin {
+  code = "code_invalid";
+}
 
-const credentials = z.object({ email: z.string().trim().min(3).max(254), password: z.string().min(1).max(200) });
+const credentials = z.object({ email: z.string().trim().min(3).max(254), password: z.string().min(1).max(200), code: z.string().max(32).optional() });
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: config().AUTH_SECRET,
@@ -33,7 +39,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   // Auth.js' own logging goes to our structured logs; a refused sign-in is routine, not an error.
   logger: {
     error(error) {
-      if (error.name === "CredentialsSignin") log.info({ code: (error as CredentialsSignin).code }, "dashboard sign-in refused");
+      // By `type`, not `name`: the production build minifies class names (a wrong password was logged as an error).
+      if ((error as { type?: string }).type === "CredentialsSignin") log.info({ code: (error as CredentialsSignin).code }, "dashboard sign-in refused");
       else log.error({ err: { name: error.name, message: error.message } }, "auth error");
     },
     warn(code) {
@@ -44,20 +51,18 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   pages: { signIn: "/dashboard/sign-in", error: "/dashboard/sign-in" },
   providers: [
     Credentials({
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Authentication code", type: "text" } },
       async authorize(raw, request) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        const { email, password } = parsed.data;
+        const { email, password, code } = parsed.data;
         const ip = clientAddress(request); // the API's own notion of the client address
-        if (await isThrottled(email, ip)) throw new ThrottledSignIn();
-        const user = await verifyCredentials(email, password);
-        if (!user) {
-          await recordFailure(email, ip);
-          return null;
-        }
-        await recordSuccess(email);
-        return { id: user.id, email: user.email };
+        const result = await signInDashboardUser({ email, password, code, ip });
+        if (result.ok) return result.user;
+        if (result.reason === "throttled") throw new ThrottledSignIn();
+        if (result.reason === "code_required") throw new CodeRequiredSignIn();
+        if (result.reason === "code_invalid") throw new CodeInvalidSignIn();
+        return null;
       },
     }),
   ],

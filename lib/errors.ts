@@ -32,6 +32,12 @@ const table = {
   shop_suspended: [403, "permission_error"],
   method_not_enabled_for_shop: [403, "permission_error"],
   qr_establishment_suspended: [403, "permission_error"],
+  // Not in section 7's table: dashboard accounts (two-factor sign-in, team).
+  two_factor_required: [403, "permission_error"],
+  two_factor_invalid: [400, "invalid_request_error"],
+  last_owner: [409, "invalid_request_error"],
+  dashboard_user_not_found: [404, "invalid_request_error"],
+  dashboard_user_exists: [409, "invalid_request_error"],
   // Request shape
   content_type_required: [415, "invalid_request_error"],
   payload_too_large: [413, "invalid_request_error"],

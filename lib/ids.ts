@@ -37,6 +37,8 @@ export const ID_PREFIXES = {
   payoutTransfer: "ptr",
   swapQuote: "swq",
   apiRequest: "arq",
+  recoveryCode: "rec",
+  securityEvent: "sev",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

@@ -2,13 +2,16 @@
 // tier, so it lives here and not in lib/) and hands them to the one gate (lib/auth/gate.ts),
 // which builds the same AuthContext the API's use cases take and checks the policy table.
 // Pages, server actions and the dashboard's data routes all start here.
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import { AppError } from "@/lib/errors";
 import { gate, withShopOf } from "@/lib/auth/gate";
+import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
+import { db } from "@/lib/db";
 import { allows, type Permission } from "@/lib/auth/policy";
 import type { AuthContext } from "@/lib/auth/authenticate";
+import { clientIp } from "@/lib/http/client-ip";
 import type { DashboardRole, Environment } from "@/lib/generated/prisma/enums";
 
 export const ENV_COOKIE = "lp_dashboard_env";
@@ -21,7 +24,12 @@ export type Dashboard = {
   ctx: AuthContext;
   /** For hiding only: the same answer the gate would give in this environment. */
   can: (p: Permission) => boolean;
+  /** Two-factor sign-in: whether the user has it on, and whether their role must (production). */
+  twoFactor: { enabled: boolean; required: boolean };
 };
+
+/** Where a user who must enroll in two-factor sign-in is sent; the gate refuses everything else until then. */
+export const TWO_FACTOR_PATH = "/dashboard/two-factor";
 
 export async function currentEnvironment(): Promise<Environment> {
   const v = (await cookies()).get(ENV_COOKIE)?.value;
@@ -32,14 +40,20 @@ async function sessionGate(permission: Permission): Promise<Dashboard> {
   const session = await auth();
   const ctx = await gate({ kind: "dashboard", userId: session?.user?.id, environment: await currentEnvironment() }, permission);
   if (ctx.actor.kind !== "user") throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
-  const { userId, email, role } = ctx.actor;
-  return { user: { id: userId, email, role }, merchant: ctx.merchant, environment: ctx.environment, ctx, can: (p) => allows(ctx, p) };
+  const { userId, email, role, twoFactorPending } = ctx.actor;
+  // The address, for the security log (the same trusted-proxy rules as the API's limits).
+  ctx.ip = clientIp(await headers()) ?? undefined;
+  const required = twoFactorRequired(role);
+  return { user: { id: userId, email, role }, merchant: ctx.merchant, environment: ctx.environment, ctx, can: (p) => !twoFactorPending && allows(ctx, p), twoFactor: { required, enabled: required ? !twoFactorPending : await twoFactorEnabled(userId) } };
 }
 
-/** The signed-in user's dashboard, or null (no session, user removed, merchant suspended). */
+/**
+ * The signed-in user's dashboard, or null (no session, user removed, merchant suspended). A user
+ * who must still enroll in two-factor sign-in gets it too (enrolling is what they may do).
+ */
 export async function currentDashboard(): Promise<Dashboard | null> {
   try {
-    return await sessionGate("read");
+    return await sessionGate("enrollTwoFactor");
   } catch (err) {
     if (err instanceof AppError && err.code === "missing_credentials") return null;
     throw err;
@@ -50,6 +64,7 @@ export async function currentDashboard(): Promise<Dashboard | null> {
 export async function requireDashboard(): Promise<Dashboard> {
   const d = await currentDashboard();
   if (!d) redirect("/dashboard/sign-in");
+  if (d.twoFactor.required && !d.twoFactor.enabled) redirect(TWO_FACTOR_PATH);
   return d;
 }
 
@@ -57,11 +72,15 @@ export async function requireDashboard(): Promise<Dashboard> {
  * For actions and data routes: the gate with the permission the entry point names; an AppError
  * (never a redirect) when signed out or refused.
  */
-export async function dashboardOrThrow(permission: Permission): Promise<Dashboard> {
+export async function dashboardOrThrow(permission: Permission = "read"): Promise<Dashboard> {
   return sessionGate(permission);
 }
 
 /** The context narrowed to one of the merchant's shops (`shopId` omitted: the first active one). */
 export async function withShop(d: Dashboard, shopId?: string): Promise<AuthContext> {
   return withShopOf(d.ctx, shopId);
+}
+
+async function twoFactorEnabled(userId: string): Promise<boolean> {
+  return (await db().dashboardUser.findUnique({ where: { id: userId }, select: { totpEnabledAt: true } }))?.totpEnabledAt != null;
 }

@@ -20,6 +20,7 @@ import { createWebhookBody, updateWebhookBody } from "@/lib/webhooks/schema";
 import { createSubscription, deleteSubscription, rotateSecret, updateSubscription } from "@/lib/webhooks/subscriptions";
 import { replayDelivery } from "@/lib/webhooks/deliveries";
 import { rollSecretKey } from "@/lib/merchants/manage-keys";
+import { actorOf } from "@/lib/accounts/record-security-event";
 import { simulateDepositBody } from "@/lib/deposits/schema";
 import { simulateDeposit } from "@/lib/deposits/simulate-deposit";
 import { withShop } from "@/server/dashboard";
@@ -32,18 +33,21 @@ import { simulatePayout } from "@/lib/payouts/simulate-payout";
 import { onceForForm } from "@/lib/dashboard/once";
 import { replayDeposit, replayFunding, replayPayout, replayRefund, replaySwap, replayTransfer } from "@/lib/http/replays";
 
-export type SignInState = { error?: string; email?: string };
+export type SignInState = { error?: string; email?: string; needCode?: boolean };
 
 export async function signInAction(_prev: SignInState, form: FormData): Promise<SignInState> {
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
+  const code = String(form.get("code") ?? "").trim();
   if (!email || !password) return { error: "Enter your email and password.", email };
   try {
-    await signIn("credentials", { email, password, redirectTo: "/dashboard" });
+    await signIn("credentials", { email, password, ...(code ? { code } : {}), redirectTo: "/dashboard" });
   } catch (err) {
     if (err instanceof AuthError) {
-      const throttled = (err as AuthError & { code?: string }).code === "throttled";
-      return { email, error: throttled ? "Too many failed attempts. Wait 15 minutes and try again." : "Incorrect email or password." };
+      const reason = (err as AuthError & { code?: string }).code;
+      if (reason === "code_required") return { email, needCode: true };
+      if (reason === "code_invalid") return { email, needCode: true, error: "That code is not valid or was used already. Enter the current code from your app, or a recovery code." };
+      return { email, error: reason === "throttled" ? "Too many failed attempts. Wait 15 minutes and try again." : "Incorrect email or password." };
     }
     throw err; // the redirect after a successful sign-in
   }
@@ -125,7 +129,7 @@ export async function rollSecretKeyAction(keyPairId: string) {
     const pair = await db().apiKeyPair.findFirst({ where: { id: keyPairId, merchantId: d.merchant.id, environment: d.environment, revokedAt: null }, select: { shopId: true } });
     if (!pair) throw new AppError("invalid_request", "No such key in this environment.", { param: "keyPairId" });
     if (!pair.shopId) throw new AppError("invalid_request", "Merchant-wide keys are rolled by the operator.", { param: "keyPairId" });
-    const rolled = await rollSecretKey({ shopId: pair.shopId, environment: d.environment });
+    const rolled = await rollSecretKey({ shopId: pair.shopId, environment: d.environment, actor: actorOf(d.ctx) });
     return { keyPairId: rolled.keyPairId, secretKey: rolled.secretKey };
   });
 }

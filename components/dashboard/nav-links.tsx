@@ -3,12 +3,14 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { NAV_ITEMS, isActive } from "@/components/dashboard/nav";
 import { cn } from "@/components/ui/cn";
+import { can } from "@/lib/auth/policy";
+import type { DashboardRole } from "@/lib/generated/prisma/enums";
 
-export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+export function NavLinks({ onNavigate, role }: { onNavigate?: () => void; role?: DashboardRole }) {
   const pathname = usePathname() ?? "";
   return (
     <ul className="space-y-0.5">
-      {NAV_ITEMS.filter((i) => i.ready).map((item) => {
+      {NAV_ITEMS.filter((i) => i.ready && (!i.requires || (role !== undefined && can(role, i.requires)))).map((item) => {
         const active = isActive(item.href, pathname);
         const Icon = item.icon;
         return (

@@ -4,8 +4,9 @@ import { NavLinks } from "@/components/dashboard/nav-links";
 import { EnvironmentSwitch } from "@/components/dashboard/env-switch";
 import { signOutAction } from "@/app/dashboard/actions";
 import { Badge } from "@/components/ui/badge";
+import type { DashboardRole } from "@/lib/generated/prisma/enums";
 
-type ShellProps = { merchantName: string; email: string; role: string; environment: "sandbox" | "production"; children: ReactNode };
+type ShellProps = { merchantName: string; email: string; role: DashboardRole; environment: "sandbox" | "production"; children: ReactNode };
 
 /** The frame of every signed-in page: sandbox marking, header, navigation, main landmark. */
 export function DashboardShell({ merchantName, email, role, environment, children }: ShellProps) {
@@ -27,7 +28,7 @@ export function DashboardShell({ merchantName, email, role, environment, childre
             <details className="relative md:hidden">
               <summary className="cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium">Menu</summary>
               <nav aria-label="Dashboard (menu)" className="absolute left-0 z-30 mt-2 w-64 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
-                <NavLinks />
+                <NavLinks role={role} />
               </nav>
             </details>
             <span className="truncate font-semibold text-slate-900">{merchantName}</span>
@@ -48,7 +49,7 @@ export function DashboardShell({ merchantName, email, role, environment, childre
       </header>
       <div className="flex">
         <nav aria-label="Dashboard" className="sticky top-16 hidden h-[calc(100vh-4rem)] w-52 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-3 md:block">
-          <NavLinks />
+          <NavLinks role={role} />
         </nav>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
           {children}

@@ -20,6 +20,8 @@ export type AuthContext = {
   via: "api_key" | "access_token" | "checkout_session" | "dashboard";
   /** Who acts: the policy table (lib/auth/policy.ts) decides by key kind, role or buyer. */
   actor: Actor;
+  /** The client's address where the caller knows it (the dashboard), for the security log. */
+  ip?: string;
 };
 
 export type AuthRequirements = {

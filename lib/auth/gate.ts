@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { authenticate, type AuthContext } from "@/lib/auth/authenticate";
 import { authorize, type Permission } from "@/lib/auth/policy";
 import type { BeforeLookup } from "@/lib/auth/principal";
+import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type Credential =
@@ -65,7 +66,7 @@ async function buyerContext(held: { merchantId: string; shopId: string; environm
 /** Merchant-wide (no shop): the dashboard sees every shop. A removed user or an inactive merchant is signed out. */
 async function dashboardContext(userId: string | null | undefined, environment: Environment): Promise<AuthContext> {
   const user = userId
-    ? await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, merchant: { select: MERCHANT } } })
+    ? await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, totpEnabledAt: true, merchant: { select: MERCHANT } } })
     : null;
   if (!user || user.merchant.status !== "active") throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
   return {
@@ -76,7 +77,7 @@ async function dashboardContext(userId: string | null | undefined, environment: 
     keyPairId: `dashboard:${user.id}`,
     keyId: `dashboard:${user.email}`,
     via: "dashboard",
-    actor: { kind: "user", userId: user.id, email: user.email, role: user.role },
+    actor: { kind: "user", userId: user.id, email: user.email, role: user.role, twoFactorPending: twoFactorRequired(user.role) && user.totpEnabledAt === null },
   };
 }
 

@@ -82,3 +82,16 @@ test("every endpoint that changes state names a permission a viewer lacks (the A
   assert.equal(named("POST", "/me/payout/fund-sandbox"), "fundSandbox");
   assert.equal(named("POST", "/me/payout/send/{id}/simulate"), "simulatePayout");
 });
+
+test("only owners manage the team and read the security log; no API key does either", () => {
+  for (const p of ["manageTeam", "readSecurityLog"] as const) {
+    assert.deepEqual([can("owner", p), can("developer", p), can("viewer", p)], [true, false, false]);
+    assert.equal(refusal(key("secret"), "sandbox", p), "key_kind_not_allowed");
+  }
+});
+
+test("a user who must still enroll in two-factor sign-in may enroll and nothing else", () => {
+  const pending: Actor = { kind: "user", userId: "u", email: "u@example.test", role: "owner", twoFactorPending: true };
+  assert.equal(refusal(pending, "production", "enrollTwoFactor"), null);
+  for (const p of PERMISSIONS.filter((p) => p !== "enrollTwoFactor")) assert.equal(refusal(pending, "production", p), "two_factor_required", p);
+});

@@ -10,7 +10,8 @@ import type { DashboardRole, Environment } from "@/lib/generated/prisma/enums";
 /** Who is acting. Keys have no role: a secret key is the merchant's own integration. */
 export type Actor =
   | { kind: "key"; keyKind: KeyKind }
-  | { kind: "user"; userId: string; email: string; role: DashboardRole }
+  /** `twoFactorPending`: the role must use two-factor sign-in here and the user has not enrolled yet. */
+  | { kind: "user"; userId: string; email: string; role: DashboardRole; twoFactorPending?: boolean }
   | { kind: "buyer" };
 
 export type Rule = {
@@ -47,6 +48,9 @@ export const POLICY = {
   manageWebhooks: { label: "Change webhook subscriptions and replay deliveries", keys: SECRET, roles: STAFF, money: true },
   seeSecrets: { label: "Mint and see secrets once: webhook signing secrets, rolled secret keys", keys: SECRET, roles: STAFF, money: true },
   payCheckout: { label: "A buyer's pick of a payment method on a checkout session", keys: [], roles: [], buyer: true },
+  manageTeam: { label: "Invite and remove dashboard users, change their roles", keys: [], roles: ["owner"] },
+  readSecurityLog: { label: "Read the merchant's security log", keys: [], roles: ["owner"] },
+  enrollTwoFactor: { label: "Set up one's own two-factor sign-in", keys: [], roles: EVERYONE },
   sandboxFixture: { label: "Test fixtures of the foundation (sandbox only)", keys: SECRET, roles: [], environments: SANDBOX, outside: "production_key_refused" },
 } as const satisfies Record<string, Rule>;
 
@@ -82,6 +86,10 @@ export function can(role: DashboardRole, permission: Permission): boolean {
 export function authorize(who: { actor: Actor; environment: Environment }, permission: Permission): void {
   const rule = ruleOf(permission);
   const { actor } = who;
+  // Until a user who must use two-factor sign-in has enrolled, enrolling is all they may do.
+  if (actor.kind === "user" && actor.twoFactorPending && permission !== "enrollTwoFactor") {
+    throw new AppError("two_factor_required", "Set up two-factor sign-in first.");
+  }
   if (!actorAllowed(actor, rule)) {
     if (actor.kind === "key") {
       throw new AppError("key_kind_not_allowed", rule.keys.length ? "This operation needs a secret key (sk_*) or a token issued for one; a publishable key was sent." : "This operation is not open to API keys.");

@@ -98,6 +98,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
           await guard.record(err);
           throw err;
         });
+        auth.ip = clientAddress(req);
       }
       const verdict = endpoint.rateLimit === false ? null : await limit(endpoint, req, auth);
       if (verdict) headers = rateLimitHeaders(verdict);

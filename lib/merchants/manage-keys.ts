@@ -4,12 +4,13 @@ import { newId } from "@/lib/ids";
 import { generateKeyPair } from "@/lib/auth/keys";
 import { notifyCredentialsChanged } from "@/lib/auth/principal";
 import type { Environment } from "@/lib/generated/prisma/enums";
+import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 
 /**
  * Replaces the secret of the shop's pair in `environment` (the publishable key stays). The old
  * secret stops working at once, and so do access and refresh tokens issued under it.
  */
-export async function rollSecretKey(input: { shopId: string; environment: Environment }): Promise<{ keyPairId: string; publishableKey: string; secretKey: string }> {
+export async function rollSecretKey(input: { shopId: string; environment: Environment; actor?: SecurityActor }): Promise<{ keyPairId: string; publishableKey: string; secretKey: string }> {
   const fresh = generateKeyPair(input.environment);
   const pair = await db().$transaction(async (tx) => {
     const current = await tx.apiKeyPair.findFirst({ where: { shopId: input.shopId, environment: input.environment, revokedAt: null }, orderBy: { createdAt: "desc" } });
@@ -22,6 +23,7 @@ export async function rollSecretKey(input: { shopId: string; environment: Enviro
     return updated;
   });
   await notifyCredentialsChanged();
+  await recordSecurityEvent({ merchantId: pair.merchantId, type: "api_key.rolled", actor: "operator", ...input.actor, details: { keyPairId: pair.id, environment: input.environment } });
   return { keyPairId: pair.id, publishableKey: pair.publishableKey, secretKey: fresh.secretKey };
 }
 

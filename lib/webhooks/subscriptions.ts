@@ -10,6 +10,7 @@ import { clampPage, envelope } from "@/lib/http/pagination";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
 import { inBoundTransaction } from "@/lib/http/idempotency";
 import type { AuthContext } from "@/lib/auth/authenticate";
+import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
 import type { WebhookSubscription } from "@/lib/generated/prisma/client";
 
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
@@ -40,6 +41,7 @@ export async function createSubscription(auth: AuthContext, input: { url?: strin
   const s = await inBoundTransaction((tx) => tx.webhookSubscription.create({
     data: { id, merchantId: auth.merchant.id, environment: auth.environment, url: input.url ?? inboxUrl(id), managed: !input.url, events: [...new Set(input.events)], secretEncrypted: seal(secret) },
   }), () => ({ resource: "webhook", id }));
+  await recordSecurityEvent({ merchantId: auth.merchant.id, type: "webhook_secret.revealed", ...actorOf(auth), details: { webhookId: id, environment: auth.environment } });
   return { ...presentSubscription(s), secret };
 }
 
@@ -80,5 +82,6 @@ export async function rotateSecret(auth: AuthContext, id: string) {
     where: { id: s.id },
     data: { secretEncrypted: seal(secret), previousSecretEncrypted: s.secretEncrypted, previousSecretExpiresAt: new Date(Date.now() + ROTATION_GRACE_MS) },
   });
+  await recordSecurityEvent({ merchantId: auth.merchant.id, type: "webhook_secret.rotated", ...actorOf(auth), details: { webhookId: s.id, environment: auth.environment } });
   return { ...presentSubscription(updated), secret };
 }

@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireDashboard } from "@/server/dashboard";
+import { listSecurityEvents } from "@/lib/accounts/list-security-events";
+import { Card, PageHeader } from "@/components/ui/card";
+import { EmptyState, Table, Td, Th } from "@/components/ui/table";
+import { Pagination } from "@/components/ui/pagination";
+import { formatDateTime } from "@/components/ui/money";
+
+export const metadata: Metadata = { title: "Security · Dashboard" };
+
+const detailText = (d: Record<string, unknown> | null) =>
+  d
+    ? Object.entries(d)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join(" · ")
+    : "";
+
+export default async function SecurityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const d = await requireDashboard();
+  const twoFactor = (
+    <Card title="Your two-factor sign-in">
+      <p className="text-sm text-slate-700">
+        {d.twoFactor.enabled ? "On." : d.twoFactor.required ? "Required for your role, not set up yet." : "Off."}{" "}
+        <Link href="/dashboard/two-factor" className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+          {d.twoFactor.enabled ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}
+        </Link>
+      </p>
+    </Card>
+  );
+  if (!d.can("readSecurityLog")) {
+    return (
+      <>
+        <PageHeader title="Security" />
+        <div className="space-y-6">{twoFactor}</div>
+      </>
+    );
+  }
+  const raw = await searchParams;
+  const offset = typeof raw.offset === "string" ? raw.offset : undefined;
+  const page = await listSecurityEvents(d.ctx, { offset });
+  return (
+    <>
+      <PageHeader title="Security" description="Sign-ins, two-factor changes, key rolls, webhook secrets and team changes of this merchant, newest first." />
+      <div className="space-y-6">
+        {twoFactor}
+        <Card title="Security log">
+          {page.data.length === 0 ? (
+            <EmptyState title="No security events yet" />
+          ) : (
+            <Table caption="Security log, newest first">
+              <thead>
+                <tr>
+                  <Th>When</Th>
+                  <Th>Event</Th>
+                  <Th>Actor</Th>
+                  <Th>Address</Th>
+                  <Th>Details</Th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {page.data.map((e) => (
+                  <tr key={e.id} data-testid="security-event" data-type={e.type}>
+                    <Td className="text-slate-600">{formatDateTime(e.createdAt)}</Td>
+                    <Td className="font-mono text-xs">{e.type}</Td>
+                    <Td>{e.actor}</Td>
+                    <Td className="font-mono text-xs">{e.ip ?? "—"}</Td>
+                    <Td className="text-xs text-slate-600">{detailText(e.details)}</Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          <Pagination pagination={page.pagination} href={(o) => `/dashboard/security?offset=${o}`} label="Security log pages" />
+        </Card>
+      </div>
+    </>
+  );
+}

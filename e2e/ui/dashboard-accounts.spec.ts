@@ -1,0 +1,142 @@
+// Dashboard accounts in Debian's Chromium (desktop and tablet): two-factor enrollment with codes
+// computed here from the secret the page shows, sign-in with password + code, a wrong code and a
+// spent recovery code refused; the team (invite, role change, removal, the last owner kept); and
+// the security log that records all of it. Every page is screenshotted and scanned with axe-core.
+import { test, expect, type Page } from "@playwright/test";
+import * as OTPAuth from "otpauth";
+import { PASSWORD, checkPage, nav, newMerchant, signIn } from "./dashboard-helpers";
+
+test.describe.configure({ mode: "parallel" });
+
+const codeAt = (secret: string, ms: number) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: ms });
+
+/** Email and password, then the code the form asks for. */
+async function signInWithCode(page: Page, email: string, code: string) {
+  await page.goto("/dashboard/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // Password checks are memory-hard on purpose: on a busy 2-core machine they take seconds.
+  await expect(page.getByLabel("Authentication code")).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel("Authentication code").fill(code);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in to your dashboard" })).toBeVisible({ timeout: 20_000 });
+}
+
+const overview = (page: Page) => expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({ timeout: 20_000 });
+
+test("two-factor: enroll, sign in with password + code, wrong code refused, a recovery code works once, all in the security log", async ({ page }, info) => {
+  test.setTimeout(240_000);
+  const m = await newMerchant("totp");
+  await signIn(page, m.owner);
+
+  await nav(page, "Security");
+  await page.getByRole("link", { name: "Set up two-factor sign-in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Two-factor sign-in" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "QR code of your two-factor secret" })).toBeVisible();
+  const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+  await checkPage(page, info, "two-factor-enroll");
+
+  // A wrong code does not turn it on.
+  const enrolledAt = Date.now();
+  const right = codeAt(secret, enrolledAt);
+  await page.getByLabel("Code from your app").fill(right === "123456" ? "654321" : "123456");
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  await expect(page.getByText("That code is not valid.")).toBeVisible();
+  await page.getByLabel("Code from your app").fill(right);
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Two-factor sign-in is on." })).toBeVisible();
+  const recovery = await page.getByTestId("recovery-code").allTextContents();
+  expect(recovery).toHaveLength(10);
+  await checkPage(page, info, "two-factor-recovery-codes");
+  await page.getByRole("link", { name: "Continue to the dashboard" }).click();
+  await overview(page);
+  await signOut(page);
+
+  // Password alone is not enough; a wrong code is refused; the next step's code works (the
+  // enrollment spent the current one).
+  await signInWithCode(page, m.owner, "000000" === codeAt(secret, Date.now() + 30_000) ? "111111" : "000000");
+  await expect(page.getByText("That code is not valid or was used already.")).toBeVisible({ timeout: 20_000 });
+  await checkPage(page, info, "sign-in-code");
+  await page.getByLabel("Authentication code").fill(codeAt(secret, Math.max(Date.now(), enrolledAt + 30_000)));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await overview(page);
+  await signOut(page);
+
+  // A recovery code works once.
+  await signInWithCode(page, m.owner, recovery[0]!);
+  await overview(page);
+  await signOut(page);
+  await signInWithCode(page, m.owner, recovery[0]!);
+  await expect(page.getByText("That code is not valid or was used already.")).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel("Authentication code").fill(recovery[1]!);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await overview(page);
+
+  await nav(page, "Security");
+  await expect(page.getByRole("link", { name: "Manage two-factor sign-in" })).toBeVisible();
+  const events = page.getByTestId("security-event");
+  for (const type of ["two_factor.enabled", "sign_in.succeeded", "sign_in.failed", "recovery_code.used"]) {
+    await expect(events.filter({ hasText: type }).first()).toBeVisible();
+  }
+  await checkPage(page, info, "security");
+});
+
+test("team: invite with a temporary password, change the role, remove; the last owner stays; the security log shows it", async ({ page, browser }, info) => {
+  test.setTimeout(240_000);
+  const m = await newMerchant("team");
+  await signIn(page, m.owner);
+  await nav(page, "Team");
+  await expect(page.getByTestId("team-row")).toHaveCount(1);
+
+  const invitee = `dev-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+  await page.getByLabel("Email").fill(invitee);
+  await page.getByLabel("Role", { exact: true }).selectOption("developer");
+  await page.getByRole("button", { name: "Invite" }).click();
+  const temporary = (await page.getByTestId("revealed-secret").textContent())!.trim();
+  expect(temporary.length).toBeGreaterThanOrEqual(20);
+  const row = page.locator(`[data-testid="team-row"][data-email="${invitee}"]`);
+  await expect(row).toBeVisible();
+  await checkPage(page, info, "team");
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("revealed-secret")).toHaveCount(0);
+
+  // The invitee signs in with the temporary password; a developer sees no Team page.
+  const other = await browser.newContext();
+  const theirs = await other.newPage();
+  await signIn(theirs, invitee, temporary);
+  await expect(theirs.getByRole("navigation", { name: "Dashboard", exact: true }).getByRole("link", { name: "Team" })).toHaveCount(0);
+
+  // Role change.
+  await row.getByLabel(`Role of ${invitee}`).selectOption("viewer");
+  await expect(row.getByLabel(`Role of ${invitee}`)).toHaveValue("viewer");
+  await page.reload();
+  await expect(row.getByLabel(`Role of ${invitee}`)).toHaveValue("viewer");
+
+  // The last owner cannot demote themselves.
+  const me = page.locator(`[data-testid="team-row"][data-email="${m.owner}"]`);
+  await me.getByLabel(`Role of ${m.owner}`).selectOption("developer");
+  await expect(page.getByText("The last owner cannot be demoted.")).toBeVisible();
+  await page.reload();
+  await expect(me.getByLabel(`Role of ${m.owner}`)).toHaveValue("owner");
+
+  // Removal ends the invitee's session at once.
+  page.once("dialog", (d) => d.accept());
+  await row.getByRole("button", { name: `Remove ${invitee}` }).click();
+  await expect(row).toHaveCount(0);
+  await theirs.reload();
+  await expect(theirs.getByRole("heading", { level: 1, name: "Sign in to your dashboard" })).toBeVisible();
+  await other.close();
+
+  await nav(page, "Security");
+  const events = page.getByTestId("security-event");
+  for (const type of ["team.invited", "team.role_changed", "team.removed"]) {
+    await expect(events.filter({ hasText: type }).first()).toBeVisible();
+  }
+  await expect(events.first()).toHaveAttribute("data-type", "team.removed");
+  await expect(events.filter({ hasText: "team.role_changed" }).first()).toContainText("to: viewer");
+});

@@ -1,0 +1,23 @@
+// An owner changes a team member's role; the last owner cannot be demoted.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { lockedOwnerIds } from "@/lib/accounts/lock-owners";
+import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { DashboardRole } from "@/lib/generated/prisma/enums";
+
+export async function changeRole(ctx: AuthContext & { ip?: string }, userId: string, role: DashboardRole) {
+  const result = await db().$transaction(async (tx) => {
+    const owners = await lockedOwnerIds(tx, ctx.merchant.id);
+    const user = await tx.dashboardUser.findFirst({ where: { id: userId, merchantId: ctx.merchant.id }, select: { id: true, email: true, role: true } });
+    if (!user) throw new AppError("dashboard_user_not_found", `No team member ${userId}.`, { param: "userId" });
+    if (user.role === role) return { user, from: role };
+    if (user.role === "owner" && owners.length <= 1) throw new AppError("last_owner", "The last owner cannot be demoted. Make someone else an owner first.", { param: "role" });
+    const updated = await tx.dashboardUser.update({ where: { id: user.id }, data: { role }, select: { id: true, email: true, role: true } });
+    return { user: updated, from: user.role };
+  });
+  if (result.from !== role) {
+    await recordSecurityEvent({ merchantId: ctx.merchant.id, type: "team.role_changed", ...actorOf(ctx), details: { email: result.user.email, from: result.from, to: role } });
+  }
+  return result.user;
+}
