@@ -9,7 +9,7 @@ import { mulDivHalfUp, toMajor } from "@/lib/money/amount";
 import type { EventType } from "@/lib/events/emit";
 import { bucketTotals } from "@/lib/ledger/post";
 import { chargebackLost, freeze, freezeRelease, netOf, paymentCompleted, refundImmediate, type FreezeSplit } from "@/lib/ledger/recipes";
-import { lockRow, transition, type Emit } from "@/lib/ledger/transition";
+import { lockRow, transition, type Emit, type Operation } from "@/lib/ledger/transition";
 import { presentTransaction } from "@/lib/payments/present";
 import { presentClaim, type ClaimHistory } from "@/lib/claims/present";
 import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
@@ -40,6 +40,11 @@ const claimEvents = (c: Claim, types: EventType[]): Emit[] => types.map((type) =
 const notFound = () => new AppError("transaction_not_found", "No such transaction.");
 const scopeOf = (r: { merchantId: string; environment: Transaction["environment"] }) => ({ merchantId: r.merchantId, environment: r.environment });
 
+/** The skeleton every pay-in transition shares: lock transaction `id`, accept `from`, then `apply`. */
+function paymentOp<T>(id: string, name: string, from: Transaction["status"][], opts: InTransaction, apply: Operation<Transaction, T>["apply"]): Operation<Transaction, T> {
+  return { name, before: opts.inTransaction, load: (tx) => lockTransaction(tx, id), missing: notFound, ledger: scopeOf, status: (t) => t.status, from, apply };
+}
+
 /** The shape every pay-in transition answers with. */
 async function payment(op: Parameters<typeof transition<Transaction, { transaction: Transaction; eventsFired: EventType[] }>>[0]): Promise<TransitionResult> {
   const r = await transition(op);
@@ -48,41 +53,23 @@ async function payment(op: Parameters<typeof transition<Transaction, { transacti
 
 /** pending -> completed: the net to `pending`, the reserve to `reserve`, fees to their accounts. */
 export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } & InTransaction = {}): Promise<TransitionResult> {
-  return payment({
-    name: "completePayment",
-    before: opts.inTransaction,
-    load: (tx) => lockTransaction(tx, id),
-    missing: notFound,
-    ledger: scopeOf,
-    status: (t) => t.status,
-    from: ["pending"],
-    apply: async (tx, t) => {
-      const at = opts.at ?? new Date();
-      const updated = await tx.transaction.update({
-        where: { id },
-        data: { status: "completed", completedAt: at, settleAt: addDays(at, settlementDays(t.settlementDelay)), reserveReleaseAt: t.reserveAmount > 0n ? addDays(at, RESERVE_HOLD_DAYS) : null },
-      });
-      const eventsFired: EventType[] = opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"];
-      return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(t)], events: paymentEvents(updated, eventsFired) };
-    },
-  });
+  return payment(paymentOp(id, "completePayment", ["pending"], opts, async (tx, t) => {
+    const at = opts.at ?? new Date();
+    const updated = await tx.transaction.update({
+      where: { id },
+      data: { status: "completed", completedAt: at, settleAt: addDays(at, settlementDays(t.settlementDelay)), reserveReleaseAt: t.reserveAmount > 0n ? addDays(at, RESERVE_HOLD_DAYS) : null },
+    });
+    const eventsFired: EventType[] = opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"];
+    return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(t)], events: paymentEvents(updated, eventsFired) };
+  }));
 }
 
 /** pending -> failed | expired. */
 export async function failPayment(id: string, to: "failed" | "expired", opts: InTransaction = {}): Promise<TransitionResult> {
-  return payment({
-    name: "failPayment",
-    before: opts.inTransaction,
-    load: (tx) => lockTransaction(tx, id),
-    missing: notFound,
-    ledger: scopeOf,
-    status: (t) => t.status,
-    from: ["pending"],
-    apply: async (tx) => {
-      const updated = await tx.transaction.update({ where: { id }, data: { status: to } });
-      return { result: { transaction: updated, eventsFired: ["payment.failed"] }, events: paymentEvents(updated, ["payment.failed"]) };
-    },
-  });
+  return payment(paymentOp(id, "failPayment", ["pending"], opts, async (tx) => {
+    const updated = await tx.transaction.update({ where: { id }, data: { status: to } });
+    return { result: { transaction: updated, eventsFired: ["payment.failed"] }, events: paymentEvents(updated, ["payment.failed"]) };
+  }));
 }
 
 /**
@@ -131,29 +118,20 @@ export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Pro
 
 /** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
 export async function refundInFull(id: string, opts: InTransaction = {}): Promise<TransitionResult> {
-  return payment({
-    name: "refundInFull",
-    before: opts.inTransaction,
-    load: (tx) => lockTransaction(tx, id),
-    missing: notFound,
-    ledger: scopeOf,
-    status: (t) => t.status,
-    from: ["completed"],
-    apply: async (tx, t) => {
-      const pendingClaims = await tx.claim.count({ where: { transactionId: id, status: { in: ["pending", "open"] } } });
-      if (pendingClaims > 0) throw new AppError("invalid_request", "This payment has an open claim; wait for it to resolve before refunding it in full.", { param: "action" });
-      const local = t.amountLocal - t.refundedLocal;
-      if (local <= 0n) return null;
-      const usd = await refundUsdShare(tx, t, local);
-      const at = new Date();
-      const split = await freezeFunds(tx, t, usd, { allowNegative: true });
-      const claim = await tx.claim.create({
-        data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason: "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
-      });
-      const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
-      return { result: { transaction: updated, eventsFired: ["payment.refunded"] }, postings: [refundImmediate(claim, split)], events: paymentEvents(updated, ["payment.refunded"]) };
-    },
-  });
+  return payment(paymentOp(id, "refundInFull", ["completed"], opts, async (tx, t) => {
+    const pendingClaims = await tx.claim.count({ where: { transactionId: id, status: { in: ["pending", "open"] } } });
+    if (pendingClaims > 0) throw new AppError("invalid_request", "This payment has an open claim; wait for it to resolve before refunding it in full.", { param: "action" });
+    const local = t.amountLocal - t.refundedLocal;
+    if (local <= 0n) return null;
+    const usd = await refundUsdShare(tx, t, local);
+    const at = new Date();
+    const split = await freezeFunds(tx, t, usd, { allowNegative: true });
+    const claim = await tx.claim.create({
+      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason: "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
+    });
+    const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
+    return { result: { transaction: updated, eventsFired: ["payment.refunded"] }, postings: [refundImmediate(claim, split)], events: paymentEvents(updated, ["payment.refunded"]) };
+  }));
 }
 
 /**
@@ -162,29 +140,20 @@ export async function refundInFull(id: string, opts: InTransaction = {}): Promis
  * open chargeback (a second dispute of the same payment changes nothing).
  */
 export async function openChargeback(id: string, reason = "chargeback", opts: InTransaction = {}): Promise<TransitionResult & { claim: Claim | null }> {
-  const r = await transition({
-    name: "openChargeback",
-    before: opts.inTransaction,
-    load: (tx) => lockTransaction(tx, id),
-    missing: notFound,
-    ledger: scopeOf,
-    status: (t) => t.status,
-    from: ["completed"],
-    apply: async (tx, t) => {
-      const held = await tx.claim.findMany({ where: { transactionId: id, status: { in: ["pending", "open"] } }, select: { kind: true, amountLocal: true, amountUsd: true } });
-      if (held.some((c) => c.kind === "chargeback")) return null;
-      const local = t.amountLocal - t.refundedLocal - held.reduce((sum, c) => sum + c.amountLocal, 0n);
-      if (local <= 0n) return null;
-      const usd = await refundUsdShare(tx, t, local);
-      const at = new Date();
-      const split = await freezeFunds(tx, t, usd, { allowNegative: true });
-      const claim = await tx.claim.create({
-        data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }] },
-      });
-      const eventsFired: EventType[] = ["chargeback.created", "claim.opened"];
-      return { result: { claim, eventsFired }, postings: [freeze("chargeback_freeze", claim, split)], events: claimEvents(claim, eventsFired) };
-    },
-  });
+  const r = await transition(paymentOp(id, "openChargeback", ["completed"], opts, async (tx, t) => {
+    const held = await tx.claim.findMany({ where: { transactionId: id, status: { in: ["pending", "open"] } }, select: { kind: true, amountLocal: true, amountUsd: true } });
+    if (held.some((c) => c.kind === "chargeback")) return null;
+    const local = t.amountLocal - t.refundedLocal - held.reduce((sum, c) => sum + c.amountLocal, 0n);
+    if (local <= 0n) return null;
+    const usd = await refundUsdShare(tx, t, local);
+    const at = new Date();
+    const split = await freezeFunds(tx, t, usd, { allowNegative: true });
+    const claim = await tx.claim.create({
+      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }] },
+    });
+    const eventsFired: EventType[] = ["chargeback.created", "claim.opened"];
+    return { result: { claim, eventsFired }, postings: [freeze("chargeback_freeze", claim, split)], events: claimEvents(claim, eventsFired) };
+  }));
   return r.changed ? { transaction: r.row, changed: true, eventsFired: r.result.eventsFired, claim: r.result.claim } : { transaction: r.row!, changed: false, eventsFired: [], claim: null };
 }
 
