@@ -35,6 +35,8 @@ export const configSchema = z
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
     /** Failed authentications per client address per minute before it gets 429 without a lookup. */
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Failed dashboard sign-ins per client address per 15 minutes before the address is throttled. */
+    SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
     /**
      * The addresses (CIDRs, comma-separated) of our own proxies in front of the app. Hops of
      * X-Forwarded-For are believed only while the hop to their right is one of them (see

@@ -9,6 +9,7 @@ import { singleton } from "@/lib/singleton";
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_EMAIL = 5;
+/** The default of SIGN_IN_FAILURES_PER_ADDRESS. */
 export const MAX_PER_IP = 30;
 
 export interface Counter {
@@ -74,13 +75,13 @@ function counter(): Counter {
 const keys = (email: string, ip: string) => ({ email: `signin:email:${email.trim().toLowerCase()}`, ip: `signin:ip:${ip}` });
 
 /** The throttle over a given counter store (tests pass their own). */
-export function signInThrottle(store: () => Counter = counter) {
+export function signInThrottle(store: () => Counter = counter, maxPerIp: () => number = () => config().SIGN_IN_FAILURES_PER_ADDRESS) {
   return {
     /** True when this email or address has failed too often recently. */
     async isThrottled(email: string, ip: string): Promise<boolean> {
       const k = keys(email, ip);
       const [e, i] = await Promise.all([store().get(k.email), store().get(k.ip)]);
-      return e >= MAX_PER_EMAIL || i >= MAX_PER_IP;
+      return e >= MAX_PER_EMAIL || i >= maxPerIp();
     },
     async recordFailure(email: string, ip: string): Promise<void> {
       const k = keys(email, ip);
