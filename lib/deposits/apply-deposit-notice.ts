@@ -10,7 +10,7 @@ import { receiveNotice } from "@/lib/providers/notice-pipeline";
 
 export async function applyDepositNotice(provider: string, rawBody: string, signature: string | null) {
   return receiveNotice(provider, rawBody, signature, depositNoticeBody, async (n, record) => {
-    const account = await db().depositAccount.findFirst({ where: { clabe: n.clabe, provider, environment: "production" }, select: { id: true } });
+    const account = await db().depositAccount.findFirst({ where: { clabe: n.clabe, provider, environment: "production", status: { not: "provisioning" } }, select: { id: true } });
     if (!account) {
       // Acknowledged so the provider stops retrying a notice that can never match; traced.
       log.warn({ provider, clabe: n.clabe, noticeId: n.noticeId }, "deposit notice for an unknown CLABE");

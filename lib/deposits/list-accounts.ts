@@ -3,12 +3,13 @@ import { db } from "@/lib/db";
 import { clampPage } from "@/lib/http/pagination";
 import { presentAccount } from "@/lib/deposits/present";
 import { statsFor } from "@/lib/deposits/deposit-stats";
+import { USABLE } from "@/lib/deposits/provision-account";
 import { findOwnedAccount, requireShop, type ShopContext } from "@/lib/deposits/scope";
 
 export async function listDepositAccounts(auth: ShopContext, query: { limit?: unknown; offset?: unknown; endUserRef?: string; include?: "stats" }) {
   const shop = requireShop(auth);
   const page = clampPage(query, { max: 200, def: 50 });
-  const where = { merchantId: auth.merchant.id, shopId: shop.id, environment: auth.environment, ...(query.endUserRef ? { endUserRef: query.endUserRef } : {}) };
+  const where = { merchantId: auth.merchant.id, shopId: shop.id, environment: auth.environment, ...USABLE, ...(query.endUserRef ? { endUserRef: query.endUserRef } : {}) };
   const [rows, total] = await Promise.all([
     db().depositAccount.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
     db().depositAccount.count({ where }),

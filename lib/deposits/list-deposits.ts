@@ -1,7 +1,7 @@
 // GET /me/deposit-accounts/{id}/deposits: transfers received on one account, newest first.
 import { db } from "@/lib/db";
 import { clampPage } from "@/lib/http/pagination";
-import { presentDeposit } from "@/lib/deposits/present";
+import { presentDeposit, usable } from "@/lib/deposits/present";
 import { statsFor } from "@/lib/deposits/deposit-stats";
 import { findOwnedAccount, type ShopContext } from "@/lib/deposits/scope";
 
@@ -15,7 +15,7 @@ export async function listDeposits(auth: ShopContext, id: string, query: { limit
     statsFor([account.id]),
   ]);
   return {
-    account: { id: account.id, endUserRef: account.endUserRef, clabe: account.clabe, currency: account.currency, status: account.status },
+    account: { id: account.id, endUserRef: account.endUserRef, clabe: usable(account).clabe, currency: account.currency, status: usable(account).status },
     stats: stats.get(account.id)!,
     deposits: rows.map(presentDeposit),
     pagination: { total, limit: page.limit, offset: page.offset, pages: Math.ceil(total / page.limit) },

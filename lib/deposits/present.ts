@@ -4,12 +4,21 @@ import type { Deposit, DepositAccount } from "@/lib/generated/prisma/client";
 
 export type DepositStats = { deposits: number; credited: number; totalUsd: number; localTotals: Array<{ currency: string; amount: number }>; lastDepositAt: string | null };
 
+/**
+ * The CLABE of a usable account. A `provisioning` row has none and is never presented (every read
+ * filters it out, lib/deposits/provision-account.ts), so reaching here without one is a bug.
+ */
+export function usable(a: Pick<DepositAccount, "id" | "clabe" | "status">): { clabe: string; status: "active" | "disabled" } {
+  if (a.clabe === null || a.status === "provisioning") throw new Error(`deposit account ${a.id} has no CLABE yet (provisioning) and cannot be presented`);
+  return { clabe: a.clabe, status: a.status };
+}
+
 export function presentAccount(a: DepositAccount, stats?: DepositStats) {
   return {
     id: a.id,
     endUserRef: a.endUserRef,
     depositMethodId: a.depositMethodId,
-    clabe: a.clabe,
+    clabe: usable(a).clabe,
     bank: a.bank,
     currency: a.currency,
     country: a.country,
@@ -17,7 +26,7 @@ export function presentAccount(a: DepositAccount, stats?: DepositStats) {
     beneficiary: { name: a.beneficiaryName, email: a.beneficiaryEmail },
     customer: { name: a.beneficiaryName, email: a.beneficiaryEmail, phone: a.phone, documentType: a.documentType, documentId: a.documentId, country: a.customerCountry },
     metadata: (a.metadata ?? {}) as Record<string, string>,
-    status: a.status,
+    status: usable(a).status,
     environment: a.environment,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),

@@ -36,7 +36,9 @@ export type IncomingTransfer = {
 export type ReceiveResult = { deposit: Deposit; created: boolean; credited: boolean };
 
 async function lockAccount(tx: Tx, id: string): Promise<DepositAccount | null> {
-  return lockRow(tx, "deposit_accounts", id, () => tx.depositAccount.findUnique({ where: { id } }));
+  // A row still waiting for its CLABE cannot receive money: as unknown as a missing account.
+  const a = await lockRow(tx, "deposit_accounts", id, () => tx.depositAccount.findUnique({ where: { id } }));
+  return a?.status === "provisioning" ? null : a;
 }
 
 /** Why a transfer cannot be credited (it is recorded as rejected, to be returned to the payer). */

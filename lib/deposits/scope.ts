@@ -15,7 +15,8 @@ export function requireShop(auth: ShopContext): { id: string } {
 
 export async function findOwnedAccount(auth: ShopContext, id: string) {
   const shop = requireShop(auth);
-  const account = await db().depositAccount.findFirst({ where: { id, merchantId: auth.merchant.id, shopId: shop.id, environment: auth.environment } });
+  // A row still waiting for its CLABE (lib/deposits/provision-account.ts) is not an account yet.
+  const account = await db().depositAccount.findFirst({ where: { id, merchantId: auth.merchant.id, shopId: shop.id, environment: auth.environment, status: { not: "provisioning" } } });
   if (!account) throw new AppError("deposit_account_not_found", `No deposit account ${id} for this shop.`, { param: "id" });
   return account;
 }

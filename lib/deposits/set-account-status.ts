@@ -4,6 +4,7 @@
 import { db } from "@/lib/db";
 
 export async function setDepositAccountStatus(accountId: string, status: "active" | "disabled") {
-  const a = await db().depositAccount.update({ where: { id: accountId }, data: { status }, select: { id: true, status: true, clabe: true } });
+  // A row still waiting for its CLABE is not an account an operator can switch on (P2025: not found).
+  const a = await db().depositAccount.update({ where: { id: accountId, status: { not: "provisioning" } }, data: { status }, select: { id: true, status: true, clabe: true } });
   return { accountId: a.id, status: a.status, clabe: a.clabe };
 }

@@ -10,7 +10,11 @@
 // (modes as above, plus bad_clabe: a wrong check digit, duplicate_clabe: the last one again;
 // no_page: an answer without a CLABE; rules match on beneficiary.email); POST /payouts takes a
 // disbursement (decline: 422 rejected; rules match on recipient.email). Both de-duplicate on
-// `reference`. Control, each answering the HTTP statuses of the notices it sent:
+// `reference`: a CLABE already issued for a reference is answered again whatever the mode, and
+// succeed_then_timeout/succeed_then_error issue it and then lose the answer. Every POST /clabes
+// is counted: GET /_control/clabes?endUserRef=X -> {requests, references, clabes} (how many
+// times we asked, under which references, which CLABEs were issued). Control, each answering the
+// HTTP statuses of the notices it sent:
 //   POST /_control/deposits {clabe, amount, currency?, trackingKey?, payerName?, payerBank?, payerDocument?, reference?, status?, duplicate?}
 //   POST /_control/payouts/{id|reference}/{PAID|REJECTED|REFUNDED} {reason?, duplicate?}
 //   GET  /_control/beneficiaries/{account}   -> {paid, amount}: how many payouts really reached
@@ -66,6 +70,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
   const base = `http://127.0.0.1:${p.port}`;
   const hanging = new Set<http.ServerResponse>();
   const clabes = new Map<string, { id: string; clabe: string; reference: string; notifyUrl: string }>();
+  const clabeCalls: Array<{ reference: string; endUserRef: string }> = [];
   const payouts = new Map<string, SimPayout>();
   const refunds = new Map<string, Refund>();
   // account -> payouts that reached it (PAID), to show a beneficiary was paid once.
@@ -131,11 +136,17 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
     try {
       // --- control API
       if (parts[0] === "_control") {
-        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), payouts.clear(), refunds.clear(), paidTo.clear(), send(res, 200, { ok: true }));
+        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), (clabeCalls.length = 0), payouts.clear(), refunds.clear(), paidTo.clear(), send(res, 200, { ok: true }));
         if (req.method === "POST" && parts[1] === "behaviour") {
           const rule = JSON.parse((await readBody(req)) || "{}") as Rule;
           rules.push(rule);
           return send(res, 200, { rules });
+        }
+        if (req.method === "GET" && parts[1] === "clabes") {
+          const who = url.searchParams.get("endUserRef");
+          const calls = clabeCalls.filter((c) => who === null || c.endUserRef === who);
+          const references = [...new Set(calls.map((c) => c.reference))];
+          return send(res, 200, { requests: calls.length, references, clabes: references.flatMap((r) => (clabes.has(r) ? [clabes.get(r)!.clabe] : [])) });
         }
         if (req.method === "GET" && parts[1] === "beneficiaries" && parts[2]) {
           const b = paidTo.get(decodeURIComponent(parts[2])) ?? { paid: 0, amount: 0n };
@@ -212,10 +223,14 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
         return send(res, 201, { id: c.id, status: "pending", redirectUrl: `${base}/checkout/${c.id}` });
       }
       if (req.method === "POST" && (parts[0] === "clabes" || parts[0] === "payouts") && parts.length === 1) {
-        const body = JSON.parse(await readBody(req)) as { reference: string; notifyUrl: string; amount?: string; beneficiary?: { email?: string }; recipient?: { email?: string; account?: string } };
+        const body = JSON.parse(await readBody(req)) as { reference: string; endUserRef?: string; notifyUrl: string; amount?: string; beneficiary?: { email?: string }; recipient?: { email?: string; account?: string } };
         const knownPayout = parts[0] === "payouts" ? payouts.get(body.reference) : undefined;
         // Our reference already taken: the same payout again, never a second disbursement.
         if (knownPayout) return send(res, 201, { id: knownPayout.id, status: knownPayout.status === "PAID" ? "processing" : knownPayout.status });
+        if (parts[0] === "clabes") clabeCalls.push({ reference: body.reference, endUserRef: String(body.endUserRef ?? "") });
+        const knownClabe = parts[0] === "clabes" ? clabes.get(body.reference) : undefined;
+        // Our reference already has its account: the same CLABE again, never a second one.
+        if (knownClabe) return send(res, 201, { id: knownClabe.id, clabe: knownClabe.clabe, ...(p.code === "pagosur" ? { bank: "STP" } : {}) });
         const mode = pickMode(parts[0] === "clabes" ? body.beneficiary?.email : body.recipient?.email);
         log(`[${p.code}] ${parts[0]} ${body.reference} -> ${mode}`);
         if (mode === "timeout") return void hanging.add(res);
@@ -235,8 +250,6 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
           return send(res, 201, { id: po.id, status: po.status });
         }
         if (mode === "decline") return send(res, 422, { status: "declined", reason: "kyc_rejected" });
-        const known = clabes.get(body.reference);
-        if (known) return send(res, 201, { id: known.id, clabe: known.clabe, ...(p.code === "pagosur" ? { bank: "STP" } : {}) });
         if (mode === "no_page") return send(res, 201, { id: `${p.code}_acct_${randomBytes(6).toString("hex")}` });
         let clabe = mode === "duplicate_clabe" && lastClabe ? lastClabe : newClabe();
         if (mode === "bad_clabe") clabe = clabe.slice(0, 17) + String((Number(clabe[17]) + 1) % 10);
@@ -245,6 +258,9 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
           clabes.set(body.reference, acct);
           lastClabe = clabe;
         }
+        // The account exists under our reference; only the answer is lost.
+        if (mode === "succeed_then_timeout") return void hanging.add(res);
+        if (mode === "succeed_then_error") return send(res, 503, { error: "upstream maintenance" });
         return send(res, 201, { id: acct.id, clabe, ...(p.code === "pagosur" ? { bank: "STP" } : {}) });
       }
       if (req.method === "GET" && parts[0] === "charges" && parts[1] === "by-reference" && parts[2]) {
