@@ -5,9 +5,10 @@
 // key has exactly one effect, nothing is lost, every posting balances per currency and
 // ledgerWarnings is empty. The payouts go through a provider (production po_mx_spei to the
 // simulated pagosur): debited, handed over with our payout id as the reference, unknown outcomes
-// held as processing, finished by the status job and the dispatch sweep; so a kill between the
-// debit, the provider call and recording its answer must still pay each beneficiary exactly once
-// and debit the MXN payout balance once per payout. Runs on its own database, ports and simulated providers, so that no
+// held as processing, finished by the status job and the dispatch sweep; the simulator pays them
+// (PAID notices) while the kills go on. So a kill between the debit, the provider call, recording
+// its answer and taking the notice must still pay each beneficiary exactly once, complete each
+// payout once and debit the MXN payout balance once per payout. Runs on its own database, ports and simulated providers, so that no
 // other server or job runner touches its rows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -164,6 +165,39 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
         pause = Math.min(pause * 2, 250);
       }
     }
+    // The provider pays while the load and the kills go on: the simulator marks each payout it
+    // received PAID and notifies us, so notices land on a server being killed (taken or not,
+    // committed or not) and must complete each payout once.
+    const mid = merchant.merchantId as string;
+    const driven = new Set<string>();
+    // Payouts the provider did not have when the load ended: committed and debited, but the kill
+    // came before the hand-over; the sweep or the status job must send them (once).
+    const unsent = new Set<string>();
+    let lostNotices = 0;
+    /** Drives every processing payout the simulator has to PAID; answers how many are processing. */
+    async function drivePaid(afterLoad: boolean): Promise<number> {
+      const open = (await db.query<{ id: string }>(`SELECT id FROM payouts WHERE merchant_id = $1 AND status = 'processing'`, [mid])).rows;
+      for (const { id } of open) {
+        if (driven.has(id)) continue;
+        const r = await psp(`/_control/payouts/${id}/PAID`, {});
+        if (r.status === 404) {
+          if (afterLoad) unsent.add(id);
+          continue;
+        }
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        // A notice our server did not take (200) is sent again on the next round.
+        if (r.body.statuses.includes(200)) driven.add(id);
+        else lostNotices++;
+      }
+      return open.length;
+    }
+    let loadDone = false;
+    const payer = (async () => {
+      while (!loadDone) {
+        await drivePaid(false);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     const queue = [...jobs];
     const workers = Promise.all(Array.from({ length: WORKERS }, async () => {
       for (let job = queue.shift(); job; job = queue.shift()) await runJob(job);
@@ -179,7 +213,8 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
       server = startNext({ port, env, stdio: "ignore" });
       await waitForHttp(`${server.url}/api/v1/ping`, DEADLINE_MS);
     }
-    await workers;
+    await workers.finally(() => (loadDone = true));
+    await payer;
     assert.ok(retries > 0, "the kills interrupted some requests");
     const replayed = jobs.filter((j) => j.answer!.headers.get("idempotent-replayed") === "true").length;
     console.log(`crash-recovery: ${jobs.length} requests, ${KILLS} kills, ${retries} retries, ${replayed} answered by a replay`);
@@ -187,7 +222,6 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     // Every request ended in success: the load was sized to fit the balances.
     for (const j of jobs) assert.ok(j.answer!.status === 200 || j.answer!.status === 201, `${j.kind} ${j.key}: ${j.answer!.status} ${j.answer!.text.slice(0, 300)}`);
 
-    const mid = merchant.merchantId as string;
     // Payments: one row per merchantOrderId, the one the answer named.
     const payments = await db.query<{ merchant_order_id: string; n: number; id: string }>(
       `SELECT merchant_order_id, count(*)::int AS n, min(id) AS id FROM transactions WHERE merchant_id = $1 AND merchant_order_id LIKE 'crash-%' GROUP BY merchant_order_id`,
@@ -225,27 +259,13 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
       assert.equal(row.n, 1, `payout ${j.tag} was sent ${row.n} times`);
       assert.equal(j.answer!.body.payout.id, row.id);
     }
-    // Drive every payout the simulator received to PAID (its notice completes it); one it never
-    // received is re-sent by the dispatch sweep (or by the status job, which asks by reference),
-    // and is driven on a later round. Done when no payout is processing any more.
+    // After the load, drive what is left; one the simulator never received is re-sent by the
+    // dispatch sweep (or by the status job, which asks by reference) and driven on a later round.
+    // Done when no payout is processing any more.
     const payoutJobs = jobs.filter((j) => j.kind === "payout");
-    const driven = new Set<string>();
-    // Payouts the provider did not have when the load ended: committed and debited, but the kill
-    // came before the hand-over; the sweep or the status job must send them (once).
-    const unsent = new Set<string>();
     const drainStart = Date.now();
-    await waitFor(async () => {
-      const open = (await db.query<{ id: string }>(`SELECT id FROM payouts WHERE merchant_id = $1 AND status = 'processing'`, [mid])).rows;
-      for (const { id } of open) {
-        if (driven.has(id)) continue;
-        const r = await psp(`/_control/payouts/${id}/PAID`, {});
-        // A notice our server did not take (200) is sent again on the next round.
-        if (r.status === 200) r.body.statuses.includes(200) && driven.add(id);
-        else (assert.equal(r.status, 404, JSON.stringify(r.body)), unsent.add(id));
-      }
-      return open.length === 0;
-    }, "every payout to leave processing", 90_000);
-    console.log(`crash-recovery: payouts finished ${Date.now() - drainStart} ms after the load; ${unsent.size} were not yet at the provider`);
+    await waitFor(async () => (await drivePaid(true)) === 0, "every payout to leave processing", 90_000);
+    console.log(`crash-recovery: payouts finished ${Date.now() - drainStart} ms after the load; ${unsent.size} were not yet at the provider; ${lostNotices} PAID notice deliveries not taken (server down) and sent again`);
     const listed = await api("/me/payout/send?limit=100", { base, key: liveKey });
     assert.equal(listed.status, 200, listed.text);
     assert.equal(listed.body.data.length, PAYOUTS);
