@@ -3,12 +3,17 @@
 // whole process group) at random points, several times, and restarted on the same database.
 // Every request is retried with its own Idempotency-Key until it gets a final answer. Then every
 // key has exactly one effect, nothing is lost, every posting balances per currency and
-// ledgerWarnings is empty. Runs on its own database, ports and simulated providers, so that no
+// ledgerWarnings is empty. The payouts go through a provider (production po_mx_spei to the
+// simulated pagosur): debited, handed over with our payout id as the reference, unknown outcomes
+// held as processing, finished by the status job and the dispatch sweep; the simulator pays them
+// (PAID notices) while the kills go on. So a kill between the debit, the provider call, recording
+// its answer and taking the notice must still pay each beneficiary exactly once, complete each
+// payout once and debit the MXN payout balance once per payout. Runs on its own database, ports and simulated providers, so that no
 // other server or job runner touches its rows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import pg from "pg";
 import { api, waitFor, type ApiResponse } from "./helpers.ts";
 import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
@@ -25,6 +30,16 @@ const WORKERS = 8;
 const LEASE_MS = 1000;
 /** Every request gets a final answer within this, across kills and restarts. */
 const DEADLINE_MS = 150_000;
+/** Production MXN paid in (minor units) and the USD of it moved and swapped to the payout balance. */
+const DEPOSIT_MXN_MINOR = "1000000";
+const PAYOUT_USD = 300;
+
+/** A CLABE of its own per payout, so the simulator's count of payments to it is that payout's. */
+const freshClabe = () => {
+  let first17 = "002180";
+  for (let i = 0; i < 11; i++) first17 += String(randomInt(10));
+  return first17 + clabeCheckDigit(first17);
+};
 
 const tsx = (args: string[], env: Record<string, string>) => {
   const r = spawnSync(process.execPath, ["--import", "tsx", ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
@@ -32,7 +47,7 @@ const tsx = (args: string[], env: Record<string, string>) => {
   return r.stdout.trim().split("\n").pop()!;
 };
 
-type Job = { kind: "payment" | "refund" | "payout" | "transfer"; key: string; path: string; body: Record<string, unknown>; tag: string; answer?: ApiResponse };
+type Job = { kind: "payment" | "refund" | "payout" | "transfer"; apiKey: string; key: string; path: string; body: Record<string, unknown>; tag: string; answer?: ApiResponse };
 
 test("SIGKILL under idempotent money requests: after restarts and retries, one effect per key, postings balance, no ledger warnings", { timeout: 240_000 }, async () => {
   const admin = new URL(process.env.DATABASE_URL!);
@@ -66,8 +81,16 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     tsx(["scripts/migrate.ts", "deploy"], { DATABASE_URL: crashDb });
     const merchant = JSON.parse(tsx(["scripts/cli.ts", "merchant:create", "--name", "Crash Idem", "--tier", "premium", "--json"], { DATABASE_URL: crashDb }));
     const key = merchant.sandbox.secretKey as string;
+    const liveKey = merchant.production.secretKey as string;
+    tsx(["scripts/cli.ts", "fx:set", "--currency", "MXN", "--rate", "18.20"], { DATABASE_URL: crashDb });
+    tsx(["scripts/cli.ts", "shop:deposit-methods", "--shop", merchant.shopId, "--enable", "dm_spei_pagosur"], { DATABASE_URL: crashDb });
     await waitForHttp(`${server.url}/api/v1/ping`);
     await db.connect();
+    const pagosur = providers.find((p) => p.code === "pagosur")!;
+    const psp = async (path: string, body?: unknown) => {
+      const r = await fetch(`http://127.0.0.1:${pagosur.port}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as any };
+    };
 
     // Setup, before any kill: completed payments to refund, and a settled pay-in balance to transfer from.
     const base = server.url;
@@ -75,26 +98,48 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
       Array.from({ length: REFUNDS }, (_, i) => api("/payments", { base, key, body: { amount: 50, paymentMethodId: "sbx_card", merchantOrderId: `setup-${i}` }, headers: { "sandbox-simulate": "paid" } })),
     );
     for (const r of setup) assert.equal(r.status, 200, r.text);
+    // Production MXN for the payouts: a SPEI deposit through pagosur, settled below with the rest.
+    const account = await api("/me/deposit-accounts", { base, key: liveKey, body: { endUserRef: `u-${randomUUID()}`, name: "Pay In", email: "payin@example.com" } });
+    assert.ok(account.status === 201 || account.status === 200, account.text);
+    const deposit = await psp("/_control/deposits", { clabe: account.body.account.clabe, amount: DEPOSIT_MXN_MINOR, payerName: "Payer", payerBank: "Banorte" });
+    assert.deepEqual(deposit.body.statuses, [200]);
     const setupIds = setup.map((r) => r.body.transactionId as string);
     await waitFor(async () => (await db.query(`SELECT count(*)::int AS n FROM transactions WHERE id = ANY($1) AND status = 'completed'`, [setupIds])).rows[0].n === REFUNDS, "setup payments completed", 30_000);
     tsx(["--eval", `import("./lib/jobs/settle-balances.ts").then((m) => m.settleDueBalances({ now: new Date(Date.now() + 90 * 86400e3) })).then(() => process.exit(0))`], { DATABASE_URL: crashDb });
-    // A GET is safe to repeat: a keep-alive socket the server closed while the settle job ran is not a finding.
-    const balance = await api("/me/balance", { base, key }).catch(() => api("/me/balance", { base, key }));
+    // A GET is safe to repeat: a keep-alive socket the server closed while the test was busy
+    // elsewhere (a job run, the drain) is not a finding.
+    const get = (path: string, apiKey: string) => api(path, { base, key: apiKey }).catch(() => api(path, { base, key: apiKey }));
+    const balance = await get("/me/balance", key);
     assert.ok(balance.body.balance.available > TRANSFERS * 2, `available ${balance.text}`);
+    const moved = await api("/me/payout/transfer", { base, key: liveKey, body: { amountUsd: PAYOUT_USD } });
+    assert.equal(moved.status, 200, moved.text);
+    const quote = await api(`/me/payout/swap?currency=MXN&amountUsd=${PAYOUT_USD}`, { base, key: liveKey });
+    assert.equal(quote.status, 200, quote.text);
+    const swapped = await api("/me/payout/swap", { base, key: liveKey, body: { quoteId: quote.body.quoteId } });
+    assert.equal(swapped.status, 200, swapped.text);
+    // Major units with at most 2 decimals: compare in cents.
+    const cents = (major: number) => Math.round(major * 100);
+    const mxn = async () => {
+      const r = await get("/me/payout/balance", liveKey);
+      assert.equal(r.status, 200, r.text);
+      return r.body.balances.find((b: any) => b.currency === "MXN") as { available: number; pending: number; reserved: number };
+    };
+    const funded = cents((await mxn()).available);
 
     // The load: each job has its own key and a tag that marks its effect in the database.
     const jobs: Job[] = [];
     for (let i = 0; i < PAYMENTS; i++) {
       const tag = `crash-${i}-${randomUUID().slice(0, 8)}`;
-      jobs.push({ kind: "payment", key: `pay-${tag}`, path: "/payments", body: { amount: 10 + (i % 7), paymentMethodId: "sbx_card", merchantOrderId: tag }, tag });
+      jobs.push({ kind: "payment", apiKey: key, key: `pay-${tag}`, path: "/payments", body: { amount: 10 + (i % 7), paymentMethodId: "sbx_card", merchantOrderId: tag }, tag });
     }
-    for (let i = 0; i < REFUNDS; i++) jobs.push({ kind: "refund", key: `ref-${randomUUID()}`, path: `/payments/${setupIds[i]}/refund`, body: { amount: 5, reason: "crash test" }, tag: setupIds[i]! });
+    for (let i = 0; i < REFUNDS; i++) jobs.push({ kind: "refund", apiKey: key, key: `ref-${randomUUID()}`, path: `/payments/${setupIds[i]}/refund`, body: { amount: 5, reason: "crash test" }, tag: setupIds[i]! });
     for (let i = 0; i < PAYOUTS; i++) {
       const tag = `Crash Payee ${i} ${randomUUID().slice(0, 8)}`;
-      jobs.push({ kind: "payout", key: `po-${randomUUID()}`, path: "/me/payout/send", body: { methodId: "sbx_po_mx_spei", amount: 100 + i, recipient: { name: tag, account: `00218001234567890${clabeCheckDigit("00218001234567890")}`, bankCode: "002", documentId: "GODE561231GR8", documentType: "RFC" } }, tag });
+      const recipient = { name: tag, account: freshClabe(), bankCode: "002", documentId: "GODE561231GR8", documentType: "RFC" };
+      jobs.push({ kind: "payout", apiKey: liveKey, key: `po-${randomUUID()}`, path: "/me/payout/send", body: { methodId: "po_mx_spei", amount: 100 + i, recipient }, tag });
     }
     // Distinct amounts tell the transfers apart in the database.
-    for (let i = 0; i < TRANSFERS; i++) jobs.push({ kind: "transfer", key: `tr-${randomUUID()}`, path: "/me/payout/transfer", body: { amountUsd: (100 + i) / 100 }, tag: String(100 + i) });
+    for (let i = 0; i < TRANSFERS; i++) jobs.push({ kind: "transfer", apiKey: key, key: `tr-${randomUUID()}`, path: "/me/payout/transfer", body: { amountUsd: (100 + i) / 100 }, tag: String(100 + i) });
     // Interleave the kinds so every kind is in flight at each kill.
     jobs.sort(() => Math.random() - 0.5);
 
@@ -108,7 +153,7 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
       for (;;) {
         assert.ok(Date.now() < deadline, `${job.kind} ${job.key} got no final answer in time`);
         try {
-          const r = await api(job.path, { base, key, body: job.body, headers: { "idempotency-key": job.key } });
+          const r = await api(job.path, { base, key: job.apiKey, body: job.body, headers: { "idempotency-key": job.key } });
           if (final(r)) {
             job.answer = r;
             answered++;
@@ -122,6 +167,36 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
         pause = Math.min(pause * 2, 250);
       }
     }
+    // The provider pays while the load and the kills go on: the simulator marks each payout it
+    // received PAID and notifies us, so notices land on a server being killed (taken or not,
+    // committed or not) and must complete each payout once.
+    const mid = merchant.merchantId as string;
+    const driven = new Set<string>();
+    // Payouts the provider did not have when the load ended: committed and debited, but the kill
+    // came before the hand-over; the sweep or the status job must send them (once).
+    const unsent = new Set<string>();
+    let lostNotices = 0;
+    /** Drives every processing payout the simulator has to PAID; answers how many are processing. */
+    async function drivePaid(afterLoad: boolean): Promise<number> {
+      const open = (await db.query<{ id: string }>(`SELECT id FROM payouts WHERE merchant_id = $1 AND status = 'processing'`, [mid])).rows;
+      for (const { id } of open) {
+        if (driven.has(id)) continue;
+        const r = await psp(`/_control/payouts/${id}/PAID`, {});
+        if (r.status === 404) {
+          if (afterLoad) unsent.add(id);
+          continue;
+        }
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        // A notice our server did not take (200) is sent again on the next round.
+        if (r.body.statuses.includes(200)) driven.add(id);
+        else lostNotices++;
+      }
+      return open.length;
+    }
+    let loadDone = false;
+    const payer = waitFor(async () => (await drivePaid(false), loadDone), "the load to end", DEADLINE_MS);
+    // Its failure is reported where it is awaited, after the load, not as an unhandled rejection.
+    payer.catch(() => {});
     const queue = [...jobs];
     const workers = Promise.all(Array.from({ length: WORKERS }, async () => {
       for (let job = queue.shift(); job; job = queue.shift()) await runJob(job);
@@ -137,7 +212,8 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
       server = startNext({ port, env, stdio: "ignore" });
       await waitForHttp(`${server.url}/api/v1/ping`, DEADLINE_MS);
     }
-    await workers;
+    await workers.finally(() => (loadDone = true));
+    await payer;
     assert.ok(retries > 0, "the kills interrupted some requests");
     const replayed = jobs.filter((j) => j.answer!.headers.get("idempotent-replayed") === "true").length;
     console.log(`crash-recovery: ${jobs.length} requests, ${KILLS} kills, ${retries} retries, ${replayed} answered by a replay`);
@@ -145,7 +221,6 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     // Every request ended in success: the load was sized to fit the balances.
     for (const j of jobs) assert.ok(j.answer!.status === 200 || j.answer!.status === 201, `${j.kind} ${j.key}: ${j.answer!.status} ${j.answer!.text.slice(0, 300)}`);
 
-    const mid = merchant.merchantId as string;
     // Payments: one row per merchantOrderId, the one the answer named.
     const payments = await db.query<{ merchant_order_id: string; n: number; id: string }>(
       `SELECT merchant_order_id, count(*)::int AS n, min(id) AS id FROM transactions WHERE merchant_id = $1 AND merchant_order_id LIKE 'crash-%' GROUP BY merchant_order_id`,
@@ -183,9 +258,40 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
       assert.equal(row.n, 1, `payout ${j.tag} was sent ${row.n} times`);
       assert.equal(j.answer!.body.payout.id, row.id);
     }
+    // After the load, drive what is left; one the simulator never received is re-sent by the
+    // dispatch sweep (or by the status job, which asks by reference) and driven on a later round.
+    // Done when no payout is processing any more.
+    const payoutJobs = jobs.filter((j) => j.kind === "payout");
+    const drainStart = Date.now();
+    await waitFor(async () => (await drivePaid(true)) === 0, "every payout to leave processing", 90_000);
+    console.log(`crash-recovery: payouts finished ${Date.now() - drainStart} ms after the load; ${unsent.size} were not yet at the provider; ${lostNotices} PAID notice deliveries not taken (server down) and sent again`);
+    const listed = await get("/me/payout/send?limit=100", liveKey);
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.body.data.length, PAYOUTS);
+    for (const p of listed.body.data) assert.equal(p.status, "completed", `payout ${p.id}: ${p.status} ${p.failureReason}`);
+    // At the provider: each beneficiary (a CLABE of its own per payout) was paid exactly once, its amount.
+    for (const j of payoutJobs) {
+      const recipient = j.body.recipient as { account: string };
+      const b = await psp(`/_control/beneficiaries/${recipient.account}`);
+      assert.deepEqual(b.body, { paid: 1, amount: String(Number(j.body.amount) * 100) }, `beneficiary of ${j.tag}`);
+    }
+    // Our books: the MXN payout balance is what was funded less the completed payouts, nothing
+    // held; one debit and one completion posting per payout (the amounts are distinct).
+    const paidCents = listed.body.data.reduce((sum: number, p: any) => sum + cents(p.amount), 0);
+    assert.equal(paidCents, payoutJobs.reduce((sum, j) => sum + Number(j.body.amount) * 100, 0));
+    assert.deepEqual(await mxn(), { currency: "MXN", available: (funded - paidCents) / 100, pending: 0, reserved: 0 });
+    const moves = await db.query<{ kind: string; amount: string; n: number }>(
+      `SELECT p.kind, e.amount::text AS amount, count(*)::int AS n FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id
+       WHERE p.merchant_id = $1 AND p.environment = 'production' AND p.kind IN ('payout_debit', 'payout_completed', 'payout_reversed') AND e.amount > 0
+       GROUP BY 1, 2 ORDER BY 1, 2`,
+      [mid],
+    );
+    const expected = ["payout_completed", "payout_debit"].flatMap((kind) => payoutJobs.map((j) => ({ kind, amount: String(Number(j.body.amount) * 100), n: 1 })));
+    const order = (rows: Array<{ kind: string; amount: string }>) => [...rows].sort((a, b) => a.kind.localeCompare(b.kind) || Number(a.amount) - Number(b.amount));
+    assert.deepEqual(order(moves.rows), order(expected));
     // Transfers: one per amount (in cents).
     const transfers = await db.query<{ cents: string; n: number; id: string }>(
-      `SELECT amount_usd::text AS cents, count(*)::int AS n, min(id) AS id FROM payout_transfers WHERE merchant_id = $1 GROUP BY amount_usd`,
+      `SELECT amount_usd::text AS cents, count(*)::int AS n, min(id) AS id FROM payout_transfers WHERE merchant_id = $1 AND environment = 'sandbox' GROUP BY amount_usd`,
       [mid],
     );
     assert.equal(transfers.rows.length, TRANSFERS);
@@ -200,7 +306,7 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     assert.deepEqual(unbalanced.rows, []);
     // ledgerWarnings is the verification job's stored result: run it now over the whole history.
     tsx(["--eval", `import("./lib/jobs/verify-ledgers.ts").then((m) => m.verifyLedgers({ merchantId: ${JSON.stringify(mid)}, force: true })).then(() => process.exit(0))`], { DATABASE_URL: crashDb });
-    const after = await api("/me/balance", { base, key });
+    const after = await get("/me/balance", key);
     assert.equal(after.status, 200, after.text);
     assert.deepEqual(after.body.ledgerWarnings, []);
     // No record is left claimed by a dead attempt.
