@@ -940,10 +940,10 @@ class ProdRun {
 
 test("ledger property: production payouts and refunds whose provider answer is lost, refusals and status jobs keep the ledger consistent, and every lost answer ends completed once", { timeout: 300_000 }, async () => {
   for (const [quote, rate] of [["BRL", "5.40"], ["MXN", "18.20"], ["COP", "4100"]] as const) await setRate(quote, rate, "test");
-  const numRuns = Number(process.env.LEDGER_PROP_PROD_RUNS ?? 2);
+  const numRuns = Number(process.env.LEDGER_PROP_PROD_RUNS ?? 4);
   const seed = process.env.LEDGER_PROP_SEED ? Number(process.env.LEDGER_PROP_SEED) : undefined;
   await fc.assert(
-    fc.asyncProperty(fc.array(prodCmdArb, { minLength: 4, maxLength: 8 }), async (cmds) => {
+    fc.asyncProperty(fc.array(prodCmdArb, { minLength: 4, maxLength: 10 }), async (cmds) => {
       const m = await newMerchant({ tier: "premium" });
       const run = new ProdRun(m.merchantId, m.production.secretKey);
       await run.fund(m.shopId);
