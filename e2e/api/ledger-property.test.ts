@@ -7,7 +7,9 @@
 // kernel (lib/ledger/transition.ts): after every step the running totals equal the sums
 // recomputed from the entries, and the ledger verification job finds nothing to warn about. The server's own job ticker runs
 // concurrently with the jobs called here, so every check must hold at any moment.
-//   LEDGER_PROP_RUNS=n and LEDGER_PROP_SEED=s reproduce or widen a search; LEDGER_PROP_TRACE=1
+// A third property runs the same ledger checks in production, through the simulated PSP, with
+// payouts and refunds whose provider answer is lost and the status jobs that learn the outcome.
+//   LEDGER_PROP_RUNS=n (LEDGER_PROP_PROD_RUNS=n for the production one) and LEDGER_PROP_SEED=s reproduce or widen a search; LEDGER_PROP_TRACE=1
 //   prints every run's steps.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
