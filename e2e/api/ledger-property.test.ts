@@ -185,17 +185,17 @@ async function crossChecks(merchantId: string) {
  * The payout ledger from one snapshot: per currency, the available and in-flight accounts, and
  * what processing (debited) payouts hold.
  */
-async function payoutChecks(merchantId: string) {
+async function payoutChecks(merchantId: string, environment: "sandbox" | "production" = "sandbox") {
   return db().$queryRaw<{ currency: string; available: bigint; in_flight: bigint; processing: bigint }[]>`
     WITH l AS (
       SELECT currency,
         SUM(CASE WHEN account = 'payout_available' THEN amount ELSE 0 END)::bigint AS available,
         SUM(CASE WHEN account = 'payout_in_flight' THEN amount ELSE 0 END)::bigint AS in_flight
-      FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND account IN ('payout_available', 'payout_in_flight')
+      FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND account IN ('payout_available', 'payout_in_flight')
       GROUP BY currency),
     p AS (
       SELECT currency, SUM(amount)::bigint AS processing FROM payouts
-      WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND status = 'processing' AND debited
+      WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND status = 'processing' AND debited
       GROUP BY currency)
     SELECT COALESCE(l.currency, p.currency) AS currency, COALESCE(l.available, 0)::bigint AS available, COALESCE(l.in_flight, 0)::bigint AS in_flight, COALESCE(p.processing, 0)::bigint AS processing
     FROM l FULL OUTER JOIN p ON l.currency = p.currency ORDER BY 1`;
@@ -751,22 +751,6 @@ const freshClabe = () => {
   return first17 + clabeCheckDigit(first17);
 };
 
-/** The production payout ledger from one snapshot (as payoutChecks, for production). */
-async function prodPayoutChecks(merchantId: string) {
-  return db().$queryRaw<{ currency: string; available: bigint; in_flight: bigint; processing: bigint }[]>`
-    WITH l AS (
-      SELECT currency,
-        SUM(CASE WHEN account = 'payout_available' THEN amount ELSE 0 END)::bigint AS available,
-        SUM(CASE WHEN account = 'payout_in_flight' THEN amount ELSE 0 END)::bigint AS in_flight
-      FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = 'production' AND account IN ('payout_available', 'payout_in_flight')
-      GROUP BY currency),
-    p AS (
-      SELECT currency, SUM(amount)::bigint AS processing FROM payouts
-      WHERE merchant_id = ${merchantId} AND environment = 'production' AND status = 'processing' AND debited
-      GROUP BY currency)
-    SELECT COALESCE(l.currency, p.currency) AS currency, COALESCE(l.available, 0)::bigint AS available, COALESCE(l.in_flight, 0)::bigint AS in_flight, COALESCE(p.processing, 0)::bigint AS processing
-    FROM l FULL OUTER JOIN p ON l.currency = p.currency ORDER BY 1`;
-}
 
 type LostPayout = { id: string; account: string; mode: LostMode };
 type LostRefund = { claimId: string; charge: string; mode: LostMode };
@@ -892,7 +876,7 @@ class ProdRun {
     if (mismatches.length) this.fail(step, `running totals differ from the entries: ${j(mismatches)}`);
     const verified = await verifyLedger(this.merchantId, "production", { batch: 25 });
     if (verified.warnings.length) this.fail(step, `the verification job warns: ${j(verified.warnings)}`);
-    for (const c of await prodPayoutChecks(this.merchantId)) {
+    for (const c of await payoutChecks(this.merchantId, "production")) {
       if (c.available < 0n) this.fail(step, `payout balance ${c.currency} is ${c.available}`);
       if (c.in_flight !== c.processing) this.fail(step, `${c.currency} in flight ${c.in_flight} but processing payouts hold ${c.processing}`);
     }
