@@ -30,8 +30,9 @@ type Demo = { merchantId: string; sandbox: { publishableKey: string; secretKey: 
  * (`npm run user:password -- --email demo@example.test` sets a new one). Never called in
  * production.
  */
-async function ensureDemoMerchant(databaseUrl: string): Promise<Demo> {
-  const file = path.join(root, ".data", `demo-merchant-${createHash("sha256").update(databaseUrl).digest("hex").slice(0, 12)}.json`);
+async function ensureDemoMerchant(databaseKey: string): Promise<Demo> {
+  // Keyed by the database's stable name (the embedded one listens on a new port every start).
+  const file = path.join(root, ".data", `demo-merchant-${createHash("sha256").update(databaseKey).digest("hex").slice(0, 12)}.json`);
   const { db } = await import("../lib/db.ts");
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as Demo & { production?: unknown };
@@ -93,7 +94,7 @@ async function main() {
 
   const applied = await deployMigrations(databaseUrl);
   say(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema is up to date");
-  const demo = config.APP_ENV === "development" ? await ensureDemoMerchant(databaseUrl) : null;
+  const demo = config.APP_ENV === "development" ? await ensureDemoMerchant(config.DATABASE_URL ?? EMBEDDED_DATA_DIR) : null;
   if (config.APP_ENV !== "production") {
     // Development: today's production FX rates from the sandbox table, so production rails price.
     const { SANDBOX_RATES, setRate } = await import("../lib/money/rates.ts");
