@@ -65,3 +65,13 @@ export async function readFormData(req: Request, limit: number = NOTICE_BODY_LIM
 export function formTooLarge(): Response {
   return new Response("The form is too large.", { status: 413, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 }
+
+/** Runs a bounded read; a body over its limit becomes the plain 413 of a form post (`refused`). */
+export async function boundedRead<T>(read: Promise<T>): Promise<{ value: T; refused?: never } | { refused: Response }> {
+  try {
+    return { value: await read };
+  } catch (err) {
+    if (err instanceof AppError && err.code === "payload_too_large") return { refused: formTooLarge() };
+    throw err;
+  }
+}

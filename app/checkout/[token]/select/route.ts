@@ -4,7 +4,7 @@
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
-import { formTooLarge, readFormData } from "@/lib/http/body";
+import { boundedRead, readFormData } from "@/lib/http/body";
 import { log } from "@/lib/log";
 import { selectMethodBody } from "@/lib/checkout/schema";
 import { selectCheckoutMethod } from "@/lib/checkout/select-method";
@@ -26,13 +26,9 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
   };
   if (isCrossSite(req)) return crossSiteRefused();
 
-  let form: FormData | null;
-  try {
-    form = await readFormData(req);
-  } catch (err) {
-    if (err instanceof AppError && err.code === "payload_too_large") return formTooLarge();
-    throw err;
-  }
+  const read = await boundedRead(readFormData(req));
+  if (read.refused) return read.refused;
+  const form = read.value;
   if (!form) return back({ error: "choose_method" });
   const method = String(form.get("paymentMethodId") ?? "");
   const documentId = String(form.get("documentId") ?? "").trim();

@@ -6,18 +6,14 @@ import { applySimulation } from "@/lib/payments/simulate-payment";
 import { AppError } from "@/lib/errors";
 import { gate } from "@/lib/auth/gate";
 import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
-import { formTooLarge, readFormData } from "@/lib/http/body";
+import { boundedRead, readFormData } from "@/lib/http/body";
 
 export async function POST(req: Request, ctx: { params: Promise<{ txId: string }> }) {
   const { txId } = await ctx.params;
   if (isCrossSite(req)) return crossSiteRefused();
-  let form: FormData | null;
-  try {
-    form = await readFormData(req);
-  } catch (err) {
-    if (err instanceof AppError && err.code === "payload_too_large") return formTooLarge();
-    throw err;
-  }
+  const read = await boundedRead(readFormData(req));
+  if (read.refused) return read.refused;
+  const form = read.value;
   const action = form?.get("action");
   if (action !== "paid" && action !== "failed") return new Response("Unknown action.", { status: 400 });
   try {
