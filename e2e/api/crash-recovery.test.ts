@@ -12,10 +12,9 @@
 // other server or job runner touches its rows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { randomInt, randomUUID } from "node:crypto";
 import pg from "pg";
-import { api, waitFor, type ApiResponse } from "./helpers.ts";
+import { api, ownDatabase, tsx, waitFor, type ApiResponse } from "./helpers.ts";
 import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
@@ -41,24 +40,11 @@ const freshClabe = () => {
   return first17 + clabeCheckDigit(first17);
 };
 
-const tsx = (args: string[], env: Record<string, string>) => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout.trim().split("\n").pop()!;
-};
-
 type Job = { kind: "payment" | "refund" | "payout" | "transfer"; apiKey: string; key: string; path: string; body: Record<string, unknown>; tag: string; answer?: ApiResponse };
 
 test("SIGKILL under idempotent money requests: after restarts and retries, one effect per key, postings balance, no ledger warnings", { timeout: 240_000 }, async () => {
-  const admin = new URL(process.env.DATABASE_URL!);
-  const name = `lp_crashidem_${Date.now().toString(36)}`;
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  admin.pathname = "/postgres";
-  const adminClient = new pg.Client({ connectionString: admin.toString() });
-  await adminClient.connect();
-  await adminClient.query(`CREATE DATABASE "${name}"`);
-  const crashDb = url.toString();
+  const own = await ownDatabase("lp_crashidem");
+  const crashDb = own.url;
   const db = new pg.Client({ connectionString: crashDb });
 
   const providers = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["crash-pagosur-secret", "crash-andespay-secret", "crash-rapidpay-secret"]);
@@ -316,7 +302,6 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     await server.stop();
     for (const stop of stops) await stop().catch(() => {});
     await db.end().catch(() => {});
-    await adminClient.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-    await adminClient.end();
+    await own.drop();
   }
 });

@@ -5,28 +5,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { spawnSync } from "node:child_process";
 import pg from "pg";
-import { api, waitFor } from "./helpers.ts";
+import { api, ownDatabase, tsx, waitFor } from "./helpers.ts";
 import { startNext, waitForHttp } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 
-const tsx = (args: string[], env: Record<string, string>) => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout.trim().split("\n").pop()!;
-};
-
 test("SIGKILL mid-delivery: after restart every event is delivered, none succeeded without a 2xx", async () => {
-  const admin = new URL(process.env.DATABASE_URL!);
-  const name = `lp_crash_${Date.now().toString(36)}`;
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  admin.pathname = "/postgres";
-  const adminClient = new pg.Client({ connectionString: admin.toString() });
-  await adminClient.connect();
-  await adminClient.query(`CREATE DATABASE "${name}"`);
-  const crashDb = url.toString();
+  const own = await ownDatabase("lp_crash");
+  const crashDb = own.url;
   const db = new pg.Client({ connectionString: crashDb });
 
   // The receiver: slow, and it records which deliveries it answered with a 2xx.
@@ -88,7 +74,6 @@ test("SIGKILL mid-delivery: after restart every event is delivered, none succeed
     await db.end().catch(() => {});
     receiver.closeAllConnections();
     await new Promise((r) => receiver.close(r));
-    await adminClient.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await adminClient.end();
+    await own.drop();
   }
 });
