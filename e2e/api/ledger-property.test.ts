@@ -470,6 +470,20 @@ class Run {
   }
 }
 
+
+/** One run's steps: each command, its outcome in the trace (a non-assertion throw is a failure), then `checkAfter`. */
+async function runSteps<C>(run: { exec(cmd: C): Promise<string>; fail(step: string, message: string): never; trace: string[] }, cmds: C[], checkAfter: (label: string, cmd: C) => Promise<unknown>) {
+  for (const [i, cmd] of cmds.entries()) {
+    const label = `#${i} ${j(cmd)}`;
+    const outcome = await run.exec(cmd).catch((err: unknown) => {
+      if (err instanceof assert.AssertionError) throw err;
+      return run.fail(label, `threw ${err instanceof Error ? err.stack : String(err)}`);
+    });
+    run.trace.push(`${label} -> ${outcome}`);
+    await checkAfter(label, cmd);
+  }
+}
+
 test("ledger property: random pay-in, refund, chargeback, deposit, transfer, swap, payout and job sequences keep the ledger and the balances consistent", { timeout: 600_000 }, async (t) => {
   const numRuns = Number(process.env.LEDGER_PROP_RUNS ?? 20);
   const seed = process.env.LEDGER_PROP_SEED ? Number(process.env.LEDGER_PROP_SEED) : undefined;
@@ -478,18 +492,10 @@ test("ledger property: random pay-in, refund, chargeback, deposit, transfer, swa
       const m = await newMerchant({ tier });
       const run = new Run(m.merchantId, m.sandbox.secretKey);
       await run.check("start");
-      for (const [i, cmd] of cmds.entries()) {
-        const label = `#${i} ${j(cmd)}`;
-        const outcome = await run.exec(cmd).catch((err: unknown) => {
-          if (err instanceof assert.AssertionError) throw err;
-          return run.fail(label, `threw ${err instanceof Error ? err.stack : String(err)}`);
-        });
-        run.trace.push(`${label} -> ${outcome}`);
-        // The payout balance's API answer is compared after the commands that move it (and at
-        // the end); its ledger invariants after every step. This keeps a starter key's runs
-        // within its 100 requests a minute.
-        await run.check(label, { payoutApi: PAYOUT_KINDS.has(cmd.kind) });
-      }
+      // The payout balance's API answer is compared after the commands that move it (and at
+      // the end); its ledger invariants after every step. This keeps a starter key's runs
+      // within its 100 requests a minute.
+      await runSteps(run, cmds, (label, cmd) => run.check(label, { payoutApi: PAYOUT_KINDS.has(cmd.kind) }));
       await run.drain();
       if (process.env.LEDGER_PROP_TRACE) console.log(`--- ${tier}\n${run.trace.join("\n")}`);
     }),
@@ -506,15 +512,7 @@ test("ledger property: random deposit, settlement, transfer, swap, send and payo
     fc.asyncProperty(fc.constantFrom<Tier>("standard", "premium"), fc.array(moneyCmdArb, { minLength: 15, maxLength: 40 }), async (tier, cmds) => {
       const m = await newMerchant({ tier });
       const run = new Run(m.merchantId, m.sandbox.secretKey);
-      for (const [i, cmd] of cmds.entries()) {
-        const label = `#${i} ${j(cmd)}`;
-        const outcome = await run.exec(cmd).catch((err: unknown) => {
-          if (err instanceof assert.AssertionError) throw err;
-          return run.fail(label, `threw ${err instanceof Error ? err.stack : String(err)}`);
-        });
-        run.trace.push(`${label} -> ${outcome}`);
-        await run.check(label);
-      }
+      await runSteps(run, cmds, (label) => run.check(label));
       await run.drain();
       if (process.env.LEDGER_PROP_TRACE) console.log(`--- money ${tier}\n${run.trace.join("\n")}`);
     }),
@@ -934,15 +932,7 @@ test("ledger property: production payouts and refunds whose provider answer is l
       const run = new ProdRun(m.merchantId, m.production.secretKey);
       await run.fund(m.shopId);
       await run.check("funded");
-      for (const [i, cmd] of cmds.entries()) {
-        const label = `#${i} ${j(cmd)}`;
-        const outcome = await run.exec(cmd).catch((err: unknown) => {
-          if (err instanceof assert.AssertionError) throw err;
-          return run.fail(label, `threw ${err instanceof Error ? err.stack : String(err)}`);
-        });
-        run.trace.push(`${label} -> ${outcome}`);
-        await run.check(label);
-      }
+      await runSteps(run, cmds, (label) => run.check(label));
       await run.final();
       if (process.env.LEDGER_PROP_TRACE) console.log(`--- production\n${run.trace.join("\n")}`);
     }),
