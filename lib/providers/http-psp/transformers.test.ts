@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkNoticeSignature, payoutAnswer, payoutStatusAnswer, refundAnswer, signNotice } from "@/lib/providers/http-psp/transformers";
+import { checkNoticeSignature, clabeAnswer, payoutAnswer, payoutStatusAnswer, refundAnswer, signNotice } from "@/lib/providers/http-psp/transformers";
 
 test("notice signatures: timestamp inside the HMAC, ±5 minutes, the notice secret only", () => {
   const now = new Date("2026-11-23T12:00:00Z");
@@ -33,4 +33,11 @@ test("only an explicit refusal is a refusal; 5xx, unreadable and odd answers are
   assert.equal(payoutStatusAnswer(200, { id: "p", status: "PAID" }).kind, "paid");
   assert.equal(payoutStatusAnswer(200, { id: "p", status: "REFUNDED" }).kind, "returned");
   assert.equal(payoutStatusAnswer(502, undefined).kind, "unknown");
+});
+
+test("a CLABE answer fails only on an explicit refusal; provider free text never reaches a merchant", () => {
+  assert.deepEqual(clabeAnswer(422, { status: "declined", reason: "kyc_rejected" }), { kind: "refused", reason: "kyc_rejected" });
+  assert.equal(clabeAnswer(429, { error: "slow down" }).kind, "unknown");
+  assert.equal(clabeAnswer(408, undefined).kind, "unknown");
+  assert.deepEqual(payoutStatusAnswer(200, { id: "po_1", status: "REJECTED", reason: "Account closed; call 555-0100" }), { kind: "rejected", providerRef: "po_1", reason: "declined" });
 });

@@ -93,14 +93,15 @@ export function refundStatusAnswer(status: number, body: any): RefundStatus {
   if (status === 404) return { kind: "not_found" };
   if (status !== 200 || body === undefined) return { kind: "unknown", reason: `http_${status}` };
   if (body?.status === "refunded") return { kind: "refunded" };
-  if (body?.status === "rejected") return { kind: "rejected", reason: String(body?.reason ?? "rejected") };
+  if (body?.status === "rejected") return { kind: "rejected", reason: declineReason(body?.reason ?? "rejected") };
   return { kind: "processing" };
 }
 
 export const clabeBody = (req: ClabeRequest) => req;
 
 export function clabeAnswer(status: number, body: any) {
-  const refused = status >= 400 && status < 500 && body !== undefined ? String(body?.reason ?? `http_${status}`) : null;
+  // Only an explicit refusal: a bare 4xx (408, 429, a proxy's error page) may hide an issued CLABE.
+  const refused = refusal(status, body);
   if (refused) return { kind: "refused" as const, reason: refused };
   if (status >= 200 && status < 300 && body !== undefined) {
     return { kind: "issued" as const, providerRef: typeof body?.id === "string" ? body.id : null, clabe: body?.clabe, bank: typeof body?.bank === "string" && body.bank.trim() ? body.bank.trim() : null };
@@ -125,7 +126,7 @@ export function payoutStatusAnswer(status: number, body: any): PayoutStatus {
     case "PAID":
       return { kind: "paid", providerRef };
     case "REJECTED":
-      return { kind: "rejected", providerRef, reason: String(body?.reason ?? "rejected") };
+      return { kind: "rejected", providerRef, reason: declineReason(body?.reason ?? "rejected") };
     case "REFUNDED":
       return { kind: "returned", providerRef };
     case "processing":
