@@ -10,5 +10,3 @@ export const inngest = new Inngest({
   eventKey: process.env.INNGEST_EVENT_KEY,
   fetch: boundedFetch,
 });
-
-export { JOB_EVENTS as EVENTS } from "@/lib/jobs/wake";

@@ -55,6 +55,11 @@ export const configSchema = z
     INNGEST_SIGNING_KEY: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ENABLE_TEST_FIXTURES: boolFlag,
+    /**
+     * Bearer token of GET /metrics (Prometheus). Unset: /metrics is open in development and test,
+     * and answers 404 in production (never an open door).
+     */
+    METRICS_TOKEN: z.string().min(16).optional(),
   })
   .transform((c) => ({ ...c, APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "") }))
   .superRefine((c, ctx) => {

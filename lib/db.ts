@@ -8,6 +8,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { config } from "@/lib/config";
 import { singleton } from "@/lib/singleton";
+import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -31,7 +32,9 @@ function handle() {
   return singleton("db", () => {
     const c = config();
     if (!c.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
-    return { ...createDb(c.DATABASE_URL, c.DATABASE_POOL_SIZE, c.DATABASE_PREPARED_STATEMENTS), prepared: c.DATABASE_PREPARED_STATEMENTS };
+    const h = { ...createDb(c.DATABASE_URL, c.DATABASE_POOL_SIZE, c.DATABASE_PREPARED_STATEMENTS), prepared: c.DATABASE_PREPARED_STATEMENTS };
+    onShutdown("database pool", CLOSE_ORDER.database, () => h.prisma.$disconnect());
+    return h;
   });
 }
 
@@ -45,4 +48,10 @@ export async function sql<R extends pg.QueryResultRow = Record<string, unknown>>
   const params = values.map((v) => (typeof v === "bigint" ? v.toString() : v));
   const result = await h.pool.query<R>(h.prepared ? { name: statementName(text), text, values: params } : { text, values: params });
   return result.rows;
+}
+
+/** The pool's connections right now (metrics). */
+export function poolStats(): { total: number; idle: number; waiting: number } {
+  const { pool } = handle();
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

@@ -78,6 +78,7 @@ const table = {
   payout_dispatch_failed: [422, "invalid_request_error"],
   // Not found / conflicts
   payout_not_found: [404, "invalid_request_error"],
+  event_not_found: [404, "invalid_request_error"],
   topup_not_found: [404, "invalid_request_error"],
   qr_establishment_not_found: [404, "invalid_request_error"],
   qr_order_not_found: [404, "invalid_request_error"],

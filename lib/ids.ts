@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   apiRequest: "arq",
   recoveryCode: "rec",
   securityEvent: "sev",
+  settlement: "stl",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

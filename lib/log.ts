@@ -1,6 +1,7 @@
 // Structured logs: one JSON line per event on stdout. Secrets never reach a log line: callers
 // pass only the fields named here, and the redaction list catches anything that slips through.
 import pino from "pino";
+import { trace } from "@opentelemetry/api";
 import { config } from "@/lib/config";
 import { singleton } from "@/lib/singleton";
 
@@ -11,6 +12,13 @@ const logger = () =>
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // The active trace on every line (empty when tracing is off), to join logs to spans.
+      mixin() {
+        const span = trace.getActiveSpan();
+        if (!span) return {};
+        const { traceId, spanId } = span.spanContext();
+        return { traceId, spanId };
+      },
       redact: {
         paths: ["authorization", "*.authorization", "secretKey", "*.secretKey", "refreshToken", "*.refreshToken", "password", "*.password", "secret", "*.secret", "apiKey", "*.apiKey"],
         censor: "[redacted]",

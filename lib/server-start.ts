@@ -17,5 +17,7 @@ export async function onServerStart() {
   if (config().JOBS_DRIVER === "local" && config().DATABASE_URL) {
     const { startTicker } = await import("@/lib/jobs/ticker");
     startTicker();
+  } else if (config().JOBS_DRIVER === "inngest") {
+    (await import("@/inngest/driver")).connectInngestWake();
   }
 }

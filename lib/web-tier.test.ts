@@ -54,3 +54,11 @@ test("the check itself catches each form", () => {
   assert.ok(!caught(`import { z } from "zod";`));
   assert.ok(!caught(`import { authorize } from "@/lib/auth/policy";`));
 });
+
+test("no domain file knows the job driver: only the server start attaches Inngest (lib/events/wake.ts carries the signal)", () => {
+  const offenders: string[] = [];
+  for (const file of sources(LIB).filter((f) => f !== import.meta.filename && path.relative(LIB, f) !== "server-start.ts")) {
+    for (const i of imports(readFileSync(file, "utf8"))) if (i.spec.startsWith("@/inngest") || i.spec === "inngest" || i.spec.startsWith("inngest/")) offenders.push(`${path.relative(LIB, file)}: ${i.spec}`);
+  }
+  assert.deepEqual(offenders, []);
+});

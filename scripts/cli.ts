@@ -1,5 +1,5 @@
 // Operator CLI (there is no public sign-up). Usage:
-//   npm run merchant:create -- --name "Acme" [--tier starter|standard|premium] [--email owner@acme.test --password …] [--industry …] [--json]
+//   npm run merchant:create -- --name "Acme" [--tier starter|standard|premium] [--email owner@acme.test --password …] [--industry …] [--time-zone America/Mexico_City] [--json]
 //   npm run merchant:suspend -- --merchant mer_… [--reactivate]
 //   npm run shop:suspend -- --shop shp_… [--reactivate]
 //   npm run keys:roll -- --shop shp_… --env sandbox|production [--json]
@@ -29,6 +29,10 @@ async function main(): Promise<number> {
       password: { type: "string" },
       industry: { type: "string" },
       "trust-score": { type: "string" },
+      "time-zone": { type: "string" },
+      id: { type: "string" },
+      "tx-hash": { type: "string" },
+      reason: { type: "string" },
       merchant: { type: "string" },
       shop: { type: "string" },
       account: { type: "string" },
@@ -73,6 +77,7 @@ async function main(): Promise<number> {
           industry: values.industry,
           tier: tier as "starter" | "standard" | "premium",
           trustScore: values["trust-score"] ? Number(values["trust-score"]) : undefined,
+          timeZone: values["time-zone"],
         });
         out(
           [
@@ -130,6 +135,19 @@ async function main(): Promise<number> {
         const { setDepositAccountStatus } = await import("@/lib/deposits/set-account-status");
         const r = await setDepositAccountStatus(need(values.account, "--account"), values.reactivate ? "active" : "disabled");
         out(`deposit account ${r.accountId} (${r.clabe}): ${r.status}`, r);
+        return 0;
+      }
+      case "settlement:pay": {
+        // Production: the operator records the custody transfer of a closed batch.
+        const { markSettlementPaid } = await import("@/lib/settlements/settle-batch");
+        const r = await markSettlementPaid(need(values.id, "--id"), need(values["tx-hash"], "--tx-hash"));
+        out(`settlement ${r.settlement.id} paid (${r.settlement.netUsd} USD, txHash ${r.settlement.txHash})`, r);
+        return 0;
+      }
+      case "settlement:fail": {
+        const { failSettlement } = await import("@/lib/settlements/settle-batch");
+        const r = await failSettlement(need(values.id, "--id"), need(values.reason, "--reason"));
+        out(`settlement ${r.settlement.id} failed; ${r.settlement.grossUsd} USD back in the available balance`, r);
         return 0;
       }
       case "fx:set": {

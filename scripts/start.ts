@@ -4,6 +4,7 @@
 // prints its sandbox keys, builds the app if the sources changed, and serves it on PORT (default
 // 3000). `npm run dev` does the same with `next dev`. Production (APP_ENV=production) gets no
 // demo data at all: merchants come from `npm run merchant:create`.
+import "./lib/tracing-first.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +13,7 @@ import { EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/d
 import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
 import { deployMigrations, root } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
-import { startNext, waitForHttp } from "./lib/server.ts";
+import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
 
@@ -102,6 +103,9 @@ async function main() {
   }
   const { db } = await import("../lib/db.ts");
   await db().$disconnect();
+  // The server runs in this process and shares its globals: it must open its own pool, with its
+  // own size, not find this closed one.
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.db")];
 
   // Development: simulated upstream providers on loopback make the production rails routable.
   // Real deployments set PROVIDER_<CODE>_URL/_SECRET themselves (or PSP_SIMULATORS=off).
@@ -114,19 +118,12 @@ async function main() {
   }
 
   if (!dev) buildIfStale(say);
-  // APP_ENV is passed on explicitly: `next start` sets NODE_ENV=production, and the server refuses
-  // NODE_ENV=production without APP_ENV on development secrets (lib/config-production.ts).
-  const server = startNext({ port: config.PORT, dev, host: config.HOST, env: { APP_ENV: config.APP_ENV, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: poolSize, ...pspEnv } });
-  const shutdown = async (code: number) => {
-    await server.stop();
-    await stopDb();
-    process.exit(code);
-  };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
-  server.child.once("exit", (code) => void shutdown(code ?? 1));
-
-  await waitForHttp(`${server.url}/api/v1/ping`, 120_000);
+  // The server runs in this process (or its WEB_CONCURRENCY workers, forked from it): one tree
+  // that stops as one (scripts/serve.ts). APP_ENV and the database go to it through the
+  // environment; `next` sets NODE_ENV=production itself for a built app.
+  Object.assign(process.env, { APP_ENV: config.APP_ENV, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: poolSize, ...pspEnv });
+  const opts = { ...serveOptionsFromEnv(), port: config.PORT, host: config.HOST, dev };
+  await new Promise<void>((resolve, reject) => serve({ ...opts, onReady: () => resolve(), afterStop: stopDb }).catch(reject));
   const base = config.APP_URL;
   const ready = `Latam Payments is running at ${base}   (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`;
   if (!demo) {

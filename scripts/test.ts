@@ -117,14 +117,15 @@ async function main(): Promise<number> {
       const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1", TRUSTED_PROXIES: "127.0.0.1/32",
         // Every test client is 127.0.0.1: the failed-authentication limit is shown by security.test.ts on its own server.
         AUTH_FAILURES_PER_MINUTE: "100000", SIGN_IN_FAILURES_PER_ADDRESS: "100000", SANDBOX_DELAY_SCALE: "0.01", JOBS_TICK_MS: "100",
-        RECONCILE_INTERVAL_MS: "1000", WEBHOOK_RETRY_SCALE: "0.001", ...providerEnv(providers), PROVIDER_PAGOSUR_TIMEOUT_MS: "1500", PROVIDER_ANDESPAY_TIMEOUT_MS: "1500", PROVIDER_RAPIDPAY_TIMEOUT_MS: "1500" };
+        RECONCILE_INTERVAL_MS: "1000", WEBHOOK_RETRY_SCALE: "0.001", METRICS_TOKEN: "test-metrics-token-0123456789", ...providerEnv(providers), PROVIDER_PAGOSUR_TIMEOUT_MS: "1500", PROVIDER_ANDESPAY_TIMEOUT_MS: "1500", PROVIDER_RAPIDPAY_TIMEOUT_MS: "1500" };
       server = startNext({ port, env: serverEnv });
       await waitForHttp(`${server.url}/api/v1/ping`);
       say(`server at ${server.url}`);
       const testEnv = { ...serverEnv, API_URL: server.url, BASE_URL: server.url };
       if (run("--api")) {
         say("API tests");
-        ok = (await nodeTests(findTests(path.join(root, "e2e/api"), /\.test\.ts$/), testEnv)) && ok;
+        // The SDK's own suite (sdk/test) drives the same server through the generated client.
+        ok = (await nodeTests([...findTests(path.join(root, "e2e/api"), /\.test\.ts$/), ...findTests(path.join(root, "sdk/test"), /\.test\.ts$/)], testEnv)) && ok;
       }
       if (run("--e2e")) {
         say("browser tests (Playwright, Debian's Chromium)");

@@ -31,6 +31,10 @@ import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
 import { sendPayout } from "@/lib/payouts/send-payout";
 import { simulatePayout } from "@/lib/payouts/simulate-payout";
 import { onceForForm } from "@/lib/dashboard/once";
+import { createPayment } from "@/lib/payments/create-payment";
+import { createPaymentBody } from "@/lib/payments/schema";
+import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
+import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
 import { replayDeposit, replayFunding, replayPayout, replayRefund, replaySwap, replayTransfer } from "@/lib/http/replays";
 
 export type SignInState = { error?: string; email?: string; needCode?: boolean };
@@ -208,3 +212,33 @@ export async function simulatePayoutAction(payoutId: string, action: string, for
     return onceForForm(d, "simulate-payout", formKey, { payoutId, ...body }, () => simulatePayout(d.ctx, payoutId, body.action));
   });
 }
+
+/**
+ * The developers page's "test the cascade" card (sandbox): a payment through scripted simulated
+ * providers (Sandbox-Provider-Behaviour), answered with the payment or the cascade's refusal and
+ * its attempts, so a tester sees what an integration would get.
+ */
+export async function testCascadeAction(input: { paymentMethodId?: string; amount?: string; steps: string[]; notices: string[]; outcome?: string }, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("simulatePayment");
+    const headers = new Headers({ "sandbox-provider-behaviour": [...input.steps.filter(Boolean), ...input.notices].join(",") });
+    const behaviour = parseSandboxBehaviourHeader(headers);
+    const simulate = parseSandboxSimulateHeader(input.outcome?.trim() ? input.outcome : null);
+    const body = parseWith(createPaymentBody, { paymentMethodId: input.paymentMethodId ?? "sbx_card", amount: amountField(input.amount), ...testBuyer(input.paymentMethodId ?? "sbx_card") }, "body");
+    const auth = await withShop(d);
+    return onceForForm(d, "test-cascade", formKey, { body, behaviour, simulate }, async () => {
+      try {
+        const p = await createPayment(auth, body, { behaviour, simulate });
+        return { kind: "created" as const, transactionId: p.transactionId, status: p.status };
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== "cascade_exhausted") throw err;
+        const details = err.details as { reason?: string; attempts?: unknown[]; transactionId?: string };
+        return { kind: "refused" as const, code: err.code, reason: details.reason ?? null, transactionId: details.transactionId ?? null, attempts: details.attempts ?? [] };
+      }
+    });
+  });
+}
+
+/** A buyer each sandbox rail accepts (its document rule), for test payments made from the dashboard. */
+const TEST_DOCUMENTS: Record<string, string> = { sbx_pix: "52998224725", sbx_pse: "1020304050", sbx_cash: "PEGL800101" };
+const testBuyer = (rail: string) => ({ userName: "Ana Souza", userEmail: "ana@example.com", userPhone: "+525512345678", documentId: TEST_DOCUMENTS[rail] ?? "GODE561231GR8" });

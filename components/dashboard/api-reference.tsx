@@ -94,7 +94,11 @@ function OperationView({ method, path, op, doc }: { method: string; path: string
           {Object.entries(op.responses).map(([status, r]) => (
             <li key={status} className="text-sm">
               <Badge tone={status.startsWith("2") ? "green" : "red"}>{status}</Badge> <span className="text-slate-700">{r.description}</span>
-              {status.startsWith("2") && r.content ? <SchemaTable schema={r.content["application/json"].schema} doc={doc} /> : null}
+              {status.startsWith("2") && r.content?.["application/json"] ? (
+                <SchemaTable schema={r.content["application/json"].schema} doc={doc} />
+              ) : status.startsWith("2") && r.content ? (
+                <p className="text-sm text-slate-600">A file: {Object.keys(r.content).join(", ")}</p>
+              ) : null}
             </li>
           ))}
         </ul>

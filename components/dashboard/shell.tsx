@@ -48,9 +48,13 @@ export function DashboardShell({ merchantName, email, role, environment, childre
         </div>
       </header>
       <div className="flex">
-        <nav aria-label="Dashboard" className="sticky top-16 hidden h-[calc(100vh-4rem)] w-52 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-3 md:block">
-          <NavLinks role={role} />
-        </nav>
+        {/* The column stretches with the page (its background and border reach the bottom of long
+            pages); the navigation inside stays in view while the page scrolls. */}
+        <div data-testid="sidebar" className="hidden w-52 shrink-0 border-r border-slate-200 bg-white md:block">
+          <nav aria-label="Dashboard" className="sticky top-16 max-h-[calc(100vh-4rem)] overflow-y-auto p-3">
+            <NavLinks role={role} />
+          </nav>
+        </div>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
           {children}
         </main>

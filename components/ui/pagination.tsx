@@ -1,7 +1,8 @@
 import Link from "next/link";
 
 /** Previous / next links over an offset envelope; `href(offset)` builds each page's URL. */
-export function Pagination({ pagination, href, label = "Pagination" }: { pagination: { total: number; limit: number; offset: number }; href: (offset: number) => string; label?: string }) {
+export function Pagination({ pagination, href, label = "Pagination" }: { pagination?: { total: number; limit: number; offset: number }; href: (offset: number) => string; label?: string }) {
+  if (!pagination) return null;
   const { total, limit, offset } = pagination;
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(total, offset + limit);
@@ -37,7 +38,8 @@ export function Pagination({ pagination, href, label = "Pagination" }: { paginat
 }
 
 /** The same, for lists paged in client state (live lists inside a page). */
-export function PagerButtons({ pagination, onChange, label = "Pagination" }: { pagination: { total: number; limit: number; offset: number }; onChange: (offset: number) => void; label?: string }) {
+export function PagerButtons({ pagination, onChange, label = "Pagination" }: { pagination?: { total: number; limit: number; offset: number }; onChange: (offset: number) => void; label?: string }) {
+  if (!pagination) return null;
   const { total, limit, offset } = pagination;
   if (total <= limit && offset === 0) return null;
   const cls = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:border-slate-200 disabled:text-slate-400";

@@ -167,6 +167,7 @@ describe("dashboard", () => {
     { name: "executeSwapAction", page: () => "/dashboard/payouts", args: () => [ids.quote] },
     { name: "sendPayoutAction", page: () => "/dashboard/payouts", args: () => [{ methodId: "sbx_po_mx_spei", amount: "10", recipient }] },
     { name: "simulatePayoutAction", page: () => `/dashboard/payouts/${ids.payout}`, args: () => [ids.payout, "completed"] },
+    { name: "testCascadeAction", page: () => "/dashboard/developers", args: () => [{ paymentMethodId: "sbx_card", amount: "5", steps: ["accept"], notices: [] }] },
     // Last: it rolls the sandbox secret key the API steps above used.
     { name: "rollSecretKeyAction", page: () => "/dashboard/developers", args: () => [ids.keyPair] },
   ];

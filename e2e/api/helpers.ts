@@ -120,3 +120,16 @@ export async function ownDatabase(prefix: string): Promise<{ url: string; drop: 
     },
   };
 }
+
+/** Serves `server` on a free loopback port (a webhook receiver, a provider stand-in); `close()` ends it and its connections. */
+export async function listenLocal(server: http.Server): Promise<{ base: string; close: () => Promise<void> }> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const base = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}`;
+  return {
+    base,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

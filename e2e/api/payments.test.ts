@@ -12,6 +12,8 @@ import { PRODUCTION_RAILS } from "@/lib/catalog/rails";
 import { setShopPaymentMethods } from "@/lib/catalog/set-shop-methods";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { db } from "@/lib/db";
+import { railExpiry } from "@/lib/catalog/expiry";
+import { SANDBOX_RAILS } from "@/lib/catalog/rails";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());
@@ -29,6 +31,8 @@ const BUYER = {
   sbx_cash: { userPhone: "+525512345678", userName: "Luis Perez", userEmail: "luis@example.com", documentId: "PEGL800101" },
 } as const;
 type SandboxRail = keyof typeof BUYER;
+/** What a hosted checkout needs of the buyer on any rail (contract 4.4). */
+const HOSTED_BUYER = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "529.982.247-25" };
 
 /** Sandbox rates (lib/money/rates.ts) × 100, the rail's local currency, slug and settlement delay. */
 const RAIL: Record<SandboxRail, { currency: string; rate100: bigint; method: string; delay: string; country: string; channel: string }> = {
@@ -139,7 +143,7 @@ function assertEventShape(row: { id: string; type: string; payload: unknown }, e
   assert.equal(p.environment, environment);
   assert.equal(p.apiVersion, "2026-05-01");
   assert.ok(!Number.isNaN(Date.parse(p.createdAt)), "createdAt is ISO-8601");
-  assert.deepEqual(Object.keys(p.data), ["object"]);
+  assert.deepEqual(Object.keys(p.data).sort(), ["object", "previousStatus", "sequence"]);
 }
 
 const sortedTypes = (rows: Array<{ type: string }>) => rows.map((r) => r.type).sort();
@@ -233,10 +237,12 @@ describe("POST /payments: direct charge in the sandbox", () => {
       assert.deepEqual(p.fees, price.fees);
       assert.deepEqual(p.settlement, { type: "delayed", delay: RAIL[rail].delay, reserve: price.reserve, status: "pending" });
 
+      // Each rail's own deadline (decisions.md, Pay-ins): card and PIX 30 min, SPEI 24 h, vouchers 3 days.
+      const minutes = railExpiry(SANDBOX_RAILS.find((r) => r.paymentMethodId === rail)!).defaultMinutes;
       const expires = Date.parse(p.expiresAt);
-      assert.ok(expires >= before + 30 * 60_000 - 5_000 && expires <= Date.now() + 30 * 60_000 + 5_000, `expiresAt ${p.expiresAt} ≈ now + 30 min`);
+      assert.ok(expires >= before + minutes * 60_000 - 5_000 && expires <= Date.now() + minutes * 60_000 + 5_000, `expiresAt ${p.expiresAt} ≈ now + ${minutes} min`);
       const got = await getPayment(m, p.transactionId);
-      assert.equal(Date.parse(got.expiresAt) - Date.parse(got.timestamps.created), 30 * 60_000);
+      assert.equal(Date.parse(got.expiresAt) - Date.parse(got.timestamps.created), minutes * 60_000);
 
       // Direct charge: the provider page, never the service's checkout link.
       assert.equal("checkoutUrl" in p, false);
@@ -285,7 +291,7 @@ describe("POST /payments: direct charge in the sandbox", () => {
   test("hostedCheckout: checkoutUrl /c/<txId> (with returnUrl), no paymentFormUrl; the link 307s to the provider page", async () => {
     const m = await newMerchant();
     const returnUrl = "https://shop.example/thanks?order=42&x=a b";
-    const p = await created(await pay(sk(m), okBody("sbx_card", { hostedCheckout: true, returnUrl })));
+    const p = await created(await pay(sk(m), okBody("sbx_card", { hostedCheckout: true, returnUrl, ...HOSTED_BUYER })));
     assert.equal("paymentFormUrl" in p, false);
     const link = new URL(p.checkoutUrl);
     assert.equal(link.pathname, `/c/${p.transactionId}`);
@@ -299,7 +305,7 @@ describe("POST /payments: direct charge in the sandbox", () => {
     assert.equal(res.headers.get("location"), providerPage);
     assert.equal((await page(providerPage)).status, 200);
 
-    const plain = await created(await pay(sk(m), okBody("sbx_card", { hostedCheckout: true })));
+    const plain = await created(await pay(sk(m), okBody("sbx_card", { hostedCheckout: true, ...HOSTED_BUYER })));
     assert.equal(new URL(plain.checkoutUrl).search, "");
     assert.equal(new URL(plain.checkoutUrl).pathname, `/c/${plain.transactionId}`);
 
@@ -307,6 +313,18 @@ describe("POST /payments: direct charge in the sandbox", () => {
     const direct = await created(await pay(sk(m), okBody("sbx_card", { returnUrl })));
     assert.equal("checkoutUrl" in direct, false);
     assert.ok(direct.paymentFormUrl);
+  });
+
+  test("hostedCheckout without the buyer (contract 4.4): 422 missing_required_fields naming userName, userEmail, documentId; nothing created", async () => {
+    const m = await newMerchant();
+    const orderId = `hosted-${Date.now()}`;
+    const r = await pay(sk(m), okBody("sbx_card", { hostedCheckout: true, merchantOrderId: orderId }));
+    assertEnvelope(r, "missing_required_fields", 422);
+    assert.deepEqual(r.body.error.details.missingFields.map((f: { key: string }) => f.key).sort(), ["documentId", "userEmail", "userName"]);
+    const partly = await pay(sk(m), okBody("sbx_card", { hostedCheckout: true, merchantOrderId: orderId, userName: "Ana Souza" }));
+    assertEnvelope(partly, "missing_required_fields", 422);
+    assert.deepEqual(partly.body.error.details.missingFields.map((f: { key: string }) => f.key).sort(), ["documentId", "userEmail"]);
+    assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId, merchantOrderId: orderId } }), 0);
   });
 
   test("/c/<txId> of an unknown or malformed id: 404", async () => {
@@ -656,7 +674,7 @@ describe("GET /payments and GET /payments/{id}", () => {
 
     const all = await api("/payments", { key: sk(m) });
     assert.equal(all.status, 200);
-    assert.deepEqual(Object.keys(all.body).sort(), ["data", "pagination"]);
+    assert.deepEqual(Object.keys(all.body).sort(), ["data", "hasMore", "nextCursor", "pagination", "previousCursor"]);
     assert.deepEqual(all.body.data.map((t: any) => t.id), newestFirst);
     assert.deepEqual(all.body.pagination, { total: 3, limit: 50, offset: 0, pages: 1 });
 
@@ -766,7 +784,7 @@ describe("GET /payments and GET /payments/{id}", () => {
     assertEnvelope(await api(`/payments/${p.transactionId}`, { key: m.production.secretKey }), "transaction_not_found", 404);
     const list = await api("/payments", { key: m.production.secretKey });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body, { data: [], pagination: { total: 0, limit: 50, offset: 0, pages: 0 } });
+    assert.deepEqual(list.body, { data: [], pagination: { total: 0, limit: 50, offset: 0, pages: 0 }, hasMore: false, nextCursor: null, previousCursor: null });
     assert.equal((await api("/payments", { key: sk(m) })).body.pagination.total, 1);
   });
 

@@ -65,9 +65,14 @@ function serverRssKiB(): number {
     .split("\n")
     .filter(Boolean)
     .map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number, number]);
-  const next = ps.find(([, ppid]) => ppid === start.child.pid);
-  assert.ok(next, "found the server npm start spawned");
-  return ps.filter(([, , pgid]) => pgid === next[2]).reduce((sum, [, , , rss]) => sum + rss, 0);
+  // The server runs in the process npm start is (scripts/serve.ts), with any workers below it.
+  const tree = new Set([start.child.pid!]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of ps) if (tree.has(ppid) && !tree.has(pid)) (tree.add(pid), (grew = true));
+  }
+  assert.ok(ps.some(([pid]) => pid === start.child.pid), "found the server npm start runs");
+  return ps.filter(([pid]) => tree.has(pid)).reduce((sum, [, , , rss]) => sum + rss, 0);
 }
 
 before(async () => {
@@ -155,6 +160,12 @@ describe("nothing to guess", () => {
         process.kill(-bare.pid!, "SIGKILL");
       } catch {}
     }
+  });
+
+  test("metrics are no open door: /metrics without METRICS_TOKEN in production answers 404", async () => {
+    const r = await fetch(`${base}/metrics`);
+    assert.equal(r.status, 404);
+    assert.doesNotMatch(await r.text(), /lp_http_requests_total/);
   });
 
   test("the build under test ran with APP_ENV=production and no runtime secret or database", () => {

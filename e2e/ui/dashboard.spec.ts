@@ -76,6 +76,9 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await expect(pending).not.toHaveText("0.00 USD");
   await expect(page.locator(`a[href="/dashboard/payments/${txId}"]`)).toBeVisible();
   await checkPage(page, info, "overview");
+  // The sidebar's column (background and border) reaches the bottom of the page, however long.
+  const edges = await page.evaluate(() => ({ side: document.querySelector('[data-testid="sidebar"]')!.getBoundingClientRect().bottom, main: document.querySelector("main")!.getBoundingClientRect().bottom }));
+  expect(Math.abs(edges.side - edges.main)).toBeLessThan(2);
 
   // Claims page lists the refund with its status history.
   await nav(page, "Claims");

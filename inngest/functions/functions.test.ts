@@ -3,12 +3,8 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { InngestTestEngine } from "@inngest/test";
-import { runScheduledActionsFn } from "@/inngest/functions/run-scheduled-actions";
-import { deliverWebhooksFn } from "@/inngest/functions/deliver-webhooks";
-import { reconcilePendingFn } from "@/inngest/functions/reconcile-pending";
-import { settleBalancesFn } from "@/inngest/functions/settle-balances";
-import { verifyLedgersFn } from "@/inngest/functions/verify-ledgers";
-import { functions } from "@/inngest/functions";
+import { functions, functionOf } from "@/inngest/functions";
+import { JOBS } from "@/lib/jobs/registry";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { createPayment } from "@/lib/payments/create-payment";
 import { authenticate } from "@/lib/auth/authenticate";
@@ -16,10 +12,21 @@ import { db } from "@/lib/db";
 
 after(() => db().$disconnect());
 
+const runScheduledActionsFn = functionOf("run-scheduled-actions");
+const deliverWebhooksFn = functionOf("deliver-webhooks");
+const reconcilePendingFn = functionOf("reconcile-pending");
+const verifyLedgersFn = functionOf("verify-ledgers");
+
 const opts = (fn: unknown) => (fn as { opts: { id: string; retries?: number; triggers?: unknown[] } }).opts;
 
-test("every function declares explicit retries and its triggers", () => {
-  assert.deepEqual(functions.map((f) => [opts(f).id, opts(f).retries]), [["run-scheduled-actions", 5], ["deliver-webhooks", 3], ["reconcile-pending", 3], ["settle-balances", 3], ["expire-checkout-sessions", 3], ["verify-ledgers", 3], ["check-payout-status", 3]]);
+test("one Inngest function per registered job, with its retries, cron and wake signals", () => {
+  assert.equal(functions.length, JOBS.length);
+  assert.equal(new Set(JOBS.map((j) => j.name)).size, JOBS.length, "job names are unique");
+  for (const [i, job] of JOBS.entries()) {
+    assert.equal(opts(functions[i]).id, job.name);
+    assert.equal(opts(functions[i]).retries, job.retries);
+    assert.deepEqual(opts(functions[i]).triggers, [...(job.wakeOn ?? []).map((event) => ({ event })), { cron: job.cron }]);
+  }
   assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "*/5 * * * *" }]);
   assert.ok((opts(runScheduledActionsFn).triggers ?? []).some((t: any) => t.event === "app/scheduled-action.created"));
 });
@@ -53,9 +60,9 @@ test("run-scheduled-actions as a cron sweep does not sleep", async () => {
 test("deliver-webhooks fans out, delivers, and asks to run again at once when a batch was full", async () => {
   const t = new InngestTestEngine({ function: deliverWebhooksFn });
   const normal = await t.execute();
-  const r = normal.result as { fannedOut: number; attempted: number };
-  assert.equal(typeof r.fannedOut, "number");
-  assert.equal(typeof r.attempted, "number");
+  const r = normal.result as { "fan-out-events": number; "deliver-due": { attempted: number } };
+  assert.equal(typeof r["fan-out-events"], "number");
+  assert.equal(typeof r["deliver-due"].attempted, "number");
   assert.deepEqual((normal.ctx.step.run as any).mock.calls.map((c: unknown[]) => c[0]), ["fan-out-events", "deliver-due"]);
 
   // A fresh engine: step state is per engine run history.
@@ -63,11 +70,14 @@ test("deliver-webhooks fans out, delivers, and asks to run again at once when a 
   assert.equal((full.error as Error | undefined)?.name, "RetryAfterError");
 });
 
-test("reconcile-pending polls providers; settle-balances settles, releases and re-dispatches stale payouts", async () => {
+test("reconcile-pending polls providers; each sweep job runs its step", async () => {
   const rec = await new InngestTestEngine({ function: reconcilePendingFn }).execute();
   assert.deepEqual(Object.keys(rec.result as object).sort(), ["changed", "checked"]);
-  const settle = await new InngestTestEngine({ function: settleBalancesFn }).execute();
-  assert.deepEqual(Object.keys(settle.result as object).sort(), ["dispatched", "released", "settled"]);
+  for (const name of ["settle-balances", "release-reserves", "dispatch-payouts", "check-payout-status", "expire-checkout-sessions"]) {
+    const r = await new InngestTestEngine({ function: functionOf(name) }).execute();
+    assert.equal(r.error, undefined, name);
+    assert.deepEqual((r.ctx.step.run as any).mock.calls.map((c: unknown[]) => c[0]), JOBS.find((j) => j.name === name)!.steps.map((s) => s.name), name);
+  }
 });
 
 test("verify-ledgers recomputes the ledgers with new entries and reports what it checked", async () => {
@@ -77,7 +87,7 @@ test("verify-ledgers recomputes the ledgers with new entries and reports what it
   const { completePayment } = await import("@/lib/payments/transitions");
   await completePayment(payment.transactionId);
   const { result } = await new InngestTestEngine({ function: verifyLedgersFn }).execute();
-  const mine = (result as { checked: { merchantId: string; warnings: unknown[] }[] }).checked.find((c) => c.merchantId === m.merchantId);
+  const mine = (result as { merchantId: string; warnings: unknown[] }[]).find((c) => c.merchantId === m.merchantId);
   assert.ok(mine, "the merchant's ledger was checked");
   assert.deepEqual(mine.warnings, []);
   assert.equal(opts(verifyLedgersFn).retries, 3);

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
+import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 
 const WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 100_000;
@@ -68,6 +69,7 @@ function counter(): FailureCounter {
     const url = config().REDIS_URL;
     if (!url) return new MemoryFailureCounter();
     const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 500 });
+    onShutdown("redis failed-auth counter", CLOSE_ORDER.clients, () => redis.quit());
     redis.on("error", () => {});
     return new RedisFailureCounter(redis);
   });

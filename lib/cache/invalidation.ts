@@ -7,6 +7,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
+import { CLOSE_ORDER, isDraining, onShutdown } from "@/lib/lifecycle";
 
 const CHANNEL = "cache_invalidate";
 type Topic = "credentials" | "shop_methods";
@@ -41,10 +42,15 @@ function listen() {
   }
   state.listening = true;
   if (!url) return;
+  let current: pg.Client | null = null;
+  onShutdown("cache invalidation listener", CLOSE_ORDER.clients, async () => current?.end());
   const connect = () => {
+    if (isDraining()) return;
     const client = new pg.Client({ connectionString: url });
+    current = client;
     client.on("notification", (msg) => clearLocal(msg.payload ?? ""));
     client.on("error", (err) => {
+      if (isDraining()) return;
       log.warn({ err: err.message }, "cache invalidation listener lost; reconnecting");
       client.end().catch(() => {});
       setTimeout(connect, 1_000).unref();

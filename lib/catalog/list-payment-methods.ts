@@ -28,6 +28,8 @@ export function routableProviders(rail: Rail, environment: Environment): string[
   return rail.providers.filter(isProviderConfigured);
 }
 
+import { railExpiry } from "@/lib/catalog/expiry";
+
 export function toCatalogEntry(rail: Rail, environment: Environment, enabled: boolean): Entry {
   const providers = routableProviders(rail, environment);
   const limits = railLimits(rail, 0n);
@@ -46,6 +48,7 @@ export function toCatalogEntry(rail: Rail, environment: Environment, enabled: bo
     minTxUsd: rail.minTxUsd ? toMajor(limits.minUsd, "USD") : null,
     maxTxUsd: rail.maxTxUsd ? toMajor(limits.maxUsd, "USD") : null,
     fee: { percent: rail.providerFeeBp / 100, flat: toMajor(BigInt(rail.networkFeeUsdMinor), "USD"), currency: "USD" },
+    expiry: railExpiry(rail),
     enabled,
     online: true,
     routable: enabled && providers.length > 0,

@@ -20,6 +20,7 @@ export const paymentMethodEntry = z
     minTxUsd: z.number().nullable(),
     maxTxUsd: z.number().nullable(),
     fee: z.object({ percent: z.number(), flat: z.number(), currency: z.string() }).describe("The rail's own fee (provider percent, network flat fee in USD); the platform fee comes on top"),
+    expiry: z.object({ defaultMinutes: z.number().int(), maxMinutes: z.number().int() }).describe("How long a payment waits for the buyer by default, and the most `expiresInMinutes` may ask"),
     enabled: z.boolean(),
     online: z.boolean(),
     routable: z.boolean(),

@@ -60,6 +60,7 @@ async function createSelectorSession(auth: AuthContext, input: SelectorSessionIn
       customerIp,
       merchantOrderId: input.merchantOrderId ?? null,
       returnUrl: input.returnUrl ?? null,
+      expiresInMinutes: input.expiresInMinutes ?? null,
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       createdAt: now,
     },

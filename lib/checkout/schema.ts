@@ -32,6 +32,7 @@ export const selectorSessionBody = z
     customer: checkoutCustomer,
     merchantOrderId: z.string().max(120).optional(),
     returnUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000).optional(),
+    expiresInMinutes: z.number().int().min(5).max(4_320).optional().describe("The payment's expiry once the buyer picks a method, within that rail's maximum (default: the rail's)"),
     merchantId: z.string().max(40).optional(),
     shopId: z.string().max(40).optional(),
   })

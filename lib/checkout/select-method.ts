@@ -73,6 +73,7 @@ async function complete(s: CheckoutSession, txId: string, input: SelectMethodInp
         merchantOrderId: s.merchantOrderId ?? undefined,
         returnUrl: s.returnUrl ?? undefined,
         hostedCheckout: true,
+        expiresInMinutes: s.expiresInMinutes ?? undefined,
       },
       {
         requireBuyer: true,

@@ -11,7 +11,7 @@ import { transition } from "@/lib/ledger/transition";
 import { freezeFunds, lockTransaction, newClaimId, refundUsdShare } from "@/lib/payments/transitions";
 import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 import { presentRefund } from "@/lib/claims/present";
-import { JOB_EVENTS } from "@/lib/jobs/wake";
+import { JOB_SIGNALS } from "@/lib/events/wake";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import { bindIdempotency } from "@/lib/http/idempotency";
 
@@ -66,7 +66,7 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
       await tx.scheduledAction.create({
         data: { id: newId("scheduledAction"), kind: "claim_resolution", claimId: created.id, transactionId: id, action: sandbox ? "resolve" : "provider_refund", dueAt: new Date(now.getTime() + (sandbox ? sandboxDelayMs(SANDBOX_REFUND_CONFIRM_SECONDS) : 0)) },
       });
-      return { result: created, postings: [freeze("refund_freeze", created, split)], wake: [{ name: JOB_EVENTS.scheduledActionCreated, data: { id: created.id } }] };
+      return { result: created, postings: [freeze("refund_freeze", created, split)], wake: [{ name: JOB_SIGNALS.scheduledActionCreated, data: { id: created.id } }] };
     },
   });
   // Not changed only when the row vanished between the checks (the kernel refuses every other case).

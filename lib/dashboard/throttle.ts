@@ -6,6 +6,7 @@ import Redis from "ioredis";
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
+import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_EMAIL = 5;
@@ -68,6 +69,7 @@ function counter(): Counter {
     if (!url) return new MemoryCounter();
     const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 500 });
     redis.on("error", () => {});
+    onShutdown("redis sign-in throttle", CLOSE_ORDER.clients, () => redis.quit());
     return new RedisCounter(redis);
   });
 }

@@ -1,23 +1,26 @@
 // GET /me/deposit-accounts/{id}/deposits: transfers received on one account, newest first.
 import { db } from "@/lib/db";
-import { clampPage } from "@/lib/http/pagination";
+import { pageRows, readPage } from "@/lib/http/pagination";
 import { presentDeposit, usable } from "@/lib/deposits/present";
 import { statsFor } from "@/lib/deposits/deposit-stats";
 import { findOwnedAccount, type ShopContext } from "@/lib/deposits/scope";
 
-export async function listDeposits(auth: ShopContext, id: string, query: { limit?: unknown; offset?: unknown }) {
+export async function listDeposits(auth: ShopContext, id: string, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string }) {
   const account = await findOwnedAccount(auth, id);
-  const page = clampPage(query, { max: 200, def: 50 });
   const where = { depositAccountId: account.id };
-  const [rows, total, stats] = await Promise.all([
-    db().deposit.findMany({ where, orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
-    db().deposit.count({ where }),
+  const [{ rows, meta }, stats] = await Promise.all([
+    pageRows(readPage(query, { max: 200, def: 50 }), {
+      field: "receivedAt",
+      find: ({ extra, orderBy, skip, take }) => db().deposit.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
+      count: () => db().deposit.count({ where }),
+      cursor: (cid) => db().deposit.findFirst({ where: { ...where, id: cid } }),
+    }),
     statsFor([account.id]),
   ]);
   return {
     account: { id: account.id, endUserRef: account.endUserRef, clabe: usable(account).clabe, currency: account.currency, status: usable(account).status },
     stats: stats.get(account.id)!,
     deposits: rows.map(presentDeposit),
-    pagination: { total, limit: page.limit, offset: page.offset, pages: Math.ceil(total / page.limit) },
+    ...meta,
   };
 }

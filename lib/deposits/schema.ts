@@ -2,7 +2,7 @@
 // (API reference 2.6-2.8, 3.4, 4.6; decisions.md Deposit accounts).
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { pageQuery } from "@/lib/http/pagination";
+import { listMetaShape, listQuery } from "@/lib/http/pagination";
 
 export const depositMethod = z
   .object({ depositMethodId: z.string(), method: z.string(), name: z.string(), country: z.string().describe("ISO-3"), currency: z.string() })
@@ -85,14 +85,13 @@ export const getOrCreateBody = z.object({
 export type GetOrCreateInput = z.infer<typeof getOrCreateBody>;
 
 export const listAccountsQuery = z.object({
-  ...pageQuery({ max: 200 }),
+  ...listQuery({ max: 200 }),
   endUserRef: z.string().max(200).optional(),
   include: z.enum(["stats"]).optional(),
 });
 
 export const accountIdParams = z.object({ id: z.string().min(1).max(64) });
 
-const pagination = z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int(), pages: z.number().int() });
 
 export const simulateDepositBody = z.object({
   amount: z.unknown().refine((v) => v !== undefined, "Required").meta({ type: "number", description: "> 0, major units of the account's currency" }),
@@ -129,6 +128,7 @@ export const getOrCreateAccountEndpoint = defineEndpoint({
   body: getOrCreateBody,
   response: z.object({ created: z.boolean(), account: depositAccount }),
   successStatus: 201,
+  alsoSucceeds: { status: 200, description: "The end user's existing account (created: false)" },
   errors: ["invalid_request", "deposit_accounts_unavailable", "deposit_method_required", "deposit_method_unavailable", "deposit_account_conflict", "deposit_account_provisioning_failed"],
 });
 
@@ -141,7 +141,7 @@ export const listAccountsEndpoint = defineEndpoint({
   auth: "secret",
   permission: "read",
   query: listAccountsQuery,
-  response: z.object({ accounts: z.array(depositAccount), pagination }),
+  response: z.object({ accounts: z.array(depositAccount), ...listMetaShape() }),
   errors: ["invalid_request"],
 });
 
@@ -167,12 +167,12 @@ export const listDepositsEndpoint = defineEndpoint({
   auth: "secret",
   permission: "read",
   params: accountIdParams,
-  query: z.object({ ...pageQuery({ max: 200 }) }),
+  query: z.object({ ...listQuery({ max: 200 }) }),
   response: z.object({
     account: z.object({ id: z.string(), endUserRef: z.string(), clabe: z.string(), currency: z.string(), status: z.enum(["active", "disabled"]) }),
     stats: depositStats,
     deposits: z.array(deposit),
-    pagination,
+    ...listMetaShape(),
   }),
   errors: ["invalid_request", "deposit_account_not_found"],
 });

@@ -23,10 +23,36 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export async function emitEvent(tx: Tx, e: { merchantId: string; environment: Environment; type: EventType; object: unknown }): Promise<string> {
+const objectOf = (o: unknown) => (o && typeof o === "object" ? (o as { id?: unknown; status?: unknown }) : {});
+
+/**
+ * Writes the event. `data` carries, beside the object, `sequence` (1, 2, … among the events of
+ * that object, so a receiver can order deliveries that arrive out of order) and `previousStatus`
+ * (the object's status before this change: the caller's, or the status the object had in its
+ * previous event). The caller holds the object's row lock, so two events of one object never
+ * take the same sequence.
+ */
+export async function emitEvent(tx: Tx, e: { merchantId: string; environment: Environment; type: EventType; object: unknown; previousStatus?: string | null }): Promise<string> {
   const id = newId("event");
   const createdAt = new Date();
-  const payload = { id, type: e.type, createdAt: createdAt.toISOString(), environment: e.environment, apiVersion: API_VERSION, data: { object: e.object } };
-  await tx.event.create({ data: { id, merchantId: e.merchantId, environment: e.environment, type: e.type, payload: payload as object, createdAt } });
+  const objectId = typeof objectOf(e.object).id === "string" ? (objectOf(e.object).id as string) : null;
+  let sequence = 1;
+  let previousStatus = e.previousStatus ?? null;
+  if (objectId) {
+    const last = await tx.event.findFirst({
+      where: { merchantId: e.merchantId, environment: e.environment, objectId },
+      orderBy: { sequence: "desc" },
+      select: { sequence: true, payload: true },
+    });
+    if (last) {
+      sequence = (last.sequence ?? 0) + 1;
+      if (e.previousStatus === undefined) {
+        const s = objectOf((last.payload as { data?: { object?: unknown } } | null)?.data?.object).status;
+        previousStatus = typeof s === "string" ? s : null;
+      }
+    }
+  }
+  const payload = { id, type: e.type, createdAt: createdAt.toISOString(), environment: e.environment, apiVersion: API_VERSION, data: { object: e.object, previousStatus, sequence } };
+  await tx.event.create({ data: { id, merchantId: e.merchantId, environment: e.environment, type: e.type, payload: payload as object, objectId, sequence, createdAt } });
   return id;
 }

@@ -39,6 +39,13 @@ type EndpointBase = {
   params?: z.ZodType;
   response: z.ZodType;
   successStatus?: 200 | 201;
+  /** Another success status answering the same shape (get-or-create: 201 created, 200 existing), and when. */
+  alsoSucceeds?: { status: 200 | 201; description: string };
+  /**
+   * A success answer that is not JSON (`text/csv`, `application/pdf`): the handler returns a
+   * `Response` it built (streamed or not); `response` documents it (a string schema).
+   */
+  responseType?: string;
   /** The error codes this endpoint can answer beyond the ones every endpoint shares. */
   errors: ErrorCode[];
   /** Where the contract gives one of those codes another status on this endpoint (documented). */

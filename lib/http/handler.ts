@@ -15,6 +15,7 @@ import { validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib
 import { recordRequest } from "@/lib/http/request-log";
 import { API_BODY_LIMIT, readBody, refuseDeclaredOversize } from "@/lib/http/body";
 import { failedAuthGuard } from "@/lib/auth/failed-auth";
+import { observeRequest } from "@/lib/metrics/registry";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
 export type HandlerInput<E extends EndpointDef> = {
@@ -80,7 +81,10 @@ export type RouteOptions<E extends EndpointDef> = {
   storeAnswer?: boolean;
 };
 
-export function route<E extends EndpointDef>(endpoint: E, handler: (input: HandlerInput<E>) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>, options: RouteOptions<E> = {}): RouteHandler {
+/** What a handler answers: the body, an explicit reply, or (for an endpoint with `responseType`) a Response it built. */
+type Answer<E extends EndpointDef> = ResponseOf<E> | Reply<ResponseOf<E>> | (E extends { responseType: string } ? Response : never);
+
+export function route<E extends EndpointDef>(endpoint: E, handler: (input: HandlerInput<E>) => Promise<Answer<E>>, options: RouteOptions<E> = {}): RouteHandler {
   return async (req, ctx) => {
     const started = performance.now();
     const requestId = newId("request");
@@ -115,7 +119,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
 
       const answer = (out: ResponseOf<E> | Reply<ResponseOf<E>>) =>
         isReply(out) ? { status: out.status, body: out.body as unknown, headers: out.headers } : { status: endpoint.successStatus ?? 200, body: out as unknown, headers: undefined };
-      const execute = async () => answer(await handler(input));
+      const execute = async () => answer((await handler(input)) as ResponseOf<E> | Reply<ResponseOf<E>>);
       const idemKey = req.headers.get("idempotency-key");
       if (endpoint.idempotent && idemKey !== null && auth) {
         const scope = { merchantId: auth.merchant.id, environment: auth.environment, key: validateIdempotencyKey(idemKey), method: endpoint.method, path: url.pathname };
@@ -135,6 +139,13 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
         );
         status = result.status;
         response = json(result.status, result.body, { ...headers, "X-Request-Id": requestId, "Idempotent-Replayed": String(result.replayed) });
+      } else if (endpoint.responseType) {
+        // A non-JSON answer (a file, a stream) goes out as the handler built it, with our headers.
+        const out = await handler(input);
+        if (!(out instanceof Response)) throw new Error(`${endpoint.method} ${endpoint.path} declares responseType but did not return a Response`);
+        for (const [k, v] of Object.entries({ ...headers, "X-Request-Id": requestId })) out.headers.set(k, v);
+        status = out.status;
+        response = out;
       } else {
         const r = await execute();
         status = r.status;
@@ -143,7 +154,9 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
     } catch (err) {
       ({ response, status } = errorResponse(err, requestId, headers));
     }
-    log.info({ requestId, merchant: auth?.merchant.id, env: auth?.environment, route: `${endpoint.method} ${endpoint.path}`, status, durationMs: Math.round((performance.now() - started) * 10) / 10 }, "request");
+    const elapsedMs = performance.now() - started;
+    log.info({ requestId, merchant: auth?.merchant.id, env: auth?.environment, route: `${endpoint.method} ${endpoint.path}`, status, durationMs: Math.round(elapsedMs * 10) / 10 }, "request");
+    observeRequest(endpoint.path, endpoint.method, status, elapsedMs / 1000);
     if (auth) recordRequest({ merchantId: auth.merchant.id, environment: auth.environment, method: req.method, path: new URL(req.url).pathname, status, requestId, keyId: auth.keyId, durationMs: performance.now() - started });
     return response;
   };

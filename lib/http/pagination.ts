@@ -1,6 +1,7 @@
 // The offset envelope of section 8: `{data, pagination:{total, limit, offset, pages}}`.
 // Out-of-range or unreadable `limit`/`offset` are clamped silently, never rejected.
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 
 export type Page = { limit: number; offset: number };
 
@@ -29,4 +30,94 @@ export function paginationSchema() {
 
 export function envelope<T>(data: T[], total: number, page: Page) {
   return { data, pagination: { total, limit: page.limit, offset: page.offset, pages: Math.ceil(total / page.limit) } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursor pagination (Stripe's style) beside the offset envelope: `startingAfter=<id>` gives the
+// page after that item, `endingBefore=<id>` the page before it, newest first either way. The
+// cursor is an item of the list; the page is read by (time, id) from it on the list's own index
+// (keyset), so rows inserted meanwhile never shift or repeat items, and a deep page costs what
+// the first does. Every list answers `hasMore`, `nextCursor` (pass it as `startingAfter`) and
+// `previousCursor` (as `endingBefore`); the offset `pagination` block comes only with offsets.
+
+export type CursorRequest = { limit: number; startingAfter?: string; endingBefore?: string };
+export type PageRequest = ({ kind: "offset" } & Page) | ({ kind: "cursor" } & CursorRequest);
+export type PageMeta = { hasMore: boolean; nextCursor: string | null; previousCursor: string | null; pagination?: ReturnType<typeof envelope>["pagination"] };
+
+const cursorText = z.string().trim().min(1).max(64);
+
+/** Query schema fragment of every list: offset (clamped) or cursor parameters. */
+export function listQuery(opts: { max?: number; def?: number } = {}) {
+  return {
+    ...pageQuery(opts),
+    startingAfter: cursorText.optional().describe("Cursor: the id of an item; answers the items after it (older). Not with offset or endingBefore"),
+    endingBefore: cursorText.optional().describe("Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter"),
+  };
+}
+
+/** The page asked for: cursor parameters win; both cursors, or a cursor with an offset, is 400. */
+export function readPage(raw: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string }, opts: { max?: number; def?: number } = {}): PageRequest {
+  const page = clampPage(raw, opts);
+  if (raw.startingAfter === undefined && raw.endingBefore === undefined) return { kind: "offset", ...page };
+  if (raw.startingAfter !== undefined && raw.endingBefore !== undefined) throw new AppError("invalid_request", "Send either `startingAfter` or `endingBefore`, not both.", { param: "endingBefore" });
+  if (page.offset > 0) throw new AppError("invalid_request", "`offset` cannot be combined with a cursor; page with `startingAfter`/`endingBefore` alone.", { param: "offset" });
+  return { kind: "cursor", limit: page.limit, startingAfter: raw.startingAfter, endingBefore: raw.endingBefore };
+}
+
+/** The fields every list answers besides `data` (zod, for the endpoint's response). */
+export function listMetaShape() {
+  return {
+    hasMore: z.boolean().describe("More items after this page (or before it, when paging with endingBefore)"),
+    nextCursor: z.string().nullable().describe("Pass as startingAfter for the next (older) page"),
+    previousCursor: z.string().nullable().describe("Pass as endingBefore for the previous (newer) page"),
+    pagination: paginationSchema().optional().describe("Offset paging only"),
+  };
+}
+
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), ...listMetaShape() });
+}
+
+type Keyset = Record<string, unknown>;
+type Row = { id: string } & Record<string, unknown>;
+
+/**
+ * One page of a Prisma-read list, in either mode. `find` reads rows with the keyset condition
+ * AND-ed to the list's own `where` (`{ ...where, ...extra }`), `count` the total (offset mode
+ * only), `cursor` finds a cursor item within the list's scope (another merchant's id is 400).
+ */
+export async function pageRows<T extends Row>(
+  req: PageRequest,
+  opts: {
+    find: (a: { extra: Keyset; orderBy: Record<string, "asc" | "desc">[]; skip?: number; take: number }) => Promise<T[]>;
+    count: () => Promise<number>;
+    cursor: (id: string) => Promise<T | null>;
+    /** The time column the list is ordered by (default createdAt). */
+    field?: string;
+  },
+): Promise<{ rows: T[]; meta: PageMeta }> {
+  const field = opts.field ?? "createdAt";
+  const desc = [{ [field]: "desc" as const }, { id: "desc" as const }];
+  if (req.kind === "offset") {
+    const [rows, total] = await Promise.all([opts.find({ extra: {}, orderBy: desc, skip: req.offset, take: req.limit }), opts.count()]);
+    const { pagination } = envelope(rows, total, req);
+    return { rows, meta: { pagination, hasMore: req.offset + rows.length < total, nextCursor: rows.at(-1)?.id ?? null, previousCursor: req.offset > 0 ? (rows[0]?.id ?? null) : null } };
+  }
+  const id = (req.startingAfter ?? req.endingBefore)!;
+  const c = await opts.cursor(id);
+  if (!c) throw new AppError("invalid_request", `No item ${id} in this list to page from.`, { param: req.startingAfter !== undefined ? "startingAfter" : "endingBefore" });
+  const at = c[field] as Date;
+  const after = req.startingAfter !== undefined;
+  const op = after ? "lt" : "gt";
+  const extra = { AND: [{ OR: [{ [field]: { [op]: at } }, { [field]: at, id: { [op]: c.id } }] }] };
+  const found = await opts.find({ extra, orderBy: after ? desc : [{ [field]: "asc" }, { id: "asc" }], take: req.limit + 1 });
+  const more = found.length > req.limit;
+  const rows = found.slice(0, req.limit);
+  if (!after) rows.reverse();
+  // Forward: older items remain when `more`; newer ones exist (the cursor). Backward: the reverse.
+  return { rows, meta: { hasMore: more, nextCursor: after ? (more ? (rows.at(-1)?.id ?? null) : null) : (rows.at(-1)?.id ?? id), previousCursor: after ? (rows[0]?.id ?? id) : more ? (rows[0]?.id ?? null) : null } };
+}
+
+export function listEnvelope<T>(data: T[], meta: PageMeta) {
+  return { data, ...meta };
 }

@@ -6,6 +6,7 @@ import Redis from "ioredis";
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
+import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 import type { MerchantTier } from "@/lib/generated/prisma/enums";
 
 export const TIER_LIMITS_PER_MINUTE: Record<MerchantTier, number> = { starter: 100, standard: 500, premium: 2000 };
@@ -100,6 +101,7 @@ export function rateLimitStore(): BucketStore {
     // commandTimeout: a request must not hang on the limiter.
     const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2_000, commandTimeout: 500 });
     redis.on("error", () => {}); // surfaced per request by FailOpenStore
+    onShutdown("redis rate limits", CLOSE_ORDER.clients, () => redis.quit());
     return new FailOpenStore(new RedisBucketStore(redis));
   });
 }

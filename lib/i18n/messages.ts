@@ -29,6 +29,7 @@ const en = {
   documentWhy: "Needed by this payment method.",
   continue: "Continue to payment",
   expires: (when: string) => `This checkout expires ${when}.`,
+  payBefore: (when: string) => `Pay before ${when}. After that this payment expires.`,
   noMethods: "No payment method is available for this amount. Please contact the store.",
   errors: {
     choose_method: "Choose a payment method.",
@@ -130,6 +131,7 @@ const es: Messages = {
   documentWhy: "Lo pide este medio de pago.",
   continue: "Continuar al pago",
   expires: (when) => `Este pago vence el ${when}.`,
+  payBefore: (when) => `Paga antes del ${when}. Después, este pago vence.`,
   noMethods: "Ningún medio de pago acepta este monto. Comunícate con la tienda.",
   errors: {
     choose_method: "Elige un medio de pago.",
@@ -227,6 +229,7 @@ const ptBR: Messages = {
   documentWhy: "Exigido por este meio de pagamento.",
   continue: "Continuar para o pagamento",
   expires: (when) => `Este pagamento expira em ${when}.`,
+  payBefore: (when) => `Pague até ${when}. Depois disso, este pagamento expira.`,
   noMethods: "Nenhum meio de pagamento aceita este valor. Fale com a loja.",
   errors: {
     choose_method: "Escolha um meio de pagamento.",

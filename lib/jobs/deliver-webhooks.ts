@@ -6,7 +6,8 @@
 import { db, sql } from "@/lib/db";
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
-import { signatureHeader } from "@/lib/webhooks/sign";
+import { metrics } from "@/lib/metrics/registry";
+import { deliveryHeaders } from "@/lib/webhooks/sign";
 import { signingSecrets } from "@/lib/webhooks/subscriptions";
 import { policyFor, type OutboundPolicy } from "@/lib/webhooks/url-policy";
 import { OutboundRefused, postChecked } from "@/lib/webhooks/outbound";
@@ -44,7 +45,7 @@ async function post(url: string, body: string, headers: Record<string, string>, 
 // Everything an attempt needs in one read (delivery, subscription, event body as sent), and
 // its outcome in one write: the lean `sql` path, as delivery runs thousands of times a minute.
 const LOAD = `
-  SELECT d.id, d.event, d.attempts, d.status, s.id AS subscription_id, s.url, s.environment, s.status AS subscription_status, s.managed,
+  SELECT d.id, d.event_id, d.event, d.attempts, d.status, s.id AS subscription_id, s.url, s.environment, s.status AS subscription_status, s.managed,
          s.deleted_at, s.secret_encrypted, s.previous_secret_encrypted, s.previous_secret_expires_at, s.failing_since,
          e.payload::text AS body
   FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN events e ON e.id = d.event_id
@@ -57,7 +58,7 @@ const RECORD = `
 const STOP = `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, locked_until = NULL, updated_at = now() WHERE id = $1`;
 
 type Loaded = {
-  id: string; event: string; attempts: number; status: string; subscription_id: string; url: string; environment: Environment; subscription_status: string; managed: boolean;
+  id: string; event_id: string; event: string; attempts: number; status: string; subscription_id: string; url: string; environment: Environment; subscription_status: string; managed: boolean;
   deleted_at: Date | null; secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null; failing_since: Date | null; body: string;
 };
 
@@ -73,13 +74,14 @@ async function deliverOne(id: string): Promise<boolean> {
   // The URL policy is applied on the address connected to (lib/webhooks/outbound.ts). A managed
   // subscription's URL is our own inbox (APP_URL), never merchant-given.
   const policy = { ...policyFor(d.environment), ownInbox: d.managed };
-  const attempt = await post(d.url, d.body, { "X-Service-Signature": signatureHeader(d.body, current, previous), "X-Service-Event": d.event, "X-Service-Delivery": d.id }, policy);
+  const attempt = await post(d.url, d.body, { ...deliveryHeaders(d.event_id, d.body, current, previous), "X-Service-Event": d.event, "X-Service-Delivery": d.id }, policy);
   const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
   const attempts = d.attempts + 1;
   const wait = RETRY_SCHEDULE_SECONDS[attempts - 1];
   const status = ok ? "succeeded" : attempts >= MAX_ATTEMPTS || wait === undefined ? "failed" : "pending";
   const nextAttemptAt = status === "pending" ? new Date(Date.now() + Math.round(wait! * 1000 * config().WEBHOOK_RETRY_SCALE)) : null;
   await sql(RECORD, [id, status, attempts, attempt.status, attempt.body, attempt.durationMs, nextAttemptAt]);
+  metrics().webhookDeliveries.inc({ outcome: status === "pending" ? "retrying" : status });
   if (ok && d.failing_since) await db().webhookSubscription.update({ where: { id: d.subscription_id }, data: { failingSince: null } });
   if (!ok) {
     if (!d.failing_since) await db().webhookSubscription.updateMany({ where: { id: d.subscription_id, failingSince: null }, data: { failingSince: new Date() } });

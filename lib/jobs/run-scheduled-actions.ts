@@ -50,7 +50,26 @@ type Claimed = { id: string; kind: string; transaction_id: string | null; claim_
  */
 class NotYet extends Error {}
 
-async function runSimulationStep(transactionId: string, action: SimulateAction) {
+/**
+ * Sandbox-Provider-Behaviour `duplicate_notice`: once the payment has an outcome and its webhooks
+ * have gone out, each one that succeeded is sent again (same event id), as a provider's duplicate
+ * notice would make a careless service do, so the merchant's receiver meets a duplicate.
+ */
+async function redeliverPaymentWebhooks(transactionId: string) {
+  const t = await db().transaction.findUnique({ where: { id: transactionId }, select: { status: true, merchantId: true, environment: true } });
+  if (!t || t.environment !== "sandbox") return;
+  if (t.status === "pending") throw new NotYet(`payment ${transactionId} has no outcome yet; its duplicate webhooks wait`);
+  const events = await db().$queryRaw<{ id: string; fanned: boolean }[]>`
+    SELECT id, fanned_out_at IS NOT NULL AS fanned FROM events
+    WHERE merchant_id = ${t.merchantId} AND environment = 'sandbox' AND type LIKE 'payment.%' AND payload->'data'->'object'->>'id' = ${transactionId}`;
+  if (events.length === 0 || events.some((e) => !e.fanned)) throw new NotYet(`the webhooks of ${transactionId} are not out yet`);
+  const ids = events.map((e) => e.id);
+  if ((await db().webhookDelivery.count({ where: { eventId: { in: ids }, status: "pending" } })) > 0) throw new NotYet(`the webhooks of ${transactionId} are still being delivered`);
+  await db().webhookDelivery.updateMany({ where: { eventId: { in: ids }, status: "succeeded" }, data: { status: "pending", nextAttemptAt: new Date(), lockedUntil: null } });
+}
+
+async function runSimulationStep(transactionId: string, action: SimulateAction | "redeliver") {
+  if (action === "redeliver") return redeliverPaymentWebhooks(transactionId);
   if (action === "chargeback" || action === "refunded") {
     const t = await db().transaction.findUnique({ where: { id: transactionId }, select: { status: true } });
     if (t?.status === "pending") throw new NotYet(`payment ${transactionId} is not completed yet; ${action} waits`);
@@ -75,7 +94,7 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
   claimed.sort((x, y) => x.due_at.getTime() - y.due_at.getTime());
   for (const a of claimed) {
     try {
-      if (a.kind === "payment_simulation" && a.transaction_id) await runSimulationStep(a.transaction_id, a.action as SimulateAction);
+      if (a.kind === "payment_simulation" && a.transaction_id) await runSimulationStep(a.transaction_id, a.action as SimulateAction | "redeliver");
       else if (a.kind === "claim_resolution" && a.claim_id && (a.action === "provider_refund" || a.action === REFUND_STATUS)) {
         if ((await refundThroughProvider(a.claim_id, a.action)) === "ask_again") {
           // Not a failure: the outcome is unknown. Ask again by reference, less often each time.

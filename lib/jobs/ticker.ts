@@ -1,54 +1,70 @@
-// The in-process trigger of the jobs (JOBS_DRIVER=local, the default): started once per server
-// process. Each job is idempotent and safe on many instances at once, so several servers each
-// running a ticker is fine.
-import { config } from "@/lib/config";
+// The local job driver (JOBS_DRIVER=local, the default): every job of the registry
+// (lib/jobs/registry.ts) on its own interval in this process, and at once when a wake signal
+// names it. Each job is idempotent and safe on many instances at once, so several servers each
+// running a ticker is fine; within one process a job never overlaps itself (a wake during a run
+// makes it run once more right after).
 import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
-import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
-import { releaseDueReserves } from "@/lib/jobs/release-reserves";
-import { reconcilePending } from "@/lib/jobs/reconcile-pending";
-import { fanOutEvents } from "@/lib/jobs/fan-out-events";
-import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
-import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
-import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
-import { verifyLedgers } from "@/lib/jobs/verify-ledgers";
-import { checkPayoutStatuses } from "@/lib/jobs/check-payout-status";
+import { observeJob } from "@/lib/metrics/registry";
+import { onWake } from "@/lib/events/wake";
+import { JOBS, runJobSteps, type JobDef } from "@/lib/jobs/registry";
+import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 
-type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
+type Runner = { job: JobDef; running: Promise<void> | null; again: boolean; timer: NodeJS.Timeout };
 
-export function startTicker() {
+type Ticker = { runners: Runner[]; stopped: boolean; unlisten: () => void; lastRunAt: number };
+
+function run(t: Ticker, r: Runner): void {
+  if (t.stopped) return;
+  if (r.running) {
+    r.again = true;
+    return;
+  }
+  r.running = (async () => {
+    do {
+      r.again = false;
+      t.lastRunAt = Date.now();
+      try {
+        await observeJob(r.job.name, () => runJobSteps(r.job));
+      } catch (err) {
+        log.error({ job: r.job.name, err: err instanceof Error ? err.message : String(err) }, "job failed");
+      }
+    } while (r.again && !t.stopped);
+  })().finally(() => (r.running = null));
+}
+
+export function startTicker(): void {
   singleton("job-ticker", () => {
-    const fast = config().JOBS_TICK_MS;
-    const jobs: Job[] = [
-      { name: "scheduled-actions", everyMs: fast, run: () => runScheduledActions() },
-      { name: "webhooks", everyMs: fast, run: async () => (await fanOutEvents(), await deliverDueWebhooks()) },
-      // Payouts committed but never handed to their provider (a crash between commit and call).
-      { name: "dispatch-payouts", everyMs: 10_000, run: () => dispatchStalePayouts() },
-      // Payouts whose provider answer was lost (or whose notice has not come): ask by reference.
-      { name: "payout-status", everyMs: fast, run: () => checkPayoutStatuses() },
-      { name: "settle-balances", everyMs: 60_000, run: () => settleDueBalances() },
-      { name: "release-reserves", everyMs: 60_000, run: () => releaseDueReserves() },
-      { name: "expire-checkout-sessions", everyMs: 60_000, run: () => expireCheckoutSessions() },
-      { name: "verify-ledgers", everyMs: 60_000, run: () => verifyLedgers() },
-      { name: "reconcile-pending", everyMs: config().RECONCILE_INTERVAL_MS, run: () => reconcilePending({ olderThanMs: Math.min(60_000, config().RECONCILE_INTERVAL_MS) }) },
-    ];
-    for (const job of jobs) {
-      let running = false;
-      const tick = async () => {
-        if (running) return;
-        running = true;
-        try {
-          await job.run();
-        } catch (err) {
-          log.error({ job: job.name, err: err instanceof Error ? err.message : String(err) }, "job failed");
-        } finally {
-          running = false;
-        }
-      };
-      setInterval(tick, job.everyMs).unref();
+    const t: Ticker = { runners: [], stopped: false, unlisten: () => {}, lastRunAt: Date.now() };
+    for (const job of JOBS) {
+      const r: Runner = { job, running: null, again: false, timer: undefined as unknown as NodeJS.Timeout };
+      r.timer = setInterval(() => run(t, r), job.everyMs());
+      r.timer.unref();
+      t.runners.push(r);
     }
-    log.info({ jobs: jobs.map((j) => j.name) }, "job ticker started");
-    return true;
+    t.unlisten = onWake((signal) => {
+      for (const r of t.runners) if (r.job.wakeOn?.includes(signal)) run(t, r);
+    });
+    log.info({ jobs: JOBS.map((j) => j.name) }, "job ticker started");
+    // A clean stop lets running jobs finish (their leases would otherwise only expire later).
+    onShutdown("jobs", CLOSE_ORDER.jobs, () => stopTicker());
+    return t;
   });
+}
+
+/** Stops starting runs and waits (up to `timeoutMs`) for the running ones: a clean stop loses no work half done. */
+export async function stopTicker(timeoutMs = 8_000): Promise<void> {
+  const t = (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.job-ticker")] as Ticker | undefined;
+  if (!t || t.stopped) return;
+  t.stopped = true;
+  t.unlisten();
+  for (const r of t.runners) clearInterval(r.timer);
+  const running = t.runners.map((r) => r.running).filter(Boolean);
+  await Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+}
+
+/** When the ticker of this process last started a job run (null: no ticker here). */
+export function tickerLastRunAt(): number | null {
+  const t = (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.job-ticker")] as Ticker | undefined;
+  return t && !t.stopped ? t.lastRunAt : null;
 }

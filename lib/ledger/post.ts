@@ -27,14 +27,22 @@ export type CounterAccount =
 export const PAYOUT_BUCKETS = ["payout_available", "payout_in_flight"] as const;
 export type PayoutBucket = (typeof PAYOUT_BUCKETS)[number];
 export type PayoutCounterAccount = "payouts_sent" | "fx_clearing" | "swap_fees" | "sandbox_funding";
-export type Account = Bucket | CounterAccount | PayoutBucket | PayoutCounterAccount;
+/**
+ * Crypto money leaving or entering (settlement batches, withdrawals, top-ups): `in_transit` holds
+ * what a closed settlement or a processing withdrawal took from `available` (fee included) until
+ * the custody provider pays it (out to `crypto_sent` and `withdrawal_fees`) or fails (back to
+ * `available`); `crypto_received` is the other side of a top-up credited to the payout balance.
+ * Not part of the balance's four buckets (the contract's shape), but checked like them.
+ */
+export type CryptoAccount = "in_transit" | "crypto_sent" | "withdrawal_fees" | "crypto_received";
+export type Account = Bucket | CounterAccount | PayoutBucket | PayoutCounterAccount | CryptoAccount;
 
 /**
  * Accounts whose running total may never go below zero: a posting that would take one there is
  * a bug (the use cases check balances first) and rolls back. `available` may go negative (a lost
  * chargeback's fee, a sandbox refund in full).
  */
-export const NON_NEGATIVE: ReadonlySet<string> = new Set<Account>(["pending", "reserve", "frozen", "payout_available", "payout_in_flight"]);
+export const NON_NEGATIVE: ReadonlySet<string> = new Set<Account>(["pending", "reserve", "frozen", "payout_available", "payout_in_flight", "in_transit"]);
 /** Accounts with per-day totals too (the balance's 90-day fee summary and gross volume). */
 export const DAILY_ACCOUNTS = ["provider_clearing", "platform_fees", "flat_fees", "provider_fees", "network_fees", "chargeback_fees"] as const;
 
@@ -59,7 +67,14 @@ export type PostingKind =
   | "payout_debit"
   | "payout_completed"
   | "payout_reversed"
-  | "payout_returned";
+  | "payout_returned"
+  | "settlement_closed"
+  | "settlement_paid"
+  | "settlement_failed"
+  | "withdrawal_requested"
+  | "withdrawal_completed"
+  | "withdrawal_failed"
+  | "topup_credited";
 
 export class UnbalancedPostingError extends Error {}
 export class LedgerInvariantError extends Error {}

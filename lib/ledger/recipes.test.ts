@@ -6,6 +6,7 @@ import { balancedLegs, negativeAfter, UnbalancedPostingError, type Leg } from "@
 const t = { id: "tx_1", amountUsd: 10_000n, feePlatform: 320n, feeProvider: 290n, feeNetwork: 10n, reserveAmount: 469n, pendingDebited: 1_000n };
 const claim = { id: "CLM-1", transactionId: "tx_1", amountUsd: 2_500n, frozenFromPending: 1_000n };
 const payout = { currency: "MXN", amount: 50_000n };
+const send = { amountUsd: 9_000n, feeUsd: 100n };
 const sum = (legs: Leg[], account: string) => legs.filter((l) => l.account === account).reduce((s, l) => s + l.amount, 0n);
 
 test("every recipe balances per currency", () => {
@@ -27,6 +28,13 @@ test("every recipe balances per currency", () => {
     r.payoutCompleted(payout),
     r.payoutReversed(payout),
     r.payoutReturn(payout),
+    r.settlementClosed(send),
+    r.settlementPaid(send),
+    r.settlementFailed(send),
+    r.withdrawalRequested(send),
+    r.withdrawalCompleted(send),
+    r.withdrawalFailed(send),
+    r.topupCredited(5_000n),
   ];
   for (const p of all) assert.doesNotThrow(() => balancedLegs(p.kind, p.legs), p.kind);
 });
@@ -62,4 +70,16 @@ test("the cheap checks: unbalanced legs are refused; a decrease that leaves a gu
   assert.equal(negativeAfter(legs, [{ account: "pending", currency: "USD", balance: 0n }]), null);
   // `available` may go negative (a lost chargeback's fee).
   assert.equal(negativeAfter([{ account: "available", currency: "USD", amount: -5n }, { account: "chargeback_fees", currency: "USD", amount: 5n }], [{ account: "available", currency: "USD", balance: -5n }]), null);
+});
+
+test("crypto out: amount and fee held in transit, then sent (fee earned) or all of it back to available", () => {
+  for (const [held, sent, back] of [[r.settlementClosed, r.settlementPaid, r.settlementFailed], [r.withdrawalRequested, r.withdrawalCompleted, r.withdrawalFailed]] as const) {
+    assert.equal(sum(held(send).legs, "available"), -9_100n);
+    assert.equal(sum(held(send).legs, "in_transit"), 9_100n);
+    assert.equal(sum(sent(send).legs, "in_transit"), -9_100n);
+    assert.equal(sum(sent(send).legs, "crypto_sent"), 9_000n);
+    assert.equal(sum(sent(send).legs, "withdrawal_fees"), 100n);
+    assert.equal(sum(back(send).legs, "available"), 9_100n);
+  }
+  assert.equal(sum(r.topupCredited(5_000n).legs, "payout_available"), 5_000n);
 });

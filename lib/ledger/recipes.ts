@@ -140,3 +140,39 @@ export const payoutCompleted = (p: PayoutMoney) => payoutMove("payout_completed"
 export const payoutReversed = (p: PayoutMoney) => payoutMove("payout_reversed", "payout_in_flight", "payout_available", p);
 /** Returned by the bank after it was paid: the money comes back to the available balance. */
 export const payoutReturn = (p: PayoutMoney) => payoutMove("payout_returned", "payouts_sent", "payout_available", p);
+
+/** What a recipe needs of money sent out in crypto (a settlement batch or a withdrawal), in USD minor units. */
+export type CryptoSend = { amountUsd: bigint; feeUsd: bigint };
+
+const cryptoOut = (kinds: { held: PostingKind; sent: PostingKind; back: PostingKind }) => ({
+  /** Closed / requested: amount and fee leave `available` and wait in `in_transit`. */
+  held: (s: CryptoSend): Posting => ({ kind: kinds.held, legs: [usd("available", -(s.amountUsd + s.feeUsd)), usd("in_transit", s.amountUsd + s.feeUsd)] }),
+  /** Paid / completed: the amount leaves the books, the fee is ours. */
+  sent: (s: CryptoSend): Posting => ({
+    kind: kinds.sent,
+    legs: [usd("in_transit", -(s.amountUsd + s.feeUsd)), usd("crypto_sent", s.amountUsd), usd("withdrawal_fees", s.feeUsd)],
+  }),
+  /** Failed: amount and fee go back to `available`. */
+  back: (s: CryptoSend): Posting => ({ kind: kinds.back, legs: [usd("in_transit", -(s.amountUsd + s.feeUsd)), usd("available", s.amountUsd + s.feeUsd)] }),
+});
+
+const settlementMoves = cryptoOut({ held: "settlement_closed", sent: "settlement_paid", back: "settlement_failed" });
+/**
+ * A settlement batch closes: its gross (`amountUsd` = net, `feeUsd` = the tier's withdrawal fee)
+ * leaves `available` for `in_transit`; paid, the net leaves the books and the fee is earned;
+ * failed, the whole gross is available again.
+ */
+export const settlementClosed = settlementMoves.held;
+export const settlementPaid = settlementMoves.sent;
+export const settlementFailed = settlementMoves.back;
+
+const withdrawalMoves = cryptoOut({ held: "withdrawal_requested", sent: "withdrawal_completed", back: "withdrawal_failed" });
+/** An on-demand withdrawal: `amountUsd` plus `feeUsd` held, then sent or returned, as a settlement. */
+export const withdrawalRequested = withdrawalMoves.held;
+export const withdrawalCompleted = withdrawalMoves.sent;
+export const withdrawalFailed = withdrawalMoves.back;
+
+/** A crypto top-up (USD stablecoin, 1:1) credited to the payout USD balance. */
+export function topupCredited(amountUsd: bigint): Posting {
+  return { kind: "topup_credited", legs: [usd("crypto_received", -amountUsd), usd("payout_available", amountUsd)] };
+}

@@ -11,14 +11,14 @@
 // the same validate / load / update skeleton).
 import { db, type Tx } from "@/lib/db";
 import { emitEvent, type EventType } from "@/lib/events/emit";
-import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import type { Posting } from "@/lib/ledger/recipes";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type LedgerScope = { merchantId: string; environment: Environment };
 export type Emit = { type: EventType; object: unknown };
-export type Wake = { name: (typeof JOB_EVENTS)[keyof typeof JOB_EVENTS]; data?: Record<string, unknown> };
+export type Wake = { name: (typeof JOB_SIGNALS)[keyof typeof JOB_SIGNALS]; data?: Record<string, unknown> };
 
 /** What an operation's change wrote, for the kernel to finish. */
 export type Change<T> = { result: T; postings?: Posting[]; events?: Emit[]; wake?: Wake[] };
@@ -66,9 +66,18 @@ export async function transitionIn<R, T>(tx: Tx, op: Operation<R, T>): Promise<O
   const change = await op.apply(tx, row);
   if (!change) return { changed: false, row, wake: [] };
   for (const p of change.postings ?? []) await post(tx, { ...scope, ...p });
-  for (const e of change.events ?? []) await emitEvent(tx, { ...scope, type: e.type, object: e.object });
+  // The status before the change, for an event about the entity whose status the operation
+  // checked: the row itself, or the part of a composite row (`{ claim, transaction }`) that has
+  // the event object's id and that status. Other events take it from the object's last event.
+  const before = op.status?.(row);
+  const entities = [row, ...Object.values(row as object)].filter((v): v is { id: unknown; status?: unknown } => !!v && typeof v === "object" && "id" in v);
+  for (const e of change.events ?? []) {
+    const objectId = (e.object as { id?: unknown } | null)?.id;
+    const moved = before !== undefined && entities.some((x) => x.id === objectId && ((x as unknown) === row || x.status === before));
+    await emitEvent(tx, { ...scope, type: e.type, object: e.object, ...(moved ? { previousStatus: before } : {}) });
+  }
   const wake = [...(change.wake ?? [])];
-  if (change.events?.length) wake.push({ name: JOB_EVENTS.webhooksDue });
+  if (change.events?.length) wake.push({ name: JOB_SIGNALS.webhooksDue });
   return { changed: true, row, result: change.result, wake };
 }
 
@@ -91,7 +100,7 @@ export async function transition<R, T>(op: Operation<R, T>): Promise<Outcome<R, 
 }
 
 /** `SELECT ... FOR UPDATE` of one row by id, then the row (a helper for `load`). */
-export async function lockRow<R>(tx: Tx, table: "transactions" | "claims" | "payouts" | "payout_swaps" | "deposit_accounts", id: string, read: () => Promise<R | null>, opts: { skipLocked?: boolean; where?: string } = {}): Promise<R | null> {
+export async function lockRow<R>(tx: Tx, table: "transactions" | "claims" | "payouts" | "payout_swaps" | "deposit_accounts" | "settlements", id: string, read: () => Promise<R | null>, opts: { skipLocked?: boolean; where?: string } = {}): Promise<R | null> {
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM ${table} WHERE id = $1${opts.where ? ` AND ${opts.where}` : ""} FOR UPDATE${opts.skipLocked ? " SKIP LOCKED" : ""}`, id);
   if (rows.length === 0) return null;
   return read();

@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { generateKeyPair } from "@/lib/auth/keys";
 import type { MerchantTier } from "@/lib/generated/prisma/enums";
+import { isTimeZone } from "@/lib/time-zone";
 
 export type CreateMerchantInput = {
   name: string;
@@ -13,6 +14,8 @@ export type CreateMerchantInput = {
   industry?: string;
   tier?: MerchantTier;
   trustScore?: number;
+  /** IANA time zone of the merchant's reports (default UTC). */
+  timeZone?: string;
   /** With email: creates the dashboard owner with this password. */
   password?: string;
 };
@@ -26,6 +29,7 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function createMerchant(input: CreateMerchantInput): Promise<CreatedMerchant> {
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw new Error(`${input.timeZone} is not an IANA time zone (e.g. America/Mexico_City)`);
   const name = input.name.trim();
   if (!name) throw new Error("a merchant needs a name");
   if (input.password && !input.email) throw new Error("--password needs --email");
@@ -38,7 +42,7 @@ export async function createMerchant(input: CreateMerchantInput): Promise<Create
 
   await db().$transaction(async (tx) => {
     await tx.merchant.create({
-      data: { id: merchantId, name, email: input.email ?? null, industry: input.industry ?? null, tier: input.tier ?? "standard", trustScore: input.trustScore ?? 500 },
+      data: { id: merchantId, name, email: input.email ?? null, industry: input.industry ?? null, tier: input.tier ?? "standard", trustScore: input.trustScore ?? 500, timeZone: input.timeZone ?? "UTC" },
     });
     await tx.shop.create({ data: { id: shopId, merchantId, name: input.shopName?.trim() || name } });
     for (const [environment, pair] of [["sandbox", sandbox], ["production", production]] as const) {

@@ -1,6 +1,7 @@
 import type { AuthContext } from "@/lib/auth/authenticate";
 import { SANDBOX_RAILS } from "@/lib/catalog/rails";
 import { API_VERSION } from "@/lib/merchants/schema";
+import { SUPPORTED_PAIR_NAMES } from "@/lib/crypto-assets/networks";
 
 export function ping(auth: AuthContext) {
   return {
@@ -26,6 +27,6 @@ export function merchantIdentity(auth: AuthContext) {
     tier: m.tier,
     trustScore: m.trustScore,
     environment: auth.environment,
-    capabilities: { checkout: true, directCharge: true, refunds: true, webhooks: true, crypto: [], methods },
+    capabilities: { checkout: true, directCharge: true, refunds: true, webhooks: true, crypto: [...SUPPORTED_PAIR_NAMES], methods },
   };
 }

@@ -42,15 +42,20 @@ export function decimalToMinor(decimal: string, currency: string): bigint {
   return BigInt(m[1]! + frac.padEnd(exp, "0"));
 }
 
-/** Minor units -> major-unit number for API answers (exact for any amount below 2^53 minor units). */
-export function toMajor(minor: bigint, currency: string): number {
+/** Minor units -> the exact decimal text in major units ("-12.30"; files such as CSV exports). */
+export function toDecimalString(minor: bigint, currency: string): string {
   const exp = exponent(currency);
   const neg = minor < 0n;
   const abs = neg ? -minor : minor;
   const base = 10n ** BigInt(exp);
   const int = abs / base;
   const frac = (abs % base).toString().padStart(exp, "0");
-  return Number(`${neg ? "-" : ""}${int}${exp ? `.${frac}` : ""}`);
+  return `${neg ? "-" : ""}${int}${exp ? `.${frac}` : ""}`;
+}
+
+/** Minor units -> major-unit number for API answers (exact for any amount below 2^53 minor units). */
+export function toMajor(minor: bigint, currency: string): number {
+  return Number(toDecimalString(minor, currency));
 }
 
 /** a × num / den rounded half-up (away from zero on .5), all integers. */

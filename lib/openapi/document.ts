@@ -67,8 +67,9 @@ function operation(e: EndpointDef, components: Record<string, JsonSchema>) {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, unknown> = {
-    [String(e.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: jsonSchema(e.response, "output", components) } } },
+    [String(e.successStatus ?? 200)]: { description: "Success", content: { [e.responseType ?? "application/json"]: { schema: jsonSchema(e.response, "output", components) } } },
   };
+  if (e.alsoSucceeds) responses[String(e.alsoSucceeds.status)] = { description: e.alsoSucceeds.description, content: { [e.responseType ?? "application/json"]: { schema: jsonSchema(e.response, "output", components) } } };
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = { description: `Error: ${codes.join(", ")}`, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
   }

@@ -8,6 +8,10 @@ import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
 import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, getTransactionEndpoint, listPaymentsEndpoint, listTransactionsEndpoint, simulatePaymentEndpoint } from "@/lib/payments/schema";
 import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
+import { getSettlementEndpoint, listSettlementsEndpoint, runSettlementEndpoint, settlementReceiptEndpoint, simulateSettlementEndpoint } from "@/lib/settlements/schema";
+import { getEventEndpoint, listEventsEndpoint } from "@/lib/events/schema";
+import { exportClaimsEndpoint, exportLedgerEndpoint, exportPaymentsEndpoint, exportPayoutsEndpoint, exportSettlementsEndpoint } from "@/lib/exports/schema";
+import { getDestinationEndpoint, setDestinationEndpoint } from "@/lib/crypto-assets/schema";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
 import { createCheckoutSessionEndpoint, getCheckoutSessionEndpoint, selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
 import { getAccountEndpoint, getOrCreateAccountEndpoint, listAccountsEndpoint, listDepositMethodsEndpoint, listDepositsEndpoint, simulateDepositEndpoint, depositNoticeEndpoint } from "@/lib/deposits/schema";
@@ -20,6 +24,8 @@ export const ENDPOINTS: EndpointDef[] = [
   pingEndpoint,
   meEndpoint,
   getBalanceEndpoint,
+  getDestinationEndpoint,
+  setDestinationEndpoint,
   listPaymentMethodsEndpoint,
   createPaymentEndpoint,
   listPaymentsEndpoint,
@@ -62,5 +68,17 @@ export const ENDPOINTS: EndpointDef[] = [
   providerNoticeEndpoint,
   depositNoticeEndpoint,
   payoutNoticeEndpoint,
+  runSettlementEndpoint,
+  listSettlementsEndpoint,
+  getSettlementEndpoint,
+  settlementReceiptEndpoint,
+  simulateSettlementEndpoint,
+  listEventsEndpoint,
+  getEventEndpoint,
+  exportPaymentsEndpoint,
+  exportLedgerEndpoint,
+  exportPayoutsEndpoint,
+  exportClaimsEndpoint,
+  exportSettlementsEndpoint,
   openApiEndpoint,
 ];

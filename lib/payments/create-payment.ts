@@ -21,13 +21,15 @@ import { PRESENTMENT_MARKUP_BP, rateFor } from "@/lib/money/rates";
 import { railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
 import { routableProviders, shopRails } from "@/lib/catalog/list-payment-methods";
 import { runCascade, type Attempt, type CascadeResult } from "@/lib/providers/cascade";
+import { expiresAtFor } from "@/lib/catalog/expiry";
+import { behaviourActions, type SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
 import { priceCharge } from "@/lib/payments/pricing";
 import { checkRailRequirements } from "@/lib/payments/requirements";
 import { presentCreated } from "@/lib/payments/present";
 import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertTransaction } from "@/lib/payments/store";
-import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
 import { bindIdempotency } from "@/lib/http/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/auth/authenticate";
@@ -36,9 +38,10 @@ import type { Requirement } from "@/lib/catalog/rails";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const MAX_HEADLINE_USD_MINOR = 10_000_000n; // 100,000.00 USD
-export const PAYMENT_EXPIRY_MS = 30 * 60 * 1000;
 
 export type CreatePaymentOptions = {
+  /** Sandbox-Provider-Behaviour header, already parsed (sandbox only). */
+  behaviour?: SandboxBehaviour;
   /** Sandbox-Simulate header value, already validated. */
   simulate?: string;
   /** Hosted checkout and payment links require the buyer's name, email and document. */
@@ -132,6 +135,9 @@ export async function headlineUsd(environment: Environment, amount: unknown, cur
 }
 
 export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
+  if (opts.behaviour && auth.environment !== "sandbox") {
+    throw new AppError("production_key_refused", "Sandbox-Provider-Behaviour scripts the sandbox's simulated providers; production charges go to real providers.", { param: "Sandbox-Provider-Behaviour" });
+  }
   const shop = await resolveShop(auth, input);
   // Country: normalised to ISO-3; inferred from the rail when absent.
   let country: string | null = null;
@@ -151,8 +157,12 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   const local = usdToLocal(usd, localRate, rail.currency);
   checkLimits(rail, usd, local);
 
-  const extra: Requirement[] = opts.requireBuyer ? ["userName", "userEmail", "documentId"] : [];
+  // The hosted checkout needs the buyer (contract 4.4), on a session and on POST /payments alike.
+  const extra: Requirement[] = opts.requireBuyer || input.hostedCheckout ? ["userName", "userEmail", "documentId"] : [];
   checkRailRequirements(rail, input, extra);
+  // Checked before any provider is called; the deadline itself counts from the row's creation.
+  const expiryFrom = (at: Date) => expiresAtFor(rail, at, input.expiresInMinutes);
+  expiryFrom(new Date());
 
   const price = priceCharge(usd, auth.merchant.tier, rail);
   const id = opts.id ?? newId("transaction");
@@ -168,12 +178,24 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
         buyer: { name: input.userName, email: input.userEmail, phone: input.userPhone, documentId: input.documentId, ip: userIp ?? undefined },
         notifyUrl: `${config().APP_URL}/api/v1/providers/{provider}/notifications`,
       },
-      { enabledForShop: enabled },
+      { enabledForShop: enabled, behaviour: opts.behaviour },
     );
   const callsOut = auth.environment === "production";
   // Until the cascade has run, the row names the provider about to be asked first.
   const unrouted: CascadeResult = { provider: routableProviders(rail, auth.environment)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
-  const cascade = callsOut ? unrouted : await route();
+  let cascade = unrouted;
+  // A scripted sandbox cascade that ends unknown keeps its row, as production does (below).
+  let keptAfter: AppError | null = null;
+  if (!callsOut) {
+    try {
+      cascade = await route();
+    } catch (err) {
+      const unknown = err instanceof AppError && opts.behaviour ? unknownAttempt(err) : undefined;
+      if (!unknown) throw err;
+      keptAfter = err as AppError;
+      cascade = { ...unrouted, provider: unknown.provider, attempts: (err as AppError & { details: { attempts: Attempt[] } }).details.attempts };
+    }
+  }
 
   const now = new Date();
   const row: PresentableTransaction = {
@@ -210,7 +232,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
     userEmail: input.userEmail ?? null,
     userPhone: input.userPhone ?? null,
     userIp,
-    expiresAt: new Date(now.getTime() + PAYMENT_EXPIRY_MS),
+    expiresAt: expiryFrom(now),
     createdAt: now,
     attempts: cascade.attempts as unknown as Prisma.JsonValue,
     settlementStatus: "pending",
@@ -223,7 +245,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   };
   if (callsOut) return routeCommitted(row, localRate, route, opts);
   // One statement on the hot path; with a scheduled sandbox outcome, both rows commit together.
-  const scheduled = opts.simulate && auth.environment === "sandbox" ? sandboxOutcomeRows(id, opts.simulate, now) : [];
+  const scheduled = auth.environment === "sandbox" ? [...(opts.simulate ? sandboxOutcomeRows(id, opts.simulate, now) : []), ...behaviourActions(id, opts.behaviour, now)] : [];
   if (scheduled.length || opts.inTransaction) {
     await db().$transaction(async (tx) => {
       await insertTransaction(row, localRate, tx);
@@ -231,11 +253,26 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
       if (scheduled.length) await tx.scheduledAction.createMany({ data: scheduled });
       await opts.inTransaction?.(tx);
     });
-    for (const a of scheduled) wakeJobs(JOB_EVENTS.scheduledActionCreated, { id: a.id, dueAt: a.dueAt.toISOString() });
+    for (const a of scheduled) wakeJobs(JOB_SIGNALS.scheduledActionCreated, { id: a.id, dueAt: a.dueAt.toISOString() });
   } else {
     await insertTransaction(row, localRate);
   }
+  if (keptAfter) throw withTransactionId(keptAfter, id);
   return presentCreated(row);
+}
+
+/** The last attempt whose outcome is unknown (timeout, 5xx, unreadable), if the cascade ended with one. */
+function unknownAttempt(err: AppError): Attempt | undefined {
+  const attempts = (err.details as { attempts?: Attempt[] } | undefined)?.attempts ?? [];
+  return [...attempts].reverse().find((a) => a.outcome === "unavailable");
+}
+
+/** cascade_exhausted naming the payment kept pending, so a late `payment.completed` can be matched to it. */
+function withTransactionId(err: AppError, transactionId: string): AppError {
+  return new AppError(err.code, `${err.message} A provider's answer was lost, so the payment ${transactionId} stays pending: it may still complete, and a webhook will say so.`, {
+    param: err.param,
+    details: { ...(err.details as Record<string, unknown>), transactionId },
+  });
 }
 
 /** Production: commit the row, then call the providers, then write the route (see the header). */
@@ -246,14 +283,14 @@ async function routeCommitted(row: PresentableTransaction, localRate: string, ro
     cascade = await route();
   } catch (err) {
     const attempts = err instanceof AppError ? ((err.details as { attempts?: Attempt[] } | undefined)?.attempts ?? []) : [];
-    const unknown = [...attempts].reverse().find((a) => a.outcome === "unavailable");
+    const unknown = err instanceof AppError ? unknownAttempt(err) : undefined;
     if (!unknown) {
       // Every provider answered clearly: none holds a charge, so nothing of this request remains.
       await db().transaction.deleteMany({ where: { id: row.id, status: "pending" } });
-    } else {
-      await db().transaction.updateMany({ where: { id: row.id }, data: { provider: unknown.provider, attempts: attempts as unknown as Prisma.InputJsonValue } });
+      throw err;
     }
-    throw err;
+    await db().transaction.updateMany({ where: { id: row.id }, data: { provider: unknown.provider, attempts: attempts as unknown as Prisma.InputJsonValue } });
+    throw withTransactionId(err as AppError, row.id);
   }
   const routed = { ...row, provider: cascade.provider, providerRef: cascade.providerRef, paymentFormUrl: cascade.paymentFormUrl, instructions: cascade.instructions as Prisma.JsonValue, attempts: cascade.attempts as unknown as Prisma.JsonValue };
   await db().$transaction(async (tx) => {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { db, sql } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
 import { AppError } from "@/lib/errors";
-import { clampPage, envelope } from "@/lib/http/pagination";
+import { envelope, listEnvelope, readPage } from "@/lib/http/pagination";
 import { toIso3 } from "@/lib/catalog/rails";
 import { presentTransaction, type PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/auth/authenticate";
@@ -132,7 +132,7 @@ function fromRow(r: Record<string, any>): PresentableTransaction {
 }
 
 export async function listPayments(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
-  const page = clampPage(query);
+  const page = readPage(query);
   let country: string | undefined;
   if (query.country) {
     country = toIso3(query.country) ?? undefined;
@@ -140,11 +140,45 @@ export async function listPayments(auth: AuthContext, query: z.infer<typeof list
   }
   const f = filterFor(auth, query, country);
   const n = f.values.length;
+  if (page.kind === "cursor") return cursorPage(auth, f, page);
   const [rows, total] = await Promise.all([
     sql(`SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [...f.values, page.limit, page.offset]),
     countTransactions(f),
   ]);
-  return envelope(rows.map((r) => presentTransaction(fromRow(r))), total, page);
+  const { pagination } = envelope(rows, total, page);
+  return listEnvelope(rows.map((r) => presentTransaction(fromRow(r))), {
+    pagination,
+    hasMore: page.offset + rows.length < total,
+    nextCursor: (rows.at(-1)?.id as string | undefined) ?? null,
+    previousCursor: page.offset > 0 ? ((rows[0]?.id as string | undefined) ?? null) : null,
+  });
+}
+
+/** Keyset paging from a payment of the list: (created_at, id) past the cursor's, on the same index as page 1; no count. */
+async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; startingAfter?: string; endingBefore?: string }) {
+  const id = (page.startingAfter ?? page.endingBefore)!;
+  const after = page.startingAfter !== undefined;
+  const [c] = await sql<{ created_at: Date }>(
+    `SELECT created_at FROM transactions WHERE id = $1 AND merchant_id = $2 AND environment = $3::"Environment" AND ($4::text IS NULL OR shop_id = $4)`,
+    [id, auth.merchant.id, auth.environment, auth.shop?.id ?? null],
+  );
+  if (!c) throw new AppError("invalid_request", `No payment ${id} in this list to page from.`, { param: after ? "startingAfter" : "endingBefore" });
+  const n = f.values.length;
+  const rows = await sql(
+    `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ($${n + 1}, $${n + 2})
+     ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 3}`,
+    [...f.values, c.created_at, id, page.limit + 1],
+  );
+  const more = rows.length > page.limit;
+  const pageRows = rows.slice(0, page.limit);
+  if (!after) pageRows.reverse();
+  const first = (pageRows[0]?.id as string | undefined) ?? null;
+  const last = (pageRows.at(-1)?.id as string | undefined) ?? null;
+  return listEnvelope(pageRows.map((r) => presentTransaction(fromRow(r))), {
+    hasMore: more,
+    nextCursor: after ? (more ? last : null) : (last ?? id),
+    previousCursor: after ? (first ?? id) : more ? first : null,
+  });
 }
 
 export async function getPayment(auth: AuthContext, id: string) {

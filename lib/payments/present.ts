@@ -7,7 +7,7 @@ import type { Transaction } from "@/lib/generated/prisma/client";
 import type { Attempt } from "@/lib/providers/cascade";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt">;
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId">;
 
 const usd = (m: bigint) => toMajor(m, "USD");
 

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import type { Transaction } from "@/lib/generated/prisma/client";
+import { brCode } from "@/lib/payments/br-code";
 
 function digits(seed: string, n: number): string {
   const h = createHash("sha256").update(seed).digest();
@@ -24,10 +25,21 @@ export type SandboxInstructions =
   | { kind: "card" }
   | { kind: "transfer"; bank: string; reference: string };
 
-export function sandboxInstructions(tx: Pick<Transaction, "id" | "method">): SandboxInstructions {
+export function sandboxInstructions(tx: Pick<Transaction, "id" | "method" | "amountLocal" | "currencyLocal">): SandboxInstructions {
   switch (tx.method) {
     case "pix":
-      return { kind: "pix", code: `00020126580014br.gov.bcb.pix0136${digits(tx.id, 32)}5204000053039865802BR5913SANDBOX STORE6009SAO PAULO62070503***6304${digits(tx.id + "crc", 4)}` };
+      // A well-formed dynamic BR Code (valid CRC, the amount in field 54) a banking app would read;
+      // the sandbox location URL serves nothing, so no real PIX can be paid with it.
+      return {
+        kind: "pix",
+        code: brCode({
+          url: `pix.sandbox.latampayments.example/qr/v2/${tx.id}`,
+          amountMinor: tx.currencyLocal === "BRL" ? tx.amountLocal : undefined,
+          merchantName: "SANDBOX STORE",
+          merchantCity: "SAO PAULO",
+          txid: tx.id.replace(/^tx_/, ""),
+        }),
+      };
     case "spei":
       return { kind: "spei", clabe: sandboxClabe(tx.id), bank: "STP", reference: digits(tx.id + "ref", 7) };
     case "oxxo":

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { pageQuery, paginationSchema } from "@/lib/http/pagination";
+import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/http/pagination";
 import { METHOD_SLUGS } from "@/lib/catalog/schema";
 
 export const TRANSACTION_STATUSES = ["pending", "completed", "failed", "refunded", "expired", "chargeback"] as const;
@@ -27,6 +27,7 @@ export const createPaymentBody = z.object({
   tag3: optionalText(200),
   hostedCheckout: z.boolean().optional(),
   returnUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  expiresInMinutes: z.number().int().min(5).max(4_320).optional().describe("Overrides the rail's default expiry (PIX and card 30 min, SPEI 24 h, vouchers and boleto 3 days, PSE 30 min) within the rail's maximum (see the catalog's `expiry`); beyond it 400 invalid_request with details.max"),
   merchantId: z.string().max(40).optional(),
   shopId: z.string().max(40).optional(),
 });
@@ -84,7 +85,7 @@ export const createPaymentResponse = z
   .meta({ id: "PaymentCreated" });
 
 export const listPaymentsQuery = z.object({
-  ...pageQuery(),
+  ...listQuery(),
   status: z.enum(TRANSACTION_STATUSES).optional(),
   paymentMethodId: z.string().max(40).optional(),
   country: z.string().max(3).optional(),
@@ -103,13 +104,13 @@ function createEndpoint<P extends string>(path: P, legacy: boolean) {
     tag: "Payments",
     summary: legacy ? "Create a payment (legacy alias of POST /payments)" : "Create a payment",
     description:
-      "Routes the charge through the rail's provider cascade and answers the provider's hosted page (`paymentFormUrl`), or the service's own `checkoutUrl` with `hostedCheckout: true`. Sandbox accepts the `Sandbox-Simulate` header (paid, failed, expired, chargeback, slow_payment).",
+      "Routes the charge through the rail's provider cascade and answers the provider's hosted page (`paymentFormUrl`), or the service's own `checkoutUrl` with `hostedCheckout: true`. Sandbox accepts the `Sandbox-Simulate` header (paid, failed, expired, chargeback, slow_payment) and the `Sandbox-Provider-Behaviour` header, which scripts the simulated providers of the cascade for this request: a comma-separated list of provider steps (accept, decline, timeout, error, garbage; at most 3, in cascade order) and notice modifiers (late_notice, lost_notice, duplicate_notice); a live key sending it gets 400 `production_key_refused`. A cascade that ends with an unknown outcome keeps the payment `pending` and names it in the 422 `cascade_exhausted` details (`transactionId`).",
     auth: "secret",
     permission: "collect",
     idempotent: true,
     body: createPaymentBody,
     response: createPaymentResponse,
-    errors: [...PAYMENT_ERRORS, "shop_required", "shop_not_found", "forbidden"],
+    errors: [...PAYMENT_ERRORS, "shop_required", "shop_not_found", "forbidden", "production_key_refused"],
   });
 }
 export const createPaymentEndpoint = createEndpoint("/payments", false);
@@ -121,12 +122,12 @@ function listEndpoint<P extends string>(path: P, legacy: boolean) {
     path,
     tag: "Payments",
     summary: legacy ? "List payments (legacy alias)" : "List payments",
-    description: "Newest first. `limit` 1-100 (default 50) and `offset` are clamped silently.",
+    description: "Newest first. `limit` 1-100 (default 50) and `offset` are clamped silently. Cursor paging (`startingAfter` / `endingBefore` = a payment id) is stable while payments arrive and as fast on page 1,000 as on page 1.",
     auth: "secret",
     permission: "read",
     query: listPaymentsQuery,
-    response: z.object({ data: z.array(transaction), pagination: paginationSchema() }),
-    errors: [],
+    response: listOf(transaction),
+    errors: ["invalid_request"],
   });
 }
 export const listPaymentsEndpoint = listEndpoint("/payments", false);

@@ -2,7 +2,7 @@
 // balance (not to a shop): scoped by merchant and environment.
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { clampPage, envelope } from "@/lib/http/pagination";
+import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
 import { presentPayout } from "@/lib/payouts/present";
 import type { PayoutContext } from "@/lib/payouts/send-payout";
 import type { PayoutStatus } from "@/lib/generated/prisma/enums";
@@ -17,12 +17,13 @@ export async function getPayout(auth: PayoutContext, id: string) {
   return { payout: presentPayout(await findOwnedPayout(auth, id)) };
 }
 
-export async function listPayouts(auth: PayoutContext, query: { limit?: unknown; offset?: unknown; status?: PayoutStatus }) {
-  const page = clampPage(query);
-  const where = { merchantId: auth.merchant.id, environment: auth.environment, ...(query.status ? { status: query.status } : {}) };
-  const [rows, total] = await Promise.all([
-    db().payout.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
-    db().payout.count({ where }),
-  ]);
-  return envelope(rows.map(presentPayout), total, page);
+export async function listPayouts(auth: PayoutContext, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: PayoutStatus }) {
+  const scope = { merchantId: auth.merchant.id, environment: auth.environment };
+  const where = { ...scope, ...(query.status ? { status: query.status } : {}) };
+  const { rows, meta } = await pageRows(readPage(query), {
+    find: ({ extra, orderBy, skip, take }) => db().payout.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
+    count: () => db().payout.count({ where }),
+    cursor: (id) => db().payout.findFirst({ where: { ...scope, id } }),
+  });
+  return listEnvelope(rows.map(presentPayout), meta);
 }

@@ -1,7 +1,7 @@
 // Payouts (API reference 2.9-2.11, 3.3, 4.7; decisions.md Payouts): shapes and endpoints.
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { pageQuery, paginationSchema } from "@/lib/http/pagination";
+import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/http/pagination";
 
 export const PAYOUT_STATUSES = ["processing", "completed", "failed"] as const;
 export const PAYOUT_SIMULATE_ACTIONS = ["completed", "paid", "failed", "rejected", "refunded", "returned", "processing"] as const;
@@ -192,12 +192,12 @@ export const listPayoutsEndpoint = defineEndpoint({
   path: "/me/payout/send",
   tag: "Payouts",
   summary: "List payouts",
-  description: "Newest first; limit 1-100 (default 50), clamped.",
+  description: "Newest first; limit 1-100 (default 50), clamped; offset or cursor paging (startingAfter / endingBefore).",
   auth: "secret",
   permission: "read",
-  query: z.object({ ...pageQuery(), status: z.enum(PAYOUT_STATUSES).optional() }),
-  response: z.object({ data: z.array(payout), pagination: paginationSchema() }),
-  errors: [],
+  query: z.object({ ...listQuery(), status: z.enum(PAYOUT_STATUSES).optional() }),
+  response: listOf(payout),
+  errors: ["invalid_request"],
 });
 
 export const getPayoutEndpoint = defineEndpoint({

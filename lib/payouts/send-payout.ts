@@ -12,7 +12,7 @@ import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { localToUsd } from "@/lib/money/fx";
 import { rateFor } from "@/lib/money/rates";
-import { JOB_EVENTS, wakeJobs } from "@/lib/jobs/wake";
+import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
 import { payoutDebit } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances } from "@/lib/payouts/balances";
@@ -92,7 +92,7 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
       // Without a real provider (production), the simulated driver completes it at once.
       return provider === "simulated" ? completePayoutIn(tx, p) : p;
     });
-    if (created.status === "completed") wakeJobs(JOB_EVENTS.webhooksDue);
+    if (created.status === "completed") wakeJobs(JOB_SIGNALS.webhooksDue);
   }
 
   const payout = await dispatchPayout(created);

@@ -1,7 +1,7 @@
 // The delivery log and replay, and the managed inbox's list.
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { clampPage, envelope } from "@/lib/http/pagination";
+import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
 import { findSubscription } from "@/lib/webhooks/subscriptions";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
@@ -27,16 +27,16 @@ async function payloads(eventIds: string[]): Promise<Map<string, unknown>> {
   return new Map(events.map((e) => [e.id, e.payload]));
 }
 
-export async function listDeliveries(auth: AuthContext, id: string, query: { limit?: unknown; offset?: unknown; status?: string; event?: string }) {
+export async function listDeliveries(auth: AuthContext, id: string, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: string; event?: string }) {
   const s = await findSubscription(auth, id);
-  const page = clampPage(query);
   const where = { subscriptionId: s.id, ...(query.status ? { status: query.status } : {}), ...(query.event ? { event: query.event } : {}) };
-  const [rows, total] = await Promise.all([
-    db().webhookDelivery.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
-    db().webhookDelivery.count({ where }),
-  ]);
+  const { rows, meta } = await pageRows(readPage(query), {
+    find: ({ extra, orderBy, skip, take }) => db().webhookDelivery.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
+    count: () => db().webhookDelivery.count({ where }),
+    cursor: (cid) => db().webhookDelivery.findFirst({ where: { subscriptionId: s.id, id: cid } }),
+  });
   const p = await payloads(rows.map((r) => r.eventId));
-  return envelope(rows.map((r) => presentDelivery(r, p.get(r.eventId))), total, page);
+  return listEnvelope(rows.map((r) => presentDelivery(r, p.get(r.eventId))), meta);
 }
 
 /** A new attempt now, whatever the delivery's state; it keeps its attempt count. */
@@ -48,13 +48,14 @@ export async function replayDelivery(auth: AuthContext, id: string, deliveryId: 
   return presentDelivery(updated, (await payloads([d.eventId])).get(d.eventId));
 }
 
-export async function listInbox(auth: AuthContext, id: string, query: { limit?: unknown; offset?: unknown }) {
+export async function listInbox(auth: AuthContext, id: string, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string }) {
   const s = await findSubscription(auth, id);
-  const page = clampPage(query);
   const where = { subscriptionId: s.id };
-  const [rows, total] = await Promise.all([
-    db().inboxMessage.findMany({ where, orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
-    db().inboxMessage.count({ where }),
-  ]);
-  return envelope(rows.map((m) => ({ id: m.id, deliveryId: m.deliveryId, event: m.event, payload: m.payload, receivedAt: m.receivedAt.toISOString() })), total, page);
+  const { rows, meta } = await pageRows(readPage(query), {
+    field: "receivedAt",
+    find: ({ extra, orderBy, skip, take }) => db().inboxMessage.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
+    count: () => db().inboxMessage.count({ where }),
+    cursor: (cid) => db().inboxMessage.findFirst({ where: { ...where, id: cid } }),
+  });
+  return listEnvelope(rows.map((m) => ({ id: m.id, deliveryId: m.deliveryId, event: m.event, payload: m.payload, receivedAt: m.receivedAt.toISOString() })), meta);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { pageQuery, paginationSchema } from "@/lib/http/pagination";
+import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/http/pagination";
 import { EVENT_TYPES } from "@/lib/events/emit";
 
 const eventName = z.enum([...EVENT_TYPES, "*"]);
@@ -52,7 +52,7 @@ export const updateWebhookBody = z.object({
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const deliveryParams = z.object({ id: z.string().min(1).max(64), deliveryId: z.string().min(1).max(64) });
-const envelopeOf = (item: z.ZodType) => z.object({ data: z.array(item), pagination: paginationSchema() });
+const envelopeOf = <T extends z.ZodType>(item: T) => listOf(item);
 
 export const createWebhookEndpoint = defineEndpoint({
   method: "POST",
@@ -67,7 +67,7 @@ export const createWebhookEndpoint = defineEndpoint({
   response: subscriptionWithSecret,
   errors: [],
 });
-export const listWebhooksEndpoint = defineEndpoint({ method: "GET", path: "/webhooks", tag: "Webhooks", summary: "List subscriptions", auth: "secret", permission: "read", query: z.object({ ...pageQuery() }), response: envelopeOf(subscription), errors: [] });
+export const listWebhooksEndpoint = defineEndpoint({ method: "GET", path: "/webhooks", tag: "Webhooks", summary: "List subscriptions", auth: "secret", permission: "read", query: z.object({ ...listQuery() }), response: envelopeOf(subscription), errors: [] });
 export const getWebhookEndpoint = defineEndpoint({ method: "GET", path: "/webhooks/{id}", tag: "Webhooks", summary: "Retrieve a subscription", auth: "secret", permission: "read", params: idParams, response: subscription, errors: ["webhook_not_found"] });
 export const updateWebhookEndpoint = defineEndpoint({
   method: "PATCH",
@@ -87,7 +87,7 @@ export const rotateSecretEndpoint = defineEndpoint({
   path: "/webhooks/{id}/rotate-secret",
   tag: "Webhooks",
   summary: "Rotate the signing secret",
-  description: "The new secret is in this answer only. For 24 h every delivery is signed with both: v1 with the new secret, v0 with the previous one.",
+  description: "The new secret is in this answer only. For 24 h every delivery is signed with both: in X-Service-Signature v1 with the new secret and v0 with the previous one; in webhook-signature (Standard Webhooks) one `v1,` signature per secret.",
   auth: "secret",
   permission: "seeSecrets",
   params: idParams,
@@ -102,7 +102,7 @@ export const listDeliveriesEndpoint = defineEndpoint({
   auth: "secret",
   permission: "read",
   params: idParams,
-  query: z.object({ ...pageQuery(), status: z.enum(["pending", "succeeded", "failed"]).optional(), event: z.string().max(60).optional() }),
+  query: z.object({ ...listQuery(), status: z.enum(["pending", "succeeded", "failed"]).optional(), event: z.string().max(60).optional() }),
   response: envelopeOf(delivery),
   errors: ["webhook_not_found"],
 });
@@ -125,7 +125,7 @@ export const listInboxEndpoint = defineEndpoint({
   auth: "secret",
   permission: "read",
   params: idParams,
-  query: z.object({ ...pageQuery() }),
+  query: z.object({ ...listQuery() }),
   response: envelopeOf(inboxMessage),
   errors: ["webhook_not_found"],
 });

@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { newId } from "@/lib/ids";
 import { AppError } from "@/lib/errors";
 import { open, seal } from "@/lib/crypto/secret-box";
-import { clampPage, envelope } from "@/lib/http/pagination";
+import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
 import { inBoundTransaction } from "@/lib/http/idempotency";
 import type { AuthContext } from "@/lib/auth/authenticate";
@@ -15,7 +15,8 @@ import type { WebhookSubscription } from "@/lib/generated/prisma/client";
 
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
 
-const newSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
+// Standard Webhooks' form: `whsec_` + base64 of 24 random bytes (its libraries decode it as base64).
+const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 export const inboxUrl = (id: string) => `${config().APP_URL}/api/inbox/${id}`;
 
 export function presentSubscription(s: WebhookSubscription) {
@@ -45,14 +46,14 @@ export async function createSubscription(auth: AuthContext, input: { url?: strin
   return { ...presentSubscription(s), secret };
 }
 
-export async function listSubscriptions(auth: AuthContext, query: { limit?: unknown; offset?: unknown }) {
-  const page = clampPage(query);
+export async function listSubscriptions(auth: AuthContext, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string }) {
   const where = { merchantId: auth.merchant.id, environment: auth.environment, deletedAt: null };
-  const [rows, total] = await Promise.all([
-    db().webhookSubscription.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
-    db().webhookSubscription.count({ where }),
-  ]);
-  return envelope(rows.map(presentSubscription), total, page);
+  const { rows, meta } = await pageRows(readPage(query), {
+    find: ({ extra, orderBy, skip, take }) => db().webhookSubscription.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
+    count: () => db().webhookSubscription.count({ where }),
+    cursor: (id) => db().webhookSubscription.findFirst({ where: { ...where, id } }),
+  });
+  return listEnvelope(rows.map(presentSubscription), meta);
 }
 
 export async function updateSubscription(auth: AuthContext, id: string, input: { url?: string; events?: string[]; status?: "enabled" | "disabled" }) {

@@ -1,5 +1,6 @@
-// Starts `next start` (or `next dev`) as a child in its own process group: Next spawns a
-// next-server child that keeps the port if only the parent dies, so we stop the whole group.
+// Starts the app server (scripts/serve.ts: Next in-process, or its workers) as a child in its own
+// process group, for tests and benchmarks; `stop()` sends SIGTERM (the clean stop) and SIGKILLs
+// the group only if it has not exited 12 s later.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { root } from "./schema-engine.ts";
@@ -7,11 +8,11 @@ import { root } from "./schema-engine.ts";
 export type RunningServer = { url: string; child: ChildProcess; stop: () => Promise<void> };
 
 export function startNext(opts: { port: number; host?: string; env: Record<string, string | undefined>; dev?: boolean; stdio?: "inherit" | "pipe" | "ignore" }): RunningServer {
-  const child = spawn(path.join(root, "node_modules/.bin/next"), [opts.dev ? "dev" : "start", "-p", String(opts.port), "-H", opts.host ?? "127.0.0.1"], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/serve.ts")], {
     cwd: root,
     detached: true,
     stdio: ["ignore", opts.stdio ?? "inherit", opts.stdio ?? "inherit"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...opts.env, PORT: String(opts.port) } as NodeJS.ProcessEnv,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...opts.env, PORT: String(opts.port), HOST: opts.host ?? "127.0.0.1", ...(opts.dev ? { DEV: "1" } : {}) } as NodeJS.ProcessEnv,
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
@@ -26,7 +27,7 @@ export function startNext(opts: { port: number; host?: string; env: Record<strin
         try {
           process.kill(-child.pid!, "SIGKILL");
         } catch {}
-      }, 5_000);
+      }, 12_000);
       await exited;
       clearTimeout(killer);
     },

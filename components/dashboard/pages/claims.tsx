@@ -11,7 +11,7 @@ import { Money, formatDateTime } from "@/components/ui/money";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 
 type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; history: Array<{ status: string; at: string }> };
-type Envelope = { data: Claim[]; pagination: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = { data: Claim[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 
 export function ClaimsView({ environment, params, initial }: { environment: string; params: Record<string, string>; initial: Envelope }) {
   const { data } = useLiveData<Envelope>(environment, "claims", params, initial, 3_000);

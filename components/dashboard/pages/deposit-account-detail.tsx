@@ -25,7 +25,7 @@ type DepositsPage = {
   account: { id: string; endUserRef: string; clabe: string; currency: string; status: string };
   stats: z.infer<typeof depositStats>;
   deposits: Deposit[];
-  pagination: { total: number; limit: number; offset: number; pages: number };
+  pagination?: { total: number; limit: number; offset: number; pages: number };
 };
 
 const PAGE = 20;

@@ -14,7 +14,7 @@ import { Money, formatDateTime } from "@/components/ui/money";
 import type { depositAccount } from "@/lib/deposits/schema";
 
 export type DepositAccount = z.infer<typeof depositAccount>;
-type Envelope = { accounts: DepositAccount[]; pagination: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = { accounts: DepositAccount[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 
 export function DepositAccountsView({
   environment,

@@ -11,11 +11,12 @@ import { FormError } from "@/components/ui/field";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { formatDateTime } from "@/components/ui/money";
+import { TestCascadeCard } from "@/components/dashboard/test-cascade-card";
 
 type Key = { id: string; shopId: string | null; shopName: string; publishableKey: string; secretPreview: string; rolledAt: string | null; createdAt: string };
 type RequestRow = { id: string; method: string; path: string; status: number; requestId: string; keyId: string; durationMs: number; createdAt: string };
 
-export function DevelopersView({ environment, initialKeys, initialRequests, canRoll }: { environment: string; initialKeys: Key[]; initialRequests: RequestRow[]; canRoll: boolean }) {
+export function DevelopersView({ environment, initialKeys, initialRequests, canRoll, canTestCascade = false }: { environment: string; initialKeys: Key[]; initialRequests: RequestRow[]; canRoll: boolean; canTestCascade?: boolean }) {
   const keys = useLiveData<Key[]>(environment, "keys", {}, initialKeys, false);
   const requests = useLiveData<RequestRow[]>(environment, "requests", {}, initialRequests, 3_000);
   const roll = useDashboardMutation(rollSecretKeyAction);
@@ -42,6 +43,7 @@ export function DevelopersView({ environment, initialKeys, initialRequests, canR
       <div className="space-y-6">
         {rolled ? <SecretReveal label="New secret key (the previous one has stopped working)" secret={rolled} onDone={() => setDismissed(rolled)} /> : null}
         <FormError message={error} />
+        {canTestCascade ? <TestCascadeCard /> : null}
         <Card title="API keys" id="keys">
           {keys.data.length === 0 ? (
             <EmptyState title="No keys in this environment" />

@@ -4,7 +4,7 @@ import { AlertTriangle } from "lucide-react";
 import type { Overview } from "@/lib/dashboard/queries";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader, Stat } from "@/components/ui/card";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money, formatDate, formatDateTime } from "@/components/ui/money";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { SuccessRateChart, VolumeChart } from "@/components/dashboard/charts";
 import { PaymentRows } from "@/components/dashboard/payment-rows";
@@ -60,7 +60,7 @@ export function OverviewView({ environment, initial }: { environment: string; in
               <tbody className="divide-y divide-slate-100">
                 {balance.reserveSchedule.map((r) => (
                   <tr key={r.releaseAt}>
-                    <Td>{formatDateTime(r.releaseAt).replace(/ \d\d:\d\d:\d\d UTC$/, "")}</Td>
+                    <Td>{formatDate(r.releaseAt)}</Td>
                     <Td className="text-right">
                       <Money amount={r.amount} currency="USD" />
                     </Td>

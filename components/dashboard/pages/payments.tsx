@@ -1,4 +1,5 @@
 "use client";
+import { ExportCsvCard } from "@/components/dashboard/export-csv-card";
 import Link from "next/link";
 import { useDashboardData } from "@/components/dashboard/use-dashboard-data";
 import { PaymentRows, type PaymentRow } from "@/components/dashboard/payment-rows";
@@ -10,7 +11,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { TRANSACTION_STATUSES } from "@/lib/payments/schema";
 import { METHOD_SLUGS } from "@/lib/catalog/schema";
 
-type Envelope = { data: PaymentRow[]; pagination: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = { data: PaymentRow[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 
 export function PaymentsView({ environment, params, initial, error }: { environment: string; params: Record<string, string>; initial: Envelope | null; error?: { message: string; param?: string } }) {
   const q = useDashboardData<Envelope>(environment, "payments", params, { initialData: initial ?? undefined, refetchInterval: 3_000, enabled: !error });
@@ -20,6 +21,9 @@ export function PaymentsView({ environment, params, initial, error }: { environm
   return (
     <>
       <PageHeader title="Payments" description="Every pay-in, newest first. Updates live." />
+      <div className="mb-6">
+        <ExportCsvCard />
+      </div>
       <Card className="mb-6" title="Filter" id="filters">
         <form method="get" action="/dashboard/payments" role="search" aria-label="Filter payments" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6">
           <Field label="Order id (merchantOrderId)" error={fieldError("merchantOrderId")} className="lg:col-span-2">

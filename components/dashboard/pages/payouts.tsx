@@ -21,7 +21,7 @@ import { PAYOUT_STATUSES, type payoutBalance, type swapQuote } from "@/lib/payou
 
 type Balance = z.infer<typeof payoutBalance>;
 type Quote = z.infer<typeof swapQuote>;
-type Envelope = { data: Payout[]; pagination: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = { data: Payout[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 
 export function PayoutsView({
   environment,

@@ -18,7 +18,7 @@ import { PagerButtons } from "@/components/ui/pagination";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatDateTime } from "@/components/ui/money";
 
-type Page<T> = { data: T[]; pagination: { total: number; limit: number; offset: number; pages: number } };
+type Page<T> = { data: T[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 type Delivery = { id: string; eventId: string; event: string; status: string; attempts: number; responseStatus: number | null; responseBody: string | null; durationMs: number | null; nextAttemptAt: string | null; createdAt: string; payload: unknown };
 type InboxMessage = { id: string; deliveryId: string; event: string; payload: unknown; receivedAt: string };
 
@@ -153,7 +153,7 @@ function Inbox({ environment, id, initial }: { environment: string; id: string; 
   const data = q.data;
   if (!data) return <Card title="Managed inbox" id="inbox"><Loading /></Card>;
   return (
-    <Card title="Managed inbox" id="inbox" actions={<span className="text-xs text-slate-600">Live · newest first · {data.pagination.total} received</span>}>
+    <Card title="Managed inbox" id="inbox" actions={<span className="text-xs text-slate-600">Live · newest first · {data.pagination?.total ?? data.data.length} received</span>}>
       {data.data.length === 0 ? (
         <EmptyState title="Nothing received yet">Events delivered to this inbox appear here as they arrive.</EmptyState>
       ) : (

@@ -14,7 +14,7 @@ import { SecretReveal } from "@/components/ui/secret-reveal";
 import { formatDateTime } from "@/components/ui/money";
 
 export type Subscription = { id: string; url: string; managed: boolean; events: string[]; status: string; createdAt: string; updatedAt: string };
-type Envelope = { data: Subscription[]; pagination: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = { data: Subscription[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 
 export function WebhooksView({ environment, params, initial, eventTypes, canManage }: { environment: string; params: Record<string, string>; initial: Envelope; eventTypes: string[]; canManage: boolean }) {
   const { data } = useLiveData<Envelope>(environment, "webhooks", params, initial, 5_000);

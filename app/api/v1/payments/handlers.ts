@@ -4,12 +4,17 @@ import { clientIp } from "@/lib/http/client-ip";
 import { createPayment } from "@/lib/payments/create-payment";
 import { getPayment, listPayments } from "@/lib/payments/list-payments";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
+import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
 import { replayPayment } from "@/lib/http/replays";
 import type { createPaymentEndpoint, getPaymentEndpoint, listPaymentsEndpoint } from "@/lib/payments/schema";
 
 export const createHandler = (endpoint: typeof createPaymentEndpoint) =>
   route(endpoint, async ({ auth, body, request }) =>
-    createPayment(auth, body, { simulate: parseSandboxSimulateHeader(request.headers.get("sandbox-simulate")), requestIp: clientIp(request.headers) }),
+    createPayment(auth, body, {
+      simulate: parseSandboxSimulateHeader(request.headers.get("sandbox-simulate")),
+      behaviour: parseSandboxBehaviourHeader(request.headers),
+      requestIp: clientIp(request.headers),
+    }),
     { replay: async (ref, { auth }) => replayPayment(auth, ref) },
   );
 

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
-import { formatMoney } from "@/lib/i18n/locale";
+import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { buyerLocale } from "@/server/buyer-locale";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { BuyerFrame, secondaryButtonClass } from "@/components/checkout/buyer-frame";
@@ -32,6 +32,11 @@ export default async function InstructionsPage({ params }: { params: Promise<{ p
           <span className="sr-only">{t.status}: </span>
           <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
         </p>
+        {tx.status === "pending" ? (
+          <p className="mt-2 text-sm text-slate-700" data-testid="pay-before">
+            {t.payBefore(formatDateTime(tx.expiresAt, formatTag, tx.country))}
+          </p>
+        ) : null}
         <dl className="mt-5 space-y-4">
           {entries.map(([k, v], i) => (
             <div key={k}>

@@ -4,7 +4,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
-import { formatMoney } from "@/lib/i18n/locale";
+import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { buyerLocale } from "@/server/buyer-locale";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { sandboxInstructions } from "@/lib/payments/sandbox-instructions";
@@ -70,6 +70,11 @@ export default async function SandboxPaymentPage({ params }: { params: Promise<{
           <span className="sr-only">{t.status}: </span>
           <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
         </p>
+        {tx.status === "pending" ? (
+          <p className="mt-2 text-sm text-slate-700" data-testid="pay-before">
+            {t.payBefore(formatDateTime(tx.expiresAt, formatTag, tx.country))}
+          </p>
+        ) : null}
       </section>
 
       {tx.status === "pending" ? (

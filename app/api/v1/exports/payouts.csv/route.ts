@@ -1,0 +1,4 @@
+import { methods } from "@/lib/http/handler";
+import { csvRoute } from "../csv-route";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: csvRoute("payouts") });

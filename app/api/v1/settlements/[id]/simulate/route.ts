@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { simulateSettlementEndpoint } from "@/lib/settlements/schema";
+import { simulateSettlement } from "@/lib/settlements/settle-batch";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateSettlementEndpoint, async ({ auth, params, body }) => simulateSettlement(auth, params.id, body.action)) });

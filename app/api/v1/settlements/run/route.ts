@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { runSettlementEndpoint } from "@/lib/settlements/schema";
+import { closeSettlement } from "@/lib/settlements/close-settlement";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(runSettlementEndpoint, async ({ auth }) => closeSettlement(auth, { periodTo: new Date() })) });

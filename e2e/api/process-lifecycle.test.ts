@@ -1,0 +1,185 @@
+// The server's process tree over real processes and HTTP: SIGTERM during load answers every
+// accepted request (no 5xx, no reset) and exits within 10 s; a SIGKILL of the process that
+// started it (one process, or a cluster primary) leaves nothing listening a second later;
+// /healthz and /readyz, which turns 503 while PostgreSQL is unreachable and 200 when it is back.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import net from "node:net";
+import http from "node:http";
+import path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { api, newMerchant, waitFor } from "./helpers.ts";
+import { db } from "@/lib/db";
+import { freePort } from "../../scripts/lib/embedded-db.ts";
+
+after(() => db().$disconnect());
+
+const root = path.resolve(import.meta.dirname, "../..");
+const SERVE = path.join(root, "scripts/serve.ts");
+
+type Proc = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+function run(cmd: string, args: string[], env: Record<string, string>): Proc {
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  return { child, output: () => out, exited: new Promise((r) => child.once("exit", (code) => r(code))) };
+}
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, "127.0.0.1");
+    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("error", () => resolve(false));
+  });
+
+async function ready(port: number, timeoutMs = 60_000) {
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200, `the server on ${port} to be ready`, timeoutMs);
+}
+
+test("SIGTERM during load: every accepted request is answered (no 5xx, no reset) and the process exits 0 within 10 s", async () => {
+  const m = await newMerchant({ tier: "premium" });
+  const port = await freePort();
+  const p = run(process.execPath, ["--import", "tsx", SERVE], { PORT: String(port), HOST: "127.0.0.1" });
+  try {
+    await ready(port);
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const statuses: number[] = [];
+    const failures: string[] = [];
+    let refused = 0;
+    let sent = 0;
+    let stopped = false;
+    // node:http with a keep-alive agent rather than fetch: each failure says whether it came on
+    // a connection the server had already served (`reusedSocket`). A reset on a fresh connection
+    // is the kernel dropping its accept queue as the listener closes: that request never reached
+    // the server, like a refused one. A reset on a reused connection would be ours.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const send = (i: number) =>
+      new Promise<number>((resolve, reject) => {
+        const post = i % 2 === 1;
+        const req = http.request(
+          `${base}${post ? "/payments" : "/me"}`,
+          { agent, method: post ? "POST" : "GET", headers: { authorization: `Bearer ${m.sandbox.secretKey}`, ...(post ? { "content-type": "application/json" } : {}) } },
+          (res) => {
+            res.resume();
+            res.once("end", () => resolve(res.statusCode ?? 0));
+            res.once("error", (err) => reject(Object.assign(err, { reused: req.reusedSocket })));
+          },
+        );
+        req.once("error", (err) => reject(Object.assign(err, { reused: req.reusedSocket })));
+        req.end(post ? JSON.stringify({ amount: 5, paymentMethodId: "sbx_card" }) : undefined);
+      });
+    const worker = async (i: number) => {
+      for (;;) {
+        sent++;
+        try {
+          statuses.push(await send(i));
+        } catch (err) {
+          const { code, reused } = err as NodeJS.ErrnoException & { reused: boolean };
+          // Never accepted: the server no longer listens, or it closed before accepting this connection.
+          if (code === "ECONNREFUSED" || (code === "ECONNRESET" && !reused)) {
+            refused++;
+            return;
+          }
+          failures.push(`${code ?? (err as Error).message}${reused ? " (reused connection)" : ""}`);
+          if (stopped) return;
+        }
+      }
+    };
+    const loops = Array.from({ length: 8 }, (_, i) => worker(i));
+    await waitFor(async () => statuses.length >= 200, "load under way", 30_000);
+    const t0 = Date.now();
+    p.child.kill("SIGTERM");
+    const code = await p.exited;
+    const tookMs = Date.now() - t0;
+    stopped = true;
+    await Promise.all(loops);
+    agent.destroy();
+    assert.equal(code, 0, p.output().slice(-2000));
+    assert.ok(tookMs < 10_000, `exited after ${tookMs} ms`);
+    assert.deepEqual(failures, [], "no reset, no broken answer");
+    assert.deepEqual(statuses.filter((s) => s >= 500), [], "no 5xx");
+    assert.ok(statuses.length >= 200 && refused > 0, `answered ${statuses.length} of ${sent}, then refused`);
+    assert.equal(await listening(port), false);
+  } finally {
+    p.child.kill("SIGKILL");
+  }
+});
+
+test("a SIGKILL of the launcher leaves nothing listening a second later: one process, and a cluster of two workers", async () => {
+  for (const workers of ["1", "2"]) {
+    const port = await freePort();
+    // The launcher stands for npm or a supervisor: it starts the server and is killed with SIGKILL.
+    const launcher = run(process.execPath, ["-e", `require("child_process").spawn(process.execPath, ["--import", "tsx", ${JSON.stringify(SERVE)}], { stdio: "inherit" }); setInterval(() => {}, 1000);`], {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      WEB_CONCURRENCY: workers,
+    });
+    try {
+      await ready(port);
+      launcher.child.kill("SIGKILL");
+      await launcher.exited;
+      const t0 = Date.now();
+      await waitFor(async () => !(await listening(port)), `port ${port} free (${workers} worker(s))`, 1_000);
+      assert.ok(Date.now() - t0 <= 1_000);
+    } finally {
+      launcher.child.kill("SIGKILL");
+    }
+  }
+});
+
+test("/healthz answers while alive; /readyz turns 503 while PostgreSQL is unreachable and 200 when it is back", async () => {
+  // A TCP proxy the test controls stands between the server and PostgreSQL (never stop the shared one).
+  const target = new URL(process.env.DATABASE_URL!);
+  const proxyPort = await freePort();
+  const conns = new Set<net.Socket>();
+  const startProxy = () =>
+    new Promise<net.Server>((resolve) => {
+      const s = net.createServer((c) => {
+        const up = net.connect(Number(target.port || 5432), target.hostname);
+        conns.add(c).add(up);
+        c.pipe(up).pipe(c);
+        const end = () => (c.destroy(), up.destroy());
+        c.on("error", end).on("close", end);
+        up.on("error", end).on("close", end);
+      });
+      s.listen(proxyPort, "127.0.0.1", () => resolve(s));
+    });
+  let proxy = await startProxy();
+  const viaProxy = new URL(target);
+  viaProxy.port = String(proxyPort);
+  const port = await freePort();
+  const p = run(process.execPath, ["--import", "tsx", SERVE], { PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: viaProxy.toString() });
+  try {
+    await ready(port);
+    const readyz = async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/readyz`);
+      return { status: r.status, body: (await r.json()) as { checks: Record<string, string> } };
+    };
+    const ok = await readyz();
+    assert.deepEqual(ok.body.checks.database, "ok");
+    assert.equal(ok.body.checks.migrations, "ok");
+    assert.equal(ok.body.checks.jobs, "ok");
+    // PostgreSQL goes away.
+    const closing = new Promise((r) => proxy.close(r));
+    for (const c of conns) c.destroy();
+    await closing;
+    const down = await waitFor(async () => {
+      const r = await readyz();
+      return r.status === 503 ? r : null;
+    }, "/readyz 503", 15_000);
+    assert.notEqual(down.body.checks.database, "ok");
+    assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200, "alive all the same");
+    // And comes back.
+    proxy = await startProxy();
+    await waitFor(async () => (await readyz()).status === 200, "/readyz 200 again", 20_000);
+    // Outside the rate limits and without credentials.
+    assert.equal((await api("/me", { base: `http://127.0.0.1:${port}` })).status, 401);
+  } finally {
+    p.child.kill("SIGKILL");
+    await p.exited;
+    const closing = new Promise((r) => proxy.close(r));
+    for (const c of conns) c.destroy();
+    await closing;
+  }
+});

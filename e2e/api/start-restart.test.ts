@@ -1,0 +1,106 @@
+// The README's quick start on a fresh clone, started again and again: `npm start` (embedded
+// database), a payment made, a clean stop (SIGTERM), a start that finds the payment; then a
+// SIGKILL of the whole tree (stale .data/embedded.json left behind), and a start that still
+// serves the same data. Nothing of the service outlives a stop.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import net from "node:net";
+import path from "node:path";
+import { cpSync, mkdtempSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { waitFor } from "./helpers.ts";
+import { freePort } from "../../scripts/lib/embedded-db.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+function npmStart(dir: string, port: number): Started {
+  // Its own process group, as a terminal or a supervisor would start it.
+  const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", APP_URL: `http://127.0.0.1:${port}` } as NodeJS.ProcessEnv;
+  for (const k of ["DATABASE_URL", "APP_ENV", "TEST_REDIS_URL", "REDIS_URL", "ENABLE_TEST_FIXTURES", "NODE_OPTIONS"]) delete env[k];
+  for (const k of Object.keys(env)) if (/^PROVIDER_/.test(k)) delete env[k];
+  const child = spawn("npm", ["start"], { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  return { child, output: () => out, exited: new Promise((r) => child.once("exit", (c) => r(c))) };
+}
+
+/** True while any process of the group lives. */
+const groupAlive = (pgid: number) => {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** SIGTERM to the whole group (what a terminal's Ctrl-C or a supervisor does); resolves when all of it is gone. */
+async function stopGroup(s: Started): Promise<number> {
+  const t0 = Date.now();
+  process.kill(-s.child.pid!, "SIGTERM");
+  await waitFor(async () => !groupAlive(s.child.pid!), "every process of npm start to exit", 10_000);
+  return Date.now() - t0;
+}
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, "127.0.0.1");
+    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("error", () => resolve(false));
+  });
+
+async function running(s: Started) {
+  await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 240_000);
+}
+
+test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there; the same after SIGKILL of the whole tree", { timeout: 600_000 }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "lp-clone-"));
+  const port = await freePort();
+  try {
+    execFileSync("git", ["clone", "--quiet", root, dir]);
+    // Installed as `npm install` would (no network here): the same packages, hard-linked.
+    execFileSync("cp", ["-al", path.join(root, "node_modules"), path.join(dir, "node_modules")]);
+    cpSync(path.join(root, "lib/generated"), path.join(dir, "lib/generated"), { recursive: true });
+
+    const first = npmStart(dir, port);
+    await running(first);
+    const key = first.output().match(/secret\s+(sk_test_\w+)/)?.[1];
+    assert.ok(key, first.output());
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const auth = { authorization: `Bearer ${key}` };
+    const paid = await fetch(`${base}/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: "restart-1" }) });
+    assert.equal(paid.status, 200, await paid.clone().text());
+    const id = ((await paid.json()) as { transactionId: string }).transactionId;
+
+    // A clean stop: the whole tree, exit 0 within 10 s, nothing left listening.
+    const took = await stopGroup(first);
+    assert.ok(took < 10_000, `stopped in ${took} ms`);
+    assert.match(first.output(), /SIGTERM: stopping/);
+    assert.doesNotMatch(first.output(), /still running at the deadline|not closed in time/, "a clean stop, not a cut one");
+    assert.equal(await listening(port), false);
+
+    const second = npmStart(dir, port);
+    await running(second);
+    assert.match(second.output(), new RegExp(key), "the same demo merchant, found again");
+    assert.equal((await fetch(`${base}/payments/${id}`, { headers: auth })).status, 200);
+    assert.ok(existsSync(path.join(dir, ".data/embedded.json")));
+
+    // Everything killed at once: no clean stop, a stale state file left behind.
+    process.kill(-second.child.pid!, "SIGKILL");
+    await second.exited;
+    await waitFor(async () => !(await listening(port)), "the port free after SIGKILL", 2_000);
+
+    const third = npmStart(dir, port);
+    await running(third);
+    const again = await fetch(`${base}/payments/${id}`, { headers: auth });
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as { merchantOrderId: string }).merchantOrderId, "restart-1");
+    await stopGroup(third);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

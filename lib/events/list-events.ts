@@ -1,0 +1,37 @@
+// GET /events and GET /events/{id}: scoped by merchant and environment, the last 30 days only.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { EVENT_RETENTION_DAYS } from "@/lib/events/schema";
+import type { Environment } from "@/lib/generated/prisma/enums";
+import type { EventType } from "@/lib/events/emit";
+
+type Scope = { merchant: { id: string }; environment: Environment };
+type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; type?: EventType; createdFrom?: string; createdTo?: string; objectId?: string };
+
+const keptSince = () => new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000);
+
+export async function listEvents(auth: Scope, query: Query) {
+  const scope = { merchantId: auth.merchant.id, environment: auth.environment, createdAt: { gte: keptSince() } };
+  const from = query.createdFrom ? new Date(query.createdFrom) : null;
+  const to = query.createdTo ? new Date(query.createdTo) : null;
+  const where = {
+    ...scope,
+    ...(query.type ? { type: query.type } : {}),
+    ...(query.objectId ? { objectId: query.objectId } : {}),
+    ...(from || to ? { AND: [{ createdAt: { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) } }] } : {}),
+  };
+  const { rows, meta } = await pageRows(readPage(query), {
+    find: ({ extra, orderBy, skip, take }) =>
+      db().event.findMany({ where: { ...where, AND: [...((where as { AND?: object[] }).AND ?? []), ...((extra as { AND?: object[] }).AND ?? [])] }, orderBy, skip, take, select: { id: true, createdAt: true, payload: true } }),
+    count: () => db().event.count({ where }),
+    cursor: (id) => db().event.findFirst({ where: { ...scope, id }, select: { id: true, createdAt: true, payload: true } }),
+  });
+  return listEnvelope(rows.map((r) => r.payload as Record<string, unknown>), meta);
+}
+
+export async function getEvent(auth: Scope, id: string) {
+  const e = await db().event.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment, createdAt: { gte: keptSince() } }, select: { payload: true } });
+  if (!e) throw new AppError("event_not_found", `No event ${id} in the last ${EVENT_RETENTION_DAYS} days.`, { param: "id" });
+  return e.payload as Record<string, unknown>;
+}

@@ -1,0 +1,171 @@
+// Every background job, declared once: name, schedule, what wakes it, its steps. Both drivers are
+// generated from this list: the in-process ticker (lib/jobs/ticker.ts, JOBS_DRIVER=local) and the
+// Inngest functions (inngest/functions, JOBS_DRIVER=inngest). Every step is idempotent and safe on
+// several instances at once (rows claimed with leases or SKIP LOCKED), so the drivers may run a
+// job as often as they like: the schedule is about latency, never about correctness.
+import { config } from "@/lib/config";
+import { JOB_SIGNALS, type JobSignal } from "@/lib/events/wake";
+import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
+import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { releaseDueReserves } from "@/lib/jobs/release-reserves";
+import { reconcilePending } from "@/lib/jobs/reconcile-pending";
+import { fanOutEvents } from "@/lib/jobs/fan-out-events";
+import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
+import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
+import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
+import { verifyLedgers } from "@/lib/jobs/verify-ledgers";
+import { checkPayoutStatuses } from "@/lib/jobs/check-payout-status";
+import { expirePayments } from "@/lib/jobs/expire-payments";
+import { purgeExpired } from "@/lib/jobs/purge-expired";
+import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
+import { renderDueReceipts } from "@/lib/settlements/render-receipt";
+
+export type JobStep = { name: string; run: () => Promise<unknown> };
+
+export type JobDef = {
+  /** Also the Inngest function id: never renamed once deployed. */
+  name: string;
+  /** Why it exists, for the README and the logs. */
+  description: string;
+  /** The local ticker's period (read when the ticker starts, so configuration may tune it). */
+  everyMs: () => number;
+  /** The Inngest sweep (cron has minute granularity; signals give the low latency). */
+  cron: string;
+  /** Signals that run it at once (lib/events/wake.ts). */
+  wakeOn?: JobSignal[];
+  /** Inngest retries of a failed run (the local ticker simply runs it again next tick). */
+  retries: number;
+  /** Inngest: at most this many runs at once. */
+  concurrency?: number;
+  /** Inngest: a wake that carries `dueAt` sleeps until then before running (scheduled actions). */
+  sleepUntilDue?: boolean;
+  /** Run in order, each an Inngest step. */
+  steps: JobStep[];
+  /** A full batch means more is due: run again soon instead of at the next sweep. */
+  moreWork?: (results: Record<string, unknown>) => boolean;
+};
+
+const tick = () => config().JOBS_TICK_MS;
+const WEBHOOK_BATCH = 200;
+
+export const JOBS: JobDef[] = [
+  {
+    name: "run-scheduled-actions",
+    description: "Sandbox outcomes, refund confirmations and other actions due at a time",
+    everyMs: tick,
+    cron: "* * * * *",
+    wakeOn: [JOB_SIGNALS.scheduledActionCreated],
+    retries: 5,
+    sleepUntilDue: true,
+    steps: [{ name: "run-due-actions", run: () => runScheduledActions() }],
+  },
+  {
+    name: "deliver-webhooks",
+    description: "Fan new events out to subscriptions and deliver what is due, with retries",
+    everyMs: tick,
+    cron: "* * * * *",
+    wakeOn: [JOB_SIGNALS.webhooksDue],
+    retries: 3,
+    concurrency: 4,
+    steps: [
+      { name: "fan-out-events", run: () => fanOutEvents() },
+      { name: "deliver-due", run: () => deliverDueWebhooks({ limit: WEBHOOK_BATCH }) },
+    ],
+    moreWork: (r) => ((r["deliver-due"] as { attempted?: number } | undefined)?.attempted ?? 0) >= WEBHOOK_BATCH,
+  },
+  {
+    name: "dispatch-payouts",
+    description: "Payouts committed but never handed to their provider (a crash between commit and call)",
+    everyMs: () => 10_000,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "dispatch-stale-payouts", run: () => dispatchStalePayouts() }],
+  },
+  {
+    name: "check-payout-status",
+    description: "Payouts whose provider answer was lost or whose notice is late: asked by reference",
+    everyMs: tick,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "ask-providers", run: () => checkPayoutStatuses() }],
+  },
+  {
+    name: "settle-balances",
+    description: "Completed payments past their settlement delay: pending to available",
+    everyMs: () => 60_000,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "settle-due", run: () => settleDueBalances() }],
+  },
+  {
+    name: "release-reserves",
+    description: "Rolling reserves past their 90 days: reserve to available",
+    everyMs: () => 60_000,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "release-due-reserves", run: () => releaseDueReserves() }],
+  },
+  {
+    name: "expire-checkout-sessions",
+    description: "Checkout sessions past their 24 hours: expired, and old ones purged",
+    everyMs: () => 60_000,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "expire-and-purge", run: () => expireCheckoutSessions() }],
+  },
+  {
+    name: "expire-payments",
+    description: "Sandbox payments past their rail's deadline (or expiresInMinutes): expired",
+    everyMs: () => Math.max(tick(), 5_000),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "expire-due", run: () => expirePayments() }],
+  },
+  {
+    name: "verify-ledgers",
+    description: "Ledgers with new entries recomputed from their entries; warnings feed GET /me/balance",
+    everyMs: () => 60_000,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "verify-ledgers", run: async () => (await verifyLedgers()).map((c) => ({ merchantId: c.merchantId, environment: c.environment, warnings: c.warnings, entries: c.entries })) }],
+  },
+  {
+    name: "close-settlements",
+    description: "The daily settlement batch (00:00 UTC) of every merchant and environment with a destination",
+    everyMs: () => 60_000,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "close-due", run: () => closeDueSettlements() }],
+  },
+  {
+    name: "render-settlement-receipts",
+    description: "PDF receipts of closed, paid or failed settlement batches",
+    everyMs: () => Math.max(tick(), 2_000),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "render-due", run: () => renderDueReceipts() }],
+  },
+  {
+    name: "purge-expired",
+    description: "Retention: expired idempotency records, old inbox messages, finished scheduled actions, deliveries and events, request logs",
+    everyMs: () => 10 * 60_000,
+    cron: "*/10 * * * *",
+    retries: 3,
+    steps: [{ name: "purge", run: () => purgeExpired() }],
+  },
+  {
+    name: "reconcile-pending",
+    description: "The contract's 5-minute poll of pending payments against their providers",
+    everyMs: () => config().RECONCILE_INTERVAL_MS,
+    cron: "*/5 * * * *",
+    retries: 3,
+    steps: [{ name: "poll-providers", run: () => reconcilePending({ olderThanMs: Math.min(60_000, config().RECONCILE_INTERVAL_MS) }) }],
+  },
+];
+
+/** Runs a job's steps in order (the local driver; Inngest wraps each in `step.run`). */
+export async function runJobSteps(job: JobDef): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = {};
+  for (const s of job.steps) results[s.name] = await s.run();
+  return results;
+}

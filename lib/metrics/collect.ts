@@ -1,0 +1,70 @@
+// The gauges read at scrape time: shared backlogs and lag from the database (the same answer on
+// every instance), the process's database pool, and the stored ledger warnings. One round trip.
+import client from "prom-client";
+import { sql, poolStats } from "@/lib/db";
+import { metrics } from "@/lib/metrics/registry";
+import { singleton } from "@/lib/singleton";
+
+type Snapshot = {
+  webhook_backlog: string;
+  webhook_oldest_due_s: number | null;
+  scheduled_due: string;
+  scheduled_oldest_due_s: number | null;
+  events_unfanned: string;
+  ledger_warnings: string;
+};
+
+const SNAPSHOT = `
+  SELECT
+    (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now())::text AS webhook_backlog,
+    (SELECT extract(epoch FROM now() - min(next_attempt_at))::float8 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()) AS webhook_oldest_due_s,
+    (SELECT count(*) FROM scheduled_actions WHERE state = 'pending' AND due_at <= now())::text AS scheduled_due,
+    (SELECT extract(epoch FROM now() - min(due_at))::float8 FROM scheduled_actions WHERE state = 'pending' AND due_at <= now()) AS scheduled_oldest_due_s,
+    (SELECT count(*) FROM events WHERE fanned_out_at IS NULL)::text AS events_unfanned,
+    (SELECT coalesce(sum(jsonb_array_length(warnings)), 0) FROM ledger_verifications)::text AS ledger_warnings`;
+
+/** Registers the scrape-time gauges once per process. */
+export function registerCollectors() {
+  singleton("metrics-collectors", () => {
+    const { registry } = metrics();
+    let pending: Promise<Snapshot | null> | null = null;
+    // One query per scrape, shared by the gauges below.
+    const snapshot = () => (pending ??= sql<Snapshot>(SNAPSHOT).then((r) => r[0] ?? null, () => null).finally(() => setTimeout(() => (pending = null), 0)));
+    const gauge = (name: string, help: string, read: (s: Snapshot) => number | null) =>
+      new client.Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          const s = await snapshot();
+          const v = s ? read(s) : null;
+          this.set(v ?? 0);
+        },
+      });
+    gauge("lp_webhook_backlog", "Webhook deliveries due now and not yet attempted", (s) => Number(s.webhook_backlog));
+    gauge("lp_webhook_lag_seconds", "Age of the oldest due webhook delivery", (s) => s.webhook_oldest_due_s);
+    gauge("lp_scheduled_actions_due", "Scheduled actions due and not yet run", (s) => Number(s.scheduled_due));
+    gauge("lp_job_lag_seconds", "Age of the oldest due scheduled action (how far the job runner is behind)", (s) => s.scheduled_oldest_due_s);
+    gauge("lp_events_unfanned", "Events not yet fanned out to webhook deliveries", (s) => Number(s.events_unfanned));
+    gauge("lp_ledger_warnings", "Ledger invariant warnings found by the last verification runs (should be 0)", (s) => Number(s.ledger_warnings));
+    new client.Gauge({
+      name: "lp_db_pool_connections",
+      help: "This process's database pool, by state (total | idle | waiting)",
+      labelNames: ["state"],
+      registers: [registry],
+      collect() {
+        const p = poolStats();
+        this.set({ state: "total" }, p.total);
+        this.set({ state: "idle" }, p.idle);
+        this.set({ state: "waiting" }, p.waiting);
+      },
+    });
+    return true;
+  });
+}
+
+export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
+  registerCollectors();
+  const { registry } = metrics();
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}

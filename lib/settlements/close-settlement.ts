@@ -1,0 +1,83 @@
+// Closing a settlement batch: in ONE transaction through the money kernel, under the merchant's
+// ledger lock, the whole available pay-in USD (at least 50 USD) leaves `available` for
+// `in_transit` (recipe settlementClosed: net + the tier's withdrawal fee), the payments settled
+// into available since the last batch are claimed by this one (their per-rail totals go on the
+// receipt), the batch row is written and `settlement.closed` is emitted. A batch per period start
+// is unique, so two runs at once (two instances, a double click) close one.
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { bucketTotals } from "@/lib/ledger/post";
+import { settlementClosed } from "@/lib/ledger/recipes";
+import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
+import { findDestination } from "@/lib/crypto-assets/settlement-destination";
+import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
+import { presentSettlement } from "@/lib/settlements/present";
+import type { Environment, MerchantTier } from "@/lib/generated/prisma/enums";
+
+export const SETTLEMENT_MINIMUM_USD_MINOR = 5_000n;
+
+type Scope = { merchant: { id: string; tier: MerchantTier }; environment: Environment };
+export type CloseOutcome = { settlement: ReturnType<typeof presentSettlement> | null; skipped: "below_minimum" | "no_destination" | null };
+
+type Swept = { payment_method_id: string; rail_name: string; currency_local: string; n: string; amount_local: string; amount_usd: string; net_usd: string };
+
+export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): Promise<CloseOutcome> {
+  const destination = await findDestination(scope);
+  if (!destination) return { settlement: null, skipped: "no_destination" };
+  const merchantId = scope.merchant.id;
+  const { environment } = scope;
+  const last = await db().settlement.findFirst({ where: { merchantId, environment }, orderBy: { periodTo: "desc" }, select: { periodTo: true } });
+  const merchant = await db().merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { createdAt: true } });
+  const periodFrom = last?.periodTo ?? merchant.createdAt;
+  if (periodFrom >= opts.periodTo) return { settlement: null, skipped: "below_minimum" };
+  const fee = WITHDRAWAL_FEE_USD_MINOR[scope.merchant.tier];
+  try {
+    const out = await db().$transaction(async (tx) => {
+      const r = await transitionIn(tx, {
+        name: "closeSettlement",
+        load: async () => ({ merchantId, environment }),
+        ledger: (s) => s,
+        apply: async () => {
+          const { available } = await bucketTotals(tx, merchantId, environment);
+          if (available < SETTLEMENT_MINIMUM_USD_MINOR || available <= fee) return null;
+          const id = newId("settlement");
+          const swept = await tx.$queryRaw<Swept[]>`
+            WITH claimed AS (
+              UPDATE transactions SET settlement_batch_id = ${id}
+              WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND settlement_status = 'settled' AND settlement_batch_id IS NULL
+              RETURNING payment_method_id, rail_name, currency_local, amount_local, amount_usd, amount_usd - fee_platform - fee_provider - fee_network - reserve_amount AS net)
+            SELECT payment_method_id, rail_name, currency_local, count(*)::text AS n, sum(amount_local)::text AS amount_local, sum(amount_usd)::text AS amount_usd, sum(net)::text AS net_usd
+            FROM claimed GROUP BY 1, 2, 3 ORDER BY 1, 3`;
+          const row = await tx.settlement.create({
+            data: {
+              id,
+              merchantId,
+              environment,
+              status: "closed",
+              periodFrom,
+              periodTo: opts.periodTo,
+              grossUsd: available,
+              feeUsd: fee,
+              netUsd: available - fee,
+              transactionCount: swept.reduce((n, s) => n + Number(s.n), 0),
+              breakdown: swept.map((s) => ({ paymentMethodId: s.payment_method_id, railName: s.rail_name, currency: s.currency_local, count: Number(s.n), amountLocal: s.amount_local, amountUsd: s.amount_usd, netUsd: s.net_usd })),
+              asset: destination.asset,
+              network: destination.network,
+              address: destination.address,
+            },
+          });
+          const presented = presentSettlement(row);
+          return { result: presented, postings: [settlementClosed({ amountUsd: available - fee, feeUsd: fee })], events: [{ type: "settlement.closed", object: presented }] };
+        },
+      });
+      return r;
+    });
+    if (!out.changed) return { settlement: null, skipped: "below_minimum" };
+    wakeAfterCommit(out.wake);
+    return { settlement: out.result!, skipped: null };
+  } catch (err) {
+    // Another run closed this period first: nothing more to close.
+    if ((err as { code?: string }).code === "P2002") return { settlement: null, skipped: "below_minimum" };
+    throw err;
+  }
+}

@@ -1,0 +1,32 @@
+// GET /settlements, /settlements/{id} and the receipt: scoped by merchant and environment.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { presentSettlement } from "@/lib/settlements/present";
+import { findOwnedSettlement } from "@/lib/settlements/settle-batch";
+import type { Environment } from "@/lib/generated/prisma/enums";
+
+type Scope = { merchant: { id: string }; environment: Environment };
+type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: "closed" | "paid" | "failed"; from?: string; to?: string };
+
+export async function listSettlements(scope: Scope, q: Query) {
+  const base = { merchantId: scope.merchant.id, environment: scope.environment };
+  const closed = { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) };
+  const where = { ...base, ...(q.status ? { status: q.status } : {}), ...(q.from || q.to ? { closedAt: closed } : {}) };
+  const { rows, meta } = await pageRows(readPage(q), {
+    find: ({ extra, orderBy, skip, take }) => db().settlement.findMany({ where: { ...where, ...extra }, orderBy, skip, take, omit: { receipt: true } }),
+    count: () => db().settlement.count({ where }),
+    cursor: (id) => db().settlement.findFirst({ where: { ...base, id }, omit: { receipt: true } }),
+  });
+  return listEnvelope(rows.map((r) => presentSettlement({ ...r, receipt: null })), meta);
+}
+
+export async function getSettlement(scope: Scope, id: string) {
+  return { settlement: presentSettlement(await findOwnedSettlement(scope, id)) };
+}
+
+export async function settlementReceipt(scope: Scope, id: string): Promise<{ pdf: Uint8Array; filename: string }> {
+  const s = await findOwnedSettlement(scope, id);
+  if (!s.receiptReady || !s.receipt) throw new AppError("settlement_not_found", `The receipt of ${id} is not ready yet; it follows settlement.pdf_ready.`, { param: "id" });
+  return { pdf: s.receipt, filename: `settlement-${s.id}-${s.periodTo.toISOString().slice(0, 10)}.pdf` };
+}

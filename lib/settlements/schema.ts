@@ -1,0 +1,97 @@
+// Settlement batches (decisions.md "Settlements (batches)"): shapes and endpoints.
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { listOf, listQuery } from "@/lib/http/pagination";
+import { cryptoDestination } from "@/lib/crypto-assets/schema";
+
+export const SETTLEMENT_STATUSES = ["closed", "paid", "failed"] as const;
+
+export const settlement = z
+  .object({
+    id: z.string().describe("stl_…"),
+    status: z.enum(SETTLEMENT_STATUSES),
+    periodFrom: z.string(),
+    periodTo: z.string(),
+    grossUsd: z.number().describe("What the available balance held at close"),
+    feeUsd: z.number().describe("The tier's withdrawalFeeUsd"),
+    netUsd: z.number().describe("grossUsd - feeUsd: what the destination receives"),
+    transactionCount: z.number().int().describe("Payments whose net this batch swept"),
+    destination: cryptoDestination,
+    txHash: z.string().nullable(),
+    receiptReady: z.boolean(),
+    createdAt: z.string(),
+    closedAt: z.string(),
+    paidAt: z.string().nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: "Settlement" });
+
+const one = z.object({ settlement });
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const day = z.string().max(40).refine((v) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date or date-time");
+
+export const runSettlementEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/settlements/run",
+  tag: "Settlements",
+  summary: "Close a settlement batch now (sandbox)",
+  description:
+    "Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes.",
+  auth: "secret",
+  permission: "runSettlement",
+  response: z.object({ settlement: settlement.nullable(), skipped: z.enum(["below_minimum", "no_destination"]).nullable() }),
+  errors: [],
+});
+
+export const listSettlementsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/settlements",
+  tag: "Settlements",
+  summary: "List settlement batches",
+  description: "Newest first; offset or cursor paging; filters status, from, to (closing time).",
+  auth: "secret",
+  permission: "read",
+  query: z.object({ ...listQuery(), status: z.enum(SETTLEMENT_STATUSES).optional(), from: day.optional(), to: day.optional() }),
+  response: listOf(settlement),
+  errors: ["invalid_request"],
+});
+
+export const getSettlementEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/settlements/{id}",
+  tag: "Settlements",
+  summary: "Retrieve a settlement batch",
+  auth: "secret",
+  permission: "read",
+  params: idParams,
+  response: one,
+  errors: ["settlement_not_found"],
+});
+
+export const settlementReceiptEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/settlements/{id}/receipt",
+  tag: "Settlements",
+  summary: "The PDF receipt of a settlement batch",
+  description: "application/pdf, rendered by a job after closing (and again once paid, with the txHash); 404 settlement_not_found until it is ready.",
+  auth: "secret",
+  permission: "read",
+  params: idParams,
+  response: z.string().describe("application/pdf"),
+  responseType: "application/pdf",
+  errors: ["settlement_not_found"],
+});
+
+export const simulateSettlementEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/settlements/{id}/simulate",
+  tag: "Settlements",
+  summary: "Simulate the custody outcome of a settlement batch (sandbox)",
+  description: "paid: the net leaves the books with a synthetic txHash; failed: the gross goes back to available. A second payment is 409 settlement_already_paid.",
+  auth: "secret",
+  permission: "simulateCrypto",
+  params: idParams,
+  body: z.object({ action: z.enum(["paid", "failed"]) }),
+  response: one,
+  errors: ["settlement_not_found", "settlement_already_paid"],
+});

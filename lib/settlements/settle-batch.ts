@@ -1,0 +1,70 @@
+// A closed batch's outcome, through the money kernel: paid (the custody provider's transfer went
+// out: the net leaves the books, the fee is earned; recipe settlementPaid) or failed (the gross
+// goes back to `available`; settlementFailed). Both render the receipt again. A second payment is
+// 409 settlement_already_paid; a failed batch changes no more.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { settlementFailed, settlementPaid, type Posting } from "@/lib/ledger/recipes";
+import type { Tx } from "@/lib/db";
+import { lockRow, transition } from "@/lib/ledger/transition";
+import { presentSettlement } from "@/lib/settlements/present";
+import type { Environment } from "@/lib/generated/prisma/enums";
+import type { Settlement } from "@/lib/generated/prisma/client";
+
+type Scope = { merchant: { id: string }; environment: Environment };
+
+export async function findOwnedSettlement(scope: Scope, id: string): Promise<Settlement> {
+  const s = await db().settlement.findFirst({ where: { id, merchantId: scope.merchant.id, environment: scope.environment } });
+  if (!s) throw new AppError("settlement_not_found", `No settlement ${id}.`, { param: "id" });
+  return s;
+}
+
+function refusal(s: Settlement) {
+  if (s.status === "paid") return new AppError("settlement_already_paid", `Settlement ${s.id} was paid already (txHash ${s.txHash}).`, { details: { status: s.status, txHash: s.txHash } });
+  return new AppError("invalid_request", `Settlement ${s.id} failed; its amount is back in the available balance.`, { details: { status: s.status } });
+}
+
+const money = (s: Settlement) => ({ amountUsd: s.netUsd, feeUsd: s.feeUsd });
+
+/** A closed batch moved to paid or failed: the one lock, ledger and status rule both share. */
+function settleOp(id: string, name: string, apply: (tx: Tx, s: Settlement) => Promise<{ result: ReturnType<typeof presentSettlement>; postings: Posting[] }>) {
+  return transition({
+    name,
+    load: (tx) => lockRow(tx, "settlements", id, () => tx.settlement.findUnique({ where: { id } })),
+    missing: () => new AppError("settlement_not_found", `No settlement ${id}.`, { param: "id" }),
+    ledger: (s) => ({ merchantId: s.merchantId, environment: s.environment }),
+    status: (s) => s.status,
+    from: ["closed"],
+    refuse: (s) => refusal(s),
+    apply,
+  });
+}
+
+export async function markSettlementPaid(id: string, txHash: string) {
+  const hash = txHash.trim();
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(hash)) throw new AppError("invalid_request", "txHash must be a transaction hash (64 hex digits, 0x-prefixed on EVM networks).", { param: "txHash" });
+  const out = await settleOp(id, "settlementPaid", async (tx, s) => {
+    const row = await tx.settlement.update({ where: { id: s.id }, data: { status: "paid", txHash: hash, paidAt: new Date(), receiptStale: true } });
+    return { result: presentSettlement(row), postings: [settlementPaid(money(s))] };
+  });
+  return { settlement: out.result! };
+}
+
+export async function failSettlement(id: string, reason: string) {
+  const out = await settleOp(id, "settlementFailed", async (tx, s) => {
+    const row = await tx.settlement.update({ where: { id: s.id }, data: { status: "failed", failureReason: reason.slice(0, 200), failedAt: new Date(), receiptStale: true } });
+    // Its payments may be swept again by the next batch.
+    await tx.transaction.updateMany({ where: { settlementBatchId: s.id }, data: { settlementBatchId: null } });
+    return { result: presentSettlement(row), postings: [settlementFailed(money(s))] };
+  });
+  return { settlement: out.result! };
+}
+
+/** Sandbox: the custody outcome on demand (a synthetic, well-formed txHash for the network). */
+export async function simulateSettlement(scope: Scope, id: string, action: "paid" | "failed") {
+  const s = await findOwnedSettlement(scope, id);
+  if (action === "failed") return failSettlement(s.id, "simulated_failure");
+  const { randomBytes } = await import("node:crypto");
+  const hex = randomBytes(32).toString("hex");
+  return markSettlementPaid(s.id, s.network === "TRON" ? hex : `0x${hex}`);
+}
