@@ -850,7 +850,15 @@ class ProdRun {
       }
       case "awaitInFlight": {
         await this.confirmSent();
-        await waitFor(async () => (await this.inFlight()) === 0, "the status jobs to settle every processing payout and pending refund", 30_000);
+        // The server's ticker settles them; a status check that itself failed waits out its
+        // 30 s lease there, so each poll also runs the jobs with a clock past any lease.
+        await waitFor(async () => {
+          if ((await this.inFlight()) === 0) return true;
+          const now = new Date(Date.now() + 10 * 60_000);
+          await checkPayoutStatuses({ now });
+          await runScheduledActions({ merchantId: this.merchantId, now });
+          return (await this.inFlight()) === 0;
+        }, "the status jobs to settle every processing payout and pending refund", 30_000);
         return "nothing in flight";
       }
     }
