@@ -88,6 +88,7 @@ const table = {
   payout_proof_unavailable: [404, "invalid_request_error"],
   settlement_already_paid: [409, "invalid_request_error"],
   claim_already_resolved: [409, "invalid_request_error"],
+  evidence_window_closed: [409, "invalid_request_error"],
   shop_not_found: [404, "invalid_request_error"],
   merchant_not_found: [404, "invalid_request_error"],
   transaction_not_found: [404, "invalid_request_error"],

@@ -40,6 +40,7 @@ export const ID_PREFIXES = {
   recoveryCode: "rec",
   securityEvent: "sev",
   settlement: "stl",
+  claimEvidence: "evd",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

@@ -35,6 +35,8 @@ import { createPayment } from "@/lib/payments/create-payment";
 import { createPaymentBody } from "@/lib/payments/schema";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
+import { acceptChargeback, simulateChargebackOutcome } from "@/lib/claims/decide-chargeback";
+import { getClaim } from "@/lib/claims/get-claim";
 import { replayDeposit, replayFunding, replayPayout, replayRefund, replaySwap, replayTransfer } from "@/lib/http/replays";
 
 export type SignInState = { error?: string; email?: string; needCode?: boolean };
@@ -92,6 +94,22 @@ export async function simulateAction(paymentId: string, action: SimulateAction, 
     const d = await dashboardOrThrow("simulatePayment");
     if (!SIMULATE_ACTIONS.includes(action)) throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
     return onceForForm(d, "simulate-payment", formKey, { paymentId, action }, () => simulatePayment(d.ctx, paymentId, action));
+  });
+}
+
+/** Concede a chargeback (it becomes lost: the amount and the fee leave the balance). */
+export async function acceptClaimAction(claimId: string, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("respondToDisputes");
+    return onceForForm(d, "accept-claim", formKey, { claimId }, () => acceptChargeback(d.ctx, claimId), (ref) => getClaim(d.ctx, ref.id));
+  });
+}
+
+export async function simulateClaimAction(claimId: string, action: "won" | "lost", formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("simulateDispute");
+    if (action !== "won" && action !== "lost") throw new AppError("invalid_request", "Unknown outcome.", { param: "action" });
+    return onceForForm(d, "simulate-claim", formKey, { claimId, action }, () => simulateChargebackOutcome(d.ctx, claimId, action));
   });
 }
 

@@ -48,6 +48,8 @@ export const POLICY = {
   manageSettlements: { label: "Set where settlements and withdrawals are sent (the settlement destination)", keys: SECRET, roles: STAFF, money: true },
   runSettlement: { label: "Run the settlement batch now (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   simulateCrypto: { label: "Simulate a settlement's, withdrawal's or top-up's outcome", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
+  simulateDispute: { label: "Decide a chargeback's outcome (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
+  respondToDisputes: { label: "Answer chargebacks: submit evidence, accept the loss", keys: SECRET, roles: STAFF, money: true },
   manageWebhooks: { label: "Change webhook subscriptions and replay deliveries", keys: SECRET, roles: STAFF, money: true },
   seeSecrets: { label: "Mint and see secrets once: webhook signing secrets, rolled secret keys", keys: SECRET, roles: STAFF, money: true },
   payCheckout: { label: "A buyer's pick of a payment method on a checkout session", keys: [], roles: [], buyer: true },

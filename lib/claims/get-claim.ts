@@ -1,12 +1,10 @@
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { presentClaim } from "@/lib/claims/present";
+import { EVIDENCE_META, presentClaim } from "@/lib/claims/present";
+import { findOwnedClaim } from "@/lib/claims/find-claim";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
-export async function getClaim(auth: AuthContext, id: string) {
-  const c = await db().claim.findFirst({
-    where: { id, merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { transaction: { shopId: auth.shop.id } } : {}) },
-  });
-  if (!c) throw new AppError("claim_not_found", `No claim ${id}.`, { param: "id" });
-  return { claim: presentClaim(c) };
+export async function getClaim(auth: Pick<AuthContext, "merchant" | "environment" | "shop">, id: string) {
+  const c = await findOwnedClaim(auth, id);
+  const evidence = await db().claimEvidence.findMany({ where: { claimId: c.id }, select: EVIDENCE_META, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return { claim: presentClaim(c, evidence) };
 }

@@ -1,25 +1,30 @@
-// Refund and chargeback claims of a merchant, newest first (the dashboard's Claims page).
+// GET /claims (and the dashboard's Claims page): refund and chargeback claims, newest first.
 import { db } from "@/lib/db";
-import { clampPage, envelope } from "@/lib/http/pagination";
-import { presentClaim } from "@/lib/claims/present";
+import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { EVIDENCE_META, presentClaim } from "@/lib/claims/present";
+import { claimScope } from "@/lib/claims/find-claim";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { ClaimKind, ClaimStatus } from "@/lib/generated/prisma/enums";
 
 export { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 
-export async function listClaims(auth: AuthContext, query: { limit?: unknown; offset?: unknown; kind?: ClaimKind; status?: ClaimStatus; transactionId?: string }) {
-  const page = clampPage(query);
+type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; kind?: ClaimKind; status?: ClaimStatus; transactionId?: string; from?: string; to?: string };
+
+export async function listClaims(auth: Pick<AuthContext, "merchant" | "environment" | "shop">, query: Query) {
+  const base = claimScope(auth);
+  const opened = { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lt: new Date(query.to) } : {}) };
   const where = {
-    merchantId: auth.merchant.id,
-    environment: auth.environment,
-    ...(auth.shop ? { transaction: { shopId: auth.shop.id } } : {}),
+    ...base,
     ...(query.kind ? { kind: query.kind } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.transactionId ? { transactionId: query.transactionId } : {}),
+    ...(query.from || query.to ? { createdAt: opened } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db().claim.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
-    db().claim.count({ where }),
-  ]);
-  return envelope(rows.map(presentClaim), total, page);
+  const evidence = { select: EVIDENCE_META, orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] };
+  const { rows, meta } = await pageRows(readPage(query), {
+    find: ({ extra, orderBy, skip, take }) => db().claim.findMany({ where: { ...where, ...extra }, orderBy, skip, take, include: { evidence } }),
+    count: () => db().claim.count({ where }),
+    cursor: (id) => db().claim.findFirst({ where: { ...base, id }, include: { evidence } }),
+  });
+  return listEnvelope(rows.map(({ evidence: e, ...c }) => presentClaim(c, e)), meta);
 }

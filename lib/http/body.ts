@@ -1,6 +1,7 @@
 // Bounded request bodies. A body is read as a stream and the read stops at the limit: a declared
 // Content-Length over it is refused before a byte is read, and a body that lies about its length
 // (or sends none, chunked) is cut when it passes the limit. Nothing larger is ever held in memory.
+import { createHash } from "node:crypto";
 import { AppError } from "@/lib/errors";
 
 /** The API's JSON bodies. */
@@ -74,4 +75,20 @@ export async function boundedRead<T>(read: Promise<T>): Promise<{ value: T; refu
     if (err instanceof AppError && err.code === "payload_too_large") return { refused: formTooLarge() };
     throw err;
   }
+}
+
+/** A multipart/form-data body of at most `limit` bytes, parsed, with a hash of its parts. */
+export async function readMultipart(req: Request, limit: number): Promise<{ data: FormData; sha256: string }> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\b/i.test(type.trim())) throw new AppError("content_type_required", "Send the body as `multipart/form-data`.");
+  const bytes = await readBodyBytes(req, limit);
+  const data = await new Response(bytes, { headers: { "content-type": type } }).formData().catch(() => null);
+  if (!data) throw new AppError("invalid_request", "The body is not valid multipart/form-data.");
+  // The fingerprint is of the parts, not of the bytes: a retry's boundary differs.
+  const hash = createHash("sha256");
+  for (const [name, value] of data.entries()) {
+    const part = typeof value === "string" ? ["text", value] : ["file", value.name, value.type, createHash("sha256").update(new Uint8Array(await value.arrayBuffer())).digest("hex")];
+    hash.update(JSON.stringify([name, ...part]));
+  }
+  return { data, sha256: hash.digest("hex") };
 }

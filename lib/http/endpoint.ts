@@ -35,6 +35,11 @@ type EndpointBase = {
    * validates in its own way, e.g. a body whose shape depends on a field.
    */
   parseBody?: (raw: unknown) => unknown;
+  /**
+   * The body is multipart/form-data (file uploads) of at most `limitBytes`: `body` documents its
+   * fields, `parseBody` receives the parsed FormData. The idempotency fingerprint is the bytes' hash.
+   */
+  multipart?: { limitBytes: number };
   query?: z.ZodType;
   params?: z.ZodType;
   response: z.ZodType;

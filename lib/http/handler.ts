@@ -13,7 +13,7 @@ import { parseWith } from "@/lib/http/validation";
 import { clientIp } from "@/lib/http/client-ip";
 import { validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/http/idempotency";
 import { recordRequest } from "@/lib/http/request-log";
-import { API_BODY_LIMIT, readBody, refuseDeclaredOversize } from "@/lib/http/body";
+import { API_BODY_LIMIT, readBody, readMultipart, refuseDeclaredOversize } from "@/lib/http/body";
 import { failedAuthGuard } from "@/lib/auth/failed-auth";
 import { observeRequest } from "@/lib/metrics/registry";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
@@ -94,7 +94,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
     let response: Response;
     try {
       // Before authentication: an oversized body is refused without any lookup.
-      refuseDeclaredOversize(req, API_BODY_LIMIT);
+      refuseDeclaredOversize(req, endpoint.multipart?.limitBytes ?? API_BODY_LIMIT);
       if (endpoint.auth !== "none") {
         const guard = failedAuthGuard(clientAddress(req));
         // The endpoint's permission (the type requires one when auth is not "none"); a missing one fails closed.
@@ -113,8 +113,9 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       const rawParams = ctx?.params ? await ctx.params : {};
       const params = endpoint.params ? parseWith(endpoint.params, rawParams, "path") : rawParams;
       const query = endpoint.query ? parseWith(endpoint.query, queryObject(url), "query") : undefined;
-      const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
-      const body = endpoint.parseBody ? endpoint.parseBody(rawBody) : endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
+      const form = endpoint.multipart ? await readMultipart(req, endpoint.multipart.limitBytes) : null;
+      const rawBody = form ? { multipartSha256: form.sha256 } : endpoint.body ? await readJsonBody(req) : undefined;
+      const body = form ? endpoint.parseBody!(form.data) : endpoint.parseBody ? endpoint.parseBody(rawBody) : endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
       const input = { body, query, params, auth, requestId, request: req } as HandlerInput<E>;
 
       const answer = (out: ResponseOf<E> | Reply<ResponseOf<E>>) =>

@@ -34,7 +34,7 @@ function commonErrors(e: EndpointDef): ErrorCode[] {
   if (e.shop === "required") codes.push("shop_required");
   const outside = e.permission && ruleOf(e.permission).outside;
   if (outside) codes.push(outside);
-  if (e.body) codes.push("content_type_required", "invalid_json", "invalid_request", "missing_field");
+  if (e.body) codes.push(...(e.multipart ? (["content_type_required", "invalid_request"] as const) : (["content_type_required", "invalid_json", "invalid_request", "missing_field"] as const)));
   if (e.method === "POST" || e.method === "PUT" || e.method === "PATCH") codes.push("payload_too_large");
   if (e.query || e.params) codes.push("invalid_request");
   if (e.idempotent) codes.push("idempotency_conflict");
@@ -81,7 +81,7 @@ function operation(e: EndpointDef, components: Record<string, JsonSchema>) {
     security: e.auth === "none" ? [] : [{ bearer: [] }],
     ...(e.auth !== "none" ? { "x-key-kind": e.auth === "secret" ? "S" : "A" } : {}),
     parameters: queryParameters(e, components),
-    ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(e.body, "input", components) } } } } : {}),
+    ...(e.body ? { requestBody: { required: true, content: { [e.multipart ? "multipart/form-data" : "application/json"]: { schema: jsonSchema(e.body, "input", components) } } } } : {}),
     responses,
   };
 }

@@ -6,7 +6,7 @@ import { meEndpoint, pingEndpoint } from "@/lib/merchants/schema";
 import { openApiEndpoint } from "@/lib/openapi/schema";
 import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
 import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, getTransactionEndpoint, listPaymentsEndpoint, listTransactionsEndpoint, simulatePaymentEndpoint } from "@/lib/payments/schema";
-import { getClaimEndpoint, refundPaymentEndpoint } from "@/lib/claims/schema";
+import { acceptClaimEndpoint, getClaimEndpoint, getEvidenceFileEndpoint, listClaimsEndpoint, refundPaymentEndpoint, simulateClaimEndpoint, submitEvidenceEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
 import { getSettlementEndpoint, listSettlementsEndpoint, runSettlementEndpoint, settlementReceiptEndpoint, simulateSettlementEndpoint } from "@/lib/settlements/schema";
 import { getEventEndpoint, listEventsEndpoint } from "@/lib/events/schema";
@@ -32,7 +32,12 @@ export const ENDPOINTS: EndpointDef[] = [
   getPaymentEndpoint,
   simulatePaymentEndpoint,
   refundPaymentEndpoint,
+  listClaimsEndpoint,
   getClaimEndpoint,
+  submitEvidenceEndpoint,
+  getEvidenceFileEndpoint,
+  acceptClaimEndpoint,
+  simulateClaimEndpoint,
   createCheckoutSessionEndpoint,
   getCheckoutSessionEndpoint,
   selectCheckoutMethodEndpoint,

@@ -11,7 +11,7 @@ import { bucketTotals } from "@/lib/ledger/post";
 import { chargebackLost, freeze, freezeRelease, netOf, paymentCompleted, refundImmediate, type FreezeSplit } from "@/lib/ledger/recipes";
 import { lockRow, transition, type Emit, type Operation } from "@/lib/ledger/transition";
 import { presentTransaction } from "@/lib/payments/present";
-import { presentClaim, type ClaimHistory } from "@/lib/claims/present";
+import { EVIDENCE_META, presentClaim, type ClaimHistory } from "@/lib/claims/present";
 import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
 import { AppError } from "@/lib/errors";
 import type { Transaction, Claim } from "@/lib/generated/prisma/client";
@@ -149,7 +149,7 @@ export async function openChargeback(id: string, reason = "chargeback", opts: In
     const at = new Date();
     const split = await freezeFunds(tx, t, usd, { allowNegative: true });
     const claim = await tx.claim.create({
-      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }] },
+      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }], createdAt: at, dueBy: new Date(at.getTime() + CHARGEBACK_EVIDENCE_DAYS * 86_400_000) },
     });
     const eventsFired: EventType[] = ["chargeback.created", "claim.opened"];
     return { result: { claim, eventsFired }, postings: [freeze("chargeback_freeze", claim, split)], events: claimEvents(claim, eventsFired) };
@@ -157,31 +157,52 @@ export async function openChargeback(id: string, reason = "chargeback", opts: In
   return r.changed ? { transaction: r.row, changed: true, eventsFired: r.result.eventsFired, claim: r.result.claim } : { transaction: r.row!, changed: false, eventsFired: [], claim: null };
 }
 
+/** Evidence against a chargeback is taken for this many days after it opens (decisions.md). */
+export const CHARGEBACK_EVIDENCE_DAYS = 7;
+
+export type ResolveChargebackOptions = {
+  /** Only a claim of this merchant and environment (and shop, for a shop-bound key): others are claim_not_found. */
+  scope?: { merchantId: string; environment: Transaction["environment"]; shopId?: string | null };
+  /** `won` only with evidence submitted before dueBy (the sandbox outcome; decisions.md). */
+  requireEvidence?: boolean;
+  /** Runs first in the transition's transaction (bindIdempotency of the accept). */
+  before?: (tx: Tx) => Promise<void>;
+};
+
 /**
  * open -> won (the frozen money back to the bucket it came from) | lost (it leaves, plus the
  * chargeback fee; payment -> chargeback). A claim no longer open: 409 claim_already_resolved.
  */
-export async function resolveChargeback(claimId: string, outcome: "won" | "lost"): Promise<Claim> {
+export async function resolveChargeback(claimId: string, outcome: "won" | "lost", opts: ResolveChargebackOptions = {}): Promise<Claim> {
+  const { scope } = opts;
   const r = await transition({
     name: "resolveChargeback",
+    before: opts.before,
     // The claim, then its payment, then (in the kernel) the ledger: the order every money move takes.
     load: async (tx) => {
       const claim = await lockClaim(tx, claimId);
       if (!claim || claim.kind !== "chargeback") return null;
-      return { claim, payment: (await lockTransaction(tx, claim.transactionId))! };
+      if (scope && (claim.merchantId !== scope.merchantId || claim.environment !== scope.environment)) return null;
+      const payment = (await lockTransaction(tx, claim.transactionId))!;
+      if (scope?.shopId && payment.shopId !== scope.shopId) return null;
+      return { claim, payment };
     },
-    missing: () => new AppError("claim_not_found", "No such chargeback claim."),
+    missing: () => new AppError("claim_not_found", "No such chargeback claim.", { param: "id" }),
     ledger: ({ claim }) => scopeOf(claim),
     status: ({ claim }) => claim.status,
     from: ["open"],
     refuse: ({ claim }) => new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } }),
     apply: async (tx, { claim: c, payment: t }) => {
       const at = new Date();
+      const evidence = await tx.claimEvidence.findMany({ where: { claimId }, select: EVIDENCE_META, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+      if (outcome === "won" && opts.requireEvidence && !evidence.some((e) => !c.dueBy || e.createdAt <= c.dueBy)) {
+        throw new AppError("missing_required_fields", "A chargeback is won with evidence: submit it with POST /claims/{id}/evidence before dueBy.", { param: "evidence" });
+      }
       const posting = outcome === "won" ? freezeRelease("chargeback_won", c, await releaseToPending(tx, t, c)) : chargebackLost(c, CHARGEBACK_FEE_USD_MINOR);
       const updated = await tx.claim.update({ where: { id: claimId }, data: { status: outcome, resolvedAt: at, history: [...(c.history as ClaimHistory), { status: outcome, at: at.toISOString() }] } });
       if (outcome === "lost") await tx.transaction.update({ where: { id: t.id }, data: { status: "chargeback" } });
-      return { result: updated, postings: [posting], events: claimEvents(updated, ["claim.resolved"]) };
+      return { result: { claim: updated, evidence }, postings: [posting], events: [{ type: "claim.resolved", object: presentClaim(updated, evidence) }] };
     },
   });
-  return r.changed ? r.result : r.row!.claim;
+  return r.changed ? r.result.claim : r.row!.claim;
 }

@@ -217,6 +217,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refund and chargeback claims
+         * @description Newest first; offset (with a pagination block) or cursor paging; filters kind, status, transactionId, from, to (opening time).
+         */
+        get: operations["getClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/claims/{id}": {
         parameters: {
             query?: never;
@@ -228,6 +248,86 @@ export type paths = {
         get: operations["getClaimsId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/claims/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit evidence against an open chargeback
+         * @description multipart/form-data: `files` (PDF, PNG or JPEG, its type read from its bytes; at most 5 MiB each, 5 per request) and/or `text`. Taken until the claim's `dueBy`; after it 409 evidence_window_closed. A file over 5 MiB is 413 payload_too_large, another type 400 invalid_request (param files). Answers the claim with all its evidence.
+         */
+        post: operations["postClaimsIdEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/claims/{id}/evidence/{evidenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file of evidence
+         * @description Answers the file as it was uploaded, with its checked content type.
+         */
+        get: operations["getClaimsIdEvidenceEvidenceId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/claims/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a chargeback (concede it)
+         * @description The claim becomes lost at once: the frozen amount leaves the balance with the chargeback fee, the payment becomes chargeback, claim.resolved fires. A resolved claim is 409 claim_already_resolved; a refund claim 400 invalid_request.
+         */
+        post: operations["postClaimsIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/claims/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide an open chargeback (sandbox)
+         * @description `won` needs evidence submitted before `dueBy` (422 missing_required_fields, param evidence, otherwise); `lost` debits the amount and the chargeback fee.
+         */
+        post: operations["postClaimsIdSimulate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1322,9 +1422,6 @@ export type components = {
             reason: string | null;
             createdAt: string;
         };
-        ClaimEnvelope: {
-            claim: components["schemas"]["Claim"];
-        };
         Claim: {
             id: string;
             /** @enum {string} */
@@ -1338,10 +1435,30 @@ export type components = {
             reason: string | null;
             createdAt: string;
             resolvedAt: string | null;
+            /** @description Chargebacks: the last moment evidence is taken (7 days after opening); null for refunds */
+            dueBy: string | null;
+            /** @description What the merchant submitted against a chargeback, oldest first */
+            evidence: components["schemas"]["ClaimEvidence"][];
             history: {
                 status: string;
                 at: string;
             }[];
+        };
+        ClaimEvidence: {
+            /** @description evd_… */
+            id: string;
+            /** @enum {string} */
+            kind: "file" | "text";
+            fileName: string | null;
+            /** @description Read from the file's bytes, not from the declared type */
+            contentType: ("application/pdf" | "image/png" | "image/jpeg") | null;
+            /** @description Bytes (files) or characters (text) */
+            size: number;
+            text: string | null;
+            createdAt: string;
+        };
+        ClaimEnvelope: {
+            claim: components["schemas"]["Claim"];
         };
         CheckoutSession: {
             /** @description cs_…; also the token of the hosted page */
@@ -1711,7 +1828,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
                 type: string;
                 message: string;
                 param?: string;
@@ -1723,7 +1840,7 @@ export type components = {
             };
         };
         /** @enum {string} */
-        ErrorCode: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
+        ErrorCode: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
     };
     responses: never;
     parameters: never;
@@ -2865,6 +2982,97 @@ export interface operations {
             };
         };
     };
+    getClaims: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 50); clamped silently */
+                limit?: unknown;
+                /** @description Rows to skip (default 0); clamped silently */
+                offset?: unknown;
+                /** @description Cursor: the id of an item; answers the items after it (older). Not with offset or endingBefore */
+                startingAfter?: string;
+                /** @description Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter */
+                endingBefore?: string;
+                kind?: "user_dispute" | "chargeback";
+                status?: "pending" | "open" | "resolved" | "rejected" | "won" | "lost";
+                transactionId?: string;
+                /** @description Opened at or after */
+                from?: string;
+                /** @description Opened before */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Claim"][];
+                        /** @description More items after this page (or before it, when paging with endingBefore) */
+                        hasMore: boolean;
+                        /** @description Pass as startingAfter for the next (older) page */
+                        nextCursor: string | null;
+                        /** @description Pass as endingBefore for the previous (newer) page */
+                        previousCursor: string | null;
+                        /** @description Offset paging only */
+                        pagination?: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClaimsId: {
         parameters: {
             query?: never;
@@ -2914,6 +3122,429 @@ export interface operations {
             };
             /** @description Error: claim_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postClaimsIdEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description PDF, PNG or JPEG, at most 5 MiB each, at most 5 per request (repeat the field) */
+                    files?: string[];
+                    /** @description The merchant's account of the transaction */
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        claim: components["schemas"]["Claim"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: claim_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict, claim_already_resolved, evidence_window_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_required_fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClaimsIdEvidenceEvidenceId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                evidenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: claim_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postClaimsIdAccept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        claim: components["schemas"]["Claim"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: claim_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict, claim_already_resolved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postClaimsIdSimulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "won" | "lost";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        claim: components["schemas"]["Claim"];
+                    };
+                };
+            };
+            /** @description Error: production_key_refused, invalid_json, invalid_request, missing_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: claim_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: claim_already_resolved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_required_fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,7 +10,7 @@ import { StatusBadge } from "@/components/ui/badge";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 
-type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; history: Array<{ status: string; at: string }> };
+type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; dueBy: string | null; history: Array<{ status: string; at: string }> };
 type Envelope = { data: Claim[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 
 export function ClaimsView({ environment, params, initial }: { environment: string; params: Record<string, string>; initial: Envelope }) {
@@ -57,6 +57,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
             <Table caption="Claims, newest first">
               <thead>
                 <tr>
+                  <Th>Claim</Th>
                   <Th>Kind</Th>
                   <Th className="text-right">Amount</Th>
                   <Th className="text-right">USD</Th>
@@ -69,7 +70,15 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
               <tbody className="divide-y divide-slate-100">
                 {data.data.map((c) => (
                   <tr key={c.id} data-testid="claim-row">
-                    <Td>{c.kind === "chargeback" ? "Chargeback" : "Refund"}</Td>
+                    <Td>
+                      <Link className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href={`/dashboard/claims/${c.id}`}>
+                        {c.id}
+                      </Link>
+                    </Td>
+                    <Td>
+                      {c.kind === "chargeback" ? "Chargeback" : "Refund"}
+                      {c.kind === "chargeback" && c.status === "open" && c.dueBy ? <span className="block text-xs text-slate-600">evidence due {formatDateTime(c.dueBy)}</span> : null}
+                    </Td>
                     <Td className="text-right">
                       <Money amount={c.amount} currency={c.currency} />
                     </Td>

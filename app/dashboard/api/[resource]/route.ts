@@ -11,6 +11,7 @@ import { listKeys, overview, paymentDetail, recentRequests } from "@/lib/dashboa
 import { listPayments } from "@/lib/payments/list-payments";
 import { listPaymentsQuery } from "@/lib/payments/schema";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
+import { getClaim } from "@/lib/claims/get-claim";
 import { listSubscriptions } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
 import { pageQuery } from "@/lib/http/pagination";
@@ -35,6 +36,7 @@ const LOADERS: Record<string, Loader> = {
   payments: (d, q) => listPayments(d.ctx, parseWith(listPaymentsQuery, q, "query")),
   payment: (d, q) => paymentDetail(d.ctx, parseWith(id, q, "query").id),
   claims: (d, q) => listClaims(d.ctx, parseWith(claimsQuery, q, "query")),
+  claim: (d, q) => getClaim(d.ctx, parseWith(id, q, "query").id),
   webhooks: (d, q) => listSubscriptions(d.ctx, q),
   deliveries: (d, q) => {
     const p = parseWith(deliveriesQuery, q, "query");

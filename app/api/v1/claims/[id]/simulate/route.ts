@@ -1,0 +1,7 @@
+import { methods, route } from "@/lib/http/handler";
+import { simulateClaimEndpoint } from "@/lib/claims/schema";
+import { simulateChargebackOutcome } from "@/lib/claims/decide-chargeback";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route(simulateClaimEndpoint, async ({ auth, params, body }) => simulateChargebackOutcome(auth, params.id, body.action)),
+});

@@ -1,0 +1,192 @@
+"use client";
+// One claim, live. For an open chargeback: the evidence sent so far (files to download), a form
+// to send more before dueBy, "Accept chargeback" behind a confirmation, and in the sandbox the
+// outcome buttons (won needs evidence: the API's rule, shown as its error).
+import { useState } from "react";
+import type { z } from "zod";
+import { acceptClaimAction, simulateClaimAction } from "@/app/dashboard/actions";
+import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
+import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
+import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
+import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { Card, DescriptionList } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { Field, FormError, Input, Textarea } from "@/components/ui/field";
+import { Money, formatDateTime } from "@/components/ui/money";
+import { useQueryClient } from "@tanstack/react-query";
+import type { claim } from "@/lib/claims/schema";
+
+export type Claim = z.infer<typeof claim>;
+
+export function ClaimDetailView({ environment, initial, canRespond, canSimulate }: { environment: string; initial: { claim: Claim }; canRespond: boolean; canSimulate: boolean }) {
+  const { data } = useLiveData<{ claim: Claim }>(environment, "claim", { id: initial.claim.id }, initial, 5_000);
+  const c = data.claim;
+  const open = c.kind === "chargeback" && c.status === "open";
+  const windowOpen = open && (!c.dueBy || Date.parse(c.dueBy) > Date.now());
+  return (
+    <>
+      <MoneyRecordHeader href="/dashboard/claims" label="Claims" id={c.id} amount={c.amount} currency={c.currency} status={c.status} statusTestId="claim-status" />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card title="Details" id="claim-details">
+            <DescriptionList
+              items={[
+                ["Kind", c.kind === "chargeback" ? "Chargeback" : "Refund"],
+                ["Amount", <Money key="a" amount={c.amount} currency={c.currency} />],
+                ["USD", <Money key="u" amount={c.amountUsd} currency="USD" />],
+                ["Payment", <a key="p" className="font-mono text-xs text-indigo-700 underline underline-offset-2" href={`/dashboard/payments/${c.transactionId}`}>{c.transactionId}</a>],
+                ["Reason", c.reason ?? "—"],
+                ["Evidence due by", c.dueBy ? formatDateTime(c.dueBy) : "—"],
+                ["Opened", formatDateTime(c.createdAt)],
+                ["Resolved", formatDateTime(c.resolvedAt)],
+              ]}
+            />
+          </Card>
+          {c.kind === "chargeback" ? <EvidenceList claim={c} /> : null}
+          {canRespond && windowOpen ? <EvidenceForm claimId={c.id} dueBy={c.dueBy} /> : null}
+        </div>
+        <div className="space-y-6">
+          {canRespond && open ? <AcceptCard claimId={c.id} amount={c.amount} currency={c.currency} /> : null}
+          {canSimulate && environment === "sandbox" && c.kind === "chargeback" ? <SimulateClaimCard claimId={c.id} open={open} /> : null}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function EvidenceList({ claim: c }: { claim: Claim }) {
+  return (
+    <Card title="Evidence" id="claim-evidence">
+      {c.evidence.length === 0 ? (
+        <p className="text-sm text-slate-600">Nothing sent yet. Without evidence the buyer&apos;s bank decides for the buyer.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 text-sm" aria-label="Evidence sent">
+          {c.evidence.map((e) => (
+            <li key={e.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              {e.kind === "file" ? (
+                <a className="text-indigo-700 underline underline-offset-2" href={`/dashboard/api/claims/${c.id}/evidence/${e.id}`} download>
+                  {e.fileName}
+                </a>
+              ) : (
+                <span className="whitespace-pre-wrap">{e.text}</span>
+              )}
+              <span className="text-xs text-slate-600">
+                {e.kind === "file" ? `${e.contentType} · ${(e.size / 1024).toFixed(1)} KiB · ` : ""}
+                {formatDateTime(e.createdAt)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function EvidenceForm({ claimId, dueBy }: { claimId: string; dueBy: string | null }) {
+  const qc = useQueryClient();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<{ message: string; param?: string } | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  async function submit(form: HTMLFormElement) {
+    setPending(true);
+    setError(null);
+    setSent(null);
+    try {
+      const body = new FormData(form);
+      // An empty file input still sends an empty part; leave it out.
+      for (const f of body.getAll("files")) if (typeof f !== "string" && f.size === 0 && f.name === "") body.delete("files");
+      const res = await fetch(`/dashboard/api/claims/${claimId}/evidence`, { method: "POST", body });
+      const out = await res.json().catch(() => null);
+      if (!res.ok) {
+        setError({ message: out?.error?.message ?? `Upload failed (${res.status})`, param: out?.error?.param });
+        return;
+      }
+      form.reset();
+      setSent(`Sent: ${out.claim.evidence.length} item(s) of evidence on file.`);
+      await qc.invalidateQueries({ queryKey: ["dashboard"] });
+    } catch (err) {
+      setError({ message: err instanceof Error ? err.message : "Upload failed" });
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <Card title="Send evidence" id="send-evidence">
+      <form
+        aria-label="Send evidence"
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(e.currentTarget);
+        }}
+      >
+        <p className="text-sm text-slate-600">PDF, PNG or JPEG files up to 5 MiB each (at most 5 at a time), and your account of the sale.{dueBy ? ` Taken until ${formatDateTime(dueBy)}.` : ""}</p>
+        <Field label="Files" error={error?.param === "files" ? error.message : undefined}>
+          {(p) => <Input {...p} type="file" name="files" multiple accept="application/pdf,image/png,image/jpeg" />}
+        </Field>
+        <Field label="Statement" hint="What was sold, when it was delivered, how the buyer agreed." error={error?.param === "text" ? error.message : undefined}>
+          {(p) => <Textarea {...p} name="text" rows={4} maxLength={20_000} />}
+        </Field>
+        <FormError message={error && error.param !== "files" && error.param !== "text" ? error.message : undefined} />
+        {sent ? (
+          <p role="status" className="text-sm text-emerald-800">
+            {sent}
+          </p>
+        ) : null}
+        <Button type="submit" busy={pending} disabled={pending}>
+          Send evidence
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+function AcceptCard({ claimId, amount, currency }: { claimId: string; amount: number; currency: string }) {
+  const accept = useOnceMutation(acceptClaimAction);
+  const [confirming, setConfirming] = useState(false);
+  const error = actionError(accept.data, accept.error);
+  return (
+    <Card title="Accept the chargeback" id="accept-claim">
+      <p className="mb-3 text-sm text-slate-600">
+        Concede without a dispute: <Money amount={amount} currency={currency} /> and the chargeback fee leave your balance now.
+      </p>
+      {confirming ? (
+        <div className="flex flex-wrap gap-2">
+          <Button variant="danger" busy={accept.isPending} disabled={accept.isPending} onClick={() => accept.mutate([claimId])}>
+            Yes, accept and lose it
+          </Button>
+          <Button variant="secondary" disabled={accept.isPending} onClick={() => setConfirming(false)}>
+            Keep disputing
+          </Button>
+        </div>
+      ) : (
+        <Button variant="secondary" onClick={() => setConfirming(true)}>
+          Accept chargeback…
+        </Button>
+      )}
+      <div className="mt-3">
+        <FormError message={error?.message} />
+      </div>
+    </Card>
+  );
+}
+
+function SimulateClaimCard({ claimId, open }: { claimId: string; open: boolean }) {
+  const simulate = useOnceMutation(simulateClaimAction);
+  const result = simulate.data;
+  return (
+    <Card title="Sandbox simulation" id="simulate-claim">
+      <p className="mb-3 text-sm text-slate-600">Decide this test chargeback as the buyer&apos;s bank would. Won needs evidence sent before the due date.</p>
+      <SimulateButtons
+        simulations={[
+          { action: "won", label: "Simulate won", enabled: open },
+          { action: "lost", label: "Simulate lost", enabled: open },
+        ]}
+        busy={simulate.isPending}
+        pendingAction={simulate.variables?.[1]}
+        error={result && !result.ok ? result.error.message : simulate.error?.message}
+        onSimulate={(action) => simulate.mutate([claimId, action as "won" | "lost"])}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,29 @@
+// A merchant's accept (POST /claims/{id}/accept: the chargeback is conceded, lost at once) and
+// the sandbox decision (POST /claims/{id}/simulate: won needs evidence submitted before dueBy).
+// Both go through the kernel's resolveChargeback, scoped to the caller's claims.
+import { AppError } from "@/lib/errors";
+import { bindIdempotency } from "@/lib/http/idempotency";
+import { resolveChargeback } from "@/lib/payments/transitions";
+import { findOwnedClaim, resolveScope } from "@/lib/claims/find-claim";
+import { getClaim } from "@/lib/claims/get-claim";
+import type { AuthContext } from "@/lib/auth/authenticate";
+
+type Scope = Pick<AuthContext, "merchant" | "environment" | "shop">;
+
+async function chargebackOf(auth: Scope, id: string) {
+  const c = await findOwnedClaim(auth, id);
+  if (c.kind !== "chargeback") throw new AppError("invalid_request", "Only a chargeback can be accepted or decided; this claim is a refund.", { param: "id" });
+  return c;
+}
+
+export async function acceptChargeback(auth: Scope, id: string) {
+  const c = await chargebackOf(auth, id);
+  await resolveChargeback(c.id, "lost", { scope: resolveScope(auth), before: (tx) => bindIdempotency(tx, { resource: "claim", id: c.id }) });
+  return getClaim(auth, c.id);
+}
+
+export async function simulateChargebackOutcome(auth: Scope, id: string, action: "won" | "lost") {
+  const c = await chargebackOf(auth, id);
+  await resolveChargeback(c.id, action, { scope: resolveScope(auth), requireEvidence: true });
+  return getClaim(auth, c.id);
+}

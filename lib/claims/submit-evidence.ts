@@ -1,0 +1,87 @@
+// POST /claims/{id}/evidence: files and a statement against an open chargeback, until dueBy.
+// A file's type is read from its first bytes (a PDF named .png, or a .pdf holding anything else,
+// is refused whatever type the client declared); each file is at most 5 MiB. The claim row is
+// locked while evidence is added, so an accept or a decision running at the same moment either
+// sees the evidence or refuses it as resolved, never half of it.
+import { createHash } from "node:crypto";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { bindIdempotency } from "@/lib/http/idempotency";
+import { lockClaim } from "@/lib/payments/transitions";
+import { EVIDENCE_FILE_LIMIT, type EvidenceUpload } from "@/lib/claims/schema";
+import { findOwnedClaim } from "@/lib/claims/find-claim";
+import { getClaim } from "@/lib/claims/get-claim";
+import type { AuthContext } from "@/lib/auth/authenticate";
+
+type EvidenceType = "application/pdf" | "image/png" | "image/jpeg";
+
+const SIGNATURES: Array<[EvidenceType, number[]]> = [
+  ["application/pdf", [0x25, 0x50, 0x44, 0x46, 0x2d]], // %PDF-
+  ["image/png", [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  ["image/jpeg", [0xff, 0xd8, 0xff]],
+];
+
+/** The evidence type the bytes are, or null: the declared type and the name are not trusted. */
+export function sniffEvidenceType(bytes: Uint8Array): EvidenceType | null {
+  for (const [type, sig] of SIGNATURES) if (bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b)) return type;
+  return null;
+}
+
+function cleanName(name: string, i: number): string {
+  const base = name.replace(/[\\/]/g, "_").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  return base || `evidence-${i + 1}`;
+}
+
+export async function submitEvidence(auth: Pick<AuthContext, "merchant" | "environment" | "shop">, id: string, upload: EvidenceUpload) {
+  // Checks that need no lock first: the files themselves.
+  const files = await Promise.all(
+    upload.files.map(async (f, i) => {
+      if (f.size > EVIDENCE_FILE_LIMIT) {
+        throw new AppError("payload_too_large", `File ${i + 1} (${f.name}) is ${f.size} bytes; each file may hold at most 5 MiB.`, { param: "files", details: { limitBytes: EVIDENCE_FILE_LIMIT, file: f.name } });
+      }
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      const type = sniffEvidenceType(bytes);
+      if (!type) throw new AppError("invalid_request", `File ${i + 1} (${f.name}) is not a PDF, PNG or JPEG (its content was checked, not its name).`, { param: "files", details: { file: f.name } });
+      return { name: cleanName(f.name, i), type, bytes };
+    }),
+  );
+  const owned = await findOwnedClaim(auth, id);
+  if (owned.kind !== "chargeback") throw new AppError("invalid_request", "Evidence answers chargebacks; this claim is a refund.", { param: "id" });
+  await db().$transaction(async (tx) => {
+    const claim = (await lockClaim(tx, owned.id))!;
+    if (claim.status !== "open") throw new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } });
+    const now = new Date();
+    if (claim.dueBy && now > claim.dueBy) {
+      throw new AppError("evidence_window_closed", `Evidence was due by ${claim.dueBy.toISOString()}.`, { details: { dueBy: claim.dueBy.toISOString() } });
+    }
+    await bindIdempotency(tx, { resource: "claim", id: claim.id });
+    // One millisecond apart, so the claim lists them in the order they were sent.
+    const at = (i: number) => new Date(now.getTime() + i);
+    const base = { claimId: claim.id, merchantId: claim.merchantId, environment: claim.environment };
+    await tx.claimEvidence.createMany({
+      data: [
+        ...files.map((f, i) => ({ ...base, createdAt: at(i), id: newId("claimEvidence"), kind: "file", fileName: f.name, contentType: f.type, size: f.bytes.byteLength, sha256: createHash("sha256").update(f.bytes).digest("hex"), content: f.bytes })),
+        ...(upload.text !== null ? [{ ...base, createdAt: at(files.length), id: newId("claimEvidence"), kind: "text", size: upload.text.length, text: upload.text }] : []),
+      ],
+    });
+  });
+  return getClaim(auth, owned.id);
+}
+
+/** GET /claims/{id}/evidence/{evidenceId}: the file as uploaded. */
+export async function evidenceFile(auth: Pick<AuthContext, "merchant" | "environment" | "shop">, id: string, evidenceId: string): Promise<Response> {
+  const claim = await findOwnedClaim(auth, id);
+  const e = await db().claimEvidence.findFirst({ where: { id: evidenceId, claimId: claim.id, kind: "file" } });
+  if (!e?.content) throw new AppError("claim_not_found", `Claim ${id} has no file ${evidenceId}.`, { param: "evidenceId" });
+  const name = (e.fileName ?? e.id).replace(/["\\]/g, "_");
+  return new Response(new Uint8Array(e.content), {
+    status: 200,
+    headers: {
+      "content-type": e.contentType ?? "application/octet-stream",
+      "content-disposition": `attachment; filename="${name.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
