@@ -392,7 +392,24 @@ describe("POST /payments: direct charge in the sandbox", () => {
 });
 
 describe("presentment currency", () => {
-  test("non-USD currency: inputCurrency/inputAmount echoed; amount = input ÷ rate × 0.98, half-up", async () => {
+  test("the price rule through the ledger: 150 BRL asked on PIX is 150 BRL paid; the USD credit carries the markup", async () => {
+    const m = await newMerchant();
+    const p = await created(await pay(sk(m), { amount: 150, currency: "BRL", paymentMethodId: "sbx_pix", ...BUYER.sbx_pix }));
+    assert.equal(p.amountLocal, 150);
+    assert.equal(p.amount, expectedHeadline(150, 540n)); // 150 ÷ 5.40 × 0.98 = 27.222… -> 27.22
+    const paid = await api(`/payments/${p.transactionId}/simulate`, { key: sk(m), body: { action: "paid" } });
+    assert.equal(paid.status, 200, paid.text);
+    const bal = (await api("/me/balance", { key: sk(m) })).body;
+    assert.deepEqual(bal.ledgerWarnings, []);
+    assert.equal(bal.feeSummary.grossVolume, p.amount);
+    // A refund in the buyer's currency takes its share of the USD credit: 50 of 150 BRL -> 9.07 USD.
+    const refund = await api(`/payments/${p.transactionId}/refund`, { key: sk(m), body: { amount: 50 } });
+    assert.equal(refund.status, 200, refund.text);
+    assert.equal(refund.body.amount, 50);
+    assert.equal(refund.body.amountUsd, 9.07);
+  });
+
+  test("non-USD currency: inputCurrency/inputAmount echoed; amount = input ÷ rate × 0.98, half-up; the buyer pays what was asked", async () => {
     const m = await newMerchant();
     const brl = await created(await pay(sk(m), { amount: 100, currency: "BRL", paymentMethodId: "sbx_pix", ...BUYER.sbx_pix }));
     assert.equal(brl.inputCurrency, "BRL");
@@ -400,7 +417,10 @@ describe("presentment currency", () => {
     assert.equal(brl.currency, "USD");
     assert.equal(brl.amount, expectedHeadline(100, 540n)); // 18.148… -> 18.15
     assert.equal(brl.amount, 18.15);
-    assert.equal(brl.amountLocal, expectedLocal(18.15, "sbx_pix")); // 98.01 BRL: the buyer pays the markup
+    // The price rule (decisions.md, Money): in the rail's own currency the buyer pays exactly what
+    // was asked; the 2 % markup lowers only the USD credit (18.15, not 18.52).
+    assert.equal(brl.amountLocal, 100);
+    assert.equal(brl.currencyLocal, "BRL");
     const got = await getPayment(m, brl.transactionId);
     assert.equal(got.inputCurrency, "BRL");
     assert.equal(got.inputAmount, 100);
@@ -411,7 +431,8 @@ describe("presentment currency", () => {
     assert.equal(mxn.inputCurrency, "MXN");
     assert.equal(mxn.inputAmount, 1000);
     assert.equal(mxn.amount, expectedHeadline(1000, 1820n)); // 53.846… -> 53.85
-    assert.equal(mxn.amountLocal, mxn.amount);
+    // Another currency than the rail's is converted for the buyer at the mid rate: 1000 ÷ 18.20.
+    assert.equal(mxn.amountLocal, 54.95);
 
     const exact = await created(await pay(sk(m), { amount: 540, currency: "BRL", paymentMethodId: "sbx_card" }));
     assert.equal(exact.amount, 98);

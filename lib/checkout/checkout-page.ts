@@ -23,6 +23,6 @@ export async function loadCheckoutPage(token: string): Promise<CheckoutPage> {
     const tx = s.completedTxId ? await db().transaction.findUnique({ where: { id: s.completedTxId }, select: { status: true } }) : null;
     return { kind: "used", merchantName, sandbox, txId: s.completedTxId, txStatus: tx?.status ?? null, returnUrl: s.returnUrl };
   }
-  const methods = (await offeredMethods(s.shopId, s.environment, s.country, s.amountUsd)).filter((m) => m.fits);
+  const methods = (await offeredMethods(s.shopId, s.environment, s.country, { usd: s.amountUsd, currency: s.inputCurrency ?? "USD", inputMinor: s.inputAmount ?? s.amountUsd })).filter((m) => m.fits);
   return { kind: "open", merchantName, sandbox, session: s, methods };
 }

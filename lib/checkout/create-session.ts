@@ -27,7 +27,7 @@ async function createSelectorSession(auth: AuthContext, input: SelectorSessionIn
   const { usd, currency, inputMinor } = await headlineUsd(auth.environment, input.amount, input.currency);
 
   // A session that could never be paid is refused now, not when the buyer arrives.
-  const methods = await offeredMethods(shop.id, auth.environment, country, usd);
+  const methods = await offeredMethods(shop.id, auth.environment, country, { usd, currency, inputMinor });
   if (methods.length === 0) {
     throw new AppError("cascade_exhausted", country ? `This shop has no payment method that can be routed in ${country}.` : "This shop has no payment method that can be routed.", {
       param: country ? "country" : undefined,

@@ -51,6 +51,11 @@ export type CreatePaymentOptions = {
   presentment?: { usd: bigint; currency: string; inputMinor: bigint };
   /** The id to give the transaction (a checkout session claims it before the cascade runs). */
   id?: string;
+  /**
+   * The payer is not known when the charge is made (a QR code at a counter: the payer's bank
+   * identifies them when paying), so the rail's buyer fields are not asked for.
+   */
+  payerUnknown?: boolean;
   /** Runs in the database transaction that inserts the payment (a checkout session completes there). */
   inTransaction?: (tx: Prisma.TransactionClient) => Promise<void>;
 };
@@ -134,6 +139,20 @@ export async function headlineUsd(environment: Environment, amount: unknown, cur
   return { usd, currency, inputMinor };
 }
 
+/**
+ * What the buyer pays in the rail's currency (decisions.md, Money): exactly what the merchant
+ * asked when that is the rail's own currency (the FX markup lowers only the USD credit);
+ * otherwise the asked amount converted at the mid rate (USD: the headline itself, which has no
+ * markup). The USD credit (`usd`) is never the base of the buyer's price.
+ */
+export async function buyerLocal(environment: Environment, asked: { usd: bigint; currency: string; inputMinor: bigint }, railCurrency: string, localRate: string): Promise<bigint> {
+  if (asked.currency === railCurrency) return asked.inputMinor;
+  if (asked.currency === "USD") return usdToLocal(asked.usd, localRate, railCurrency);
+  const inputFx = await rateFor(environment, asked.currency);
+  if (!inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${asked.currency}; send the amount in USD.`, { param: "currency", details: { currency: asked.currency } });
+  return usdToLocal(presentmentToUsd(asked.inputMinor, inputFx, asked.currency, 0n), localRate, railCurrency);
+}
+
 export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
   if (opts.behaviour && auth.environment !== "sandbox") {
     throw new AppError("production_key_refused", "Sandbox-Provider-Behaviour scripts the sandbox's simulated providers; production charges go to real providers.", { param: "Sandbox-Provider-Behaviour" });
@@ -154,12 +173,12 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   const { usd, currency, inputMinor } = opts.presentment ?? (await headlineUsd(auth.environment, input.amount, input.currency));
   const localRate = await rateFor(auth.environment, rail.currency);
   if (!localRate) throw new AppError("fx_unavailable", `No current FX rate for ${rail.currency}.`, { details: { currency: rail.currency } });
-  const local = usdToLocal(usd, localRate, rail.currency);
+  const local = await buyerLocal(auth.environment, { usd, currency, inputMinor }, rail.currency, localRate);
   checkLimits(rail, usd, local);
 
   // The hosted checkout needs the buyer (contract 4.4), on a session and on POST /payments alike.
   const extra: Requirement[] = opts.requireBuyer || input.hostedCheckout ? ["userName", "userEmail", "documentId"] : [];
-  checkRailRequirements(rail, input, extra);
+  if (!opts.payerUnknown) checkRailRequirements(rail, input, extra);
   // Checked before any provider is called; the deadline itself counts from the row's creation.
   const expiryFrom = (at: Date) => expiresAtFor(rail, at, input.expiresInMinutes);
   expiryFrom(new Date());
