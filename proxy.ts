@@ -2,7 +2,7 @@
 // - /api/v1 paths with percent-escapes: Next decodes path segments before our handlers run and
 //   answers a plain-text 500 on a malformed escape (e.g. %ff); this turns that into the
 //   contract's JSON 400.
-// - buyer pages (/checkout, /c, /pay): the buyer's locale (resolved once, passed on as request
+// - buyer pages (/checkout, /c, /pay, /qr): the buyer's locale (resolved once, passed on as request
 //   headers for the layout and the page) and the security headers with a per-request CSP nonce.
 // - the dashboard: its security headers, with a nonce as well.
 import { NextResponse, type NextRequest } from "next/server";
@@ -46,4 +46,4 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-export const config = { matcher: ["/api/v1/(.*%.*)", "/checkout/:path*", "/c/:path*", "/pay/:path*", "/dashboard", "/dashboard/:path*"] };
+export const config = { matcher: ["/api/v1/(.*%.*)", "/checkout/:path*", "/c/:path*", "/pay/:path*", "/qr/:path*", "/dashboard", "/dashboard/:path*"] };

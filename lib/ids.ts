@@ -41,6 +41,8 @@ export const ID_PREFIXES = {
   securityEvent: "sev",
   settlement: "stl",
   claimEvidence: "evd",
+  qrEstablishment: "qre",
+  qrOrder: "qro",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

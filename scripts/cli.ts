@@ -10,12 +10,14 @@
 //   npm run fx:set -- --currency BRL --rate 5.40       (production rates; older than 24 h = fx_unavailable)
 //   npm run user:create -- --merchant mer_… --email dev@acme.test --password … --role owner|developer|viewer
 //   npm run user:password -- --email dev@acme.test [--password …]   (random when not given; printed once)
+//   npm run qr:register -- --shop shp_… --name "Padaria Sol" --city "Sao Paulo" --mcc 5812   (again: updates it)
+//   npm run qr:suspend -- --shop shp_… [--reactivate]
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -31,6 +33,8 @@ async function main(): Promise<number> {
       "trust-score": { type: "string" },
       "time-zone": { type: "string" },
       id: { type: "string" },
+      city: { type: "string" },
+      mcc: { type: "string" },
       "tx-hash": { type: "string" },
       reason: { type: "string" },
       merchant: { type: "string" },
@@ -148,6 +152,18 @@ async function main(): Promise<number> {
         const { failSettlement } = await import("@/lib/settlements/settle-batch");
         const r = await failSettlement(need(values.id, "--id"), need(values.reason, "--reason"));
         out(`settlement ${r.settlement.id} failed; ${r.settlement.grossUsd} USD back in the available balance`, r);
+        return 0;
+      }
+      case "qr:register": {
+        const { registerEstablishment } = await import("@/lib/qr/establishments");
+        const e = await registerEstablishment({ shopId: need(values.shop, "--shop"), name: need(values.name, "--name"), city: need(values.city, "--city"), mcc: need(values.mcc, "--mcc") });
+        out(`QR establishment ${e.id} for shop ${e.shopId}: ${e.name}, ${e.city} (MCC ${e.mcc}), ${e.status}`, e);
+        return 0;
+      }
+      case "qr:suspend": {
+        const { setEstablishmentStatus } = await import("@/lib/qr/establishments");
+        const e = await setEstablishmentStatus(need(values.shop, "--shop"), values.reactivate ? "active" : "suspended");
+        out(`QR establishment ${e.id} of shop ${e.shopId}: ${e.status}`, e);
         return 0;
       }
       case "fx:set": {

@@ -37,6 +37,9 @@ import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
 import { acceptChargeback, simulateChargebackOutcome } from "@/lib/claims/decide-chargeback";
 import { getClaim } from "@/lib/claims/get-claim";
+import { createQrOrderBody } from "@/lib/qr/schema";
+import { createQrOrder, replayQrOrder } from "@/lib/qr/create-order";
+import { cancelQrOrder, simulateQrOrder } from "@/lib/qr/orders";
 import { replayDeposit, replayFunding, replayPayout, replayRefund, replaySwap, replayTransfer } from "@/lib/http/replays";
 
 export type SignInState = { error?: string; email?: string; needCode?: boolean };
@@ -110,6 +113,33 @@ export async function simulateClaimAction(claimId: string, action: "won" | "lost
     const d = await dashboardOrThrow("simulateDispute");
     if (action !== "won" && action !== "lost") throw new AppError("invalid_request", "Unknown outcome.", { param: "action" });
     return onceForForm(d, "simulate-claim", formKey, { claimId, action }, () => simulateChargebackOutcome(d.ctx, claimId, action));
+  });
+}
+
+/** A counter charge: a QR order of the merchant's first shop (it must be a QR establishment). */
+export async function createQrOrderAction(input: { amount?: string; merchantOrderId?: string; description?: string }, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("collect");
+    const body = parseWith(createQrOrderBody, { amount: amountField(input.amount), merchantOrderId: input.merchantOrderId?.trim() || undefined, ...(input.description?.trim() ? { description: input.description.trim() } : {}) }, "body");
+    const ctx = await withShop(d);
+    return onceForForm(d, "qr-order", formKey, body, () => createQrOrder(ctx, body), (ref) => replayQrOrder(ctx, ref.id));
+  });
+}
+
+export async function cancelQrOrderAction(orderId: string, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("collect");
+    const ctx = await withShop(d);
+    return onceForForm(d, "qr-cancel", formKey, { orderId }, () => cancelQrOrder(ctx, orderId));
+  });
+}
+
+export async function simulateQrOrderAction(orderId: string, action: "paid" | "expired", formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("simulatePayment");
+    if (action !== "paid" && action !== "expired") throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
+    const ctx = await withShop(d);
+    return onceForForm(d, "qr-simulate", formKey, { orderId, action }, () => simulateQrOrder(ctx, orderId, action));
   });
 }
 

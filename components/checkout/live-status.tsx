@@ -1,10 +1,10 @@
 "use client";
-// Keeps a result page current while its payment is pending: polls the payment's public status
+// Keeps a page current while its payment is pending (a result page, a QR counter page): polls a public status
 // (status only, nothing else) and re-renders the page on the server when it changes.
 import { useEffect } from "react";
 import { useRouter } from "next/navigation";
 
-export function LiveStatus({ txId, status, checkingLabel }: { txId: string; status: string; checkingLabel: string }) {
+export function LiveStatus({ txId, status, checkingLabel, statusUrl }: { txId: string; status: string; checkingLabel: string; statusUrl?: string }) {
   const router = useRouter();
   useEffect(() => {
     if (status !== "pending") return;
@@ -12,7 +12,7 @@ export function LiveStatus({ txId, status, checkingLabel }: { txId: string; stat
     const poll = async () => {
       if (stopped) return;
       try {
-        const res = await fetch(`/c/${txId}/status`, { cache: "no-store" });
+        const res = await fetch(statusUrl ?? `/c/${txId}/status`, { cache: "no-store" });
         if (res.ok && ((await res.json()) as { status: string }).status !== status) return router.refresh();
       } catch {
         // Offline for a moment: try again on the next tick.
@@ -24,6 +24,6 @@ export function LiveStatus({ txId, status, checkingLabel }: { txId: string; stat
       stopped = true;
       clearTimeout(timer);
     };
-  }, [txId, status, router]);
+  }, [txId, status, router, statusUrl]);
   return status === "pending" ? <p className="mt-2 text-sm text-slate-600">{checkingLabel}</p> : null;
 }

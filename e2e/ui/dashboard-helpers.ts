@@ -26,6 +26,11 @@ export async function newMerchant(label: string): Promise<TestMerchant> {
   return { ...m, owner };
 }
 
+/** Registers the merchant's shop for QR collection (operator CLI qr:register). */
+export async function registerQr(shopId: string, name = "Padaria Sol", city = "Sao Paulo"): Promise<void> {
+  await cli(["qr:register", "--shop", shopId, "--name", name, "--city", city, "--mcc", "5812"]);
+}
+
 export async function newUser(merchantId: string, role: "owner" | "developer" | "viewer"): Promise<string> {
   const email = `${role}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
   await cli(["user:create", "--merchant", merchantId, "--email", email, "--password", PASSWORD, "--role", role]);

@@ -98,6 +98,17 @@ const en = {
   } as Record<string, string>,
   checking: "Checking for updates…",
   paymentMethod: "Payment method",
+  // QR counter page (/qr/{token})
+  qrTitle: { pending: "Scan to pay with PIX", paid: "Payment received", expired: "This code has expired", cancelled: "This charge was cancelled" } as Record<string, string>,
+  qrBody: {
+    pending: "Open your bank app, choose PIX, and scan this code or paste the copy-and-paste code.",
+    paid: "Thank you. The payment was confirmed.",
+    expired: "Nothing was charged. Ask for a new code.",
+    cancelled: "Nothing was charged. Ask for a new code.",
+  } as Record<string, string>,
+  qrNotFoundTitle: "Code not found",
+  qrNotFoundBody: "This payment code is not valid.",
+  qrStatusLabel: { pending: "Waiting for payment", paid: "Paid", expired: "Expired", cancelled: "Cancelled" } as Record<string, string>,
   paymentNotFoundTitle: "Payment not found",
   paymentNotFoundBody: "This payment link is not valid. Check the link you received.",
 };
@@ -198,6 +209,16 @@ const es: Messages = {
   },
   checking: "Buscando novedades…",
   paymentMethod: "Medio de pago",
+  qrTitle: { pending: "Escanea para pagar con PIX", paid: "Pago recibido", expired: "Este código venció", cancelled: "Este cobro fue cancelado" },
+  qrBody: {
+    pending: "Abre la app de tu banco, elige PIX y escanea este código o pega el código copia y pega.",
+    paid: "Gracias. El pago fue confirmado.",
+    expired: "No se cobró nada. Pide un código nuevo.",
+    cancelled: "No se cobró nada. Pide un código nuevo.",
+  },
+  qrNotFoundTitle: "Código no encontrado",
+  qrNotFoundBody: "Este código de pago no es válido.",
+  qrStatusLabel: { pending: "Esperando el pago", paid: "Pagado", expired: "Vencido", cancelled: "Cancelado" },
   paymentNotFoundTitle: "No encontramos este pago",
   paymentNotFoundBody: "Este enlace de pago no es válido. Revisa el enlace que recibiste.",
 };
@@ -296,6 +317,16 @@ const ptBR: Messages = {
   },
   checking: "Verificando atualizações…",
   paymentMethod: "Meio de pagamento",
+  qrTitle: { pending: "Escaneie para pagar com PIX", paid: "Pagamento recebido", expired: "Este código expirou", cancelled: "Esta cobrança foi cancelada" },
+  qrBody: {
+    pending: "Abra o app do seu banco, escolha PIX e escaneie este código ou cole o código copia e cola.",
+    paid: "Obrigado. O pagamento foi confirmado.",
+    expired: "Nada foi cobrado. Peça um novo código.",
+    cancelled: "Nada foi cobrado. Peça um novo código.",
+  },
+  qrNotFoundTitle: "Código não encontrado",
+  qrNotFoundBody: "Este código de pagamento não é válido.",
+  qrStatusLabel: { pending: "Aguardando pagamento", paid: "Pago", expired: "Expirado", cancelled: "Cancelado" },
   paymentNotFoundTitle: "Pagamento não encontrado",
   paymentNotFoundBody: "Este link de pagamento não é válido. Confira o link recebido.",
 };

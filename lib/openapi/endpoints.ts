@@ -6,6 +6,7 @@ import { meEndpoint, pingEndpoint } from "@/lib/merchants/schema";
 import { openApiEndpoint } from "@/lib/openapi/schema";
 import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
 import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, getTransactionEndpoint, listPaymentsEndpoint, listTransactionsEndpoint, simulatePaymentEndpoint } from "@/lib/payments/schema";
+import { cancelQrOrderEndpoint, createQrOrderEndpoint, getEstablishmentEndpoint, getQrOrderEndpoint, listQrOrdersEndpoint, simulateQrOrderEndpoint } from "@/lib/qr/schema";
 import { acceptClaimEndpoint, getClaimEndpoint, getEvidenceFileEndpoint, listClaimsEndpoint, refundPaymentEndpoint, simulateClaimEndpoint, submitEvidenceEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
 import { getSettlementEndpoint, listSettlementsEndpoint, runSettlementEndpoint, settlementReceiptEndpoint, simulateSettlementEndpoint } from "@/lib/settlements/schema";
@@ -38,6 +39,12 @@ export const ENDPOINTS: EndpointDef[] = [
   getEvidenceFileEndpoint,
   acceptClaimEndpoint,
   simulateClaimEndpoint,
+  getEstablishmentEndpoint,
+  createQrOrderEndpoint,
+  listQrOrdersEndpoint,
+  getQrOrderEndpoint,
+  cancelQrOrderEndpoint,
+  simulateQrOrderEndpoint,
   createCheckoutSessionEndpoint,
   getCheckoutSessionEndpoint,
   selectCheckoutMethodEndpoint,

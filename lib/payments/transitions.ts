@@ -14,6 +14,7 @@ import { presentTransaction } from "@/lib/payments/present";
 import { EVIDENCE_META, presentClaim, type ClaimHistory } from "@/lib/claims/present";
 import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
 import { AppError } from "@/lib/errors";
+import { mirrorToQrOrder } from "@/lib/qr/mirror";
 import type { Transaction, Claim } from "@/lib/generated/prisma/client";
 
 export const CHARGEBACK_FEE_USD_MINOR = 1500n;
@@ -59,6 +60,7 @@ export async function completePayment(id: string, opts: { alsoCaptured?: boolean
       where: { id },
       data: { status: "completed", completedAt: at, settleAt: addDays(at, settlementDays(t.settlementDelay)), reserveReleaseAt: t.reserveAmount > 0n ? addDays(at, RESERVE_HOLD_DAYS) : null },
     });
+    await mirrorToQrOrder(tx, id, "paid", at);
     const eventsFired: EventType[] = opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"];
     return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(t)], events: paymentEvents(updated, eventsFired) };
   }));
@@ -68,6 +70,7 @@ export async function completePayment(id: string, opts: { alsoCaptured?: boolean
 export async function failPayment(id: string, to: "failed" | "expired", opts: InTransaction = {}): Promise<TransitionResult> {
   return payment(paymentOp(id, "failPayment", ["pending"], opts, async (tx) => {
     const updated = await tx.transaction.update({ where: { id }, data: { status: to } });
+    await mirrorToQrOrder(tx, id, "expired", new Date());
     return { result: { transaction: updated, eventsFired: ["payment.failed"] }, events: paymentEvents(updated, ["payment.failed"]) };
   }));
 }

@@ -334,6 +334,104 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/qr/establishment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's shop as a QR establishment */
+        get: operations["getQrEstablishment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/qr/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List QR orders
+         * @description Newest first; offset or cursor paging; filters status, merchantOrderId, from, to.
+         */
+        get: operations["getQrOrders"];
+        put?: never;
+        /**
+         * Create a QR order (a dynamic PIX BR Code)
+         * @description Brazil only (the establishment's shop charges in BRL through PIX). Creates the order and its pending pay-in transaction; paying the code completes both. A suspended establishment is 403 qr_establishment_suspended.
+         */
+        post: operations["postQrOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/qr/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A QR order, by id or token */
+        get: operations["getQrOrdersId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/qr/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending QR order
+         * @description Its transaction expires with it (payment.failed). Not pending: 409 qr_order_not_pending with details.status.
+         */
+        post: operations["postQrOrdersIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/qr/orders/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay or expire a QR order (sandbox)
+         * @description paid completes the order's transaction by the same path as a provider's notice (ledger, payment.completed); expired ends both.
+         */
+        post: operations["postQrOrdersIdSimulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/sessions": {
         parameters: {
             query?: never;
@@ -1459,6 +1557,49 @@ export type components = {
         };
         ClaimEnvelope: {
             claim: components["schemas"]["Claim"];
+        };
+        QrEstablishment: {
+            /** @description qre_… */
+            id: string;
+            shopId: string;
+            /** @description Merchant name in the BR Code (field 59) */
+            name: string;
+            /** @description Merchant city in the BR Code (field 60) */
+            city: string;
+            /** @description Merchant category code (field 52) */
+            mcc: string;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            createdAt: string;
+        };
+        QrOrder: {
+            /** @description qro_… */
+            id: string;
+            /** @description Public: the counter page /qr/{token} and the image */
+            token: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "expired" | "cancelled";
+            /** @description What was asked, in `currency` */
+            amount: number;
+            currency: string;
+            /** @description What the payer's bank is asked for, in currencyLocal (the BR Code's field 54) */
+            amountLocal: number;
+            currencyLocal: string;
+            /** @constant */
+            rail: "pix";
+            /** @description The dynamic PIX BR Code (EMV merchant-presented, CRC16-CCITT in field 63) */
+            qrPayload: string;
+            /** @description The QR as SVG */
+            qrImageUrl: string;
+            /** @description The public counter page */
+            pageUrl: string;
+            merchantOrderId: string;
+            description: string | null;
+            expiresAt: string;
+            /** @description The pay-in transaction that carries the money */
+            transactionId: string;
+            createdAt: string;
+            paidAt: string | null;
         };
         CheckoutSession: {
             /** @description cs_…; also the token of the hosted page */
@@ -3545,6 +3686,577 @@ export interface operations {
             };
             /** @description Error: missing_required_fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQrEstablishment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        establishment: components["schemas"]["QrEstablishment"];
+                    };
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: qr_establishment_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQrOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 50); clamped silently */
+                limit?: unknown;
+                /** @description Rows to skip (default 0); clamped silently */
+                offset?: unknown;
+                /** @description Cursor: the id of an item; answers the items after it (older). Not with offset or endingBefore */
+                startingAfter?: string;
+                /** @description Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter */
+                endingBefore?: string;
+                status?: "pending" | "paid" | "expired" | "cancelled";
+                merchantOrderId?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QrOrder"][];
+                        /** @description More items after this page (or before it, when paging with endingBefore) */
+                        hasMore: boolean;
+                        /** @description Pass as startingAfter for the next (older) page */
+                        nextCursor: string | null;
+                        /** @description Pass as endingBefore for the previous (newer) page */
+                        previousCursor: string | null;
+                        /** @description Offset paging only */
+                        pagination?: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQrOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description > 0, major units of `currency` */
+                    amount: number;
+                    /** @description Default BRL (the rail's currency); USD and others are converted */
+                    currency?: string;
+                    merchantOrderId: string;
+                    description?: string;
+                    /** @description Default 15 */
+                    expiresInMinutes?: number;
+                    /** @description BR / BRA (the only one served yet); others 422 unsupported_country */
+                    country?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        order: components["schemas"]["QrOrder"];
+                    };
+                };
+            };
+            /** @description Error: invalid_json, invalid_request, missing_field, amount_invalid, unsupported_currency */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed, qr_establishment_suspended, method_not_enabled_for_shop */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: qr_establishment_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: amount_out_of_limits, unsupported_country, fx_unavailable, cascade_exhausted */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQrOrdersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        order: components["schemas"]["QrOrder"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: qr_order_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQrOrdersIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        order: components["schemas"]["QrOrder"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: qr_order_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: qr_order_not_pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQrOrdersIdSimulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "paid" | "expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        order: components["schemas"]["QrOrder"];
+                    };
+                };
+            };
+            /** @description Error: production_key_refused, invalid_json, invalid_request, missing_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: qr_order_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: qr_order_not_pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

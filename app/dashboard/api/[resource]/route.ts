@@ -12,6 +12,8 @@ import { listPayments } from "@/lib/payments/list-payments";
 import { listPaymentsQuery } from "@/lib/payments/schema";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
 import { getClaim } from "@/lib/claims/get-claim";
+import { getQrOrder, listQrOrders } from "@/lib/qr/orders";
+import { listQrOrdersEndpoint } from "@/lib/qr/schema";
 import { listSubscriptions } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
 import { pageQuery } from "@/lib/http/pagination";
@@ -37,6 +39,8 @@ const LOADERS: Record<string, Loader> = {
   payment: (d, q) => paymentDetail(d.ctx, parseWith(id, q, "query").id),
   claims: (d, q) => listClaims(d.ctx, parseWith(claimsQuery, q, "query")),
   claim: (d, q) => getClaim(d.ctx, parseWith(id, q, "query").id),
+  "qr-orders": async (d, q) => listQrOrders(await withShop(d), parseWith(listQrOrdersEndpoint.query, q, "query")),
+  "qr-order": async (d, q) => getQrOrder(await withShop(d), parseWith(id, q, "query").id),
   webhooks: (d, q) => listSubscriptions(d.ctx, q),
   deliveries: (d, q) => {
     const p = parseWith(deliveriesQuery, q, "query");

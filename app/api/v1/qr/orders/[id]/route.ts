@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { getQrOrderEndpoint } from "@/lib/qr/schema";
+import { getQrOrder } from "@/lib/qr/orders";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: route(getQrOrderEndpoint, async ({ auth, params }) => getQrOrder(auth, params.id)) });

@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { simulateQrOrderEndpoint } from "@/lib/qr/schema";
+import { simulateQrOrder } from "@/lib/qr/orders";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateQrOrderEndpoint, async ({ auth, params, body }) => simulateQrOrder(auth, params.id, body.action)) });

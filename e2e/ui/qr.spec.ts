@@ -1,0 +1,51 @@
+// The QR counter page (/qr/{token}) in Debian's Chromium, on a phone, a tablet at the till and a
+// desktop: the code (an SVG image with a label), the amount in the buyer's language, the
+// copy-and-paste code, the deadline; paid through the API while the page is open, it turns paid
+// without a reload. es, pt-BR and en; screenshots and axe-core (no serious violation).
+import { test, expect, type Page, type TestInfo } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { api, newMerchant, registerQr } from "./dashboard-helpers";
+
+async function check(page: Page, info: TestInfo, name: string) {
+  await page.screenshot({ path: `e2e/screenshots/qr-${name}-${info.project.name}.png`, fullPage: true });
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+}
+
+const CASES = [
+  { locale: "pt-BR", title: "Escaneie para pagar com PIX", paid: "Pagamento recebido", amount: /R\$\s?25,50/ },
+  { locale: "es", title: "Escanea para pagar con PIX", paid: "Pago recibido", amount: /25[.,]50/ },
+  { locale: "en", title: "Scan to pay with PIX", paid: "Payment received", amount: /R\$\s?25\.50/ },
+];
+
+for (const c of CASES) {
+  test(`the counter page follows the order live until it is paid (${c.locale})`, async ({ page }, info) => {
+    const m = await newMerchant(`qr-${c.locale}`);
+    await registerQr(m.shopId);
+    const made = await api("/qr/orders", m.sandbox.secretKey, { amount: 25.5, merchantOrderId: "mesa-4" });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const o = made.body.order;
+    await page.goto(`/qr/${o.token}?locale=${c.locale}`);
+    await expect(page.getByRole("heading", { level: 1, name: c.title })).toBeVisible();
+    await expect(page.getByTestId("qr-amount")).toHaveText(c.amount);
+    await expect(page.getByRole("img", { name: /PIX/ })).toBeVisible();
+    await expect(page.getByTestId("qr-payload")).toHaveText(o.qrPayload);
+    await expect(page.getByText("mesa-4")).toBeVisible();
+    // The code fits the screen: no sideways scroll on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    if (c.locale === "pt-BR") await check(page, info, "pending");
+
+    const paid = await api(`/qr/orders/${o.id}/simulate`, m.sandbox.secretKey, { action: "paid" });
+    expect(paid.status).toBe(200);
+    await expect(page.getByRole("heading", { level: 1, name: c.paid })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole("img", { name: /PIX/ })).toHaveCount(0);
+    if (c.locale === "pt-BR") await check(page, info, "paid");
+  });
+}
+
+test("on a tablet at the till, an unknown token is a helpful page", async ({ page }, info) => {
+  await page.setViewportSize({ width: 820, height: 1180 });
+  await page.goto(`/qr/${"a".repeat(24)}?locale=es`);
+  await expect(page.getByRole("heading", { name: "Código no encontrado" })).toBeVisible();
+  await check(page, info, "unknown");
+});

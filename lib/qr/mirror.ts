@@ -1,0 +1,13 @@
+// A QR order follows its pay-in transaction: every pending-ending transition of a payment
+// (lib/payments/transitions.ts: completePayment, failPayment) calls this in its own database
+// transaction, so an order is paid exactly when its transaction completes, by whichever path
+// (provider notice, status check, sandbox simulate, expiry job). One indexed UPDATE; a payment
+// without an order changes nothing.
+import type { Tx } from "@/lib/db";
+
+export async function mirrorToQrOrder(tx: Tx, transactionId: string, outcome: "paid" | "expired", at: Date): Promise<void> {
+  await tx.qrOrder.updateMany({
+    where: { transactionId, status: "pending" },
+    data: outcome === "paid" ? { status: "paid", paidAt: at } : { status: "expired", endedAt: at },
+  });
+}

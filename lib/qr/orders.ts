@@ -1,0 +1,92 @@
+// QR orders after creation: list, get (by id or public token), cancel, sandbox simulate, and the
+// counter page's public read. Every read is scoped to the key's merchant, shop and environment:
+// another establishment's order is qr_order_not_found.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { lockRow, transition } from "@/lib/ledger/transition";
+import { lockTransaction, completePayment, failPayment } from "@/lib/payments/transitions";
+import { presentTransaction } from "@/lib/payments/present";
+import { presentQrOrder } from "@/lib/qr/present";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { QrOrder } from "@/lib/generated/prisma/client";
+import type { QrOrderStatus } from "@/lib/generated/prisma/enums";
+
+type Scope = Pick<AuthContext, "merchant" | "environment" | "shop">;
+
+const scopeOf = (auth: Scope) => ({ merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { shopId: auth.shop.id } : {}) });
+
+export async function findOwnedQrOrder(auth: Scope, idOrToken: string): Promise<QrOrder> {
+  const o = await db().qrOrder.findFirst({ where: { ...scopeOf(auth), ...(idOrToken.startsWith("qro_") ? { id: idOrToken } : { token: idOrToken }) } });
+  if (!o) throw new AppError("qr_order_not_found", `No QR order ${idOrToken} for this shop.`, { param: "id" });
+  return o;
+}
+
+export async function getQrOrder(auth: Scope, idOrToken: string) {
+  return { order: presentQrOrder(await findOwnedQrOrder(auth, idOrToken)) };
+}
+
+type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: QrOrderStatus; merchantOrderId?: string; from?: string; to?: string };
+
+export async function listQrOrders(auth: Scope, q: Query) {
+  const base = scopeOf(auth);
+  const created = { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) };
+  const where = { ...base, ...(q.status ? { status: q.status } : {}), ...(q.merchantOrderId ? { merchantOrderId: q.merchantOrderId } : {}), ...(q.from || q.to ? { createdAt: created } : {}) };
+  const { rows, meta } = await pageRows(readPage(q), {
+    find: ({ extra, orderBy, skip, take }) => db().qrOrder.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
+    count: () => db().qrOrder.count({ where }),
+    cursor: (id) => db().qrOrder.findFirst({ where: { ...base, id } }),
+  });
+  return listEnvelope(rows.map(presentQrOrder), meta);
+}
+
+const notPending = (o: QrOrder) => new AppError("qr_order_not_pending", `The order is ${o.status}.`, { details: { status: o.status } });
+
+/**
+ * pending -> cancelled, with its transaction pending -> expired (payment.failed), in one kernel
+ * transition: the transaction row first (the lock every payment transition takes), then the
+ * order. A payment completing at the same moment either comes first (409 paid) or finds both ended.
+ */
+export async function cancelQrOrder(auth: Scope, idOrToken: string) {
+  const owned = await findOwnedQrOrder(auth, idOrToken);
+  const r = await transition({
+    name: "cancelQrOrder",
+    load: async (tx) => {
+      const payment = await lockTransaction(tx, owned.transactionId);
+      const order = await lockRow(tx, "qr_orders", owned.id, () => tx.qrOrder.findUnique({ where: { id: owned.id } }));
+      return payment && order ? { payment, order } : null;
+    },
+    missing: () => new AppError("qr_order_not_found", `No QR order ${idOrToken}.`),
+    ledger: ({ payment }) => ({ merchantId: payment.merchantId, environment: payment.environment }),
+    status: ({ order }) => order.status,
+    from: ["pending"],
+    refuse: ({ order }) => notPending(order),
+    apply: async (tx, { payment }) => {
+      const at = new Date();
+      const order = await tx.qrOrder.update({ where: { id: owned.id }, data: { status: "cancelled", endedAt: at } });
+      const updated = payment.status === "pending" ? await tx.transaction.update({ where: { id: payment.id }, data: { status: "expired" } }) : payment;
+      return { result: order, events: payment.status === "pending" ? [{ type: "payment.failed", object: presentTransaction(updated) }] : [] };
+    },
+  });
+  return { order: presentQrOrder(r.changed ? r.result : r.row!.order) };
+}
+
+/** Sandbox: paid completes the order's transaction (ledger, payment.completed); expired ends it. */
+export async function simulateQrOrder(auth: Scope, idOrToken: string, action: "paid" | "expired") {
+  const o = await findOwnedQrOrder(auth, idOrToken);
+  if (o.status !== "pending") throw notPending(o);
+  const r = action === "paid" ? await completePayment(o.transactionId, { alsoCaptured: true }) : await failPayment(o.transactionId, "expired");
+  const after = await db().qrOrder.findUniqueOrThrow({ where: { id: o.id } });
+  if (!r.changed && after.status !== (action === "paid" ? "paid" : "expired")) throw notPending(after);
+  return { order: presentQrOrder(after) };
+}
+
+/** The counter page's read: by public token only, what a screen facing the payer may show. */
+export async function publicQrOrder(token: string) {
+  if (!/^[A-Za-z0-9]{24}$/.test(token)) return null;
+  const o = await db().qrOrder.findUnique({ where: { token }, include: { establishment: { select: { name: true, city: true } } } });
+  if (!o) return null;
+  // An order past its deadline reads as expired before the expiry job has run.
+  const status = o.status === "pending" && o.expiresAt <= new Date() ? "expired" : o.status;
+  return { ...o, status };
+}
