@@ -1,5 +1,6 @@
 // The ledger under random sequences of pay-in commands (decisions.md, Pay-ins and Refunds and
-// claims), deposits to a CLABE, and the payout environment (sandbox funding, transfers from the
+// claims), QR orders (their BR Code asks exactly the amount, order and transaction agree), the
+// merchant's answers to chargebacks (accept, evidence then won), deposits to a CLABE, and the payout environment (sandbox funding, transfers from the
 // pay-in balance, swaps, sends and their simulated outcomes): whatever happens, every posting
 // sums to zero per currency, GET /me/balance and GET /me/payout/balance equal the ledger,
 // `ledgerWarnings` is empty, no payout balance goes below zero, what processing payouts hold
@@ -14,7 +15,8 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { api, newMerchant, waitFor, type ApiOptions, type ApiResponse } from "./helpers.ts";
+import { api, newMerchant, waitFor, API_URL, type ApiOptions, type ApiResponse } from "./helpers.ts";
+import { registerEstablishment } from "@/lib/qr/establishments";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { toMajor } from "@/lib/money/amount";
@@ -58,6 +60,8 @@ type Cmd =
   | { kind: "settle" }
   | { kind: "releaseReserves" }
   | { kind: "resolveChargeback"; pick: number; outcome: "won" | "lost" }
+  | { kind: "qrOrder"; cents: number; then: "paid" | "cancel" | "expired" | "none" }
+  | { kind: "dispute"; pick: number; answer: "accept" | "evidenceThenWon" | "wonWithoutEvidence" }
   | { kind: "deposit"; mxnCents: number; repeat: boolean }
   | { kind: "fundSandbox"; currency: PayoutCurrency; cents: number }
   | { kind: "transfer"; percent: number }
@@ -109,6 +113,9 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: "settle" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "releaseReserves" as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("resolveChargeback" as const), pick, outcome: fc.constantFrom("won" as const, "lost" as const) }) },
+  // QR orders (a pay-in by another door) and the merchant's answers to chargebacks, over the API.
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("qrOrder" as const), cents: fc.integer({ min: 200, max: 50_000 }), then: fc.constantFrom("paid" as const, "paid" as const, "cancel" as const, "expired" as const, "none" as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("dispute" as const), pick, answer: fc.constantFrom("accept" as const, "evidenceThenWon" as const, "wonWithoutEvidence" as const) }) },
   // Deposits: 5.00-20,000.00 MXN (under 10.00 is rejected by the rail's minimum); now and then
   // the last transfer reported again.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), mxnCents: fc.integer({ min: 500, max: 2_000_000 }), repeat: fc.boolean() }) },
@@ -229,6 +236,7 @@ class Run {
   readonly payouts: string[] = [];
   depositAccountId: string | null = null;
   lastTrackingKey: string | null = null;
+  qrReady = false;
   constructor(
     readonly merchantId: string,
     readonly key: string,
@@ -355,6 +363,45 @@ class Run {
         const ok = res.status === 200 || (res.status === 400 && res.body?.error?.code === "invalid_request");
         if (!ok) this.fail(`simulate payout ${cmd.action} ${id}`, `unexpected ${res.status} ${res.text.slice(0, 300)}`);
         return `${id} ${res.status} ${res.status === 200 ? res.body.payout.status : res.body.error.code}`;
+      }
+      case "qrOrder": {
+        if (!this.qrReady) {
+          const shop = await db().shop.findFirstOrThrow({ where: { merchantId: this.merchantId } });
+          await registerEstablishment({ shopId: shop.id, name: "Property Cafe", city: "Sao Paulo", mcc: "5814" });
+          this.qrReady = true;
+        }
+        const made = await this.call("/qr/orders", { body: { amount: cmd.cents / 100, merchantOrderId: `qr-${cmd.cents}` } });
+        const code = made.body?.error?.code;
+        if (made.status === 422 && code === "amount_out_of_limits") return `qr ${cmd.cents} refused: ${code}`;
+        if (made.status !== 201) this.fail(`qr order ${cmd.cents}`, `unexpected ${made.status} ${made.text.slice(0, 300)}`);
+        const o = made.body.order;
+        this.payments.push({ id: o.transactionId, amountLocal: o.amountLocal, currencyLocal: o.currencyLocal });
+        if (o.amountLocal !== cmd.cents / 100) this.fail(`qr order ${cmd.cents}`, `asked ${cmd.cents / 100} BRL, the code asks ${o.amountLocal}`);
+        if (cmd.then === "none") return `${o.id} pending`;
+        const r = cmd.then === "cancel" ? await this.call(`/qr/orders/${o.id}/cancel`, { body: {} }) : await this.call(`/qr/orders/${o.id}/simulate`, { body: { action: cmd.then } });
+        const okCode = r.status === 409 && r.body?.error?.code === "qr_order_not_pending";
+        if (r.status !== 200 && !okCode) this.fail(`qr ${cmd.then} ${o.id}`, `unexpected ${r.status} ${r.text.slice(0, 300)}`);
+        const after = (await this.call(`/qr/orders/${o.id}`)).body.order.status;
+        const tx = (await this.call(`/payments/${o.transactionId}`)).body.status;
+        const agrees = { pending: ["pending"], paid: ["completed", "refunded", "chargeback"], expired: ["expired", "failed"], cancelled: ["expired"] }[after as "pending"] ?? [];
+        if (!agrees.includes(tx)) this.fail(`qr ${cmd.then} ${o.id}`, `order ${after} but its transaction ${tx}`);
+        return `${o.id} ${cmd.then} -> ${after} (${tx})`;
+      }
+      case "dispute": {
+        const open = await openChargebacks(this.merchantId);
+        const claimId = open[cmd.pick % Math.max(1, open.length)];
+        if (!claimId) return "skipped (no open chargeback)";
+        if (cmd.answer === "evidenceThenWon") {
+          const form = new FormData();
+          form.append("text", "Delivered and signed for.");
+          const up = await fetch(`${API_URL}/api/v1/claims/${claimId}/evidence`, { method: "POST", headers: { authorization: `Bearer ${this.key}` }, body: form });
+          if (up.status !== 201 && up.status !== 409) this.fail(`evidence ${claimId}`, `unexpected ${up.status} ${await up.text()}`);
+        }
+        const r = cmd.answer === "accept" ? await this.call(`/claims/${claimId}/accept`, { body: {} }) : await this.call(`/claims/${claimId}/simulate`, { body: { action: "won" } });
+        const code = r.body?.error?.code;
+        const expected = r.status === 200 || code === "claim_already_resolved" || (cmd.answer === "wonWithoutEvidence" && code === "missing_required_fields");
+        if (!expected) this.fail(`dispute ${cmd.answer} ${claimId}`, `unexpected ${r.status} ${r.text.slice(0, 300)}`);
+        return `${claimId} ${cmd.answer} ${r.status === 200 ? r.body.claim.status : code}`;
       }
       case "resolveChargeback": {
         const open = await openChargebacks(this.merchantId);
