@@ -40,6 +40,8 @@ import { getClaim } from "@/lib/claims/get-claim";
 import { createQrOrderBody } from "@/lib/qr/schema";
 import { createQrOrder, replayQrOrder } from "@/lib/qr/create-order";
 import { cancelQrOrder, simulateQrOrder } from "@/lib/qr/orders";
+import { closeSettlement } from "@/lib/settlements/close-settlement";
+import { simulateSettlement } from "@/lib/settlements/settle-batch";
 import { replayDeposit, replayFunding, replayPayout, replayRefund, replaySwap, replayTransfer } from "@/lib/http/replays";
 
 export type SignInState = { error?: string; email?: string; needCode?: boolean };
@@ -140,6 +142,22 @@ export async function simulateQrOrderAction(orderId: string, action: "paid" | "e
     if (action !== "paid" && action !== "expired") throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
     const ctx = await withShop(d);
     return onceForForm(d, "qr-simulate", formKey, { orderId, action }, () => simulateQrOrder(ctx, orderId, action));
+  });
+}
+
+/** Sandbox: close a settlement batch now (the daily job's work, for this merchant). */
+export async function runSettlementAction(formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("runSettlement");
+    return onceForForm(d, "settlement-run", formKey, {}, () => closeSettlement(d.ctx, { periodTo: new Date() }));
+  });
+}
+
+export async function simulateSettlementAction(settlementId: string, action: "paid" | "failed", formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("simulateCrypto");
+    if (action !== "paid" && action !== "failed") throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
+    return onceForForm(d, "settlement-simulate", formKey, { settlementId, action }, () => simulateSettlement(d.ctx, settlementId, action));
   });
 }
 

@@ -14,6 +14,7 @@ import { createDashboardUser } from "@/lib/dashboard/users";
 import { setRate } from "@/lib/money/rates";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { registerEstablishment } from "@/lib/qr/establishments";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());
@@ -29,7 +30,7 @@ let sk = "";
 let owner = "";
 let viewer = "";
 /** Objects the money actions act on, made through the API with the merchant's secret key. */
-const ids = { pending: "", pending2: "", completed: "", account: "", payout: "", payout2: "", hook: "", hook2: "", delivery: "", quote: "", keyPair: "", production: "" };
+const ids = { pending: "", pending2: "", completed: "", account: "", payout: "", payout2: "", hook: "", hook2: "", delivery: "", quote: "", keyPair: "", production: "", claim: "", claim2: "", qr: "", qr2: "", settlement: "" };
 let find: ReturnType<typeof actionFinder>;
 
 async function ok(r: Promise<{ status: number; text: string; body?: any }>, what: string) {
@@ -118,6 +119,36 @@ describe("API routes", () => {
     await ok(api(`/webhooks/${extra}`, { key: sk, method: "DELETE" }), "DELETE webhook");
     ids.pending2 = (await pay()).transactionId;
 
+    // Chargebacks to answer (evidence, accept, decide), QR orders (create, cancel, simulate) and
+    // a settlement batch (run, simulate).
+    const disputed = async () => {
+      const id = (await pay()).transactionId;
+      await ok(api(`/payments/${id}/simulate`, { key: sk, body: { action: "paid" } }), "paid before the chargeback");
+      await ok(api(`/payments/${id}/simulate`, { key: sk, body: { action: "chargeback" } }), "chargeback");
+      return (await ok(api(`/claims?transactionId=${id}`, { key: sk }), "GET /claims")).data[0].id as string;
+    };
+    ids.claim = await disputed();
+    ids.claim2 = await disputed();
+    const third = await disputed();
+    const form = new FormData();
+    form.append("text", "Delivered.");
+    assert.equal((await fetch(`${API_URL}/api/v1/claims/${third}/evidence`, { method: "POST", headers: { authorization: `Bearer ${sk}` }, body: form })).status, 201);
+    await ok(api(`/claims/${third}/accept`, { key: sk, body: {} }), "accept");
+    await registerEstablishment({ shopId: m.shopId, name: "Gate Cafe", city: "Sao Paulo", mcc: "5814" });
+    const order = () => ok(api("/qr/orders", { key: sk, body: { amount: 10, merchantOrderId: `g-${randomUUID().slice(0, 6)}` } }), "POST /qr/orders");
+    ids.qr = (await order()).order.id;
+    ids.qr2 = (await order()).order.id;
+    await ok(api(`/qr/orders/${(await order()).order.id}/cancel`, { key: sk, body: {} }), "QR cancel");
+    await ok(api("/me/settlement-destination", { key: sk, method: "PUT", body: { asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } }), "settlement destination");
+    const big = (await ok(api("/payments", { key: sk, body: { amount: 80, paymentMethodId: "sbx_card" } }), "a payment to settle")).transactionId;
+    await ok(api(`/payments/${big}/simulate`, { key: sk, body: { action: "paid" } }), "paid");
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    ids.settlement = (await ok(api("/settlements/run", { key: sk, body: {} }), "settlement run")).settlement.id;
+    // The batch swept the available balance: some back for the dashboard's refund below.
+    const more = (await ok(api("/payments", { key: sk, body: { amount: 20, paymentMethodId: "sbx_card" } }), "a payment after the batch")).transactionId;
+    await ok(api(`/payments/${more}/simulate`, { key: sk, body: { action: "paid" } }), "paid");
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+
     const pair = await db().apiKeyPair.findFirstOrThrow({ where: { merchantId: m.merchantId, shopId: m.shopId, environment: "sandbox", revokedAt: null }, select: { id: true } });
     ids.keyPair = pair.id;
   });
@@ -167,6 +198,13 @@ describe("dashboard", () => {
     { name: "executeSwapAction", page: () => "/dashboard/payouts", args: () => [ids.quote] },
     { name: "sendPayoutAction", page: () => "/dashboard/payouts", args: () => [{ methodId: "sbx_po_mx_spei", amount: "10", recipient }] },
     { name: "simulatePayoutAction", page: () => `/dashboard/payouts/${ids.payout}`, args: () => [ids.payout, "completed"] },
+    { name: "acceptClaimAction", page: () => `/dashboard/claims/${ids.claim}`, args: () => [ids.claim] },
+    { name: "simulateClaimAction", page: () => `/dashboard/claims/${ids.claim2}`, args: () => [ids.claim2, "lost"] },
+    { name: "createQrOrderAction", page: () => "/dashboard/qr", args: () => [{ amount: "12", merchantOrderId: "gate-qr" }] },
+    { name: "cancelQrOrderAction", page: () => "/dashboard/qr", args: () => [ids.qr] },
+    { name: "simulateQrOrderAction", page: () => "/dashboard/qr", args: () => [ids.qr2, "paid"] },
+    { name: "runSettlementAction", page: () => "/dashboard/settlements", args: () => [] },
+    { name: "simulateSettlementAction", page: () => "/dashboard/settlements", args: () => [ids.settlement, "paid"] },
     { name: "testCascadeAction", page: () => "/dashboard/developers", args: () => [{ paymentMethodId: "sbx_card", amount: "5", steps: ["accept"], notices: [] }] },
     // Last: it rolls the sandbox secret key the API steps above used.
     { name: "rollSecretKeyAction", page: () => "/dashboard/developers", args: () => [ids.keyPair] },
@@ -208,6 +246,9 @@ describe("dashboard", () => {
       ["simulateDepositAction", `/dashboard/deposit-accounts/${ids.account}`, [ids.account, { amount: "100", payerName: "P", payerBank: "B" }], "production_key_refused"],
       ["fundSandboxAction", "/dashboard/payouts", [{ currency: "MXN", amount: "100" }], "fund_sandbox_only"],
       ["simulatePayoutAction", `/dashboard/payouts/${ids.payout2}`, [ids.payout2, "completed"], "simulate_sandbox_only"],
+      ["simulateClaimAction", `/dashboard/claims/${ids.claim2}`, [ids.claim2, "won"], "production_key_refused"],
+      ["runSettlementAction", "/dashboard/settlements", [], "production_key_refused"],
+      ["simulateSettlementAction", "/dashboard/settlements", [ids.settlement, "paid"], "production_key_refused"],
     ] as const) {
       const { id } = await find(name, [page]);
       const result = actionResult((await callAction(live, page, id, [...args])).text);
@@ -221,6 +262,7 @@ describe("dashboard", () => {
     const reads = [
       "overview", "payments", `payment?id=${ids.completed}`, "claims", "webhooks", `deliveries?id=${ids.hook}`, `inbox?id=${ids.hook}`, "requests", "keys",
       "deposit-accounts", `deposit-account?id=${ids.account}`, `deposits?id=${ids.account}`, "payout-balance", "payout-methods", "payouts", `payout?id=${ids.payout}`,
+      `claim?id=${ids.claim}`, "qr-orders", `qr-order?id=${ids.qr}`, "settlements",
     ];
     const before = await settledSnapshot();
     for (const r of reads) {

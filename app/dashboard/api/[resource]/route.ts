@@ -13,6 +13,8 @@ import { listPaymentsQuery } from "@/lib/payments/schema";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
 import { getClaim } from "@/lib/claims/get-claim";
 import { getQrOrder, listQrOrders } from "@/lib/qr/orders";
+import { listSettlements } from "@/lib/settlements/list-settlements";
+import { listSettlementsEndpoint } from "@/lib/settlements/schema";
 import { listQrOrdersEndpoint } from "@/lib/qr/schema";
 import { listSubscriptions } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
@@ -39,6 +41,7 @@ const LOADERS: Record<string, Loader> = {
   payment: (d, q) => paymentDetail(d.ctx, parseWith(id, q, "query").id),
   claims: (d, q) => listClaims(d.ctx, parseWith(claimsQuery, q, "query")),
   claim: (d, q) => getClaim(d.ctx, parseWith(id, q, "query").id),
+  settlements: (d, q) => listSettlements(d.ctx, parseWith(listSettlementsEndpoint.query, q, "query")),
   "qr-orders": async (d, q) => listQrOrders(await withShop(d), parseWith(listQrOrdersEndpoint.query, q, "query")),
   "qr-order": async (d, q) => getQrOrder(await withShop(d), parseWith(id, q, "query").id),
   webhooks: (d, q) => listSubscriptions(d.ctx, q),
