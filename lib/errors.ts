@@ -88,6 +88,7 @@ const table = {
   payout_proof_unavailable: [404, "invalid_request_error"],
   settlement_already_paid: [409, "invalid_request_error"],
   claim_already_resolved: [409, "invalid_request_error"],
+  // Not in section 7's table: evidence sent after a chargeback's dueBy (decisions.md "Claims listing and disputes").
   evidence_window_closed: [409, "invalid_request_error"],
   shop_not_found: [404, "invalid_request_error"],
   merchant_not_found: [404, "invalid_request_error"],

@@ -1,9 +1,21 @@
 // Answering a chargeback in the dashboard, in Debian's Chromium (desktop and tablet): the claims
 // list links the chargeback with its due date, the claim page takes a PDF and a statement (both
-// listed, the file downloadable), a file that is not a PDF/PNG/JPEG is refused next to the field,
-// and the sandbox "won" decides it. Pages screenshotted and scanned with axe-core (checkPage).
+// listed, the file downloadable as sent), a file that is not a PDF/PNG/JPEG or is over 5 MiB is
+// refused next to the field, and the sandbox "won" decides it. Pages screenshotted and scanned with axe-core (checkPage).
 import { test, expect } from "@playwright/test";
+import PDFDocument from "pdfkit";
 import { api, checkPage, nav, newMerchant, signIn } from "./dashboard-helpers";
+
+/** A real one-page PDF (pdfkit), as a merchant's invoice would be. */
+function invoicePdf(): Promise<Buffer> {
+  const doc = new PDFDocument({ size: "A4" });
+  const chunks: Buffer[] = [];
+  doc.on("data", (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve) => doc.on("end", () => resolve(Buffer.concat(chunks))));
+  doc.fontSize(14).text("Invoice 0042: delivered and signed for on 3 May.");
+  doc.end();
+  return done;
+}
 
 test.describe.configure({ mode: "parallel" });
 
@@ -30,7 +42,13 @@ test("upload evidence to a chargeback, then win it in the sandbox", async ({ pag
   await form.getByRole("button", { name: "Send evidence" }).click();
   await expect(form.getByText(/is not a PDF, PNG or JPEG/)).toBeVisible();
 
-  await form.getByLabel("Files").setInputFiles({ name: "invoice.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
+  // Over 5 MiB: refused next to the field before it is sent.
+  await form.getByLabel("Files").setInputFiles({ name: "scan.pdf", mimeType: "application/pdf", buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(6 * 1024 * 1024, 0x20)]) });
+  await form.getByRole("button", { name: "Send evidence" }).click();
+  await expect(form.getByText(/at most 5 MiB/)).toBeVisible();
+
+  const pdf = await invoicePdf();
+  await form.getByLabel("Files").setInputFiles({ name: "invoice.pdf", mimeType: "application/pdf", buffer: pdf });
   await form.getByLabel("Statement").fill("Delivered on 3 May, signed for by the buyer.");
   await form.getByRole("button", { name: "Send evidence" }).click();
   await expect(form.getByRole("status")).toContainText("2 item(s)");
@@ -39,6 +57,10 @@ test("upload evidence to a chargeback, then win it in the sandbox", async ({ pag
   await expect(evidence).toContainText("Delivered on 3 May");
   const [download] = await Promise.all([page.waitForEvent("download"), evidence.getByRole("link", { name: "invoice.pdf" }).click()]);
   expect(download.suggestedFilename()).toBe("invoice.pdf");
+  const saved = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const c of saved) chunks.push(c as Buffer);
+  expect(Buffer.concat(chunks).equals(pdf)).toBe(true);
   await checkPage(page, info, "claim-evidence");
 
   await page.getByRole("button", { name: "Simulate won" }).click();

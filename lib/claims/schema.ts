@@ -119,7 +119,11 @@ export function parseEvidenceForm(raw: unknown): EvidenceUpload {
   let text: string | null = null;
   for (const [name, value] of form.entries()) {
     if ((name === "files" || name === "file") && typeof value !== "string") files.push(value);
-    else if (name === "text" && typeof value === "string") text = value.trim() === "" ? text : value;
+    else if (name === "text" && typeof value === "string") {
+      if (value.trim() === "") continue;
+      if (text !== null) throw new AppError("invalid_request", "Send one `text` per request (one statement; files may repeat).", { param: "text" });
+      text = value;
+    }
     else throw new AppError("invalid_request", `Unknown field \`${name}\`: send files in \`files\` and a statement in \`text\`.`, { param: name });
   }
   if (files.length === 0 && text === null) throw new AppError("missing_required_fields", "Send at least one file in `files` or a statement in `text`.", { param: "files" });
@@ -134,7 +138,7 @@ export const submitEvidenceEndpoint = defineEndpoint({
   tag: "Refunds",
   summary: "Submit evidence against an open chargeback",
   description:
-    "multipart/form-data: `files` (PDF, PNG or JPEG, its type read from its bytes; at most 5 MiB each, 5 per request) and/or `text`. Taken until the claim's `dueBy`; after it 409 evidence_window_closed. A file over 5 MiB is 413 payload_too_large, another type 400 invalid_request (param files). Answers the claim with all its evidence.",
+    "multipart/form-data: `files` (PDF, PNG or JPEG, its type read from its bytes; at most 5 MiB each, 5 per request) and/or one `text`. A file whose name says another of these types than its bytes (a PNG named invoice.pdf) is refused; a name without such an extension gets the right one. Taken until the claim's `dueBy`; after it 409 evidence_window_closed. A file over 5 MiB is 413 payload_too_large, another type 400 invalid_request (param files). Answers the claim with all its evidence.",
   auth: "secret",
   permission: "respondToDisputes",
   idempotent: true,

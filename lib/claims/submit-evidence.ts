@@ -1,8 +1,9 @@
 // POST /claims/{id}/evidence: files and a statement against an open chargeback, until dueBy.
-// A file's type is read from its first bytes (a PDF named .png, or a .pdf holding anything else,
-// is refused whatever type the client declared); each file is at most 5 MiB. The claim row is
-// locked while evidence is added, so an accept or a decision running at the same moment either
-// sees the evidence or refuses it as resolved, never half of it.
+// A file's type is read from its first bytes, whatever type the client declared; a name that
+// says another of our types (a PDF named .png, a .pdf holding a PNG) is refused too, and a name
+// with no such extension gets the right one, so a download opens as what it is. Each file is at
+// most 5 MiB. The claim row is locked while evidence is added, so an accept or a decision running
+// at the same moment either sees the evidence or refuses it as resolved, never half of it.
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
@@ -10,31 +11,15 @@ import { newId } from "@/lib/ids";
 import { bindIdempotency } from "@/lib/http/idempotency";
 import { lockClaim } from "@/lib/payments/transitions";
 import { EVIDENCE_FILE_LIMIT, type EvidenceUpload } from "@/lib/claims/schema";
+import { evidenceFileName, extensionFor, sniffEvidenceType } from "@/lib/claims/evidence-file";
 import { findOwnedClaim } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
-type EvidenceType = "application/pdf" | "image/png" | "image/jpeg";
-
-const SIGNATURES: Array<[EvidenceType, number[]]> = [
-  ["application/pdf", [0x25, 0x50, 0x44, 0x46, 0x2d]], // %PDF-
-  ["image/png", [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
-  ["image/jpeg", [0xff, 0xd8, 0xff]],
-];
-
-/** The evidence type the bytes are, or null: the declared type and the name are not trusted. */
-export function sniffEvidenceType(bytes: Uint8Array): EvidenceType | null {
-  for (const [type, sig] of SIGNATURES) if (bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b)) return type;
-  return null;
-}
-
-function cleanName(name: string, i: number): string {
-  const base = name.replace(/[\\/]/g, "_").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
-  return base || `evidence-${i + 1}`;
-}
-
 export async function submitEvidence(auth: Pick<AuthContext, "merchant" | "environment" | "shop">, id: string, upload: EvidenceUpload) {
-  // Checks that need no lock first: the files themselves.
+  // Another merchant's claim is a 404 whatever is sent; then the files, before any lock.
+  const owned = await findOwnedClaim(auth, id);
+  if (owned.kind !== "chargeback") throw new AppError("invalid_request", "Evidence answers chargebacks; this claim is a refund.", { param: "id" });
   const files = await Promise.all(
     upload.files.map(async (f, i) => {
       if (f.size > EVIDENCE_FILE_LIMIT) {
@@ -43,11 +28,11 @@ export async function submitEvidence(auth: Pick<AuthContext, "merchant" | "envir
       const bytes = new Uint8Array(await f.arrayBuffer());
       const type = sniffEvidenceType(bytes);
       if (!type) throw new AppError("invalid_request", `File ${i + 1} (${f.name}) is not a PDF, PNG or JPEG (its content was checked, not its name).`, { param: "files", details: { file: f.name } });
-      return { name: cleanName(f.name, i), type, bytes };
+      const name = evidenceFileName(f.name, type, i);
+      if (!name) throw new AppError("invalid_request", `File ${i + 1} (${f.name}) holds a ${extensionFor(type).toUpperCase()}, not what its name says.`, { param: "files", details: { file: f.name, detected: type } });
+      return { name, type, bytes };
     }),
   );
-  const owned = await findOwnedClaim(auth, id);
-  if (owned.kind !== "chargeback") throw new AppError("invalid_request", "Evidence answers chargebacks; this claim is a refund.", { param: "id" });
   await db().$transaction(async (tx) => {
     const claim = (await lockClaim(tx, owned.id))!;
     if (claim.status !== "open") throw new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } });

@@ -109,19 +109,24 @@ const payouts: ExportResource = {
   },
 };
 
+// Claims have no shop of their own: a shop-bound key sees those of its shop's payments.
 const claims: ExportResource = {
-  header: ["id", "created_at", "resolved_at", "kind", "status", "transaction_id", "amount", "currency", "amount_usd", "reason"],
+  header: ["id", "created_at", "resolved_at", "kind", "status", "transaction_id", "amount", "currency", "amount_usd", "reason", "due_by", "evidence_count"],
   async batch(scope, after, limit) {
     const rows = await page(
       "claims",
-      `id, ${local("created_at")} AS created, ${local("resolved_at")} AS resolved, kind::text AS kind, status::text AS status, transaction_id, amount_local::text, currency, amount_usd::text, reason`,
-      null,
+      `id, ${local("created_at")} AS created, ${local("resolved_at")} AS resolved, kind::text AS kind, status::text AS status, transaction_id, amount_local::text, currency, amount_usd::text, reason,
+       ${local("due_by")} AS due, (SELECT count(*) FROM claim_evidence e WHERE e.claim_id = claims.id)::text AS evidence_count`,
+      "(SELECT t.shop_id FROM transactions t WHERE t.id = claims.transaction_id)",
       scope,
       after,
       limit,
     );
     return {
-      rows: rows.map((r) => [r.id, text(r.created), text(r.resolved), text(r.kind), text(r.status), text(r.transaction_id), money(r.amount_local, r.currency), text(r.currency), money(r.amount_usd, "USD"), text(r.reason)]),
+      rows: rows.map((r) => [
+        r.id, text(r.created), text(r.resolved), text(r.kind), text(r.status), text(r.transaction_id), money(r.amount_local, r.currency), text(r.currency), money(r.amount_usd, "USD"), text(r.reason),
+        text(r.due), text(r.evidence_count),
+      ]),
       last: lastOf(rows),
     };
   },

@@ -265,7 +265,7 @@ export type paths = {
         put?: never;
         /**
          * Submit evidence against an open chargeback
-         * @description multipart/form-data: `files` (PDF, PNG or JPEG, its type read from its bytes; at most 5 MiB each, 5 per request) and/or `text`. Taken until the claim's `dueBy`; after it 409 evidence_window_closed. A file over 5 MiB is 413 payload_too_large, another type 400 invalid_request (param files). Answers the claim with all its evidence.
+         * @description multipart/form-data: `files` (PDF, PNG or JPEG, its type read from its bytes; at most 5 MiB each, 5 per request) and/or one `text`. A file whose name says another of these types than its bytes (a PNG named invoice.pdf) is refused; a name without such an extension gets the right one. Taken until the claim's `dueBy`; after it 409 evidence_window_closed. A file over 5 MiB is 413 payload_too_large, another type 400 invalid_request (param files). Answers the claim with all its evidence.
          */
         post: operations["postClaimsIdEvidence"];
         delete?: never;

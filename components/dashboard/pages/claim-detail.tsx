@@ -14,7 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { useQueryClient } from "@tanstack/react-query";
-import type { claim } from "@/lib/claims/schema";
+import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/lib/claims/schema";
 
 export type Claim = z.infer<typeof claim>;
 
@@ -44,6 +44,11 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
           </Card>
           {c.kind === "chargeback" ? <EvidenceList claim={c} /> : null}
           {canRespond && windowOpen ? <EvidenceForm claimId={c.id} dueBy={c.dueBy} /> : null}
+          {open && !windowOpen ? (
+            <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              Evidence was due by {formatDateTime(c.dueBy)}; the buyer&apos;s bank decides with what was sent before then.
+            </p>
+          ) : null}
         </div>
         <div className="space-y-6">
           {canRespond && open ? <AcceptCard claimId={c.id} amount={c.amount} currency={c.currency} /> : null}
@@ -94,7 +99,16 @@ function EvidenceForm({ claimId, dueBy }: { claimId: string; dueBy: string | nul
     try {
       const body = new FormData(form);
       // An empty file input still sends an empty part; leave it out.
-      for (const f of body.getAll("files")) if (typeof f !== "string" && f.size === 0 && f.name === "") body.delete("files");
+      const files = body.getAll("files").filter((f): f is File => typeof f !== "string" && !(f.size === 0 && f.name === ""));
+      body.delete("files");
+      for (const f of files) body.append("files", f);
+      // The API's limits, checked before megabytes travel; the server checks again (and the type).
+      const large = files.find((f) => f.size > EVIDENCE_FILE_LIMIT);
+      const tooMany = files.length > EVIDENCE_FILES_PER_REQUEST;
+      if (large || tooMany) {
+        setError({ param: "files", message: large ? `${large.name} is ${(large.size / 1024 / 1024).toFixed(1)} MiB; each file may hold at most 5 MiB.` : `Send at most ${EVIDENCE_FILES_PER_REQUEST} files at a time.` });
+        return;
+      }
       const res = await fetch(`/dashboard/api/claims/${claimId}/evidence`, { method: "POST", body });
       const out = await res.json().catch(() => null);
       if (!res.ok) {
