@@ -80,7 +80,12 @@ async function main() {
     const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR });
     databaseUrl = embedded.url;
     Object.assign(process.env, EMBEDDED_DB_ENV);
-    poolSize = process.env.DATABASE_POOL_SIZE ?? "4";
+    // One connection: PGlite runs one statement stream at a time, and its socket server queues
+    // what each connection sends chunk by chunk, so two connections' extended-protocol messages
+    // (Parse/Bind/Execute) can interleave outside a transaction ("bind message supplies 5
+    // parameters, but prepared statement requires 2"). A transaction already held the whole
+    // database, so one connection loses no concurrency the embedded database ever had.
+    poolSize = "1";
     writeFileSync(EMBEDDED_STATE_FILE, JSON.stringify({ url: embedded.url, port: embedded.port, pid: process.pid }));
     stopDb = async () => {
       rmSync(EMBEDDED_STATE_FILE, { force: true });
