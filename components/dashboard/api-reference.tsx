@@ -5,7 +5,7 @@ import { Badge, type Tone } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/card";
 
 type Schema = { type?: string | string[]; $ref?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; enum?: unknown[]; description?: string; anyOf?: Schema[]; oneOf?: Schema[]; format?: string; const?: unknown };
-type Operation = { operationId: string; summary: string; description?: string; tags: string[]; "x-key-kind"?: string; parameters: Array<{ name: string; in: string; required: boolean; description?: string; schema: Schema }>; requestBody?: { content: { "application/json": { schema: Schema } } }; responses: Record<string, { description: string; content?: { "application/json": { schema: Schema } } }> };
+type Operation = { operationId: string; summary: string; description?: string; tags: string[]; "x-key-kind"?: string; parameters: Array<{ name: string; in: string; required: boolean; description?: string; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { description: string; content?: { "application/json": { schema: Schema } } }> };
 export type OpenApiDocument = { info: { title: string; version: string; description?: string }; servers: Array<{ url: string }>; tags: Array<{ name: string }>; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
 const METHOD_TONES: Record<string, Tone> = { get: "blue", post: "green", patch: "yellow", put: "yellow", delete: "red" };
@@ -57,8 +57,11 @@ function SchemaTable({ schema, doc, depth = 0 }: { schema: Schema; doc: OpenApiD
 
 function OperationView({ method, path, op, doc }: { method: string; path: string; op: Operation; doc: OpenApiDocument }) {
   const base = doc.servers[0]?.url ?? "";
-  const body = op.requestBody?.content["application/json"].schema;
-  const curl = [`curl -X ${method.toUpperCase()} ${base}${path}`, `  -H "Authorization: Bearer sk_test_…"`, ...(body ? [`  -H "Content-Type: application/json"`, `  -d '{…}'`] : [])].join(" \\\n");
+  // JSON bodies, or a multipart upload (evidence files): shown as its fields, curl with -F.
+  const [bodyType, bodyContent] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+  const body = bodyContent?.schema;
+  const bodyLines = !body ? [] : bodyType === "multipart/form-data" ? [`  -F "files=@evidence.pdf"`, `  -F "text=…"`] : [`  -H "Content-Type: application/json"`, `  -d '{…}'`];
+  const curl = [`curl -X ${method.toUpperCase()} ${base}${path}`, `  -H "Authorization: Bearer sk_test_…"`, ...bodyLines].join(" \\\n");
   return (
     <article id={op.operationId} aria-labelledby={`${op.operationId}-title`} className="scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h3 id={`${op.operationId}-title`} className="flex flex-wrap items-center gap-2">
