@@ -275,6 +275,7 @@ describe("POST /me/payout/send", () => {
       ["po_mx_spei", speiRecipient({ account: clabe().slice(0, 17) + String((Number(clabe()[17]) + 1) % 10) }), "recipient.account"],
       ["po_mx_spei", speiRecipient({ account: "12345" }), "recipient.account"],
       ["po_mx_spei", speiRecipient({ bankCode: undefined }), "recipient.bankCode"],
+      ["po_mx_spei", speiRecipient({ bankCode: "012" }), "recipient.bankCode"],
       ["po_mx_spei", speiRecipient({ documentType: "CPF" }), "recipient.documentType"],
       ["po_mx_spei", speiRecipient({ documentId: "NOT-AN-RFC" }), "recipient.documentId"],
       ["po_mx_spei", speiRecipient({ documentId: undefined }), "recipient.documentId"],

@@ -15,6 +15,9 @@ test("SPEI: CLABE check digit, 3-digit bankCode, RFC or CURP", () => {
   assert.deepEqual(paths("po_mx_spei", { ...ok, documentType: "CURP", documentId: "GODE561231HDFRRN09" }), []);
   assert.deepEqual(paths("po_mx_spei", { ...ok, account: clabe.slice(0, 17) + ((Number(clabe[17]) + 1) % 10) }), ["recipient.account"]);
   assert.deepEqual(paths("po_mx_spei", { ...ok, bankCode: "2" }), ["recipient.bankCode"]);
+  // A Banamex (002) CLABE sent with BBVA's code (012) is refused on the bank code.
+  assert.deepEqual(paths("po_mx_spei", { ...ok, bankCode: "012" }), ["recipient.bankCode"]);
+  assert.match(recipientIssues(method("po_mx_spei"), { ...ok, bankCode: "012" } as never)[0]!.message, /institution 002/);
   assert.deepEqual(paths("po_mx_spei", { ...ok, documentType: "RFC", documentId: "GODE561231HDFRRN09" }), ["recipient.documentId"]);
   assert.deepEqual(paths("po_mx_spei", {}), ["recipient.name", "recipient.account", "recipient.documentId", "recipient.bankCode"]);
   assert.deepEqual(paths("po_mx_spei", undefined), ["recipient"]);

@@ -32,6 +32,9 @@ export function recipientIssues(method: Pick<PayoutMethod, "rail" | "country">, 
       if (account && !isValidClabe(account)) add("account", "Must be an 18-digit CLABE with a valid check digit");
       if (!has(r.bankCode)) add("bankCode", "Required for SPEI");
       else if (!/^\d{3}$/.test(r.bankCode.trim())) add("bankCode", "Must be the 3-digit institution code");
+      // The CLABE's first three digits name its bank (rails.md): money sent with another bank's
+      // code goes astray or comes back days later.
+      else if (isValidClabe(account) && account.slice(0, 3) !== r.bankCode.trim()) add("bankCode", `Does not match the CLABE: it belongs to institution ${account.slice(0, 3)}`);
       if (docType && !(SPEI_DOCUMENT_TYPES as readonly string[]).includes(docType)) add("documentType", "Must be RFC or CURP");
       if (doc) {
         const ok = docType === "RFC" ? isRfcShape(doc) : docType === "CURP" ? isCurpShape(doc) : isRfcShape(doc) || isCurpShape(doc);
