@@ -60,6 +60,11 @@ export const configSchema = z
      * and answers 404 in production (never an open door).
      */
     METRICS_TOKEN: z.string().min(16).optional(),
+    /** The custody provider that sends production withdrawals (HTTP, HMAC-signed); unset: production withdrawals answer 503. */
+    CUSTODY_URL: z.url().optional(),
+    CUSTODY_SECRET: z.string().min(16).optional(),
+    /** Per-call timeout towards the custody provider; past it the outcome is unknown, not failed. */
+    CUSTODY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   })
   .transform((c) => ({ ...c, APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "") }))
   .superRefine((c, ctx) => {

@@ -41,6 +41,7 @@ export const ID_PREFIXES = {
   securityEvent: "sev",
   settlement: "stl",
   claimEvidence: "evd",
+  withdrawal: "wdr",
   qrEstablishment: "qre",
   qrOrder: "qro",
 } as const;

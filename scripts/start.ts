@@ -16,6 +16,8 @@ import { buildIfStale } from "./lib/build.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
+import { startCustodySimulator } from "./custody/simulator.ts";
+import { randomBytes } from "node:crypto";
 
 const started = Date.now();
 const dev = process.argv.includes("--dev");
@@ -120,6 +122,12 @@ async function main() {
     for (const p of sims) await startSimulatedProvider(p);
     pspEnv = providerEnv(sims);
     say(`simulated providers: ${sims.map((p) => `${p.code} :${p.port}`).join(", ")}`);
+  }
+  // Development: a simulated custody provider makes production withdrawals work end to end.
+  if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !process.env.CUSTODY_URL) {
+    const custody = await startCustodySimulator({ secret: randomBytes(24).toString("hex") });
+    Object.assign(pspEnv, { CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret });
+    say(`simulated custody provider :${custody.port}`);
   }
 
   if (!dev) buildIfStale(say);

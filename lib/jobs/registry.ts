@@ -15,6 +15,7 @@ import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
 import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
 import { verifyLedgers } from "@/lib/jobs/verify-ledgers";
 import { checkPayoutStatuses } from "@/lib/jobs/check-payout-status";
+import { checkWithdrawalStatuses } from "@/lib/jobs/check-withdrawal-status";
 import { expirePayments } from "@/lib/jobs/expire-payments";
 import { purgeExpired } from "@/lib/jobs/purge-expired";
 import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
@@ -88,6 +89,14 @@ export const JOBS: JobDef[] = [
     cron: "* * * * *",
     retries: 3,
     steps: [{ name: "ask-providers", run: () => checkPayoutStatuses() }],
+  },
+  {
+    name: "check-withdrawal-status",
+    description: "Production withdrawals whose custody answer was unknown or pending: asked by reference",
+    everyMs: tick,
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "ask-custody", run: () => checkWithdrawalStatuses() }],
   },
   {
     name: "settle-balances",

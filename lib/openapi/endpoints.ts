@@ -6,6 +6,7 @@ import { meEndpoint, pingEndpoint } from "@/lib/merchants/schema";
 import { openApiEndpoint } from "@/lib/openapi/schema";
 import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
 import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, getTransactionEndpoint, listPaymentsEndpoint, listTransactionsEndpoint, simulatePaymentEndpoint } from "@/lib/payments/schema";
+import { createWithdrawalEndpoint, getWithdrawalEndpoint, listWithdrawalsEndpoint, simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { cancelQrOrderEndpoint, createQrOrderEndpoint, getEstablishmentEndpoint, getQrOrderEndpoint, listQrOrdersEndpoint, simulateQrOrderEndpoint } from "@/lib/qr/schema";
 import { acceptClaimEndpoint, getClaimEndpoint, getEvidenceFileEndpoint, listClaimsEndpoint, refundPaymentEndpoint, simulateClaimEndpoint, submitEvidenceEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
@@ -39,6 +40,10 @@ export const ENDPOINTS: EndpointDef[] = [
   getEvidenceFileEndpoint,
   acceptClaimEndpoint,
   simulateClaimEndpoint,
+  createWithdrawalEndpoint,
+  listWithdrawalsEndpoint,
+  getWithdrawalEndpoint,
+  simulateWithdrawalEndpoint,
   getEstablishmentEndpoint,
   createQrOrderEndpoint,
   listQrOrdersEndpoint,

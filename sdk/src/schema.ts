@@ -334,6 +334,67 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/me/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List withdrawals
+         * @description Newest first; offset or cursor paging; filter status.
+         */
+        get: operations["getMeWithdrawals"];
+        put?: never;
+        /**
+         * Withdraw available USD to a crypto address
+         * @description Holds amountUsd plus the tier's withdrawalFeeUsd (available -> in transit) in one transaction, then hands the transfer to the custody provider with our id. Answers 200 with the withdrawal, `processing` until the provider confirms (an unknown answer is never a failure). 422 balance_insufficient with details.availableUsd and shortfallUsd; no destination given or set: 422 missing_required_fields (param destination).
+         */
+        post: operations["postMeWithdrawals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/withdrawals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A withdrawal */
+        get: operations["getMeWithdrawalsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/withdrawals/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete or fail a withdrawal (sandbox)
+         * @description completed: the amount leaves the books with a synthetic txHash, the fee is earned; failed: amount and fee back to available. Not processing: 400 invalid_request with details.status.
+         */
+        post: operations["postMeWithdrawalsIdSimulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/qr/establishment": {
         parameters: {
             query?: never;
@@ -1558,6 +1619,29 @@ export type components = {
         ClaimEnvelope: {
             claim: components["schemas"]["Claim"];
         };
+        Withdrawal: {
+            /** @description wdr_… */
+            id: string;
+            /** @enum {string} */
+            status: "processing" | "completed" | "failed";
+            /** @description What the destination receives */
+            amountUsd: number;
+            /** @description The tier's withdrawalFeeUsd, taken on top */
+            feeUsd: number;
+            destination: components["schemas"]["CryptoDestination"];
+            txHash: string | null;
+            failureReason: string | null;
+            createdAt: string;
+            completedAt: string | null;
+        };
+        CryptoDestination: {
+            /** @enum {string} */
+            asset: "USDT" | "USDC";
+            /** @enum {string} */
+            network: "TRON" | "ETHEREUM" | "POLYGON";
+            /** @description TRON: base58check (T…); Ethereum and Polygon: 0x + 40 hex, EIP-55 checksum when mixed case */
+            address: string;
+        };
         QrEstablishment: {
             /** @description qre_… */
             id: string;
@@ -1937,14 +2021,6 @@ export type components = {
             closedAt: string;
             paidAt: string | null;
             failureReason: string | null;
-        };
-        CryptoDestination: {
-            /** @enum {string} */
-            asset: "USDT" | "USDC";
-            /** @enum {string} */
-            network: "TRON" | "ETHEREUM" | "POLYGON";
-            /** @description TRON: base58check (T…); Ethereum and Polygon: 0x + 40 hex, EIP-55 checksum when mixed case */
-            address: string;
         };
         Event: {
             /** @description evt_… */
@@ -3686,6 +3762,402 @@ export interface operations {
             };
             /** @description Error: missing_required_fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeWithdrawals: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 50); clamped silently */
+                limit?: unknown;
+                /** @description Rows to skip (default 0); clamped silently */
+                offset?: unknown;
+                /** @description Cursor: the id of an item; answers the items after it (older). Not with offset or endingBefore */
+                startingAfter?: string;
+                /** @description Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter */
+                endingBefore?: string;
+                status?: "processing" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Withdrawal"][];
+                        /** @description More items after this page (or before it, when paging with endingBefore) */
+                        hasMore: boolean;
+                        /** @description Pass as startingAfter for the next (older) page */
+                        nextCursor: string | null;
+                        /** @description Pass as endingBefore for the previous (newer) page */
+                        previousCursor: string | null;
+                        /** @description Offset paging only */
+                        pagination?: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeWithdrawals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description > 0, USD major units */
+                    amountUsd: number;
+                    /** @description Default: the settlement destination */
+                    destination?: {
+                        /** @enum {string} */
+                        asset: "USDT" | "USDC";
+                        /** @enum {string} */
+                        network: "TRON" | "ETHEREUM" | "POLYGON";
+                        address: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        withdrawal: components["schemas"]["Withdrawal"];
+                    };
+                };
+            };
+            /** @description Error: invalid_json, invalid_request, missing_field, amount_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: balance_insufficient, missing_required_fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeWithdrawalsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        withdrawal: components["schemas"]["Withdrawal"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: withdrawal_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeWithdrawalsIdSimulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "completed" | "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        withdrawal: components["schemas"]["Withdrawal"];
+                    };
+                };
+            };
+            /** @description Error: production_key_refused, invalid_json, invalid_request, missing_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: withdrawal_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
+import { simulateWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateWithdrawalEndpoint, async ({ auth, params, body }) => simulateWithdrawal(auth, params.id, body.action)) });

@@ -1,0 +1,69 @@
+// The custody provider that sends production withdrawals: an HTTP service (in tests and
+// development, scripts/custody/simulator.ts). Requests carry our withdrawal id as the
+// idempotency reference and an HMAC-SHA256 of the body (X-Custody-Signature); the provider
+// de-duplicates by reference, so asking again can never send twice. Only an explicit refusal
+// (a 4xx with an error code) is a failure; a timeout, a 5xx or an unreadable answer is unknown.
+import { createHmac } from "node:crypto";
+import { config } from "@/lib/config";
+import { toDecimalString } from "@/lib/money/amount";
+import type { Withdrawal } from "@/lib/generated/prisma/client";
+
+export type CustodyOutcome =
+  | { kind: "completed"; txHash: string; ref: string | null }
+  | { kind: "pending"; ref: string | null }
+  | { kind: "refused"; reason: string }
+  | { kind: "not_found" }
+  | { kind: "unknown"; reason: string };
+
+export function custodyConfigured(): boolean {
+  const c = config();
+  return Boolean(c.CUSTODY_URL && c.CUSTODY_SECRET);
+}
+
+async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> | null } | { error: string }> {
+  const c = config();
+  const text = body === undefined ? "" : JSON.stringify(body);
+  const signature = createHmac("sha256", c.CUSTODY_SECRET!).update(`${method} ${path}\n${text}`).digest("hex");
+  try {
+    const res = await fetch(`${c.CUSTODY_URL!.replace(/\/+$/, "")}${path}`, {
+      method,
+      headers: { "content-type": "application/json", "x-custody-signature": signature },
+      body: body === undefined ? undefined : text,
+      signal: AbortSignal.timeout(c.CUSTODY_TIMEOUT_MS),
+      redirect: "error",
+    });
+    const raw = await res.text();
+    let json: Record<string, unknown> | null = null;
+    try {
+      const parsed = JSON.parse(raw);
+      json = parsed && typeof parsed === "object" ? parsed : null;
+    } catch {}
+    return { status: res.status, json };
+  } catch (err) {
+    return { error: (err as Error).name === "TimeoutError" ? "timeout" : "network_error" };
+  }
+}
+
+function read(r: Awaited<ReturnType<typeof call>>, allowNotFound: boolean): CustodyOutcome {
+  if ("error" in r) return { kind: "unknown", reason: r.error };
+  const j = r.json;
+  if (r.status === 404 && allowNotFound && j?.error === "not_found") return { kind: "not_found" };
+  if (r.status >= 200 && r.status < 300 && j) {
+    const ref = typeof j.id === "string" ? j.id : null;
+    if (j.status === "completed" && typeof j.txHash === "string" && /^(0x)?[0-9a-fA-F]{64}$/.test(j.txHash)) return { kind: "completed", txHash: j.txHash, ref };
+    if (j.status === "pending") return { kind: "pending", ref };
+    if (j.status === "failed" && typeof j.reason === "string") return { kind: "refused", reason: j.reason.slice(0, 100) };
+    return { kind: "unknown", reason: "unreadable_answer" };
+  }
+  // An explicit refusal: a 4xx naming why (not 408/409/425/429, which say "try again").
+  if (r.status >= 400 && r.status < 500 && ![404, 408, 409, 425, 429].includes(r.status) && typeof j?.error === "string") return { kind: "refused", reason: j.error.slice(0, 100) };
+  return { kind: "unknown", reason: `http_${r.status}` };
+}
+
+export async function sendWithdrawal(w: Withdrawal): Promise<CustodyOutcome> {
+  return read(await call("POST", "/withdrawals", { reference: w.id, asset: w.asset, network: w.network, address: w.address, amount: toDecimalString(w.amountUsd, "USD") }), false);
+}
+
+export async function withdrawalStatus(w: Withdrawal): Promise<CustodyOutcome> {
+  return read(await call("GET", `/withdrawals/${encodeURIComponent(w.id)}`), true);
+}

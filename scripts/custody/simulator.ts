@@ -1,0 +1,136 @@
+// A simulated custody provider (it sends crypto withdrawals), run as its own HTTP service on
+// loopback like the PSP simulators (scripts/psp/simulator.ts), for development and tests.
+// Protocol (lib/withdrawals/custody.ts): every call carries X-Custody-Signature, the hex
+// HMAC-SHA256 of "<METHOD> <path>\n<body>" with the shared secret (401 otherwise).
+//   POST /withdrawals {reference, asset, network, address, amount}
+//        200 {id, reference, status: completed, txHash} | 202 {id, reference, status: pending}
+//        | 422 {error} (an explicit refusal). De-duplicated on `reference`: a reference already
+//        received is answered with its state, whatever the mode, and never sent twice.
+//   GET  /withdrawals/{reference}  -> 200 {id, reference, status, txHash} | 404 {error: not_found}
+// Behaviours, chosen per request (POST /_control/behaviour {mode, forAddress?, times?}; default accept):
+//   accept | pending (completes on POST /_control/withdrawals/{reference}/complete) | refuse (422)
+//   | error (503, nothing sent) | garbage (200 with an HTML body, nothing sent)
+//   | succeed_then_timeout (sent, then the answer never comes) | succeed_then_error (sent, then 503)
+// GET /_control/withdrawals/{reference} -> {requests, sent}: how often we asked, how often money left.
+import http from "node:http";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+type Mode = "accept" | "pending" | "refuse" | "error" | "garbage" | "succeed_then_timeout" | "succeed_then_error";
+type Rule = { mode: Mode; forAddress?: string; times?: number };
+type Transfer = { id: string; reference: string; status: "pending" | "completed"; txHash: string | null; network: string; address: string; amount: string };
+
+export type CustodySimulator = { url: string; secret: string; port: number; close: () => Promise<void> };
+
+const hash = (network: string) => (network === "TRON" ? "" : "0x") + randomBytes(32).toString("hex");
+
+export async function startCustodySimulator(opts: { port?: number; secret: string; host?: string }): Promise<CustodySimulator> {
+  const transfers = new Map<string, Transfer>();
+  const requests = new Map<string, number>();
+  let rules: Rule[] = [];
+  const held = new Set<http.ServerResponse>();
+
+  const signed = (method: string, path: string, body: string, header: string | undefined) => {
+    const want = createHmac("sha256", opts.secret).update(`${method} ${path}\n${body}`).digest();
+    const got = Buffer.from(header ?? "", "hex");
+    return got.length === want.length && timingSafeEqual(got, want);
+  };
+  const json = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  const modeFor = (address: string): Mode => {
+    const i = rules.findIndex((r) => !r.forAddress || r.forAddress === address);
+    if (i === -1) return "accept";
+    const r = rules[i]!;
+    if (r.times !== undefined && --r.times <= 0) rules.splice(i, 1);
+    return r.mode;
+  };
+  const view = (t: Transfer) => ({ id: t.id, reference: t.reference, status: t.status, txHash: t.txHash });
+
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://custody");
+      const path = url.pathname;
+      if (path.startsWith("/_control/")) {
+        if (req.method === "POST" && path === "/_control/behaviour") {
+          rules.push(JSON.parse(body || "{}") as Rule);
+          return json(res, 200, { rules: rules.length });
+        }
+        if (req.method === "POST" && path === "/_control/reset") {
+          rules = [];
+          return json(res, 200, {});
+        }
+        const m = path.match(/^\/_control\/withdrawals\/([^/]+)(\/complete)?$/);
+        if (m && req.method === "GET") return json(res, 200, { requests: requests.get(m[1]!) ?? 0, sent: transfers.has(m[1]!) ? 1 : 0, transfer: transfers.get(m[1]!) ?? null });
+        if (m && m[2] && req.method === "POST") {
+          const t = transfers.get(m[1]!);
+          if (!t) return json(res, 404, { error: "not_found" });
+          t.status = "completed";
+          t.txHash ??= hash(t.network);
+          return json(res, 200, view(t));
+        }
+        return json(res, 404, { error: "not_found" });
+      }
+      if (!signed(req.method ?? "", path, body, req.headers["x-custody-signature"] as string | undefined)) return json(res, 401, { error: "bad_signature" });
+      if (req.method === "GET") {
+        const m = path.match(/^\/withdrawals\/([^/]+)$/);
+        const t = m ? transfers.get(decodeURIComponent(m[1]!)) : undefined;
+        return t ? json(res, 200, view(t)) : json(res, 404, { error: "not_found" });
+      }
+      if (req.method !== "POST" || path !== "/withdrawals") return json(res, 404, { error: "not_found" });
+      let input: { reference?: string; network?: string; address?: string; amount?: string };
+      try {
+        input = JSON.parse(body);
+      } catch {
+        return json(res, 400, { error: "invalid_json" });
+      }
+      const reference = String(input.reference ?? "");
+      if (!reference || !input.address || !input.network || !input.amount) return json(res, 400, { error: "missing_fields" });
+      requests.set(reference, (requests.get(reference) ?? 0) + 1);
+      const known = transfers.get(reference);
+      if (known) return json(res, known.status === "completed" ? 200 : 202, view(known));
+      const mode = modeFor(input.address);
+      const make = (status: Transfer["status"]) => {
+        const t: Transfer = { id: `cw_${randomBytes(8).toString("hex")}`, reference, status, txHash: status === "completed" ? hash(input.network!) : null, network: input.network!, address: input.address!, amount: input.amount! };
+        transfers.set(reference, t);
+        return t;
+      };
+      switch (mode) {
+        case "accept":
+          return json(res, 200, view(make("completed")));
+        case "pending":
+          return json(res, 202, view(make("pending")));
+        case "refuse":
+          return json(res, 422, { error: "address_blocked" });
+        case "error":
+          return json(res, 503, { error: "unavailable" });
+        case "garbage":
+          res.writeHead(200, { "content-type": "text/html" });
+          return res.end("<html>upstream error</html>");
+        case "succeed_then_error":
+          make("completed");
+          return json(res, 503, { error: "unavailable" });
+        case "succeed_then_timeout":
+          make("completed");
+          held.add(res); // never answered; closed when the caller gives up or the simulator stops
+          res.on("close", () => held.delete(res));
+          return;
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    secret: opts.secret,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const r of held) r.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
