@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   settlement: "stl",
   claimEvidence: "evd",
   withdrawal: "wdr",
+  topup: "top",
   qrEstablishment: "qre",
   qrOrder: "qro",
 } as const;

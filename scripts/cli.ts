@@ -12,12 +12,13 @@
 //   npm run user:password -- --email dev@acme.test [--password …]   (random when not given; printed once)
 //   npm run qr:register -- --shop shp_… --name "Padaria Sol" --city "Sao Paulo" --mcc 5812   (again: updates it)
 //   npm run qr:suspend -- --shop shp_… [--reactivate]
+//   npm run topup:addresses -- --network TRON --address T… [--address T…]   (the production deposit-address pool)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, topup:addresses`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -34,6 +35,8 @@ async function main(): Promise<number> {
       "time-zone": { type: "string" },
       id: { type: "string" },
       city: { type: "string" },
+      network: { type: "string" },
+      address: { type: "string", multiple: true },
       mcc: { type: "string" },
       "tx-hash": { type: "string" },
       reason: { type: "string" },
@@ -152,6 +155,14 @@ async function main(): Promise<number> {
         const { failSettlement } = await import("@/lib/settlements/settle-batch");
         const r = await failSettlement(need(values.id, "--id"), need(values.reason, "--reason"));
         out(`settlement ${r.settlement.id} failed; ${r.settlement.grossUsd} USD back in the available balance`, r);
+        return 0;
+      }
+      case "topup:addresses": {
+        const { loadTopupAddresses } = await import("@/lib/topups/topups");
+        const network = need(values.network, "--network").toUpperCase();
+        if (network !== "TRON" && network !== "ETHEREUM" && network !== "POLYGON") throw new Error("--network must be TRON, ETHEREUM or POLYGON");
+        const r = await loadTopupAddresses(network, values.address ?? []);
+        out(`${network} deposit addresses: ${r.added} added, ${r.skipped} already in the pool`, r);
         return 0;
       }
       case "qr:register": {

@@ -6,6 +6,7 @@ import { meEndpoint, pingEndpoint } from "@/lib/merchants/schema";
 import { openApiEndpoint } from "@/lib/openapi/schema";
 import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
 import { createPaymentEndpoint, createTransactionEndpoint, getPaymentEndpoint, getTransactionEndpoint, listPaymentsEndpoint, listTransactionsEndpoint, simulatePaymentEndpoint } from "@/lib/payments/schema";
+import { createTopupEndpoint, custodyNoticeEndpoint, getTopupEndpoint, listTopupsEndpoint, simulateTopupEndpoint } from "@/lib/topups/schema";
 import { createWithdrawalEndpoint, getWithdrawalEndpoint, listWithdrawalsEndpoint, simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { cancelQrOrderEndpoint, createQrOrderEndpoint, getEstablishmentEndpoint, getQrOrderEndpoint, listQrOrdersEndpoint, simulateQrOrderEndpoint } from "@/lib/qr/schema";
 import { acceptClaimEndpoint, getClaimEndpoint, getEvidenceFileEndpoint, listClaimsEndpoint, refundPaymentEndpoint, simulateClaimEndpoint, submitEvidenceEndpoint } from "@/lib/claims/schema";
@@ -40,6 +41,11 @@ export const ENDPOINTS: EndpointDef[] = [
   getEvidenceFileEndpoint,
   acceptClaimEndpoint,
   simulateClaimEndpoint,
+  createTopupEndpoint,
+  listTopupsEndpoint,
+  getTopupEndpoint,
+  simulateTopupEndpoint,
+  custodyNoticeEndpoint,
   createWithdrawalEndpoint,
   listWithdrawalsEndpoint,
   getWithdrawalEndpoint,

@@ -1,0 +1,9 @@
+import { methods, route } from "@/lib/http/handler";
+import { NOTICE_BODY_LIMIT, readBody } from "@/lib/http/body";
+import { custodyNoticeEndpoint } from "@/lib/topups/schema";
+import { receiveCustodyNotice } from "@/lib/topups/custody-notice";
+
+// The raw body is read here (not parsed by the wrapper): the signature covers its exact bytes.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: route(custodyNoticeEndpoint, async ({ request }) => receiveCustodyNotice(await readBody(request, NOTICE_BODY_LIMIT), request.headers.get("x-custody-signature"))),
+});

@@ -1,0 +1,5 @@
+import { methods, route } from "@/lib/http/handler";
+import { getTopupEndpoint } from "@/lib/topups/schema";
+import { getTopup } from "@/lib/topups/topups";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: route(getTopupEndpoint, async ({ auth, params }) => getTopup(auth, params.id)) });
