@@ -1,6 +1,7 @@
 // The ledger under random sequences of pay-in commands (decisions.md, Pay-ins and Refunds and
 // claims), QR orders (their BR Code asks exactly the amount, order and transaction agree), the
-// merchant's answers to chargebacks (accept, evidence then won), deposits to a CLABE, and the payout environment (sandbox funding, transfers from the
+// merchant's answers to chargebacks (accept, evidence then won), withdrawals (held, completed or
+// failed), crypto top-ups (reported several times, credited once), deposits to a CLABE, and the payout environment (sandbox funding, transfers from the
 // pay-in balance, swaps, sends and their simulated outcomes): whatever happens, every posting
 // sums to zero per currency, GET /me/balance and GET /me/payout/balance equal the ledger,
 // `ledgerWarnings` is empty, no payout balance goes below zero, what processing payouts hold
@@ -62,6 +63,8 @@ type Cmd =
   | { kind: "resolveChargeback"; pick: number; outcome: "won" | "lost" }
   | { kind: "qrOrder"; cents: number; then: "paid" | "cancel" | "expired" | "none" }
   | { kind: "dispute"; pick: number; answer: "accept" | "evidenceThenWon" | "wonWithoutEvidence" }
+  | { kind: "withdraw"; percent: number; outcome: "completed" | "failed" | "none" }
+  | { kind: "topup"; cents: number; times: number }
   | { kind: "deposit"; mxnCents: number; repeat: boolean }
   | { kind: "fundSandbox"; currency: PayoutCurrency; cents: number }
   | { kind: "transfer"; percent: number }
@@ -116,6 +119,9 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   // QR orders (a pay-in by another door) and the merchant's answers to chargebacks, over the API.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("qrOrder" as const), cents: fc.integer({ min: 200, max: 50_000 }), then: fc.constantFrom("paid" as const, "paid" as const, "cancel" as const, "expired" as const, "none" as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("dispute" as const), pick, answer: fc.constantFrom("accept" as const, "evidenceThenWon" as const, "wonWithoutEvidence" as const) }) },
+  // Money out of the pay-in balance on demand, and stablecoins into the payout balance.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("withdraw" as const), percent: fc.integer({ min: 1, max: 120 }), outcome: fc.constantFrom("completed" as const, "failed" as const, "none" as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("topup" as const), cents: fc.integer({ min: 50, max: 500_000 }), times: fc.integer({ min: 1, max: 3 }) }) },
   // Deposits: 5.00-20,000.00 MXN (under 10.00 is rejected by the rail's minimum); now and then
   // the last transfer reported again.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), mxnCents: fc.integer({ min: 500, max: 2_000_000 }), repeat: fc.boolean() }) },
@@ -386,6 +392,35 @@ class Run {
         const agrees = { pending: ["pending"], paid: ["completed", "refunded", "chargeback"], expired: ["expired", "failed"], cancelled: ["expired"] }[after as "pending"] ?? [];
         if (!agrees.includes(tx)) this.fail(`qr ${cmd.then} ${o.id}`, `order ${after} but its transaction ${tx}`);
         return `${o.id} ${cmd.then} -> ${after} (${tx})`;
+      }
+      case "withdraw": {
+        // Settled first (as the settle step does), so there is something to withdraw.
+        await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+        const available = (await this.call("/me/balance")).body.balance.available as number;
+        const amountUsd = Math.floor(Math.max(0, available) * cmd.percent) / 100;
+        if (amountUsd <= 0) return "skipped (nothing available)";
+        const r = await this.call("/me/withdrawals", { body: { amountUsd, destination: { asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } } });
+        if (r.status === 422 && r.body?.error?.code === "balance_insufficient") return `${amountUsd} refused: balance_insufficient`;
+        if (r.status !== 200) this.fail(`withdraw ${amountUsd}`, `unexpected ${r.status} ${r.text.slice(0, 300)}`);
+        const w = r.body.withdrawal;
+        if (cmd.outcome === "none") return `${w.id} ${amountUsd} processing`;
+        const end = await this.call(`/me/withdrawals/${w.id}/simulate`, { body: { action: cmd.outcome } });
+        if (end.status !== 200) this.fail(`withdrawal ${cmd.outcome} ${w.id}`, `unexpected ${end.status} ${end.text.slice(0, 300)}`);
+        return `${w.id} ${amountUsd} ${end.body.withdrawal.status}`;
+      }
+      case "topup": {
+        const t = await this.call("/me/payout/topups", { body: { asset: "USDC", network: "POLYGON" } });
+        if (t.status !== 201) this.fail("topup", `unexpected ${t.status} ${t.text.slice(0, 300)}`);
+        const before = (await this.call("/me/payout/balance")).body.balances.find((b: { currency: string }) => b.currency === "USD").available as number;
+        // Reported more than once: credited once.
+        for (let i = 0; i < cmd.times; i++) {
+          const r = await this.call(`/me/payout/topups/${t.body.topup.id}/simulate`, { body: { amount: cmd.cents / 100 } });
+          if (r.status !== 200) this.fail("topup simulate", `unexpected ${r.status} ${r.text.slice(0, 300)}`);
+        }
+        const after = (await this.call("/me/payout/balance")).body.balances.find((b: { currency: string }) => b.currency === "USD").available as number;
+        const credited = cmd.cents >= 100 ? cmd.cents / 100 : 0;
+        if (Math.round((after - before) * 100) !== Math.round(credited * 100)) this.fail(`topup ${cmd.cents} x${cmd.times}`, `payout USD moved ${after - before}, expected ${credited}`);
+        return `${t.body.topup.id} ${cmd.cents / 100} x${cmd.times} -> +${credited}`;
       }
       case "dispute": {
         const open = await openChargebacks(this.merchantId);
