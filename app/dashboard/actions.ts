@@ -42,6 +42,11 @@ import { createQrOrder, replayQrOrder } from "@/lib/qr/create-order";
 import { cancelQrOrder, simulateQrOrder } from "@/lib/qr/orders";
 import { closeSettlement } from "@/lib/settlements/close-settlement";
 import { simulateSettlement } from "@/lib/settlements/settle-batch";
+import { createWithdrawalBody } from "@/lib/withdrawals/schema";
+import { replayWithdrawal, requestWithdrawal } from "@/lib/withdrawals/request-withdrawal";
+import { simulateWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
+import { createTopupEndpoint } from "@/lib/topups/schema";
+import { createTopup, getTopup, simulateTopup } from "@/lib/topups/topups";
 import { replayDeposit, replayFunding, replayPayout, replayRefund, replaySwap, replayTransfer } from "@/lib/http/replays";
 
 export type SignInState = { error?: string; email?: string; needCode?: boolean };
@@ -158,6 +163,40 @@ export async function simulateSettlementAction(settlementId: string, action: "pa
     const d = await dashboardOrThrow("simulateCrypto");
     if (action !== "paid" && action !== "failed") throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
     return onceForForm(d, "settlement-simulate", formKey, { settlementId, action }, () => simulateSettlement(d.ctx, settlementId, action));
+  });
+}
+
+/** Withdraw available pay-in USD to the settlement destination (or another address). */
+export async function withdrawAction(input: { amountUsd?: string; asset?: string; network?: string; address?: string }, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("moveMoney");
+    const destination = input.address?.trim() ? { asset: input.asset, network: input.network, address: input.address.trim() } : undefined;
+    const body = parseWith(createWithdrawalBody, { amountUsd: amountField(input.amountUsd), ...(destination ? { destination } : {}) }, "body");
+    return onceForForm(d, "withdraw", formKey, body, () => requestWithdrawal(d.ctx, body), (ref) => replayWithdrawal(d.ctx, ref.id));
+  });
+}
+
+export async function simulateWithdrawalAction(withdrawalId: string, action: "completed" | "failed", formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("simulateCrypto");
+    if (action !== "completed" && action !== "failed") throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
+    return onceForForm(d, "withdrawal-simulate", formKey, { withdrawalId, action }, () => simulateWithdrawal(d.ctx, withdrawalId, action));
+  });
+}
+
+/** A deposit address to top up the payout USD balance with stablecoins. */
+export async function createTopupAction(input: { asset?: string; network?: string }, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("collect");
+    const body = parseWith(createTopupEndpoint.body, input, "body");
+    return onceForForm(d, "topup", formKey, body, () => createTopup(d.ctx, body), (ref) => getTopup(d.ctx, ref.id));
+  });
+}
+
+export async function simulateTopupAction(topupId: string, amount: string, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("simulateCrypto");
+    return onceForForm(d, "topup-simulate", formKey, { topupId, amount }, () => simulateTopup(d.ctx, topupId, amountField(amount)));
   });
 }
 

@@ -30,7 +30,7 @@ let sk = "";
 let owner = "";
 let viewer = "";
 /** Objects the money actions act on, made through the API with the merchant's secret key. */
-const ids = { pending: "", pending2: "", completed: "", account: "", payout: "", payout2: "", hook: "", hook2: "", delivery: "", quote: "", keyPair: "", production: "", claim: "", claim2: "", qr: "", qr2: "", settlement: "" };
+const ids = { pending: "", pending2: "", completed: "", account: "", payout: "", payout2: "", hook: "", hook2: "", delivery: "", quote: "", keyPair: "", production: "", claim: "", claim2: "", qr: "", qr2: "", settlement: "", withdrawal: "", topup: "" };
 let find: ReturnType<typeof actionFinder>;
 
 async function ok(r: Promise<{ status: number; text: string; body?: any }>, what: string) {
@@ -145,9 +145,11 @@ describe("API routes", () => {
     await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
     ids.settlement = (await ok(api("/settlements/run", { key: sk, body: {} }), "settlement run")).settlement.id;
     // The batch swept the available balance: some back for the dashboard's refund below.
-    const more = (await ok(api("/payments", { key: sk, body: { amount: 20, paymentMethodId: "sbx_card" } }), "a payment after the batch")).transactionId;
+    const more = (await ok(api("/payments", { key: sk, body: { amount: 80, paymentMethodId: "sbx_card" } }), "a payment after the batch")).transactionId;
     await ok(api(`/payments/${more}/simulate`, { key: sk, body: { action: "paid" } }), "paid");
     await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    ids.withdrawal = (await ok(api("/me/withdrawals", { key: sk, body: { amountUsd: 5 } }), "POST /me/withdrawals")).withdrawal.id;
+    ids.topup = (await ok(api("/me/payout/topups", { key: sk, body: { asset: "USDT", network: "TRON" } }), "POST /me/payout/topups")).topup.id;
 
     const pair = await db().apiKeyPair.findFirstOrThrow({ where: { merchantId: m.merchantId, shopId: m.shopId, environment: "sandbox", revokedAt: null }, select: { id: true } });
     ids.keyPair = pair.id;
@@ -205,6 +207,10 @@ describe("dashboard", () => {
     { name: "simulateQrOrderAction", page: () => "/dashboard/qr", args: () => [ids.qr2, "paid"] },
     { name: "runSettlementAction", page: () => "/dashboard/settlements", args: () => [] },
     { name: "simulateSettlementAction", page: () => "/dashboard/settlements", args: () => [ids.settlement, "paid"] },
+    { name: "withdrawAction", page: () => "/dashboard/withdrawals", args: () => [{ amountUsd: "2" }] },
+    { name: "simulateWithdrawalAction", page: () => "/dashboard/withdrawals", args: () => [ids.withdrawal, "completed"] },
+    { name: "createTopupAction", page: () => "/dashboard/topups", args: () => [{ asset: "USDC", network: "POLYGON" }] },
+    { name: "simulateTopupAction", page: () => "/dashboard/topups", args: () => [ids.topup, "25"] },
     { name: "testCascadeAction", page: () => "/dashboard/developers", args: () => [{ paymentMethodId: "sbx_card", amount: "5", steps: ["accept"], notices: [] }] },
     // Last: it rolls the sandbox secret key the API steps above used.
     { name: "rollSecretKeyAction", page: () => "/dashboard/developers", args: () => [ids.keyPair] },
@@ -249,6 +255,8 @@ describe("dashboard", () => {
       ["simulateClaimAction", `/dashboard/claims/${ids.claim2}`, [ids.claim2, "won"], "production_key_refused"],
       ["runSettlementAction", "/dashboard/settlements", [], "production_key_refused"],
       ["simulateSettlementAction", "/dashboard/settlements", [ids.settlement, "paid"], "production_key_refused"],
+      ["simulateWithdrawalAction", "/dashboard/withdrawals", [ids.withdrawal, "completed"], "production_key_refused"],
+      ["simulateTopupAction", "/dashboard/topups", [ids.topup, "25"], "production_key_refused"],
     ] as const) {
       const { id } = await find(name, [page]);
       const result = actionResult((await callAction(live, page, id, [...args])).text);
@@ -262,7 +270,7 @@ describe("dashboard", () => {
     const reads = [
       "overview", "payments", `payment?id=${ids.completed}`, "claims", "webhooks", `deliveries?id=${ids.hook}`, `inbox?id=${ids.hook}`, "requests", "keys",
       "deposit-accounts", `deposit-account?id=${ids.account}`, `deposits?id=${ids.account}`, "payout-balance", "payout-methods", "payouts", `payout?id=${ids.payout}`,
-      `claim?id=${ids.claim}`, "qr-orders", `qr-order?id=${ids.qr}`, "settlements",
+      `claim?id=${ids.claim}`, "qr-orders", `qr-order?id=${ids.qr}`, "settlements", "withdrawals", "topups",
     ];
     const before = await settledSnapshot();
     for (const r of reads) {

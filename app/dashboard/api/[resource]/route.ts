@@ -14,6 +14,10 @@ import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claim
 import { getClaim } from "@/lib/claims/get-claim";
 import { getQrOrder, listQrOrders } from "@/lib/qr/orders";
 import { listSettlements } from "@/lib/settlements/list-settlements";
+import { listWithdrawals } from "@/lib/withdrawals/list-withdrawals";
+import { listWithdrawalsEndpoint } from "@/lib/withdrawals/schema";
+import { listTopups } from "@/lib/topups/topups";
+import { listTopupsEndpoint } from "@/lib/topups/schema";
 import { listSettlementsEndpoint } from "@/lib/settlements/schema";
 import { listQrOrdersEndpoint } from "@/lib/qr/schema";
 import { listSubscriptions } from "@/lib/webhooks/subscriptions";
@@ -41,6 +45,8 @@ const LOADERS: Record<string, Loader> = {
   payment: (d, q) => paymentDetail(d.ctx, parseWith(id, q, "query").id),
   claims: (d, q) => listClaims(d.ctx, parseWith(claimsQuery, q, "query")),
   claim: (d, q) => getClaim(d.ctx, parseWith(id, q, "query").id),
+  withdrawals: (d, q) => listWithdrawals(d.ctx, parseWith(listWithdrawalsEndpoint.query, q, "query")),
+  topups: (d, q) => listTopups(d.ctx, parseWith(listTopupsEndpoint.query, q, "query")),
   settlements: (d, q) => listSettlements(d.ctx, parseWith(listSettlementsEndpoint.query, q, "query")),
   "qr-orders": async (d, q) => listQrOrders(await withShop(d), parseWith(listQrOrdersEndpoint.query, q, "query")),
   "qr-order": async (d, q) => getQrOrder(await withShop(d), parseWith(id, q, "query").id),
