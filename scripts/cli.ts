@@ -11,14 +11,15 @@
 //   npm run user:create -- --merchant mer_… --email dev@acme.test --password … --role owner|developer|viewer
 //   npm run user:password -- --email dev@acme.test [--password …]   (random when not given; printed once)
 //   npm run qr:register -- --shop shp_… --name "Padaria Sol" --city "Sao Paulo" --mcc 5812   (again: updates it)
-//   npm run qr:suspend -- --shop shp_… [--reactivate]
+//   npm run qr:suspend -- --shop shp_… [--reactivate]     (issued orders can still be paid)
+//   npm run qr:reactivate -- --shop shp_…                (the same as qr:suspend --reactivate)
 //   npm run topup:addresses -- --network TRON --address T… [--address T…]   (the production deposit-address pool)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, topup:addresses`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -171,9 +172,10 @@ async function main(): Promise<number> {
         out(`QR establishment ${e.id} for shop ${e.shopId}: ${e.name}, ${e.city} (MCC ${e.mcc}), ${e.status}`, e);
         return 0;
       }
-      case "qr:suspend": {
+      case "qr:suspend":
+      case "qr:reactivate": {
         const { setEstablishmentStatus } = await import("@/lib/qr/establishments");
-        const e = await setEstablishmentStatus(need(values.shop, "--shop"), values.reactivate ? "active" : "suspended");
+        const e = await setEstablishmentStatus(need(values.shop, "--shop"), values.reactivate || command === "qr:reactivate" ? "active" : "suspended");
         out(`QR establishment ${e.id} of shop ${e.shopId}: ${e.status}`, e);
         return 0;
       }

@@ -1,5 +1,5 @@
 "use client";
-// Keeps a page current while its payment is pending (a result page, a QR counter page): polls a public status
+// Keeps a page current while its payment is pending (a result or voucher page): polls a public status
 // (status only, nothing else) and re-renders the page on the server when it changes.
 import { useEffect } from "react";
 import { useRouter } from "next/navigation";

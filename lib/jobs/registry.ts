@@ -20,6 +20,7 @@ import { expirePayments } from "@/lib/jobs/expire-payments";
 import { purgeExpired } from "@/lib/jobs/purge-expired";
 import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
 import { renderDueReceipts } from "@/lib/settlements/render-receipt";
+import { expireQrOrders } from "@/lib/qr/expire-orders";
 
 export type JobStep = { name: string; run: () => Promise<unknown> };
 
@@ -129,6 +130,14 @@ export const JOBS: JobDef[] = [
     cron: "* * * * *",
     retries: 3,
     steps: [{ name: "expire-due", run: () => expirePayments() }],
+  },
+  {
+    name: "expire-qr-orders",
+    description: "QR orders past their deadline: sandbox ones expired; production ones asked of their provider (paid, expired or still unknown), backing off",
+    everyMs: () => Math.max(tick(), 5_000),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "expire-due", run: () => expireQrOrders() }],
   },
   {
     name: "verify-ledgers",

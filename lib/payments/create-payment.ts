@@ -56,6 +56,8 @@ export type CreatePaymentOptions = {
    * identifies them when paying), so the rail's buyer fields are not asked for.
    */
   payerUnknown?: boolean;
+  /** The QR order this payment carries the money of (its id is written on the row, qrOrderId). */
+  qrOrderId?: string;
   /** Runs in the database transaction that inserts the payment (a checkout session completes there). */
   inTransaction?: (tx: Prisma.TransactionClient) => Promise<void>;
 };
@@ -244,6 +246,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
     hostedCheckout: input.hostedCheckout ?? false,
     returnUrl: input.returnUrl ?? null,
     merchantOrderId: input.merchantOrderId ?? null,
+    qrOrderId: opts.qrOrderId ?? null,
     tag1: input.tag1 ?? null,
     tag2: input.tag2 ?? null,
     tag3: input.tag3 ?? null,

@@ -76,7 +76,7 @@ async function countTransactions(f: Filter): Promise<number> {
 const COLUMNS = `id, merchant_id, shop_id, environment, status, amount_usd, amount_local, currency_local, input_currency, input_amount,
   payment_method_id, method, rail_name, country, fee_platform, fee_provider, fee_network, reserve_amount, reserve_release_at,
   reserve_released_at, settlement_delay, settlement_status, settle_at, refunded_local, pending_debited, provider, provider_ref,
-  attempts, payment_form_url, instructions, hosted_checkout, return_url, merchant_order_id, tag1, tag2, tag3, user_name,
+  attempts, payment_form_url, instructions, hosted_checkout, return_url, merchant_order_id, qr_order_id, tag1, tag2, tag3, user_name,
   user_email, user_phone, user_ip, expires_at, completed_at, created_at`;
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
@@ -118,6 +118,7 @@ function fromRow(r: Record<string, any>): PresentableTransaction {
     hostedCheckout: r.hosted_checkout,
     returnUrl: r.return_url,
     merchantOrderId: r.merchant_order_id,
+    qrOrderId: r.qr_order_id,
     tag1: r.tag1,
     tag2: r.tag2,
     tag3: r.tag3,

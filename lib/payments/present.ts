@@ -39,6 +39,7 @@ function common(tx: PresentableTransaction) {
     settlement: { type: "delayed", delay: tx.settlementDelay, reserve: usd(tx.reserveAmount), status: tx.settlementStatus },
     paymentData: { method: tx.method },
     merchantOrderId: tx.merchantOrderId,
+    ...(tx.qrOrderId ? { qrOrderId: tx.qrOrderId } : {}),
     tag1: tx.tag1,
     tag2: tx.tag2,
     tag3: tx.tag3,

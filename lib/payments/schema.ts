@@ -55,6 +55,7 @@ const paymentFields = {
   checkoutUrl: z.string().optional(),
   paymentData: z.object({ method: z.string() }),
   merchantOrderId: z.string().nullable(),
+  qrOrderId: z.string().optional().describe("The QR order (qro_…) whose money this payment carries; absent on other payments"),
   tag1: z.string().nullable(),
   tag2: z.string().nullable(),
   tag3: z.string().nullable(),

@@ -33,6 +33,7 @@ const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: s
   ["hosted_checkout", (t) => t.hostedCheckout],
   ["return_url", (t) => t.returnUrl],
   ["merchant_order_id", (t) => t.merchantOrderId],
+  ["qr_order_id", (t) => t.qrOrderId],
   ["tag1", (t) => t.tag1],
   ["tag2", (t) => t.tag2],
   ["tag3", (t) => t.tag3],

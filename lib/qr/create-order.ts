@@ -51,6 +51,7 @@ export async function createQrOrder(auth: AuthContext, body: z.output<typeof cre
     } as Parameters<typeof createPayment>[1],
     {
       id: transactionId,
+      qrOrderId: orderId,
       payerUnknown: true,
       inTransaction: async (tx) => {
         const t = await tx.transaction.findUniqueOrThrow({ where: { id: transactionId } });

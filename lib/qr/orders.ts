@@ -43,9 +43,15 @@ export async function listQrOrders(auth: Scope, q: Query) {
 const notPending = (o: QrOrder) => new AppError("qr_order_not_pending", `The order is ${o.status}.`, { details: { status: o.status } });
 
 /**
- * pending -> cancelled, with its transaction pending -> expired (payment.failed), in one kernel
- * transition: the transaction row first (the lock every payment transition takes), then the
- * order. A payment completing at the same moment either comes first (409 paid) or finds both ended.
+ * pending -> cancelled, in one kernel transition: the transaction row first (the lock every
+ * payment transition takes), then the order. A payment completing at the same moment either comes
+ * first (409 paid) or finds the order cancelled.
+ *
+ * In the sandbox (its own provider) the charge ends with the order: the transaction expires
+ * (payment.failed). A production charge lives at its provider, which no connector can withdraw,
+ * and a payer who scanned the code before the cancel may still pay it: the transaction stays
+ * pending until the provider's notice or the status poll says how it ended. Unknown is not failed;
+ * money that does arrive is booked, and the order then reads paid.
  */
 export async function cancelQrOrder(auth: Scope, idOrToken: string) {
   const owned = await findOwnedQrOrder(auth, idOrToken);
@@ -64,8 +70,9 @@ export async function cancelQrOrder(auth: Scope, idOrToken: string) {
     apply: async (tx, { payment }) => {
       const at = new Date();
       const order = await tx.qrOrder.update({ where: { id: owned.id }, data: { status: "cancelled", endedAt: at } });
-      const updated = payment.status === "pending" ? await tx.transaction.update({ where: { id: payment.id }, data: { status: "expired" } }) : payment;
-      return { result: order, events: payment.status === "pending" ? [{ type: "payment.failed", object: presentTransaction(updated) }] : [] };
+      if (payment.environment !== "sandbox" || payment.status !== "pending") return { result: order, events: [] };
+      const updated = await tx.transaction.update({ where: { id: payment.id }, data: { status: "expired" } });
+      return { result: order, events: [{ type: "payment.failed", object: presentTransaction(updated) }] };
     },
   });
   return { order: presentQrOrder(r.changed ? r.result : r.row!.order) };
@@ -81,12 +88,15 @@ export async function simulateQrOrder(auth: Scope, idOrToken: string, action: "p
   return { order: presentQrOrder(after) };
 }
 
-/** The counter page's read: by public token only, what a screen facing the payer may show. */
-export async function publicQrOrder(token: string) {
+/**
+ * The counter page's read: by public token only, what a screen facing the payer may show. An
+ * order past its deadline reads as expired (its code is no longer offered) before the expiry job
+ * has settled it; `live` says its payment may still change (a last-second payment turns it paid).
+ */
+export async function publicQrOrder(token: string, now = new Date()) {
   if (!/^[A-Za-z0-9]{24}$/.test(token)) return null;
   const o = await db().qrOrder.findUnique({ where: { token }, include: { establishment: { select: { name: true, city: true } } } });
   if (!o) return null;
-  // An order past its deadline reads as expired before the expiry job has run.
-  const status = o.status === "pending" && o.expiresAt <= new Date() ? "expired" : o.status;
-  return { ...o, status };
+  const status = o.status === "pending" && o.expiresAt <= now ? "expired" : o.status;
+  return { ...o, status, live: o.status === "pending", remainingMs: status === "pending" ? o.expiresAt.getTime() - now.getTime() : null };
 }

@@ -70,7 +70,7 @@ export const createQrOrderEndpoint = defineEndpoint({
   tag: "QR collection",
   summary: "Create a QR order (a dynamic PIX BR Code)",
   description:
-    "Brazil only (the establishment's shop charges in BRL through PIX). Creates the order and its pending pay-in transaction; paying the code completes both. A suspended establishment is 403 qr_establishment_suspended.",
+    "Brazil only (the establishment's shop charges in BRL through PIX). Creates the order and its pending pay-in transaction (which carries qrOrderId); paying the code completes both, with payment.completed. Past expiresAt the expiry job ends it (sandbox) or asks its provider (production). A suspended establishment is 403 qr_establishment_suspended; its orders already issued can still be paid.",
   auth: "secret",
   permission: "collect",
   shop: "required",
@@ -114,7 +114,8 @@ export const cancelQrOrderEndpoint = defineEndpoint({
   path: "/qr/orders/{id}/cancel",
   tag: "QR collection",
   summary: "Cancel a pending QR order",
-  description: "Its transaction expires with it (payment.failed). Not pending: 409 qr_order_not_pending with details.status.",
+  description:
+    "Sandbox: its transaction expires with it (payment.failed). Production: the charge stays with its provider until it reports how it ended (a payer who scanned before the cancel may still pay; money that arrives is booked and the order reads paid). Not pending: 409 qr_order_not_pending with details.status.",
   auth: "secret",
   permission: "collect",
   shop: "required",

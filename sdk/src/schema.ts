@@ -505,7 +505,7 @@ export type paths = {
         put?: never;
         /**
          * Create a QR order (a dynamic PIX BR Code)
-         * @description Brazil only (the establishment's shop charges in BRL through PIX). Creates the order and its pending pay-in transaction; paying the code completes both. A suspended establishment is 403 qr_establishment_suspended.
+         * @description Brazil only (the establishment's shop charges in BRL through PIX). Creates the order and its pending pay-in transaction (which carries qrOrderId); paying the code completes both, with payment.completed. Past expiresAt the expiry job ends it (sandbox) or asks its provider (production). A suspended establishment is 403 qr_establishment_suspended; its orders already issued can still be paid.
          */
         post: operations["postQrOrders"];
         delete?: never;
@@ -542,7 +542,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a pending QR order
-         * @description Its transaction expires with it (payment.failed). Not pending: 409 qr_order_not_pending with details.status.
+         * @description Sandbox: its transaction expires with it (payment.failed). Production: the charge stays with its provider until it reports how it ended (a payer who scanned before the cancel may still pay; money that arrives is booked and the order reads paid). Not pending: 409 qr_order_not_pending with details.status.
          */
         post: operations["postQrOrdersIdCancel"];
         delete?: never;
@@ -1576,6 +1576,8 @@ export type components = {
                 method: string;
             };
             merchantOrderId: string | null;
+            /** @description The QR order (qro_…) whose money this payment carries; absent on other payments */
+            qrOrderId?: string;
             tag1: string | null;
             tag2: string | null;
             tag3: string | null;
@@ -1617,6 +1619,8 @@ export type components = {
                 method: string;
             };
             merchantOrderId: string | null;
+            /** @description The QR order (qro_…) whose money this payment carries; absent on other payments */
+            qrOrderId?: string;
             tag1: string | null;
             tag2: string | null;
             tag3: string | null;

@@ -1,6 +1,7 @@
 // The counter page of a QR order (/qr/{token}): a screen facing the payer, on a phone or a tablet
-// at the till. It shows the code, the amount and the deadline, and follows the order live
-// (polling /qr/{token}/status, re-rendered by the server when it changes): paid, expired or
+// at the till. It shows the code, the amount, the copy-and-paste code and a countdown to the
+// deadline, and follows the order live (components/checkout/qr-live.tsx polls /qr/{token}/status;
+// the server renders the page again when it changes or the countdown ends): paid, expired or
 // cancelled replace the code. In the buyer's language (es, pt-BR, en).
 import type { Metadata } from "next";
 import { toMajor } from "@/lib/money/amount";
@@ -10,7 +11,7 @@ import { publicQrOrder } from "@/lib/qr/orders";
 import { qrSvg } from "@/lib/qr/image";
 import { BuyerFrame, Notice } from "@/components/checkout/buyer-frame";
 import { StatusBadge } from "@/components/checkout/status-badge";
-import { LiveStatus } from "@/components/checkout/live-status";
+import { QrLive } from "@/components/checkout/qr-live";
 import { CopyButton } from "@/components/checkout/copy-button";
 
 export const dynamic = "force-dynamic";
@@ -46,10 +47,10 @@ export default async function QrCounterPage({ params }: { params: Promise<{ toke
           <span className="sr-only">{t.status}: </span>
           <StatusBadge status={o.status} label={t.qrStatusLabel[o.status] ?? o.status} />
         </p>
-        <LiveStatus txId={o.transactionId} status={o.status} checkingLabel={t.checking} statusUrl={`/qr/${token}/status`} />
+        <QrLive status={o.status} live={o.live} statusUrl={`/qr/${token}/status`} remainingMs={o.remainingMs} expiresInLabel={t.qrExpiresIn} checkingLabel={t.checking} lateLabel={t.qrLate} />
         {svg ? (
           <>
-            <div role="img" aria-label={t.pixQr} className="mx-auto mt-5 w-full max-w-[18rem] [&>svg]:h-auto [&>svg]:w-full" dangerouslySetInnerHTML={{ __html: svg }} />
+            <div role="img" aria-label={t.pixQr} className="mx-auto mt-5 w-full max-w-[18rem] sm:max-w-[22rem] [&>svg]:h-auto [&>svg]:w-full" dangerouslySetInnerHTML={{ __html: svg }} />
             <p className="mt-4 text-slate-700">{t.qrBody.pending}</p>
             <p className="mt-2 text-sm font-medium text-slate-900">{t.payBefore(formatDateTime(o.expiresAt, formatTag, "BRA"))}</p>
             <div className="mt-5 text-left">
