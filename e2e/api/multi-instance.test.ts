@@ -98,12 +98,15 @@ test("a premium key's rate limit holds across the four processes", async () => {
   const m = await newMerchant({ tier: "premium" });
   // RATE_LIMIT_SCALE 0.02: the premium 2,000 per minute becomes 40, shared through Redis.
   const results: number[] = [];
+  const t0 = Date.now();
   await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
       fetch(`http://127.0.0.1:${instances[i % 2]!.port}/api/v1/me`, { headers: { authorization: `Bearer ${m.sandbox.secretKey}` } }).then((r) => results.push(r.status)),
     ),
   );
   const allowed = results.filter((s) => s === 200).length;
-  assert.ok(allowed >= 40 && allowed <= 43, `${allowed} allowed of 100 (limit 40 per minute across all processes)`);
+  // The bucket refills 40 a minute while the requests are under way (seconds on a loaded machine).
+  const refill = Math.ceil(((Date.now() - t0) / 60_000) * 40);
+  assert.ok(allowed >= 40 && allowed <= 41 + refill, `${allowed} allowed of 100 (limit 40 per minute across all processes, +${refill} refilled)`);
   assert.equal(results.filter((s) => s === 429).length, 100 - allowed);
 });
