@@ -1,5 +1,6 @@
 // The frame of every buyer page: who is being paid, a test-mode banner in the sandbox, the
-// language switch and the footer. Server-rendered; no script.
+// language switch and the footer. Server-rendered; no script. Printed, only what the page
+// marks for keeping remains (the language switch and buttons carry `print:hidden`).
 import type { Messages } from "@/lib/i18n/messages";
 import type { Locale } from "@/lib/i18n/locale";
 
@@ -34,7 +35,7 @@ export function BuyerFrame({ t, locale, path, merchantName, sandbox, children }:
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-slate-600">
           <p>{t.poweredBy}</p>
-          <nav aria-label={t.language}>
+          <nav aria-label={t.language} className="print:hidden">
             <ul className="flex gap-3">
               {LANGUAGES.map((l) => (
                 <li key={l.locale}>

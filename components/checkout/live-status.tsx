@@ -1,10 +1,12 @@
 "use client";
-// Keeps a page current while its payment is pending (a result or voucher page): polls a public status
-// (status only, nothing else) and re-renders the page on the server when it changes.
+// Keeps a page current while its payment is pending (a result page, a provider's instructions
+// page): polls a public status (status only, nothing else) and, when it
+// changes, re-renders the page on the server or, with `goTo`, moves on to that page (the
+// result), in both cases without reloading the document.
 import { useEffect } from "react";
 import { useRouter } from "next/navigation";
 
-export function LiveStatus({ txId, status, checkingLabel, statusUrl }: { txId: string; status: string; checkingLabel: string; statusUrl?: string }) {
+export function LiveStatus({ txId, status, checkingLabel, statusUrl, goTo }: { txId: string; status: string; checkingLabel: string; statusUrl?: string; goTo?: string }) {
   const router = useRouter();
   useEffect(() => {
     if (status !== "pending") return;
@@ -13,7 +15,7 @@ export function LiveStatus({ txId, status, checkingLabel, statusUrl }: { txId: s
       if (stopped) return;
       try {
         const res = await fetch(statusUrl ?? `/c/${txId}/status`, { cache: "no-store" });
-        if (res.ok && ((await res.json()) as { status: string }).status !== status) return router.refresh();
+        if (res.ok && ((await res.json()) as { status: string }).status !== status) return goTo ? router.replace(goTo) : router.refresh();
       } catch {
         // Offline for a moment: try again on the next tick.
       }
@@ -24,6 +26,10 @@ export function LiveStatus({ txId, status, checkingLabel, statusUrl }: { txId: s
       stopped = true;
       clearTimeout(timer);
     };
-  }, [txId, status, router, statusUrl]);
-  return status === "pending" ? <p className="mt-2 text-sm text-slate-600">{checkingLabel}</p> : null;
+  }, [txId, status, router, statusUrl, goTo]);
+  return status === "pending" ? (
+    <p className="mt-2 text-sm text-slate-600 print:hidden" data-testid="live-status">
+      {checkingLabel}
+    </p>
+  ) : null;
 }

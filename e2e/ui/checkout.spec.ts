@@ -1,4 +1,4 @@
-// The buyer's hosted checkout in Debian's Chromium, on the desktop and phone projects: a selector
+// The buyer's hosted checkout in Debian's Chromium, on the desktop, tablet and phone projects: a selector
 // session paid with PIX in English, Portuguese and Spanish (with the merchant's webhook receiver
 // getting payment.completed), the provider pages of SPEI, OXXO and card, expired/used/unknown
 // sessions, keyboard-only and script-free use. Every page passes axe-core (no serious or critical
@@ -94,7 +94,7 @@ for (const locale of Object.keys(TEXT) as Array<keyof typeof TEXT>) {
       await expect(page.getByText("Ana Souza")).toBeVisible();
       await checkPage(page, info, `selector-${locale}`);
 
-      await page.locator('label[for="method-1001"]').click();
+      await page.locator('label[for="method-sbx_pix"]').click();
       await page.getByLabel(t.doc).fill(CPF);
       await page.getByRole("button", { name: t.go }).click();
 
@@ -163,7 +163,7 @@ test("expired, used and unknown sessions each get a helpful page", async ({ page
 
   // The selector with a rejected pick's error next to its field.
   const open = await apiPost("/checkout/sessions", { amount: 100, country: "BR", customer });
-  await page.goto(`/checkout/${open.body.sessionId}?error=missing_required_fields&field=documentId&method=1001`);
+  await page.goto(`/checkout/${open.body.sessionId}?error=document_invalid&field=documentId&method=sbx_pix`);
   await expect(page.locator("#documentId-error")).toBeVisible();
   await checkPage(page, info, "selector-error");
 
@@ -180,8 +180,8 @@ test("keyboard only: move through the methods, type the document, submit with En
   for (let i = 0; i < 20 && !(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === "paymentMethodId")); i++) await page.keyboard.press("Tab");
   expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe("paymentMethodId");
   await page.keyboard.press("Space");
-  await page.keyboard.press("ArrowDown"); // second method: PIX (production id, sandbox-routed)
-  expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe("1001");
+  // The sandbox offers its test rails only (issue 13): in Brazil, PIX.
+  expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe("sbx_pix");
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Document number")).toBeFocused();
   await page.keyboard.type(CPF);
@@ -194,10 +194,10 @@ test.describe("without JavaScript", () => {
   test("the selector and the sandbox buttons work as plain HTML forms; a rejected pick says why next to the field", async ({ page }, info) => {
     const session = await apiPost("/checkout/sessions", { amount: 100, country: "BR", customer });
     await page.goto(`/checkout/${session.body.sessionId}`);
-    await page.locator('label[for="method-1001"]').click();
+    await page.locator('label[for="method-sbx_pix"]').click();
     await page.getByLabel("Document number").fill("12345678900");
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    await expect(page.locator("#documentId-error")).toHaveText("Enter a valid document number for this payment method.");
+    await expect(page.locator("#documentId-error")).toHaveText("This document number is not valid. CPF: 11 digits (e.g. 529.982.247-25), or CNPJ: 14 characters.");
     await expect(page.getByLabel("Document number")).toHaveAttribute("aria-invalid", "true");
     await page.screenshot({ path: `e2e/screenshots/checkout-selector-error-nojs-${info.project.name}.png`, fullPage: true });
     await page.getByLabel("Document number").fill(CPF);

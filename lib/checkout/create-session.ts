@@ -61,6 +61,7 @@ async function createSelectorSession(auth: AuthContext, input: SelectorSessionIn
       merchantOrderId: input.merchantOrderId ?? null,
       returnUrl: input.returnUrl ?? null,
       expiresInMinutes: input.expiresInMinutes ?? null,
+      allowRetry: input.allowRetry ?? true,
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       createdAt: now,
     },

@@ -25,5 +25,8 @@ export function presentSession(s: CheckoutSession) {
     returnUrl: s.returnUrl,
     expiresAt: s.expiresAt.toISOString(),
     completedTxId: s.completedTxId,
+    allowRetry: s.allowRetry,
+    previousSessionId: s.previousSessionId,
+    nextSessionId: s.nextSessionId,
   };
 }

@@ -33,6 +33,7 @@ export const selectorSessionBody = z
     merchantOrderId: z.string().max(120).optional(),
     returnUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000).optional(),
     expiresInMinutes: z.number().int().min(5).max(4_320).optional().describe("The payment's expiry once the buyer picks a method, within that rail's maximum (default: the rail's)"),
+    allowRetry: z.boolean({ error: "must be true or false" }).optional().describe("Default true: when the session's payment fails or expires within the session's 24 h, the buyer may pay another way through a successor session (same order, amount and customer). false: the failed page offers only the way back to the store."),
     merchantId: z.string().max(40).optional(),
     shopId: z.string().max(40).optional(),
   })
@@ -83,8 +84,11 @@ export const checkoutSession = z
     customerIp: z.string().nullable(),
     merchantOrderId: z.string().nullable(),
     returnUrl: z.string().nullable(),
-    expiresAt: z.string(),
+    expiresAt: z.string().describe("A successor session keeps the first session's expiry"),
     completedTxId: z.string().nullable(),
+    allowRetry: z.boolean(),
+    previousSessionId: z.string().nullable().describe("The session whose failed or expired payment this one retries"),
+    nextSessionId: z.string().nullable().describe("The session the buyer moved on to after this one's payment failed or expired"),
   })
   .meta({ id: "CheckoutSession" });
 

@@ -16,8 +16,8 @@ import { AppError } from "@/lib/errors";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { isCurrency } from "@/lib/money/currency";
-import { presentmentToUsd, usdToLocal } from "@/lib/money/fx";
-import { PRESENTMENT_MARKUP_BP, rateFor } from "@/lib/money/rates";
+import { rateFor } from "@/lib/money/rates";
+import { buyerPrice, creditUsd } from "@/lib/money/price";
 import { railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
 import { routableProviders, shopRails } from "@/lib/catalog/list-payment-methods";
 import { runCascade, type Attempt, type CascadeResult } from "@/lib/providers/cascade";
@@ -122,19 +122,17 @@ export async function resolveShop(auth: AuthContext, input: CreatePaymentInput):
 }
 
 /**
- * The USD headline of an amount sent in a presentment currency (4.4): the service rate minus the
- * FX markup; at most 100,000 USD. Shared by POST /payments and checkout sessions.
+ * The USD headline of an amount sent in a presentment currency (4.4): the merchant's credit of
+ * the price rule (lib/money/price.ts); at most 100,000 USD. Shared by POST /payments and
+ * checkout sessions.
  */
 export async function headlineUsd(environment: Environment, amount: unknown, currencyInput: string | undefined) {
   const currency = (currencyInput ?? "USD").toUpperCase();
   if (!isCurrency(currency)) throw new AppError("unsupported_currency", `Currency ${currency} is not supported.`, { param: "currency" });
   const inputMinor = parseAmount(amount, currency);
-  let usd = inputMinor;
-  if (currency !== "USD") {
-    const inputFx = await rateFor(environment, currency);
-    if (!inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${currency}; send the amount in USD.`, { param: "currency", details: { currency } });
-    usd = presentmentToUsd(inputMinor, inputFx, currency, PRESENTMENT_MARKUP_BP);
-  }
+  const inputFx = currency === "USD" ? "1" : await rateFor(environment, currency);
+  if (!inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${currency}; send the amount in USD.`, { param: "currency", details: { currency } });
+  const usd = creditUsd({ currency, inputMinor }, inputFx);
   if (usd > MAX_HEADLINE_USD_MINOR || usd <= 0n) {
     throw limitError(usd <= 0n ? "min" : "max", 1n, MAX_HEADLINE_USD_MINOR, "USD", "The USD amount of a payment must be between 0.01 and 100,000.");
   }
@@ -142,17 +140,14 @@ export async function headlineUsd(environment: Environment, amount: unknown, cur
 }
 
 /**
- * What the buyer pays in the rail's currency (decisions.md, Money): exactly what the merchant
- * asked when that is the rail's own currency (the FX markup lowers only the USD credit);
- * otherwise the asked amount converted at the mid rate (USD: the headline itself, which has no
- * markup). The USD credit (`usd`) is never the base of the buyer's price.
+ * What the buyer pays in the rail's currency: the price rule of lib/money/price.ts, with the
+ * asked currency's current rate read when the rule needs it (a third currency).
  */
-export async function buyerLocal(environment: Environment, asked: { usd: bigint; currency: string; inputMinor: bigint }, railCurrency: string, localRate: string): Promise<bigint> {
-  if (asked.currency === railCurrency) return asked.inputMinor;
-  if (asked.currency === "USD") return usdToLocal(asked.usd, localRate, railCurrency);
-  const inputFx = await rateFor(environment, asked.currency);
-  if (!inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${asked.currency}; send the amount in USD.`, { param: "currency", details: { currency: asked.currency } });
-  return usdToLocal(presentmentToUsd(asked.inputMinor, inputFx, asked.currency, 0n), localRate, railCurrency);
+export async function buyerLocal(environment: Environment, asked: { currency: string; inputMinor: bigint }, railCurrency: string, localRate: string): Promise<bigint> {
+  const third = asked.currency !== "USD" && asked.currency !== railCurrency;
+  const inputFx = third ? await rateFor(environment, asked.currency) : null;
+  if (third && !inputFx) throw new AppError("fx_unavailable", `No current FX rate for ${asked.currency}; send the amount in USD.`, { param: "currency", details: { currency: asked.currency } });
+  return buyerPrice(asked, railCurrency, { input: inputFx, rail: localRate });
 }
 
 export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
@@ -175,7 +170,7 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
   const { usd, currency, inputMinor } = opts.presentment ?? (await headlineUsd(auth.environment, input.amount, input.currency));
   const localRate = await rateFor(auth.environment, rail.currency);
   if (!localRate) throw new AppError("fx_unavailable", `No current FX rate for ${rail.currency}.`, { details: { currency: rail.currency } });
-  const local = await buyerLocal(auth.environment, { usd, currency, inputMinor }, rail.currency, localRate);
+  const local = await buyerLocal(auth.environment, { currency, inputMinor }, rail.currency, localRate);
   checkLimits(rail, usd, local);
 
   // The hosted checkout needs the buyer (contract 4.4), on a session and on POST /payments alike.

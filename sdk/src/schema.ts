@@ -1813,8 +1813,14 @@ export type components = {
             customerIp: string | null;
             merchantOrderId: string | null;
             returnUrl: string | null;
+            /** @description A successor session keeps the first session's expiry */
             expiresAt: string;
             completedTxId: string | null;
+            allowRetry: boolean;
+            /** @description The session whose failed or expired payment this one retries */
+            previousSessionId: string | null;
+            /** @description The session the buyer moved on to after this one's payment failed or expired */
+            nextSessionId: string | null;
         };
         CheckoutOneShotCreated: {
             /** @description The transaction id */
@@ -1854,6 +1860,8 @@ export type components = {
             returnUrl?: string;
             /** @description The payment's expiry once the buyer picks a method, within that rail's maximum (default: the rail's) */
             expiresInMinutes?: number;
+            /** @description Default true: when the session's payment fails or expires within the session's 24 h, the buyer may pay another way through a successor session (same order, amount and customer). false: the failed page offers only the way back to the store. */
+            allowRetry?: boolean;
             merchantId?: string;
             shopId?: string;
         };

@@ -2,12 +2,16 @@
 // of the methods that accept the amount. Works before (and without) any script; errors from a
 // rejected pick come back as query parameters and are shown next to their field.
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { buyerLocale } from "@/server/buyer-locale";
 import { loadCheckoutPage } from "@/lib/checkout/checkout-page";
-import { railIconPath } from "@/lib/catalog/list-payment-methods";
+import { railLabel } from "@/lib/i18n/rail-label";
 import { BuyerFrame, Notice, buttonClass, secondaryButtonClass } from "@/components/checkout/buyer-frame";
+import { RailIcon } from "@/components/checkout/rail-icon";
+import { DocumentField } from "@/components/checkout/document-field";
+import { typedDocument } from "@/server/checkout-form";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
@@ -22,6 +26,8 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const page = await loadCheckoutPage(token);
   const path = `/checkout/${token}`;
 
+  // After "pay another way", the first link leads on to the session the buyer moved to.
+  if (page.kind === "moved") redirect(`/checkout/${page.nextSessionId}?locale=${locale}`);
   if (page.kind === "unknown") {
     return (
       <BuyerFrame t={t} locale={locale} path={path}>
@@ -41,20 +47,37 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
     );
   }
   if (page.kind === "used") {
+    const ended = page.txStatus === "failed" || page.txStatus === "expired";
     return (
       <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
-        <Notice title={t.usedTitle}>
-          <p>{t.usedBody}</p>
+        <Notice title={ended ? t.resultTitle[page.txStatus!]! : t.usedTitle}>
+          <p>{ended ? t.resultBody[page.txStatus!] : t.usedBody}</p>
           {page.txId ? (
             <div className="space-y-3">
+              {page.canRetry ? (
+                <>
+                  <p>{t.retryBody}</p>
+                  <form method="post" action={`/c/${page.txId}/retry?locale=${locale}`}>
+                    <button type="submit" className={buttonClass}>
+                      {t.payAnotherWay}
+                    </button>
+                  </form>
+                </>
+              ) : null}
               {page.txStatus === "pending" ? (
                 <a className={buttonClass} href={`/c/${page.txId}?locale=${locale}`}>
                   {t.goToPayment}
                 </a>
               ) : null}
-              <a className={page.txStatus === "pending" ? secondaryButtonClass : buttonClass} href={`/c/${page.txId}/result?locale=${locale}`}>
+              {ended && page.returnUrl ? (
+                <a className={page.canRetry ? secondaryButtonClass : buttonClass} href={page.returnUrl}>
+                  {t.returnTo(page.merchantName)}
+                </a>
+              ) : null}
+              <a className={page.txStatus === "pending" || page.canRetry || (ended && page.returnUrl) ? secondaryButtonClass : buttonClass} href={`/c/${page.txId}/result?locale=${locale}`}>
                 {t.seeStatus}
               </a>
+              {ended && !page.canRetry && !page.returnUrl ? <p>{t.backToStoreBody}</p> : null}
             </div>
           ) : null}
         </Notice>
@@ -71,9 +94,17 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const localCurrencies = new Set(methods.map((m) => m.rail.currency));
   const headline = s.country && localCurrencies.size === 1 && methods[0]!.localMinor !== null ? formatMoney(toMajor(methods[0]!.localMinor, methods[0]!.rail.currency), methods[0]!.rail.currency, formatTag) : usd;
   const needsDocument = !s.documentId;
-  const documentHint = (s.country && t.documentHint[s.country]) || Object.values(t.documentHint).join(" · ");
-  const documentError = errorField === "documentId" && error ? (error === "missing_required_fields" ? t.errors.document_invalid : t.errors[error] ?? t.errors.generic) : null;
-  const formError = error && !documentError ? t.errors[error] ?? t.errors.generic : null;
+  const pickedRule = methods.find((m) => m.rail.paymentMethodId === picked)?.rail.documentRule;
+  const documentError =
+    errorField === "documentId" && error
+      ? error === "document_missing"
+        ? t.documentMissing
+        : error === "document_invalid" || error === "missing_required_fields"
+          ? t.documentInvalid(t.documentFormat[pickedRule ?? "any"]!)
+          : (t.errors[error] ?? t.errors.generic)
+      : null;
+  const formError = error && !documentError ? (t.errors[error] ?? t.errors.generic) : null;
+  const typed = error ? await typedDocument() : undefined;
 
   return (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
@@ -125,9 +156,9 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
                       htmlFor={id}
                       className="flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border-2 border-slate-200 bg-white p-3 hover:border-slate-400 peer-checked:border-blue-700 peer-checked:bg-blue-50 peer-focus-visible:outline-4 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-400"
                     >
-                      <img src={railIconPath(m.rail)} alt="" width={40} height={40} className="h-10 w-10 shrink-0" />
+                      <RailIcon icon={m.rail.icon} t={t} className="h-10 w-16 shrink-0" />
                       <span className="min-w-0 flex-1">
-                        <span className="block font-semibold text-slate-900">{m.rail.name}</span>
+                        <span className="block font-semibold text-slate-900">{railLabel(t, m.rail, m.rail.name)}</span>
                         <span className="block text-sm text-slate-600">{t.methodHint[m.rail.method] ?? ""}</span>
                       </span>
                       {m.localMinor !== null ? <span className="shrink-0 text-sm font-semibold text-slate-900">{formatMoney(toMajor(m.localMinor, m.rail.currency), m.rail.currency, formatTag)}</span> : null}
@@ -139,29 +170,13 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
           </fieldset>
 
           {needsDocument ? (
-            <div className="mt-5">
-              <label htmlFor="documentId" className="block font-semibold text-slate-900">
-                {t.documentLabel}
-              </label>
-              <p id="documentId-hint" className="text-sm text-slate-600">
-                {documentHint}. {t.documentHelp}
-              </p>
-              <input
-                id="documentId"
-                name="documentId"
-                type="text"
-                autoComplete="off"
-                maxLength={40}
-                aria-invalid={documentError ? true : undefined}
-                aria-describedby={documentError ? "documentId-hint documentId-error" : "documentId-hint"}
-                className="mt-2 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-4 focus-visible:outline-offset-1 focus-visible:outline-blue-400 aria-invalid:border-red-700"
-              />
-              {documentError ? (
-                <p id="documentId-error" role="alert" className="mt-1 text-sm font-medium text-red-800">
-                  {documentError}
-                </p>
-              ) : null}
-            </div>
+            <DocumentField
+              methods={methods.map((m) => ({ id: m.rail.paymentMethodId, rule: m.rail.documentRule }))}
+              initialMethod={picked}
+              labels={{ label: t.documentLabel, required: t.required, help: t.documentHelp, formats: t.documentFormat }}
+              error={documentError}
+              value={typed}
+            />
           ) : null}
 
           <button type="submit" className={`${buttonClass} mt-6`}>

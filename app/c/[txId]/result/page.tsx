@@ -1,11 +1,16 @@
 // Where the buyer lands after paying when the merchant gave no returnUrl: the payment's status,
-// kept current while it is pending.
+// kept current while it is pending; after a failure or expiry, the way on ("pay another way",
+// the store's returnUrl).
 import type { Metadata } from "next";
 import { toMajor } from "@/lib/money/amount";
 import { formatMoney } from "@/lib/i18n/locale";
 import { buyerLocale } from "@/server/buyer-locale";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
-import { BuyerFrame, Notice, secondaryButtonClass } from "@/components/checkout/buyer-frame";
+import { railLabel } from "@/lib/i18n/rail-label";
+import { retryOffer } from "@/lib/checkout/create-successor";
+import { railOf } from "@/lib/checkout/instructions";
+import { BuyerFrame, Notice } from "@/components/checkout/buyer-frame";
+import { AfterPayment } from "@/components/checkout/after-payment";
 import { StatusBadge } from "@/components/checkout/status-badge";
 import { LiveStatus } from "@/components/checkout/live-status";
 
@@ -26,6 +31,7 @@ export default async function ResultPage({ params }: { params: Promise<{ txId: s
       </BuyerFrame>
     );
   }
+  const retry = await retryOffer(tx.id, tx.status);
   return (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={tx.merchantName} sandbox={tx.environment === "sandbox"}>
       <section aria-labelledby="result-title" className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
@@ -42,15 +48,11 @@ export default async function ResultPage({ params }: { params: Promise<{ txId: s
           <dt className="text-slate-600">{t.amount}</dt>
           <dd className="font-semibold text-slate-900">{formatMoney(toMajor(tx.amountLocal, tx.currencyLocal), tx.currencyLocal, formatTag)}</dd>
           <dt className="text-slate-600">{t.paymentMethod}</dt>
-          <dd className="text-slate-900">{tx.railName}</dd>
-          <dt className="text-slate-600">{t.reference}</dt>
+          <dd className="text-slate-900">{railLabel(t, railOf(tx), tx.railName)}</dd>
+          <dt className="text-slate-600">{t.order}</dt>
           <dd className="break-all font-mono text-slate-900">{tx.merchantOrderId ?? tx.id}</dd>
         </dl>
-        {tx.returnUrl ? (
-          <a href={tx.returnUrl} className={`${secondaryButtonClass} mt-6`}>
-            {t.returnTo(tx.merchantName)}
-          </a>
-        ) : null}
+        <AfterPayment t={t} locale={locale} txId={tx.id} status={tx.status} retry={retry} returnUrl={tx.returnUrl} merchantName={tx.merchantName} />
       </section>
     </BuyerFrame>
   );

@@ -1,0 +1,66 @@
+"use client";
+// The selector's document field. Required (the hosted checkout sends the buyer's document with
+// every method); its hint, keyboard (`inputmode`) and capitalisation follow the method picked, so
+// a CPF opens a number pad and a CURP capital letters. Rendered on the server with what the
+// page knows (the method of a rejected pick, or the session's country), so it works without
+// script; with script it follows the radio buttons. After a rejected pick the page comes back
+// with the typed value, the message under the field and the focus on it (`autofocus`).
+import { useEffect, useRef, useState } from "react";
+import type { DocumentRule } from "@/lib/catalog/rails";
+
+type Labels = { label: string; required: string; help: string; formats: Record<string, string> };
+
+const NUMERIC: ReadonlySet<DocumentRule> = new Set(["cpf_cnpj", "co_document"]);
+
+export function DocumentField({ methods, initialMethod, labels, error, value }: { methods: Array<{ id: string; rule: DocumentRule }>; initialMethod?: string; labels: Labels; error?: string | null; value?: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [picked, setPicked] = useState(initialMethod);
+  useEffect(() => {
+    const form = input.current?.form;
+    if (!form) return;
+    const onChange = (e: Event) => {
+      const target = e.target as HTMLInputElement;
+      if (target.name === "paymentMethodId") setPicked(target.value);
+    };
+    form.addEventListener("change", onChange);
+    return () => form.removeEventListener("change", onChange);
+  }, []);
+
+  const rules = [...new Set(methods.map((m) => m.rule))];
+  const rule = methods.find((m) => m.id === picked)?.rule ?? (rules.length === 1 ? rules[0] : undefined);
+  const hint = rule ? labels.formats[rule] : rules.map((r) => labels.formats[r]).join(" · ");
+  const numeric = rule ? NUMERIC.has(rule) : rules.length > 0 && rules.every((r) => NUMERIC.has(r));
+  return (
+    <div className="mt-5" id="document">
+      <label htmlFor="documentId" className="block font-semibold text-slate-900">
+        {labels.label} <span className="text-sm font-normal text-slate-700">({labels.required})</span>
+      </label>
+      <p id="documentId-hint" className="text-sm text-slate-600" data-testid="document-format">
+        {hint}. {labels.help}
+      </p>
+      <input
+        ref={input}
+        id="documentId"
+        name="documentId"
+        type="text"
+        required
+        aria-required="true"
+        inputMode={numeric ? "numeric" : "text"}
+        autoCapitalize={rule === "rfc_curp" ? "characters" : "none"}
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={40}
+        defaultValue={value}
+        autoFocus={Boolean(error)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "documentId-error documentId-hint" : "documentId-hint"}
+        className="mt-2 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-4 focus-visible:outline-offset-1 focus-visible:outline-blue-400 aria-invalid:border-2 aria-invalid:border-red-700"
+      />
+      {error ? (
+        <p id="documentId-error" role="alert" className="mt-1 text-sm font-medium text-red-800">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
