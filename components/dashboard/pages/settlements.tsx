@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { runSettlementAction, simulateSettlementAction } from "@/app/dashboard/actions";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
+import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
 import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
@@ -119,17 +120,17 @@ function RunCard() {
 
 function SimulateSettlement({ id, closed }: { id: string; closed: boolean }) {
   const simulate = useOnceMutation(simulateSettlementAction);
-  const error = actionError(simulate.data, simulate.error);
   if (!closed) return <span className="text-xs text-slate-600">—</span>;
   return (
-    <div className="flex flex-wrap gap-1">
-      <Button size="sm" variant="secondary" disabled={simulate.isPending} onClick={() => simulate.mutate([id, "paid"])}>
-        Simulate paid
-      </Button>
-      <Button size="sm" variant="secondary" disabled={simulate.isPending} onClick={() => simulate.mutate([id, "failed"])}>
-        Simulate failed
-      </Button>
-      <FormError message={error?.message} />
-    </div>
+    <SimulateButtons
+      simulations={[
+        { action: "paid", label: "Simulate paid", enabled: true },
+        { action: "failed", label: "Simulate failed", enabled: true },
+      ]}
+      busy={simulate.isPending}
+      pendingAction={simulate.variables?.[1]}
+      error={actionError(simulate.data, simulate.error)?.message}
+      onSimulate={(action) => simulate.mutate([id, action as "paid" | "failed"])}
+    />
   );
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import type { z } from "zod";
 import { simulateWithdrawalAction, withdrawAction } from "@/app/dashboard/actions";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
+import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
 import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
@@ -145,17 +146,17 @@ function WithdrawCard({ destination, availableUsd, feeUsd }: { destination: Dest
 
 function SimulateWithdrawal({ id, processing }: { id: string; processing: boolean }) {
   const simulate = useOnceMutation(simulateWithdrawalAction);
-  const error = actionError(simulate.data, simulate.error);
   if (!processing) return <span className="text-xs text-slate-600">—</span>;
   return (
-    <div className="flex flex-wrap gap-1">
-      <Button size="sm" variant="secondary" disabled={simulate.isPending} onClick={() => simulate.mutate([id, "completed"])}>
-        Simulate completed
-      </Button>
-      <Button size="sm" variant="secondary" disabled={simulate.isPending} onClick={() => simulate.mutate([id, "failed"])}>
-        Simulate failed
-      </Button>
-      <FormError message={error?.message} />
-    </div>
+    <SimulateButtons
+      simulations={[
+        { action: "completed", label: "Simulate completed", enabled: true },
+        { action: "failed", label: "Simulate failed", enabled: true },
+      ]}
+      busy={simulate.isPending}
+      pendingAction={simulate.variables?.[1]}
+      error={actionError(simulate.data, simulate.error)?.message}
+      onSimulate={(action) => simulate.mutate([id, action as "completed" | "failed"])}
+    />
   );
 }
