@@ -58,6 +58,10 @@ describe("the price rule through the hosted checkout (decisions.md, Money)", () 
     const selector = await page(`/checkout/${s.body.sessionId}`, { "accept-language": "pt-BR" });
     has(selector, /data-testid="amount"[^>]*>R\$\s150,00</);
     hasNot(selector, /146,99/);
+    hasNot(selector, /27,22|Aprox/, "the merchant's USD credit is not the buyer's business");
+    // Without a country (methods in several currencies) the headline is still the asked amount.
+    const anywhere = (await createSession({ amount: 150, currency: "BRL", customer }, merchant.sandbox.secretKey)).body;
+    has(await page(`/checkout/${anywhere.sessionId}`, { "accept-language": "pt-BR" }), /data-testid="amount"[^>]*>R\$\s150,00</);
 
     const sel = await select(s.body.sessionId, { paymentMethodId: "sbx_pix", customer: { documentId: CPF } });
     assert.equal(sel.status, 200, sel.text);

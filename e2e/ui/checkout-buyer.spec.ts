@@ -8,6 +8,7 @@ import { test, expect, type Page, type TestInfo } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import pg from "pg";
 
 const BASE = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 const CPF = "52998224725";
@@ -16,14 +17,33 @@ const customer = { firstName: "Ana", lastName: "Souza", email: "ana@example.com"
 const mxBuyer = { userName: "Juan Pérez", userEmail: "juan@example.com", userPhone: "+52 55 1234 5678", documentId: CURP };
 
 let key = "";
+let liveKey = "";
 test.beforeAll(() => {
   const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "merchant:create", "--name", "Loja Azul", "--json"], { env: process.env, encoding: "utf8" });
-  key = JSON.parse(out.trim().split("\n").pop()!).sandbox.secretKey;
+  const m = JSON.parse(out.trim().split("\n").pop()!);
+  key = m.sandbox.secretKey;
+  liveKey = m.production.secretKey;
 });
 
-async function api(path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${BASE}/api/v1${path}`, { method: body === undefined ? "GET" : "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function api(path: string, body?: unknown, bearer = key): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${BASE}/api/v1${path}`, { method: body === undefined ? "GET" : "POST", headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
+}
+
+async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+/** The simulated provider's control API (scripts/psp/simulator.ts). */
+async function psp(path: string, body: unknown) {
+  const res = await fetch(`${process.env.PROVIDER_PAGOSUR_URL}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
 }
 
 async function checkPage(page: Page, info: TestInfo, name: string) {
@@ -118,6 +138,28 @@ for (const [method, buyer] of [["sbx_pix", { userName: "Ana Souza", userEmail: "
     if (method === "sbx_spei") await checkPage(page, info, "turned-paid");
   });
 }
+
+test("a real provider's instructions page (production) shows the asked price and the deadline, and turns paid on its own", async ({ page }, info) => {
+  await sql("INSERT INTO fx_rates (quote, rate, source, updated_at) VALUES ('MXN', 18.20, 'test', now()) ON CONFLICT (quote) DO UPDATE SET updated_at = now()");
+  const email = `buyer-${info.project.name}-${Date.now()}@example.com`;
+  await psp("/_control/behaviour", { mode: "accept_instructions", forEmail: email });
+  const r = await api("/payments", { amount: 499, currency: "MXN", paymentMethodId: "1003", userName: "Juan Pérez", userEmail: email, documentId: "GODE561231GR8" }, liveKey);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.amountLocal).toBe(499);
+  expect(r.body.paymentFormUrl).toMatch(/\/pay\/pagosur\/tx_/);
+  await page.goto(`${new URL(r.body.paymentFormUrl).pathname}?locale=es-MX`);
+  await expect(page.getByTestId("amount")).toHaveText(money("es-MX", "MXN", 499));
+  await expect(page.getByTestId("deadline")).toBeVisible();
+  await expect(page.getByText("Referencia", { exact: true })).toHaveCount(1);
+  await expect(page.getByText("Modo de prueba: no se mueve dinero real.")).toHaveCount(0);
+  await checkPage(page, info, "provider-instructions");
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  const [row] = await sql<{ provider_ref: string }>("SELECT provider_ref FROM transactions WHERE id = $1", [r.body.transactionId]);
+  await psp(`/_control/charges/${row!.provider_ref}/paid`, {});
+  await expect(page).toHaveURL(new RegExp(`/c/${r.body.transactionId}/result`), { timeout: 15_000 });
+  await expect(page.getByRole("heading", { level: 1, name: "Pago recibido" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});
 
 test.describe("a bad CURP (es-MX)", () => {
   test.use({ locale: "es-MX" });

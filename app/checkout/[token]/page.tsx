@@ -89,10 +89,15 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const error = one(query.error);
   const errorField = one(query.field);
   const picked = one(query.method) ?? (methods.length === 1 ? methods[0]!.rail.paymentMethodId : undefined);
+  // The headline is what the merchant asked (decisions.md, Money): in its presentment currency,
+  // or, asked in USD with a country whose methods share one currency, in that currency with the
+  // USD beside it. The USD a presentment amount credits the merchant (less the FX markup) is the
+  // merchant's business, never shown to the buyer.
   const usd = formatMoney(toMajor(s.amountUsd, "USD"), "USD", formatTag);
-  // With a country, every method shares one local currency: lead with it.
   const localCurrencies = new Set(methods.map((m) => m.rail.currency));
-  const headline = s.country && localCurrencies.size === 1 && methods[0]!.localMinor !== null ? formatMoney(toMajor(methods[0]!.localMinor, methods[0]!.rail.currency), methods[0]!.rail.currency, formatTag) : usd;
+  const asked = s.inputCurrency && s.inputAmount !== null ? formatMoney(toMajor(s.inputAmount, s.inputCurrency), s.inputCurrency, formatTag) : null;
+  const local = !asked && s.country && localCurrencies.size === 1 && methods[0]!.localMinor !== null ? formatMoney(toMajor(methods[0]!.localMinor, methods[0]!.rail.currency), methods[0]!.rail.currency, formatTag) : null;
+  const headline = asked ?? local ?? usd;
   const needsDocument = !s.documentId;
   const pickedRule = methods.find((m) => m.rail.paymentMethodId === picked)?.rail.documentRule;
   const documentError =
@@ -115,7 +120,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
         <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900" data-testid="amount">
           {headline}
         </p>
-        {headline !== usd ? <p className="mt-1 text-sm text-slate-600">{t.approx(usd)}</p> : null}
+        {local && local !== usd ? <p className="mt-1 text-sm text-slate-600">{t.approx(usd)}</p> : null}
         {s.merchantOrderId ? <p className="mt-1 text-sm text-slate-600">{t.orderRef(s.merchantOrderId)}</p> : null}
       </section>
 
