@@ -41,6 +41,8 @@ import { createQrOrderBody } from "@/lib/qr/schema";
 import { createQrOrder, replayQrOrder } from "@/lib/qr/create-order";
 import { cancelQrOrder, simulateQrOrder } from "@/lib/qr/orders";
 import { closeSettlement } from "@/lib/settlements/close-settlement";
+import { setDestinationBody } from "@/lib/crypto-assets/schema";
+import { setSettlementDestination } from "@/lib/crypto-assets/settlement-destination";
 import { simulateSettlement } from "@/lib/settlements/settle-batch";
 import { createWithdrawalBody } from "@/lib/withdrawals/schema";
 import { replayWithdrawal, requestWithdrawal } from "@/lib/withdrawals/request-withdrawal";
@@ -147,6 +149,15 @@ export async function simulateQrOrderAction(orderId: string, action: "paid" | "e
     if (action !== "paid" && action !== "expired") throw new AppError("invalid_request", "Unknown simulate action.", { param: "action" });
     const ctx = await withShop(d);
     return onceForForm(d, "qr-simulate", formKey, { orderId, action }, () => simulateQrOrder(ctx, orderId, action));
+  });
+}
+
+/** Where settlements and withdrawals go (PUT /me/settlement-destination's use case and checks). */
+export async function setSettlementDestinationAction(input: { asset?: string; network?: string; address?: string }, formKey?: string) {
+  return runAction(async () => {
+    const d = await dashboardOrThrow("manageSettlements");
+    const body = parseWith(setDestinationBody, { ...input, address: input.address?.trim() }, "body");
+    return onceForForm(d, "settlement-destination", formKey, body, () => setSettlementDestination(d.ctx, body));
   });
 }
 

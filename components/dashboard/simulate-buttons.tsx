@@ -6,7 +6,7 @@ import { FormError } from "@/components/ui/field";
 
 export type Simulation = { action: string; label: string; enabled: boolean };
 
-export function SimulateButtons({ simulations, pendingAction, busy, error, onSimulate }: { simulations: Simulation[]; pendingAction?: string; busy: boolean; error?: string; onSimulate: (action: string) => void }) {
+export function SimulateButtons({ simulations, pendingAction, busy, error, onSimulate }: { simulations: ReadonlyArray<Simulation>; pendingAction?: string; busy: boolean; error?: string; onSimulate: (action: string) => void }) {
   return (
     <>
       <div className="flex flex-wrap gap-2">

@@ -4,6 +4,7 @@
 // switching sandbox/production never shows one's data under the other.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ActionError, ActionResult } from "@/lib/dashboard/action-result";
+import type { LoaderData, LoaderParams, Resource } from "@/server/dashboard-loaders";
 
 export class DashboardFetchError extends Error {
   constructor(message: string, readonly status: number, readonly code?: string) {
@@ -18,22 +19,26 @@ export function dataUrl(resource: string, params: Record<string, string | number
   return `/dashboard/api/${resource}${s ? `?${s}` : ""}`;
 }
 
-export async function fetchDashboardData<T>(resource: string, params: Record<string, string | number | undefined> = {}): Promise<T> {
-  const res = await fetch(dataUrl(resource, params), { headers: { accept: "application/json" }, cache: "no-store" });
+export async function fetchDashboardData<R extends Resource>(resource: R, params: LoaderParams<R> = {}): Promise<LoaderData<R>> {
+  const res = await fetch(dataUrl(resource, params as Record<string, string | number | undefined>), { headers: { accept: "application/json" }, cache: "no-store" });
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new DashboardFetchError(body?.error?.message ?? `Request failed (${res.status})`, res.status, body?.error?.code);
-  return body as T;
+  return body as LoaderData<R>;
 }
 
-export function useDashboardData<T>(
+/**
+ * A loader's data (server/dashboard-loaders.ts) kept fresh by TanStack Query. The resource name
+ * types the parameters and the answer: a page cannot read a shape its loader does not return.
+ */
+export function useDashboardData<R extends Resource>(
   environment: string,
-  resource: string,
-  params: Record<string, string | number | undefined>,
-  opts: { initialData?: T; refetchInterval?: number | false; enabled?: boolean } = {},
+  resource: R,
+  params: LoaderParams<R>,
+  opts: { initialData?: LoaderData<R>; refetchInterval?: number | false; enabled?: boolean } = {},
 ) {
-  return useQuery<T>({
+  return useQuery<LoaderData<R>>({
     queryKey: ["dashboard", environment, resource, params],
-    queryFn: () => fetchDashboardData<T>(resource, params),
+    queryFn: () => fetchDashboardData(resource, params),
     initialData: opts.initialData,
     refetchInterval: opts.refetchInterval ?? false,
     enabled: opts.enabled ?? true,
@@ -41,9 +46,9 @@ export function useDashboardData<T>(
 }
 
 /** A page's live data that always has a value: the server's first paint until a refetch lands. */
-export function useLiveData<T>(environment: string, resource: string, params: Record<string, string | number | undefined>, initial: T, refetchInterval: number | false = 3_000) {
-  const q = useDashboardData<T>(environment, resource, params, { initialData: initial, refetchInterval });
-  return { ...q, data: q.data ?? initial };
+export function useLiveData<R extends Resource>(environment: string, resource: R, params: LoaderParams<R>, initial: LoaderData<R>, refetchInterval: number | false = 3_000) {
+  const q = useDashboardData(environment, resource, params, { initialData: initial, refetchInterval });
+  return { ...q, data: (q.data ?? initial) as LoaderData<R> };
 }
 
 /**

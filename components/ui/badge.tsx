@@ -35,6 +35,8 @@ const STATUS_TONES: Record<string, Tone> = {
   disabled: "gray",
   expired: "gray",
   refunded: "purple",
+  partially_refunded: "purple",
+  disputed: "red",
 };
 
 /** A status word with its colour; the word itself carries the meaning (not colour alone). */

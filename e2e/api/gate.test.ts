@@ -194,17 +194,18 @@ describe("dashboard", () => {
     { name: "replayDeliveryAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook, ids.delivery] },
     { name: "deleteWebhookAction", page: () => `/dashboard/webhooks/${ids.hook2}`, args: () => [ids.hook2] },
     { name: "simulateDepositAction", page: () => `/dashboard/deposit-accounts/${ids.account}`, args: () => [ids.account, { amount: "100", payerName: "P", payerBank: "B" }] },
-    { name: "fundSandboxAction", page: () => "/dashboard/payouts", args: () => [{ currency: "MXN", amount: "100" }] },
-    { name: "transferToPayoutAction", page: () => "/dashboard/payouts", args: () => [{ amountUsd: "1" }] },
-    { name: "quoteSwapAction", page: () => "/dashboard/payouts", args: () => [{ currency: "MXN", amountUsd: "1" }] },
-    { name: "executeSwapAction", page: () => "/dashboard/payouts", args: () => [ids.quote] },
-    { name: "sendPayoutAction", page: () => "/dashboard/payouts", args: () => [{ methodId: "sbx_po_mx_spei", amount: "10", recipient }] },
+    { name: "fundSandboxAction", page: () => "/dashboard/payouts/funding", args: () => [{ currency: "MXN", amount: "100" }] },
+    { name: "transferToPayoutAction", page: () => "/dashboard/payouts/funding", args: () => [{ amountUsd: "1" }] },
+    { name: "quoteSwapAction", page: () => "/dashboard/payouts/funding", args: () => [{ currency: "MXN", amountUsd: "1" }] },
+    { name: "executeSwapAction", page: () => "/dashboard/payouts/funding", args: () => [ids.quote] },
+    { name: "sendPayoutAction", page: () => "/dashboard/payouts/send", args: () => [{ methodId: "sbx_po_mx_spei", amount: "10", recipient }] },
     { name: "simulatePayoutAction", page: () => `/dashboard/payouts/${ids.payout}`, args: () => [ids.payout, "completed"] },
     { name: "acceptClaimAction", page: () => `/dashboard/claims/${ids.claim}`, args: () => [ids.claim] },
     { name: "simulateClaimAction", page: () => `/dashboard/claims/${ids.claim2}`, args: () => [ids.claim2, "lost"] },
     { name: "createQrOrderAction", page: () => "/dashboard/qr", args: () => [{ amount: "12", merchantOrderId: "gate-qr" }] },
     { name: "cancelQrOrderAction", page: () => "/dashboard/qr", args: () => [ids.qr] },
     { name: "simulateQrOrderAction", page: () => "/dashboard/qr", args: () => [ids.qr2, "paid"] },
+    { name: "setSettlementDestinationAction", page: () => "/dashboard/settlements", args: () => [{ asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" }] },
     { name: "runSettlementAction", page: () => "/dashboard/settlements", args: () => [] },
     { name: "simulateSettlementAction", page: () => "/dashboard/settlements", args: () => [ids.settlement, "paid"] },
     { name: "withdrawAction", page: () => "/dashboard/withdrawals", args: () => [{ amountUsd: "2" }] },
@@ -250,7 +251,7 @@ describe("dashboard", () => {
     for (const [name, page, args, code] of [
       ["simulateAction", `/dashboard/payments/${ids.pending2}`, [ids.pending2, "paid"], "production_key_refused"],
       ["simulateDepositAction", `/dashboard/deposit-accounts/${ids.account}`, [ids.account, { amount: "100", payerName: "P", payerBank: "B" }], "production_key_refused"],
-      ["fundSandboxAction", "/dashboard/payouts", [{ currency: "MXN", amount: "100" }], "fund_sandbox_only"],
+      ["fundSandboxAction", "/dashboard/payouts/funding", [{ currency: "MXN", amount: "100" }], "fund_sandbox_only"],
       ["simulatePayoutAction", `/dashboard/payouts/${ids.payout2}`, [ids.payout2, "completed"], "simulate_sandbox_only"],
       ["simulateClaimAction", `/dashboard/claims/${ids.claim2}`, [ids.claim2, "won"], "production_key_refused"],
       ["runSettlementAction", "/dashboard/settlements", [], "production_key_refused"],
@@ -272,6 +273,10 @@ describe("dashboard", () => {
       "deposit-accounts", `deposit-account?id=${ids.account}`, `deposits?id=${ids.account}`, "payout-balance", "payout-methods", "payouts", `payout?id=${ids.payout}`,
       `claim?id=${ids.claim}`, "qr-orders", `qr-order?id=${ids.qr}`, "settlements", "withdrawals", "topups",
     ];
+    // Every logged request opens with its answer, secrets redacted (tokens, the webhook's secret).
+    const logged = (await (await fetch(`${API_URL}/dashboard/api/requests`, { headers: { cookie: viewer } })).json()) as Array<{ id: string }>;
+    assert.ok(logged.length > 5, "the setup's requests are logged");
+    reads.push(...logged.map((r) => `request?id=${r.id}`));
     const before = await settledSnapshot();
     for (const r of reads) {
       const res = await fetch(`${API_URL}/dashboard/api/${r}`, { headers: { cookie: viewer } });

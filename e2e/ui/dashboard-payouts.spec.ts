@@ -65,11 +65,19 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await expect(page.getByText("No payouts yet")).toBeVisible();
   await checkPage(page, info, "payouts-empty");
 
-  // Fund the sandbox payout balance in MXN and in USD.
+  // Payouts is split in tabs (list, add funds, send), as Stripe splits its balance pages.
+  const tabs = page.getByRole("navigation", { name: "Payouts sections" });
+  await expect(tabs.getByRole("link", { name: "Payouts" })).toHaveAttribute("aria-current", "page");
+  await tabs.getByRole("link", { name: "Add funds" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payouts\/funding$/);
+  await expect(tabs.getByRole("link", { name: "Add funds" })).toHaveAttribute("aria-current", "page");
+
+  // Fund the sandbox payout balance in MXN and in USD; the form empties after each success.
   await page.getByLabel("Currency", { exact: true }).selectOption("MXN");
   await page.getByLabel("Amount to fund").fill("1000");
   await page.getByRole("button", { name: "Fund balance" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Funded 1,000.00 MXN." })).toBeVisible();
+  await expect(page.getByLabel("Amount to fund")).toHaveValue("");
   const mxn = page.locator('[data-testid="payout-balance-row"][data-currency="MXN"]');
   await expect(mxn.getByTestId("balance-available")).toHaveText("1,000.00 MXN");
   await page.getByLabel("Currency", { exact: true }).selectOption("USD");
@@ -93,6 +101,9 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await expect(mxn.getByTestId("balance-available")).not.toHaveText("1,000.00 MXN");
 
   // Send a SPEI payout: the CLABE is checked as it is typed, with the API's rule.
+  await checkPage(page, info, "payouts-funding");
+  await tabs.getByRole("link", { name: "Send a payout" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payouts\/send$/);
   await page.getByLabel("Method").selectOption("po_mx_spei");
   await page.getByLabel("Amount (MXN)").fill("100");
   await page.getByLabel("Beneficiary name").fill(SPEI_RECIPIENT.name);
@@ -106,19 +117,44 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await page.getByLabel("Bank code").fill(SPEI_RECIPIENT.bankCode);
   await page.getByLabel("Document type").selectOption("RFC");
   await page.getByLabel("Document number").fill(SPEI_RECIPIENT.documentId);
-  await page.getByRole("button", { name: "Send payout" }).click();
+  // A CLABE of bank 002 sent with another bank's code is refused next to the bank code.
+  await page.getByLabel("Bank code").fill("012");
+  await expect(page.getByLabel("Bank code")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Bank code").fill(SPEI_RECIPIENT.bankCode);
+  await expect(page.getByLabel("Bank code")).not.toHaveAttribute("aria-invalid", "true");
+  // A second look before money leaves: the review names amount, beneficiary and CLABE; Back keeps
+  // every value; nothing is sent until Send payout in the review.
+  await page.getByRole("button", { name: "Review payout" }).click();
+  const review = page.getByRole("group", { name: "Review the payout" });
+  await expect(review).toContainText("100 MXN");
+  await expect(review).toContainText(SPEI_RECIPIENT.name);
+  await expect(review).toContainText(VALID_CLABE);
+  await checkPage(page, info, "payout-review");
+  await review.getByRole("button", { name: "Back" }).click();
+  await expect(page.getByLabel("CLABE")).toHaveValue(VALID_CLABE);
+  await expect(mxn.getByTestId("balance-reserved")).toHaveText("0.00 MXN");
+  await page.getByRole("button", { name: "Review payout" }).click();
+  await review.getByRole("button", { name: "Send payout" }).dblclick();
   const sent = page.getByRole("status").filter({ hasText: /^Payout po_\S+ of 100\.00 MXN is processing\./ });
   await expect(sent).toBeVisible();
-  await expect(mxn.getByTestId("balance-reserved")).toHaveText("100.00 MXN"); // held by the processing payout
+  await expect(mxn.getByTestId("balance-reserved")).toHaveText("100.00 MXN"); // held by one processing payout, the double click sent once
+  await expect(page.getByLabel("CLABE")).toHaveValue("");
+  await checkPage(page, info, "payouts-send");
+  await tabs.getByRole("link", { name: "Payouts" }).click();
   await expect(page.getByTestId("payout-row")).toHaveCount(1);
   await checkPage(page, info, "payouts");
 
-  // Its detail page: simulate completed.
-  await sent.getByRole("link").click();
+  // Its detail page (a click on the row, outside the link, opens it): simulate completed.
+  await page.getByTestId("payout-row").getByRole("cell").nth(3).click();
+  await expect(page).toHaveURL(/\/dashboard\/payouts\/po_/);
   await expect(page.getByTestId("payout-status")).toHaveText("processing");
   await checkPage(page, info, "payout-detail");
+  await expect(page.getByTestId("payout-tracking-key")).toHaveCount(1);
   await page.getByRole("button", { name: "Simulate completed" }).click();
   await expect(page.getByTestId("payout-status")).toHaveText("completed");
+  // A completed SPEI payout names its tracking key (clave de rastreo), to quote to the beneficiary.
+  await expect(page.getByText("Tracking key (clave de rastreo)")).toBeVisible();
+  await expect(page.getByTestId("payout-tracking-key")).toContainText(/\S{6,}/);
   await expect(page.getByRole("button", { name: "Simulate failed" })).toBeDisabled();
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Payouts" }).click();
   await expect(mxn.getByTestId("balance-reserved")).toHaveText("0.00 MXN");
@@ -139,7 +175,10 @@ test("a viewer sees balances, payouts and deposits but no send, fund, transfer, 
 
   await nav(page, "Payouts");
   await expect(page.getByTestId("payout-row")).toHaveCount(1);
-  await expect(page.getByRole("button", { name: /Send payout|Fund balance|Transfer|Get quote|Swap now/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Send payout|Review payout|Fund balance|Transfer|Get quote|Swap now/ })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Payouts sections" }).getByRole("link")).toHaveCount(1);
+  await page.goto("/dashboard/payouts/send");
+  await expect(page).toHaveURL(/\/dashboard\/payouts$/);
   await checkPage(page, info, "payouts-viewer");
 
   await page.goto(`/dashboard/payouts/${sent.body.payout.id}`);

@@ -24,6 +24,8 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   const secret = page.getByTestId("revealed-secret");
   await expect(secret).toHaveText(/^whsec_/);
   const firstSecret = await secret.textContent();
+  // Locked while the secret is on screen: a second click can neither add a subscription nor replace the secret.
+  await expect(page.getByRole("button", { name: "Add subscription" })).toBeDisabled();
   await checkPage(page, info, "webhooks");
   await page.getByRole("button", { name: "I have stored it" }).click();
   await expect(secret).toHaveCount(0);
@@ -122,8 +124,14 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   // Developers: keys and the recent API requests with their request ids.
   await nav(page, "Developers");
   await expect(page.getByText(m.sandbox.publishableKey)).toBeVisible();
-  await expect(page.getByTestId("request-row").filter({ hasText: "POST /api/v1/payments" })).toContainText(/req_\w+/);
+  // A logged request opens to its request id and the answer it got.
+  await page.getByTestId("request-row").filter({ hasText: "POST /api/v1/payments" }).first().getByRole("button", { name: "POST /api/v1/payments" }).click();
+  const opened = page.getByRole("region", { name: "Request details" });
+  await expect(opened).toContainText(/req_\w+/);
+  await expect(opened.getByLabel("Answer")).toContainText('"transactionId"');
   await checkPage(page, info, "developers");
+  await opened.getByRole("button", { name: "Close" }).click();
+  await expect(opened).toHaveCount(0);
   await page.getByRole("link", { name: "API reference" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
   await expect(page.getByText("/payments/{id}/refund").first()).toBeVisible();

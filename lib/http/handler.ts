@@ -42,13 +42,14 @@ function json(status: number, body: unknown, headers: Record<string, string>): R
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers } });
 }
 
-export function errorResponse(err: unknown, requestId: string, headers: Record<string, string> = {}): { response: Response; status: number } {
+export function errorResponse(err: unknown, requestId: string, headers: Record<string, string> = {}): { response: Response; status: number; body: unknown } {
   const appError =
     err instanceof AppError ? err : new AppError("internal_error", `An unexpected error occurred. Quote requestId ${requestId} to support; retrying with the same Idempotency-Key is safe.`);
   if (!(err instanceof AppError)) {
     log.error({ requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, "unhandled error");
   }
-  return { response: json(appError.status, toEnvelope(appError, requestId), { ...headers, ...appError.headers, "X-Request-Id": requestId }), status: appError.status };
+  const body = toEnvelope(appError, requestId);
+  return { response: json(appError.status, body, { ...headers, ...appError.headers, "X-Request-Id": requestId }), status: appError.status, body };
 }
 
 async function readJsonBody(req: Request): Promise<unknown> {
@@ -92,6 +93,8 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
     let auth: AuthContext | null = null;
     let status = 500;
     let response: Response;
+    // The JSON answer, for the request log (redacted there); none for files and streams.
+    let answerBody: unknown;
     try {
       // Before authentication: an oversized body is refused without any lookup.
       refuseDeclaredOversize(req, endpoint.multipart?.limitBytes ?? API_BODY_LIMIT);
@@ -139,6 +142,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
           },
         );
         status = result.status;
+        answerBody = result.body;
         response = json(result.status, result.body, { ...headers, "X-Request-Id": requestId, "Idempotent-Replayed": String(result.replayed) });
       } else if (endpoint.responseType) {
         // A non-JSON answer (a file, a stream) goes out as the handler built it, with our headers.
@@ -150,15 +154,16 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       } else {
         const r = await execute();
         status = r.status;
+        answerBody = r.body;
         response = json(r.status, r.body, { ...headers, ...r.headers, "X-Request-Id": requestId });
       }
     } catch (err) {
-      ({ response, status } = errorResponse(err, requestId, headers));
+      ({ response, status, body: answerBody } = errorResponse(err, requestId, headers));
     }
     const elapsedMs = performance.now() - started;
     log.info({ requestId, merchant: auth?.merchant.id, env: auth?.environment, route: `${endpoint.method} ${endpoint.path}`, status, durationMs: Math.round(elapsedMs * 10) / 10 }, "request");
     observeRequest(endpoint.path, endpoint.method, status, elapsedMs / 1000);
-    if (auth) recordRequest({ merchantId: auth.merchant.id, environment: auth.environment, method: req.method, path: new URL(req.url).pathname, status, requestId, keyId: auth.keyId, durationMs: performance.now() - started });
+    if (auth) recordRequest({ merchantId: auth.merchant.id, environment: auth.environment, method: req.method, path: new URL(req.url).pathname, status, requestId, keyId: auth.keyId, durationMs: performance.now() - started, answer: answerBody });
     return response;
   };
 }

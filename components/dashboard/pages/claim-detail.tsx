@@ -19,7 +19,7 @@ import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/l
 export type Claim = z.infer<typeof claim>;
 
 export function ClaimDetailView({ environment, initial, canRespond, canSimulate }: { environment: string; initial: { claim: Claim }; canRespond: boolean; canSimulate: boolean }) {
-  const { data } = useLiveData<{ claim: Claim }>(environment, "claim", { id: initial.claim.id }, initial, 5_000);
+  const { data } = useLiveData(environment, "claim", { id: initial.claim.id }, initial, 5_000);
   const c = data.claim;
   const open = c.kind === "chargeback" && c.status === "open";
   const windowOpen = open && (!c.dueBy || Date.parse(c.dueBy) > Date.now());

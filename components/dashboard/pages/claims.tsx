@@ -1,20 +1,20 @@
 "use client";
-import Link from "next/link";
+import type { LoaderData } from "@/server/dashboard-loaders";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
-import { EmptyState, Table, Td, Th } from "@/components/ui/table";
+import { ResourceTable, IdLink } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 
 type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; dueBy: string | null; history: Array<{ status: string; at: string }> };
-type Envelope = { data: Claim[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = LoaderData<"claims">;
 
 export function ClaimsView({ environment, params, initial }: { environment: string; params: Record<string, string>; initial: Envelope }) {
-  const { data } = useLiveData<Envelope>(environment, "claims", params, initial, 3_000);
+  const { data } = useLiveData(environment, "claims", params, initial, 3_000);
   const { limit: _l, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/claims?${new URLSearchParams({ ...linkParams, offset: String(offset) })}`;
   return (
@@ -40,7 +40,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                 <option value="">Any</option>
                 {CLAIM_STATUSES.map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {s.replace(/_/g, " ")}
                   </option>
                 ))}
               </Select>
@@ -50,67 +50,46 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
         </form>
       </Card>
       <Card title="Claims" id="claims-list">
-        {data.data.length === 0 ? (
-          <EmptyState title="No claims">Refunds you issue and chargebacks buyers open appear here.</EmptyState>
-        ) : (
-          <>
-            <Table caption="Claims, newest first">
-              <thead>
-                <tr>
-                  <Th>Claim</Th>
-                  <Th>Kind</Th>
-                  <Th className="text-right">Amount</Th>
-                  <Th className="text-right">USD</Th>
-                  <Th>Status</Th>
-                  <Th>History</Th>
-                  <Th>Reason</Th>
-                  <Th>Payment</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {data.data.map((c) => (
-                  <tr key={c.id} data-testid="claim-row">
-                    <Td>
-                      <Link className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href={`/dashboard/claims/${c.id}`}>
-                        {c.id}
-                      </Link>
-                    </Td>
-                    <Td>
-                      {c.kind === "chargeback" ? "Chargeback" : "Refund"}
-                      {c.kind === "chargeback" && c.status === "open" && c.dueBy ? <span className="block text-xs text-slate-600">evidence due {formatDateTime(c.dueBy)}</span> : null}
-                    </Td>
-                    <Td className="text-right">
-                      <Money amount={c.amount} currency={c.currency} />
-                    </Td>
-                    <Td className="text-right text-slate-600">
-                      <Money amount={c.amountUsd} currency="USD" />
-                    </Td>
-                    <Td>
-                      <StatusBadge status={c.status} />
-                    </Td>
-                    <Td className="whitespace-normal">
-                      <ol className="flex flex-wrap gap-x-2 text-xs text-slate-600" aria-label={`Status history of ${c.id}`}>
-                        {c.history.map((h, i) => (
-                          <li key={i}>
-                            {i > 0 ? <span aria-hidden>→ </span> : null}
-                            <span className="font-medium text-slate-800">{h.status}</span> <time dateTime={h.at}>{formatDateTime(h.at)}</time>
-                          </li>
-                        ))}
-                      </ol>
-                    </Td>
-                    <Td>{c.reason ?? "—"}</Td>
-                    <Td>
-                      <Link className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href={`/dashboard/payments/${c.transactionId}`}>
-                        {c.transactionId}
-                      </Link>
-                    </Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pagination pagination={data.pagination} href={href} label="Claims pages" />
-          </>
-        )}
+        <ResourceTable
+          caption="Claims, newest first"
+          rows={data.data}
+          rowKey={(c) => c.id}
+          rowHref={(c) => `/dashboard/claims/${c.id}`}
+          rowProps={() => ({ "data-testid": "claim-row" })}
+          empty={{ title: "No claims", body: "Refunds you issue and chargebacks buyers open appear here." }}
+          columns={[
+            { header: "Claim", cell: (c) => <IdLink href={`/dashboard/claims/${c.id}`} id={c.id} /> },
+            {
+              header: "Kind",
+              cell: (c) => (
+                <>
+                  {c.kind === "chargeback" ? "Chargeback" : "Refund"}
+                  {c.kind === "chargeback" && c.status === "open" && c.dueBy ? <span className="block text-xs text-slate-600">evidence due {formatDateTime(c.dueBy)}</span> : null}
+                </>
+              ),
+            },
+            { header: "Amount", align: "right", cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
+            { header: "USD", align: "right", cell: (c) => <Money className="text-slate-600" amount={c.amountUsd} currency="USD" /> },
+            { header: "Status", cell: (c) => <StatusBadge status={c.status} /> },
+            {
+              header: "History",
+              wrap: true,
+              cell: (c) => (
+                <ol className="flex flex-wrap gap-x-2 text-xs text-slate-600" aria-label={`Status history of ${c.id}`}>
+                  {c.history.map((h, i) => (
+                    <li key={i}>
+                      {i > 0 ? <span aria-hidden>→ </span> : null}
+                      <span className="font-medium text-slate-800">{h.status}</span> <time dateTime={h.at}>{formatDateTime(h.at)}</time>
+                    </li>
+                  ))}
+                </ol>
+              ),
+            },
+            { header: "Reason", wrap: true, cell: (c) => (c.reason ? c.reason.replace(/_/g, " ") : "—") },
+            { header: "Payment", cell: (c) => <IdLink href={`/dashboard/payments/${c.transactionId}`} id={c.transactionId} /> },
+          ]}
+          footer={<Pagination pagination={data.pagination} href={href} label="Claims pages" />}
+        />
       </Card>
     </>
   );

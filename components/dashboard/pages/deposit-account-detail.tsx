@@ -2,6 +2,7 @@
 // One deposit account: its CLABE (to copy), holder, stats and the transfers received on it,
 // live; in the sandbox, a form that simulates a SPEI transfer to the CLABE (the API's
 // simulate-deposit use case, credited exactly like a provider's notice).
+import type { LoaderData } from "@/server/dashboard-loaders";
 import { useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
@@ -21,20 +22,15 @@ import { Money, formatDateTime } from "@/components/ui/money";
 import type { deposit, depositStats } from "@/lib/deposits/schema";
 
 type Deposit = z.infer<typeof deposit>;
-type DepositsPage = {
-  account: { id: string; endUserRef: string; clabe: string; currency: string; status: string };
-  stats: z.infer<typeof depositStats>;
-  deposits: Deposit[];
-  pagination?: { total: number; limit: number; offset: number; pages: number };
-};
+type DepositsPage = LoaderData<"deposits">;
 
 const PAGE = 20;
 
-export function DepositAccountDetailView({ environment, id, initialAccount, initialDeposits, canMoveMoney }: { environment: string; id: string; initialAccount: DepositAccount; initialDeposits: DepositsPage; canMoveMoney: boolean }) {
-  const { data: accountData } = useLiveData<{ account: DepositAccount }>(environment, "deposit-account", { id }, { account: initialAccount }, false);
+export function DepositAccountDetailView({ environment, id, initialAccount, initialDeposits, canMoveMoney }: { environment: string; id: string; initialAccount: LoaderData<"deposit-account">["account"]; initialDeposits: DepositsPage; canMoveMoney: boolean }) {
+  const { data: accountData } = useLiveData(environment, "deposit-account", { id }, { account: initialAccount }, false);
   const a = accountData.account;
   const [offset, setOffset] = useState(0);
-  const q = useDashboardData<DepositsPage>(environment, "deposits", { id, limit: PAGE, offset }, { initialData: offset === 0 ? initialDeposits : undefined, refetchInterval: 3_000 });
+  const q = useDashboardData(environment, "deposits", { id, limit: PAGE, offset }, { initialData: offset === 0 ? initialDeposits : undefined, refetchInterval: 3_000 });
   const stats = (q.data ?? initialDeposits).stats;
   return (
     <>

@@ -1,20 +1,22 @@
 "use client";
 // Deposit accounts (CLABE) of the merchant's shop: search by endUserRef, newest first, with each
 // account's deposit stats. Reads GET /dashboard/api/deposit-accounts (the API's list use case).
+import type { LoaderData } from "@/server/dashboard-loaders";
 import Link from "next/link";
 import type { z } from "zod";
 import { useDashboardData } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
-import { EmptyState, Loading, Table, Td, Th } from "@/components/ui/table";
+import { EmptyState, Loading } from "@/components/ui/table";
+import { ResourceTable } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
 import { Money, formatDateTime } from "@/components/ui/money";
 import type { depositAccount } from "@/lib/deposits/schema";
 
 export type DepositAccount = z.infer<typeof depositAccount>;
-type Envelope = { accounts: DepositAccount[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = LoaderData<"deposit-accounts">;
 
 export function DepositAccountsView({
   environment,
@@ -29,7 +31,7 @@ export function DepositAccountsView({
   initial: Envelope | null;
   error?: { code: string; message: string; param?: string };
 }) {
-  const q = useDashboardData<Envelope>(environment, "deposit-accounts", params, { initialData: initial ?? undefined, refetchInterval: 5_000, enabled: !error });
+  const q = useDashboardData(environment, "deposit-accounts", params, { initialData: initial ?? undefined, refetchInterval: 5_000, enabled: !error });
   const { limit: _l, include: _i, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/deposit-accounts?${new URLSearchParams({ ...linkParams, offset: String(offset) })}`;
   const searched = Boolean(params.endUserRef);
@@ -60,48 +62,37 @@ export function DepositAccountsView({
           <EmptyState title="No deposit accounts to show" />
         ) : q.isPending ? (
           <Loading />
-        ) : q.data && q.data.accounts.length > 0 ? (
-          <>
-            <Table caption="Deposit accounts, newest first">
-              <thead>
-                <tr>
-                  <Th>End user</Th>
-                  <Th>CLABE</Th>
-                  <Th>Beneficiary</Th>
-                  <Th>Method</Th>
-                  <Th>Status</Th>
-                  <Th className="text-right">Deposits (credited / all)</Th>
-                  <Th className="text-right">Credited (USD)</Th>
-                  <Th>Created</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {q.data.accounts.map((a) => (
-                  <tr key={a.id} data-testid="deposit-account-row" data-account-id={a.id}>
-                    <Td>
-                      <Link href={`/dashboard/deposit-accounts/${a.id}`} className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
-                        {a.endUserRef}
-                      </Link>
-                    </Td>
-                    <Td className="font-mono text-xs">{a.clabe}</Td>
-                    <Td>{a.beneficiary.name}</Td>
-                    <Td>{a.methodName}</Td>
-                    <Td>
-                      <StatusBadge status={a.status} />
-                    </Td>
-                    <Td className="text-right tabular-nums">{a.stats ? `${a.stats.credited} / ${a.stats.deposits}` : "—"}</Td>
-                    <Td className="text-right">{a.stats ? <Money amount={a.stats.totalUsd} currency="USD" /> : "—"}</Td>
-                    <Td>{formatDateTime(a.createdAt)}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pagination pagination={q.data.pagination} href={href} label="Deposit account pages" />
-          </>
         ) : (
-          <EmptyState title={searched ? `No deposit account for ${params.endUserRef}` : "No deposit accounts yet"}>
-            {searched ? "endUserRef must match exactly." : "Issue one with POST /api/v1/me/deposit-accounts (a shop-bound key)."}
-          </EmptyState>
+          <ResourceTable
+            caption="Deposit accounts, newest first"
+            rows={q.data?.accounts ?? []}
+            rowKey={(a) => a.id}
+            rowHref={(a) => `/dashboard/deposit-accounts/${a.id}`}
+            rowProps={(a) => ({ "data-testid": "deposit-account-row", "data-account-id": a.id })}
+            empty={
+              searched
+                ? { title: `No deposit account for ${params.endUserRef}`, body: "The end user reference must match exactly." }
+                : { title: "No deposit accounts yet", body: "Accounts your integration issues to its end users appear here with their CLABE." }
+            }
+            columns={[
+              {
+                header: "End user",
+                cell: (a) => (
+                  <Link href={`/dashboard/deposit-accounts/${a.id}`} className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+                    {a.endUserRef}
+                  </Link>
+                ),
+              },
+              { header: "CLABE", cell: (a) => <span className="font-mono text-xs">{a.clabe}</span> },
+              { header: "Beneficiary", wrap: true, cell: (a) => a.beneficiary.name },
+              { header: "Method", wrap: true, cell: (a) => a.methodName },
+              { header: "Status", cell: (a) => <StatusBadge status={a.status} /> },
+              { header: "Deposits (credited / all)", align: "right", cell: (a) => <span className="tabular-nums">{a.stats ? `${a.stats.credited} / ${a.stats.deposits}` : "—"}</span> },
+              { header: "Credited (USD)", align: "right", cell: (a) => (a.stats ? <Money amount={a.stats.totalUsd} currency="USD" /> : "—") },
+              { header: "Created", cell: (a) => formatDateTime(a.createdAt) },
+            ]}
+            footer={<Pagination pagination={q.data?.pagination} href={href} label="Deposit account pages" />}
+          />
         )}
       </Card>
     </>

@@ -2,7 +2,10 @@
 import Link from "next/link";
 import { useState } from "react";
 import { rollSecretKeyAction } from "@/app/dashboard/actions";
-import { useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import type { LoaderData } from "@/server/dashboard-loaders";
+import { useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { ResourceTable } from "@/components/dashboard/kit/resource-table";
+import { JsonView } from "@/components/ui/json-view";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -14,11 +17,11 @@ import { formatDateTime } from "@/components/ui/money";
 import { TestCascadeCard } from "@/components/dashboard/test-cascade-card";
 
 type Key = { id: string; shopId: string | null; shopName: string; publishableKey: string; secretPreview: string; rolledAt: string | null; createdAt: string };
-type RequestRow = { id: string; method: string; path: string; status: number; requestId: string; keyId: string; durationMs: number; createdAt: string };
+type RequestRow = LoaderData<"requests">[number];
 
 export function DevelopersView({ environment, initialKeys, initialRequests, canRoll, canTestCascade = false }: { environment: string; initialKeys: Key[]; initialRequests: RequestRow[]; canRoll: boolean; canTestCascade?: boolean }) {
-  const keys = useLiveData<Key[]>(environment, "keys", {}, initialKeys, false);
-  const requests = useLiveData<RequestRow[]>(environment, "requests", {}, initialRequests, 3_000);
+  const keys = useLiveData(environment, "keys", {}, initialKeys, false);
+  const requests = useLiveData(environment, "requests", {}, initialRequests, 3_000);
   const roll = useDashboardMutation(rollSecretKeyAction);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const result = roll.data;
@@ -100,41 +103,86 @@ export function DevelopersView({ environment, initialKeys, initialRequests, canR
           )}
           <p className="mt-3 text-xs text-slate-600">Secret keys are stored only as hashes: a new one is shown once, when it is rolled.</p>
         </Card>
-        <Card title="Recent API requests" id="requests" actions={<span className="text-xs text-slate-600">Live · last 7 days</span>}>
-          {requests.data.length === 0 ? (
-            <EmptyState title="No requests yet">Calls with this environment&apos;s keys appear here within a second.</EmptyState>
-          ) : (
-            <Table caption="Recent API requests, newest first">
-              <thead>
-                <tr>
-                  <Th>Status</Th>
-                  <Th>Request</Th>
-                  <Th>Request id</Th>
-                  <Th>Key</Th>
-                  <Th className="text-right">Time</Th>
-                  <Th>When</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {requests.data.map((r) => (
-                  <tr key={r.id} data-testid="request-row">
-                    <Td>
-                      <Badge tone={r.status < 300 ? "green" : r.status < 500 ? "yellow" : "red"}>{r.status}</Badge>
-                    </Td>
-                    <Td className="font-mono text-xs">
-                      {r.method} {r.path}
-                    </Td>
-                    <Td className="font-mono text-xs">{r.requestId}</Td>
-                    <Td className="font-mono text-xs">{r.keyId}</Td>
-                    <Td className="text-right tabular-nums">{r.durationMs} ms</Td>
-                    <Td className="text-slate-600">{formatDateTime(r.createdAt)}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
-        </Card>
+        <RequestLog environment={environment} initial={initialRequests} />
       </div>
     </>
+  );
+}
+
+/**
+ * The request log, live, as Stripe's: each row opens (button, or a click on the row) to show the
+ * request's facts and the answer it got, with secrets redacted when it was logged.
+ */
+function RequestLog({ environment, initial }: { environment: string; initial: RequestRow[] }) {
+  const requests = useLiveData(environment, "requests", {}, initial, 3_000);
+  const [openId, setOpenId] = useState<string | null>(null);
+  return (
+    <Card title="Recent API requests" id="requests" actions={<span className="text-xs text-slate-600">Live · last 7 days</span>}>
+      <ResourceTable
+        caption="Recent API requests, newest first"
+        rows={requests.data}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ "data-testid": "request-row", "aria-selected": r.id === openId ? "true" : undefined })}
+        empty={{ title: "No requests yet", body: "Calls with this environment's keys appear here within a second." }}
+        columns={[
+          {
+            header: "Request",
+            wrap: true,
+            cell: (r) => (
+              <button type="button" className="text-left font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900" aria-expanded={r.id === openId} aria-controls="request-detail" onClick={() => setOpenId(r.id === openId ? null : r.id)}>
+                {r.method} {r.path}
+              </button>
+            ),
+          },
+          { header: "Status", cell: (r) => <Badge tone={r.status < 300 ? "green" : r.status < 500 ? "yellow" : "red"}>{r.status}</Badge> },
+          { header: "Time", align: "right", cell: (r) => <span className="tabular-nums">{r.durationMs} ms</span> },
+          { header: "When", wrap: true, cell: (r) => <span className="text-slate-600">{formatDateTime(r.createdAt)}</span> },
+        ]}
+      />
+      {openId ? <RequestDetail environment={environment} id={openId} onClose={() => setOpenId(null)} /> : null}
+    </Card>
+  );
+}
+
+function RequestDetail({ environment, id, onClose }: { environment: string; id: string; onClose: () => void }) {
+  const q = useDashboardData(environment, "request", { id });
+  const r = q.data?.request;
+  return (
+    <section id="request-detail" aria-label="Request details" className="mt-4 rounded-md border border-slate-200 p-3">
+      <div className="mb-2 flex items-center justify-between gap-2">
+        <h3 className="font-mono text-sm font-semibold">{r ? `${r.method} ${r.path}` : "Loading…"}</h3>
+        <Button size="sm" variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+      {q.error ? <FormError message={q.error.message} /> : null}
+      {r ? (
+        <>
+          <dl className="mb-3 grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
+            <div>
+              <dt className="text-xs text-slate-600">Status</dt>
+              <dd>{r.status}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-600">Request id</dt>
+              <dd className="flex items-center gap-2 break-all font-mono text-xs">
+                {r.requestId} <CopyButton value={r.requestId} label="Copy request id" />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-600">Key</dt>
+              <dd className="break-all font-mono text-xs">{r.keyId}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-600">When · duration</dt>
+              <dd>
+                {formatDateTime(r.createdAt)} · {r.durationMs} ms
+              </dd>
+            </div>
+          </dl>
+          {r.answer === null ? <p className="text-sm text-slate-600">No JSON answer was kept for this request (a file, or a request logged before answers were kept).</p> : <JsonView value={r.answer} label="Answer" />}
+        </>
+      ) : null}
+    </section>
   );
 }

@@ -10,7 +10,7 @@ import { SuccessRateChart, VolumeChart } from "@/components/dashboard/charts";
 import { PaymentRows } from "@/components/dashboard/payment-rows";
 
 export function OverviewView({ environment, initial }: { environment: string; initial: Overview }) {
-  const { data } = useLiveData<Overview>(environment, "overview", {}, initial, 3_000);
+  const { data } = useLiveData(environment, "overview", {}, initial, 3_000);
   const { balance, series, recent } = data;
   const b = balance.balance;
   return (

@@ -2,16 +2,17 @@
 import Link from "next/link";
 import type { PaymentDetail } from "@/lib/dashboard/queries";
 import { refundAction, simulateAction } from "@/app/dashboard/actions";
-import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
-import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
-import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { SimulateCard } from "@/components/dashboard/kit/simulate";
+import { ActionForm } from "@/components/dashboard/kit/action-form";
+import { useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { hasOpenChargeback, paymentDisplayStatus } from "@/lib/dashboard/display-status";
+
 import { Card, DescriptionList } from "@/components/ui/card";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money, formatDateTime, formatMoney } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
-import { Button } from "@/components/ui/button";
-import { Field, FormError, Input, Select } from "@/components/ui/field";
+import { Field, Input, Select } from "@/components/ui/field";
 
 const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | "chargeback"; label: string; when: string }> = [
   { action: "paid", label: "Simulate paid", when: "pending" },
@@ -22,11 +23,12 @@ const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | 
 ];
 
 export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { environment: string; id: string; initial: PaymentDetail; canMoveMoney: boolean }) {
-  const { data } = useLiveData<PaymentDetail>(environment, "payment", { id }, initial, 2_000);
+  const { data } = useLiveData(environment, "payment", { id }, initial, 2_000);
   const { payment: p, claims, events, deliveries } = data;
+  const disputed = hasOpenChargeback(claims);
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} status={p.status} statusTestId="payment-status" />
+      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} status={paymentDisplayStatus(p, claims)} statusTestId="payment-status" />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Amounts" id="amounts">
@@ -132,8 +134,20 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
           </Card>
         </div>
         <div className="space-y-6">
-          {canMoveMoney && environment === "sandbox" ? <SimulateCard id={p.id} status={p.status} /> : null}
-          {canMoveMoney && p.status === "completed" ? <RefundCard id={p.id} currency={p.currencyLocal} /> : null}
+          {canMoveMoney && environment === "sandbox" ? (
+            <SimulateCard
+              target={p.id}
+              action={simulateAction}
+              description="Drive this test payment through its states, as the provider would."
+              outcomes={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: p.status === s.when }))}
+            />
+          ) : null}
+          {canMoveMoney && p.status === "completed" && disputed ? (
+            <Card title="Refund" id="refund">
+              <p className="text-sm text-slate-700">A chargeback is open on this payment: the disputed amount is held until the issuer decides, so no refund can be made meanwhile.</p>
+            </Card>
+          ) : null}
+          {canMoveMoney && p.status === "completed" && !disputed ? <RefundCard id={p.id} currency={p.currencyLocal} amountLocal={p.amountLocal} refundedLocal={p.refundedAmountLocal} claims={claims} /> : null}
           <Card title="Timeline" id="timeline">
             {events.length === 0 ? (
               <EmptyState title="No events yet" />
@@ -175,61 +189,59 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
   );
 }
 
-function SimulateCard({ id, status }: { id: string; status: string }) {
-  const simulate = useOnceMutation(simulateAction);
-  const result = simulate.data;
+function RefundCard({ id, currency, amountLocal, refundedLocal, claims }: { id: string; currency: string; amountLocal: number; refundedLocal: number; claims: ReadonlyArray<{ id: string; status: string }> }) {
+  // Minor-unit exactness is the server's; this is only the default shown in the field.
+  const remaining = Math.max(0, Math.round((amountLocal - refundedLocal) * 100) / 100);
   return (
-    <Card title="Sandbox simulation" id="simulate">
-      <p className="mb-3 text-sm text-slate-600">Drive this test payment through its states (reference 3.1).</p>
-      <SimulateButtons
-        simulations={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: status === s.when }))}
-        busy={simulate.isPending}
-        pendingAction={simulate.variables?.[1]}
-        error={result && !result.ok ? result.error.message : simulate.error?.message}
-        onSimulate={(action) => simulate.mutate([id, action as (typeof SIMULATIONS)[number]["action"]])}
-      />
+    <Card title="Refund" id="refund">
+      <ActionForm
+        label="Refund"
+        action={refundAction}
+        toArgs={(f) => [id, { amount: String(f.get("amount") ?? "").trim(), reason: String(f.get("reason") ?? "") }]}
+        check={(f) => (String(f.get("amount") ?? "").trim() === "" ? { param: "amount", message: `Enter the amount to refund, up to ${formatMoney(remaining, currency)}.` } : null)}
+        fields={["amount", "reason"]}
+        labels={{ amount: "Amount" }}
+        submitLabel="Review refund"
+        submitVariant="secondary"
+        review={([, { amount = "", reason = "" }]) => (
+          <p>
+            Refund <strong>{amount} {currency}</strong> of this payment to the buyer ({REASONS[reason] ?? reason}).{" "}
+            {Number(amount.replace(",", ".")) >= remaining ? "That is everything that remains." : `${formatMoney(remaining, currency)} remains refundable today.`} A refund cannot be undone.
+          </p>
+        )}
+        confirmLabel="Refund now"
+        confirmVariant="danger"
+        done={(d) => {
+          // The refund's status as it is now (the claims list is live), not as it was when asked.
+          const now = claims.find((c) => c.id === d.refundId)?.status ?? d.status;
+          return (
+            <>
+              Refund {d.refundId} of {d.amount} {d.currency}: {now.replace(/_/g, " ")}.
+            </>
+          );
+        }}
+      >
+        {(f) => (
+          <>
+            <Field label={`Amount (${currency})`} hint={`Up to ${formatMoney(remaining, currency)}.`} error={f.error("amount")}>
+              {(p) => <Input {...p} name="amount" inputMode="decimal" autoComplete="off" defaultValue={String(remaining)} />}
+            </Field>
+            <Field label="Reason" error={f.error("reason")}>
+              {(p) => (
+                <Select {...p} name="reason" defaultValue="requested_by_customer">
+                  {Object.entries(REASONS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
+          </>
+        )}
+      </ActionForm>
     </Card>
   );
 }
 
-function RefundCard({ id, currency }: { id: string; currency: string }) {
-  const refund = useOnceMutation(refundAction);
-  const error = actionError(refund.data, refund.error);
-  const done = refund.data?.ok ? refund.data.data : null;
-  return (
-    <Card title="Refund" id="refund">
-      <form
-        className="space-y-3"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
-          refund.mutate([id, { amount: String(f.get("amount") ?? ""), reason: String(f.get("reason") ?? "") }]);
-        }}
-      >
-        <Field label={`Amount (${currency})`} hint="Leave empty to refund everything that remains." error={error?.param === "amount" ? error.message : undefined}>
-          {(p) => <Input {...p} name="amount" inputMode="decimal" autoComplete="off" />}
-        </Field>
-        <Field label="Reason" error={error?.param === "reason" ? error.message : undefined}>
-          {(p) => (
-            <Select {...p} name="reason" defaultValue="requested_by_customer">
-              <option value="requested_by_customer">Requested by customer</option>
-              <option value="duplicate">Duplicate</option>
-              <option value="fraudulent">Fraudulent</option>
-              <option value="other">Other</option>
-            </Select>
-          )}
-        </Field>
-        {error && error.param !== "amount" && error.param !== "reason" ? <FormError message={error.message} /> : null}
-        {done ? (
-          <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-            Refund {done.refundId} of {done.amount} {done.currency} is {done.status}.
-          </p>
-        ) : null}
-        <Button type="submit" variant="danger" busy={refund.isPending}>
-          Refund
-        </Button>
-      </form>
-    </Card>
-  );
-}
+const REASONS: Record<string, string> = { requested_by_customer: "Requested by customer", duplicate: "Duplicate", fraudulent: "Fraudulent", other: "Other" };

@@ -1,4 +1,5 @@
 "use client";
+import type { LoaderData } from "@/server/dashboard-loaders";
 import { ExportCsvCard } from "@/components/dashboard/export-csv-card";
 import Link from "next/link";
 import { useDashboardData } from "@/components/dashboard/use-dashboard-data";
@@ -11,10 +12,10 @@ import { Pagination } from "@/components/ui/pagination";
 import { TRANSACTION_STATUSES } from "@/lib/payments/schema";
 import { METHOD_SLUGS } from "@/lib/catalog/schema";
 
-type Envelope = { data: PaymentRow[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
+type Envelope = LoaderData<"payments">;
 
 export function PaymentsView({ environment, params, initial, error }: { environment: string; params: Record<string, string>; initial: Envelope | null; error?: { message: string; param?: string } }) {
-  const q = useDashboardData<Envelope>(environment, "payments", params, { initialData: initial ?? undefined, refetchInterval: 3_000, enabled: !error });
+  const q = useDashboardData(environment, "payments", params, { initialData: initial ?? undefined, refetchInterval: 3_000, enabled: !error });
   const fieldError = (name: string) => (error?.param === name ? error.message : undefined);
   const href = (offset: number) => `/dashboard/payments?${new URLSearchParams({ ...params, offset: String(offset) })}`;
   const filtered = Object.keys(params).some((k) => k !== "limit" && k !== "offset");

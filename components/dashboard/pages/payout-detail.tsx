@@ -1,17 +1,20 @@
 "use client";
 // One payout, live; in the sandbox, buttons that drive it to its outcome (the API's simulate
-// use case: the same transitions as a provider's notice, 3.3).
+// use case: the same transitions as a provider's notice).
 import type { z } from "zod";
 import { simulatePayoutAction } from "@/app/dashboard/actions";
-import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
-import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
+import { SimulateCard } from "@/components/dashboard/kit/simulate";
+import { CopyButton } from "@/components/ui/copy-button";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money, formatDateTime } from "@/components/ui/money";
 import type { payout } from "@/lib/payouts/schema";
 
 export type Payout = z.infer<typeof payout>;
+
+const RAIL_LABELS: Record<string, string> = { spei: "SPEI", pix: "PIX", bank_transfer: "Bank transfer" };
+const TRACKING_LABELS: Record<string, string> = { spei: "Tracking key (clave de rastreo)", pix: "End-to-end ID", bank_transfer: "Bank reference" };
 
 const SIMULATIONS = [
   { action: "completed", label: "Simulate completed" },
@@ -21,7 +24,7 @@ const SIMULATIONS = [
 ] as const;
 
 export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { environment: string; id: string; initial: { payout: Payout }; canMoveMoney: boolean }) {
-  const { data } = useLiveData<{ payout: Payout }>(environment, "payout", { id }, initial, 3_000);
+  const { data } = useLiveData(environment, "payout", { id }, initial, 3_000);
   const p = data.payout;
   return (
     <>
@@ -33,11 +36,23 @@ export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { e
               items={[
                 ["Amount", <Money key="a" amount={p.amount} currency={p.currency} />],
                 ["Method", `${p.methodName} (${p.methodId})`],
-                ["Rail", p.method],
+                ["Rail", RAIL_LABELS[p.method] ?? p.method],
                 ["Country", p.country],
                 ["Recipient", `${p.recipient.name} · account ••••${p.recipient.accountLast4}`],
                 ["Provider", p.provider],
-                ["Provider reference", p.providerRef],
+                // The reference the beneficiary's bank knows the transfer by: what a merchant quotes
+                // when a beneficiary asks where the money is (SPEI's clave de rastreo, PIX's end-to-end id).
+                [
+                  TRACKING_LABELS[p.method] ?? "Bank reference",
+                  p.providerRef ? (
+                    <span key="t" className="flex flex-wrap items-center gap-2" data-testid="payout-tracking-key">
+                      <span className="break-all font-mono">{p.providerRef}</span>
+                      <CopyButton value={p.providerRef} label="Copy" />
+                    </span>
+                  ) : p.status === "processing" ? (
+                    "Given by the bank once the payout is sent"
+                  ) : null,
+                ],
                 ["Failure reason", p.failureReason],
                 ["Created", formatDateTime(p.timestamps.created)],
                 ["Completed", formatDateTime(p.timestamps.completed)],
@@ -46,25 +61,18 @@ export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { e
             />
           </Card>
         </div>
-        <div className="space-y-6">{canMoveMoney && environment === "sandbox" ? <SimulateCard id={p.id} status={p.status} /> : null}</div>
+        <div className="space-y-6">
+          {canMoveMoney && environment === "sandbox" ? (
+            <SimulateCard
+              id="simulate-payout"
+              target={p.id}
+              action={simulatePayoutAction}
+              description="Drive this test payout to its outcome, as the bank would. Only a processing payout moves; a failure gives the debit back."
+              outcomes={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: p.status === "processing" }))}
+            />
+          ) : null}
+        </div>
       </div>
     </>
-  );
-}
-
-function SimulateCard({ id, status }: { id: string; status: string }) {
-  const simulate = useOnceMutation(simulatePayoutAction);
-  const result = simulate.data;
-  return (
-    <Card title="Sandbox simulation" id="simulate-payout">
-      <p className="mb-3 text-sm text-slate-600">Drive this test payout to its outcome (reference 3.3). Only a processing payout moves; a failure gives a real debit back.</p>
-      <SimulateButtons
-        simulations={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: status === "processing" }))}
-        busy={simulate.isPending}
-        pendingAction={simulate.variables?.[1]}
-        error={result && !result.ok ? result.error.message : simulate.error?.message}
-        onSimulate={(action) => simulate.mutate([id, action as (typeof SIMULATIONS)[number]["action"]])}
-      />
-    </Card>
   );
 }

@@ -5,6 +5,10 @@
 // the server action runs the same checks again and its errors land next to the same fields.
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
+import type { LoaderData } from "@/server/dashboard-loaders";
+import { useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { PayoutBalanceCard, PayoutsHeader } from "@/components/dashboard/pages/payouts";
+import { plainMessage } from "@/components/dashboard/kit/plain-message";
 import { sendPayoutAction } from "@/app/dashboard/actions";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
@@ -80,13 +84,29 @@ function clientIssues(method: PayoutMethodRow | undefined, values: Values): Part
   return out;
 }
 
-export function SendPayoutCard({ methods }: { methods: PayoutMethodRow[] }) {
+/** Payouts › Send a payout: the balance on top, the form with its review step below. */
+export function PayoutSendView({ environment, initialBalance, initialMethods }: { environment: string; initialBalance: LoaderData<"payout-balance">; initialMethods: LoaderData<"payout-methods"> }) {
+  const { data: methods } = useLiveData(environment, "payout-methods", {}, initialMethods, 5_000);
+  return (
+    <>
+      <PayoutsHeader canMoveMoney />
+      <PayoutBalanceCard environment={environment} initial={initialBalance} />
+      <SendPayoutCard methods={methods.items} sandbox={environment === "sandbox"} />
+    </>
+  );
+}
+
+type Review = { methodId: string; amount: string; recipient: Record<string, string> };
+
+export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[]; sandbox: boolean }) {
   const send = useOnceMutation(sendPayoutAction);
   const [methodId, setMethodId] = useState(methods.find((m) => m.rail === "spei")?.id ?? methods[0]?.id ?? "");
   const [amount, setAmount] = useState("");
   const [values, setValues] = useState<Values>(EMPTY);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
+  // The second look before money leaves: what, to whom, through which rail.
+  const [review, setReview] = useState<Review | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const method = methods.find((m) => m.id === methodId);
   const fields = method ? layout(method.rail as Rail, method.country) : [];
@@ -99,7 +119,7 @@ export function SendPayoutCard({ methods }: { methods: PayoutMethodRow[] }) {
     if (local && (touched.has(field) || submitted)) return local;
     // The API's answer to the last submit, while that field is unchanged.
     const param = serverError?.param;
-    if (param && !touched.has(field) && (param === field || param === `recipient.${field}`)) return serverError.message;
+    if (param && !touched.has(field) && (param === field || param === `recipient.${field}`)) return plainMessage(serverError.message);
     return undefined;
   };
   const touch = (field: string) => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
@@ -122,22 +142,13 @@ export function SendPayoutCard({ methods }: { methods: PayoutMethodRow[] }) {
             return;
           }
           setTouched(new Set());
-          const recipient = Object.fromEntries(fields.map((f) => [f.field, values[f.field]]));
-          send.mutate([{ methodId, amount, recipient }], {
-            onSuccess: (r) => {
-              if (r.ok) {
-                setValues(EMPTY);
-                setAmount("");
-                setSubmitted(false);
-              }
-            },
-          });
+          setReview({ methodId, amount, recipient: Object.fromEntries(fields.map((f) => [f.field, values[f.field]])) });
         }}
       >
         <p id="send-payout-note" className="text-sm text-slate-600">
-          Debits the balance in the method&apos;s currency when it is sent; a refusal gives it back. Test rails (sbx_po_*) need no balance.
+          Debits the balance in the method&apos;s currency when it is sent; a refusal gives it back.{sandbox ? " Test rails (sbx_po_*) need no balance." : null}
         </p>
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <fieldset disabled={review !== null || send.isPending} className="grid min-w-0 grid-cols-1 gap-3 sm:grid-cols-2">
           <Field label="Method" error={shown("methodId")}>
             {(p) => (
               <Select
@@ -208,8 +219,8 @@ export function SendPayoutCard({ methods }: { methods: PayoutMethodRow[] }) {
               }
             </Field>
           ))}
-        </div>
-        {serverError && !known.has(serverError.param ?? "") ? <FormError message={serverError.message} /> : null}
+        </fieldset>
+        {serverError && !known.has(serverError.param ?? "") ? <FormError message={plainMessage(serverError.message)} /> : null}
         {done ? (
           <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
             Payout{" "}
@@ -219,10 +230,53 @@ export function SendPayoutCard({ methods }: { methods: PayoutMethodRow[] }) {
             of <Money amount={done.payout.amount} currency={done.payout.currency} /> is {done.payout.status}.
           </p>
         ) : null}
-        <Button type="submit" busy={send.isPending} disabled={!method}>
-          Send payout
-        </Button>
+        {review ? null : (
+          <Button type="submit" disabled={!method}>
+            Review payout
+          </Button>
+        )}
       </form>
+      {review && method ? (
+        <div role="group" aria-label="Review the payout" className="mt-3 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-slate-900">
+          <p>
+            Send <strong>{review.amount.trim()} {method.currency}</strong> to <strong>{review.recipient.name || "—"}</strong> by {method.name}.
+          </p>
+          <dl className="grid grid-cols-1 gap-1 sm:grid-cols-2">
+            {fields
+              .filter((f) => review.recipient[f.field])
+              .map((f) => (
+                <div key={f.field}>
+                  <dt className="inline text-slate-600">{f.label.replace(" (optional)", "")}: </dt>
+                  <dd className="inline break-all font-medium">{review.recipient[f.field]}</dd>
+                </div>
+              ))}
+          </dl>
+          <p className="text-slate-700">The amount leaves your {method.currency} payout balance now; a refusal by the bank gives it back.</p>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              autoFocus
+              busy={send.isPending}
+              onClick={() =>
+                send.mutate([review], {
+                  onSuccess: (r) => {
+                    setReview(null);
+                    if (r.ok) {
+                      setValues(EMPTY);
+                      setAmount("");
+                      setSubmitted(false);
+                    }
+                  },
+                })
+              }
+            >
+              Send payout
+            </Button>
+            <Button variant="secondary" disabled={send.isPending} onClick={() => setReview(null)}>
+              Back
+            </Button>
+          </div>
+        </div>
+      ) : null}
     </Card>
   );
 }

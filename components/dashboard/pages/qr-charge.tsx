@@ -2,12 +2,13 @@
 // "Charge with QR" for counter staff: type the amount, show the PIX code to the payer (here, or on
 // the counter screen /qr/{token} on a tablet facing them), watch it turn paid. Recent orders below.
 // In the sandbox, buttons settle the order as a payer's bank would.
+import type { LoaderData } from "@/server/dashboard-loaders";
 import { useState } from "react";
 import type { z } from "zod";
 import { cancelQrOrderAction, createQrOrderAction, simulateQrOrderAction } from "@/app/dashboard/actions";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
-import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { actionError, useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
@@ -18,7 +19,7 @@ import type { qrEstablishment, qrOrder } from "@/lib/qr/schema";
 
 type Order = z.infer<typeof qrOrder>;
 type Establishment = z.infer<typeof qrEstablishment>;
-type Orders = { data: Order[] };
+type Orders = LoaderData<"qr-orders">;
 
 export function QrChargeView({ environment, establishment, initial, canCharge, canSimulate, error }: { environment: string; establishment: Establishment | null; initial: Orders | null; canCharge: boolean; canSimulate: boolean; error?: string }) {
   const [current, setCurrent] = useState<string | null>(null);
@@ -85,7 +86,7 @@ function NewOrderCard({ onCreated }: { onCreated: (id: string) => void }) {
 }
 
 function CurrentOrderCard({ environment, id, canCharge, canSimulate }: { environment: string; id: string; canCharge: boolean; canSimulate: boolean }) {
-  const { data } = useLiveData<{ order: Order } | null>(environment, "qr-order", { id }, null, 2_000);
+  const { data } = useDashboardData(environment, "qr-order", { id }, { refetchInterval: 2_000 });
   const cancel = useOnceMutation(cancelQrOrderAction);
   const simulate = useOnceMutation(simulateQrOrderAction);
   const o = data?.order;
@@ -140,7 +141,7 @@ function CurrentOrderCard({ environment, id, canCharge, canSimulate }: { environ
 }
 
 function RecentOrders({ environment, initial, onOpen }: { environment: string; initial: Orders; onOpen: (id: string) => void }) {
-  const { data } = useLiveData<Orders>(environment, "qr-orders", { limit: 10 }, initial, 5_000);
+  const { data } = useLiveData(environment, "qr-orders", { limit: 10 }, initial, 5_000);
   return (
     <Card title="Recent QR charges" id="qr-recent" className="mt-6">
       {data.data.length === 0 ? (

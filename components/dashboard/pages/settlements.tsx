@@ -1,136 +1,183 @@
 "use client";
 // Settlement batches: what each swept from the available balance to the settlement destination,
-// its receipt (PDF, once the job rendered it), and in the sandbox "Run settlement now" and the
-// paid/failed outcomes a custody provider would report.
-import type { z } from "zod";
-import { runSettlementAction, simulateSettlementAction } from "@/app/dashboard/actions";
-import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
-import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
-import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
+// its receipt (PDF, once the job rendered it), where they go (the destination, settable here),
+// and in the sandbox "Run settlement now" and the paid/failed outcomes a custody provider would
+// report.
+import { useRouter } from "next/navigation";
+import type { LoaderData } from "@/server/dashboard-loaders";
+import { runSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/app/dashboard/actions";
+import { useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { ActionForm } from "@/components/dashboard/kit/action-form";
+import { ResourceTable } from "@/components/dashboard/kit/resource-table";
+import { SimulateControls } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
-import { Button } from "@/components/ui/button";
-import { FormError } from "@/components/ui/field";
+import { Field, Input, Select } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
-import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Money, formatDate, formatDateTime } from "@/components/ui/money";
-import type { settlement } from "@/lib/settlements/schema";
+import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
 
-type Settlement = z.infer<typeof settlement>;
-type List = { data: Settlement[] };
+type List = LoaderData<"settlements">;
+type Settlement = List["data"][number];
 type Destination = { asset: string; network: string; address: string } | null;
 
-export function SettlementsView({ environment, initial, destination, canRun, canSimulate }: { environment: string; initial: List; destination: Destination; canRun: boolean; canSimulate: boolean }) {
-  const { data } = useLiveData<List>(environment, "settlements", { limit: 20 }, initial, 3_000);
+export function SettlementsView({ environment, initial, destination, canRun, canSimulate, canManage }: { environment: string; initial: List; destination: Destination; canRun: boolean; canSimulate: boolean; canManage: boolean }) {
+  const { data } = useLiveData(environment, "settlements", { limit: 20 }, initial, 3_000);
   const sandbox = environment === "sandbox";
   return (
     <>
       <PageHeader title="Settlements" description="Daily batches that send your available balance, less the withdrawal fee, to your settlement destination." />
       <div className="mb-6 grid gap-6 lg:grid-cols-2">
-        <Card title="Settlement destination" id="settlement-destination">
-          {destination ? (
-            <p className="text-sm">
-              {destination.asset} on {destination.network}: <span className="break-all font-mono text-xs">{destination.address}</span>
-            </p>
-          ) : (
-            <p className="text-sm text-slate-600">
-              None set: batches are skipped until you set one with <code>PUT /api/v1/me/settlement-destination</code>.
-            </p>
-          )}
-        </Card>
+        <DestinationCard destination={destination} canManage={canManage} />
         {sandbox && canRun ? <RunCard /> : null}
       </div>
       <Card title="Batches" id="settlements-list">
-        {data.data.length === 0 ? (
-          <EmptyState title="No settlements yet">A batch closes once a day when the available balance reaches 50 USD and a destination is set.</EmptyState>
-        ) : (
-          <Table caption="Settlement batches, newest first">
-            <thead>
-              <tr>
-                <Th>Period</Th>
-                <Th className="text-right">Net (gross − fee)</Th>
-                <Th>Status</Th>
-                <Th>Receipt</Th>
-                {sandbox && canSimulate ? <Th>Sandbox</Th> : null}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {data.data.map((s) => (
-                <tr key={s.id} data-testid="settlement-row">
-                  <Td>
-                    <span className="block whitespace-normal">
-                      {formatDate(s.periodFrom)} – {formatDate(s.periodTo)}
-                    </span>
-                    <span className="break-all font-mono text-xs text-slate-600">{s.id}</span>
-                  </Td>
-                  <Td className="text-right">
-                    <Money className="font-medium" amount={s.netUsd} currency="USD" />
-                    <span className="block text-xs text-slate-600">
-                      <Money amount={s.grossUsd} currency="USD" /> − <Money amount={s.feeUsd} currency="USD" />
-                    </span>
-                  </Td>
-                  <Td>
-                    <StatusBadge status={s.status} />
-                    {s.paidAt ? <span className="block text-xs text-slate-600">{formatDateTime(s.paidAt)}</span> : null}
-                  </Td>
-                  <Td>
-                    {s.receiptReady ? (
-                      <a className="text-indigo-700 underline underline-offset-2" href={`/dashboard/api/settlements/${s.id}/receipt`} download>
-                        Download receipt
-                      </a>
-                    ) : (
-                      <span className="text-xs text-slate-600">Preparing…</span>
-                    )}
-                  </Td>
-                  {sandbox && canSimulate ? (
-                    <Td>
-                      <SimulateSettlement id={s.id} closed={s.status === "closed"} />
-                    </Td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        <ResourceTable
+          caption="Settlement batches, newest first"
+          rows={data.data}
+          rowKey={(s) => s.id}
+          rowProps={() => ({ "data-testid": "settlement-row" })}
+          empty={{ title: "No settlements yet", body: "A batch closes once a day when the available balance reaches 50 USD and a destination is set." }}
+          columns={[
+            {
+              header: "Period",
+              cell: (s) => (
+                <>
+                  <span className="block whitespace-normal">
+                    {formatDate(s.periodFrom)} – {formatDate(s.periodTo)}
+                  </span>
+                  <span className="break-all font-mono text-xs text-slate-600">{s.id}</span>
+                </>
+              ),
+            },
+            {
+              header: "Net (gross − fee)",
+              align: "right",
+              cell: (s) => (
+                <>
+                  <Money className="font-medium" amount={s.netUsd} currency="USD" />
+                  <span className="block text-xs text-slate-600">
+                    <Money amount={s.grossUsd} currency="USD" /> − <Money amount={s.feeUsd} currency="USD" />
+                  </span>
+                </>
+              ),
+            },
+            {
+              header: "Status",
+              cell: (s) => (
+                <>
+                  <StatusBadge status={s.status} />
+                  {s.paidAt ? <span className="block text-xs text-slate-600">{formatDateTime(s.paidAt)}</span> : null}
+                </>
+              ),
+            },
+            {
+              header: "Receipt",
+              cell: (s) =>
+                s.receiptReady ? (
+                  <a className="text-indigo-700 underline underline-offset-2" href={`/dashboard/api/settlements/${s.id}/receipt`} download>
+                    Download receipt
+                  </a>
+                ) : (
+                  <span className="text-xs text-slate-600">Preparing…</span>
+                ),
+            },
+            sandbox &&
+              canSimulate && {
+                header: "Sandbox",
+                cell: (s: Settlement) => (
+                  <SimulateControls
+                    target={s.id}
+                    action={simulateSettlementAction}
+                    outcomes={[
+                      { action: "paid", label: "Simulate paid", enabled: s.status === "closed" },
+                      { action: "failed", label: "Simulate failed", enabled: s.status === "closed" },
+                    ]}
+                  />
+                ),
+              },
+          ]}
+        />
       </Card>
     </>
   );
 }
 
-function RunCard() {
-  const run = useOnceMutation(runSettlementAction);
-  const error = actionError(run.data, run.error);
-  const done = run.data?.ok ? run.data.data : null;
+function DestinationCard({ destination, canManage }: { destination: Destination; canManage: boolean }) {
+  const router = useRouter();
   return (
-    <Card title="Run settlement now (sandbox)" id="settlement-run">
-      <p className="mb-3 text-sm text-slate-600">Close a batch of the available balance now, as the daily job would.</p>
-      <Button busy={run.isPending} disabled={run.isPending} onClick={() => run.mutate([])}>
-        Run settlement now
-      </Button>
-      {done ? (
-        <p role="status" className="mt-3 text-sm text-slate-700">
-          {done.settlement ? `Closed ${done.settlement.id}: ${done.settlement.netUsd} USD net.` : done.skipped === "below_minimum" ? "Nothing to settle: the available balance is under 50 USD." : "Nothing to settle: set a settlement destination first."}
+    <Card title="Settlement destination" id="settlement-destination">
+      {destination ? (
+        <p className="mb-3 text-sm" data-testid="settlement-destination">
+          {destination.asset} on {destination.network}: <span className="break-all font-mono text-xs">{destination.address}</span>
         </p>
+      ) : (
+        <p className="mb-3 text-sm text-slate-600">None set: batches and withdrawals wait until you set one.</p>
+      )}
+      {canManage ? (
+        <ActionForm
+          label="Set the settlement destination"
+          action={setSettlementDestinationAction}
+          toArgs={(f) => [{ asset: String(f.get("asset")), network: String(f.get("network")), address: String(f.get("address") ?? "") }]}
+          fields={["asset", "network", "address"]}
+          labels={{ address: "Address" }}
+          submitLabel={destination ? "Replace destination" : "Set destination"}
+          submitVariant="secondary"
+          review={([d]) => (
+            <p>
+              Send future settlements and withdrawals as <strong>{d.asset}</strong> on <strong>{d.network}</strong> to <span className="break-all font-mono">{d.address}</span>. Money sent to a wrong address cannot be recovered: check it against your wallet.
+            </p>
+          )}
+          confirmLabel="Save destination"
+          onDone={() => router.refresh()}
+          done={() => <>Destination saved.</>}
+        >
+          {(f) => (
+            <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+              <Field label="Asset" error={f.error("asset")}>
+                {(p) => (
+                  <Select {...p} name="asset" defaultValue={destination?.asset ?? "USDT"}>
+                    {CRYPTO_ASSETS.map((a) => (
+                      <option key={a}>{a}</option>
+                    ))}
+                  </Select>
+                )}
+              </Field>
+              <Field label="Network" error={f.error("network")}>
+                {(p) => (
+                  <Select {...p} name="network" defaultValue={destination?.network ?? "TRON"}>
+                    {CRYPTO_NETWORKS.map((n) => (
+                      <option key={n}>{n}</option>
+                    ))}
+                  </Select>
+                )}
+              </Field>
+              <Field label="Address" className="sm:col-span-2" error={f.error("address")} hint="TRON addresses start with T; Ethereum and Polygon ones with 0x.">
+                {(p) => <Input {...p} name="address" autoComplete="off" spellCheck={false} className="font-mono" />}
+              </Field>
+            </div>
+          )}
+        </ActionForm>
       ) : null}
-      <div className="mt-2">
-        <FormError message={error?.message} />
-      </div>
     </Card>
   );
 }
 
-function SimulateSettlement({ id, closed }: { id: string; closed: boolean }) {
-  const simulate = useOnceMutation(simulateSettlementAction);
-  if (!closed) return <span className="text-xs text-slate-600">—</span>;
+function RunCard() {
   return (
-    <SimulateButtons
-      simulations={[
-        { action: "paid", label: "Simulate paid", enabled: true },
-        { action: "failed", label: "Simulate failed", enabled: true },
-      ]}
-      busy={simulate.isPending}
-      pendingAction={simulate.variables?.[1]}
-      error={actionError(simulate.data, simulate.error)?.message}
-      onSimulate={(action) => simulate.mutate([id, action as "paid" | "failed"])}
-    />
+    <Card title="Run settlement now (sandbox)" id="settlement-run">
+      <p className="mb-3 text-sm text-slate-600">Close a batch of the available balance now, as the daily job would.</p>
+      <ActionForm
+        label="Run settlement now"
+        action={runSettlementAction}
+        toArgs={() => []}
+        fields={[]}
+        submitLabel="Run settlement now"
+        done={(d) =>
+          d.settlement ? `Closed ${d.settlement.id}: ${d.settlement.netUsd} USD net.` : d.skipped === "below_minimum" ? "Nothing to settle: the available balance is under 50 USD." : "Nothing to settle: set a settlement destination first."
+        }
+      >
+        {() => null}
+      </ActionForm>
+    </Card>
   );
 }

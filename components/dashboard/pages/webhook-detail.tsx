@@ -1,4 +1,5 @@
 "use client";
+import type { LoaderData } from "@/server/dashboard-loaders";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -25,8 +26,8 @@ type InboxMessage = { id: string; deliveryId: string; event: string; payload: un
 type Props = {
   environment: string;
   subscription: Subscription;
-  initialDeliveries: Page<Delivery>;
-  initialInbox: Page<InboxMessage> | null;
+  initialDeliveries: LoaderData<"deliveries">;
+  initialInbox: LoaderData<"inbox"> | null;
   eventTypes: string[];
   canManage: boolean;
   canSeeSecrets: boolean;
@@ -147,9 +148,9 @@ function EditEvents({ sub, eventTypes, onSaved }: { sub: Subscription; eventType
   );
 }
 
-function Inbox({ environment, id, initial }: { environment: string; id: string; initial: Page<InboxMessage> }) {
+function Inbox({ environment, id, initial }: { environment: string; id: string; initial: LoaderData<"inbox"> }) {
   const [offset, setOffset] = useState(0);
-  const q = useDashboardData<Page<InboxMessage>>(environment, "inbox", { id, limit: 20, offset }, { initialData: offset === 0 ? initial : undefined, refetchInterval: 2_000 });
+  const q = useDashboardData(environment, "inbox", { id, limit: 20, offset }, { initialData: offset === 0 ? initial : undefined, refetchInterval: 2_000 });
   const data = q.data;
   if (!data) return <Card title="Managed inbox" id="inbox"><Loading /></Card>;
   return (
@@ -179,12 +180,12 @@ function Inbox({ environment, id, initial }: { environment: string; id: string; 
   );
 }
 
-function Deliveries({ environment, id, initial, canReplay }: { environment: string; id: string; initial: Page<Delivery>; canReplay: boolean }) {
+function Deliveries({ environment, id, initial, canReplay }: { environment: string; id: string; initial: LoaderData<"deliveries">; canReplay: boolean }) {
   const [status, setStatus] = useState("");
   const [offset, setOffset] = useState(0);
   const first = !status && offset === 0;
   const params = { id, limit: 20, offset, ...(status ? { status } : {}) };
-  const q = useDashboardData<Page<Delivery>>(environment, "deliveries", params, { initialData: first ? initial : undefined, refetchInterval: 2_000 });
+  const q = useDashboardData(environment, "deliveries", params, { initialData: first ? initial : undefined, refetchInterval: 2_000 });
   const replay = useDashboardMutation(replayDeliveryAction);
   const message = replay.data ? (replay.data.ok ? `Delivery ${replay.data.data.id} queued for a new attempt.` : replay.data.error.message) : null;
   return (

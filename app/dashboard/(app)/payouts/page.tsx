@@ -1,10 +1,6 @@
 import type { Metadata } from "next";
 import { requireDashboard } from "@/server/dashboard";
-import { getPayoutBalance } from "@/lib/payouts/balances";
-import { listPayoutMethods } from "@/lib/payouts/list-methods";
-import { listPayouts } from "@/lib/payouts/list-payouts";
-import { listPayoutsEndpoint } from "@/lib/payouts/schema";
-import { parseWith } from "@/lib/http/validation";
+import { loadDashboardData } from "@/server/dashboard-loaders";
 import { AppError } from "@/lib/errors";
 import { PayoutsView } from "@/components/dashboard/pages/payouts";
 
@@ -20,24 +16,14 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
     const v = raw[k];
     if (typeof v === "string" && v.trim() !== "") params[k] = v.trim();
   }
-  const [balance, methods] = await Promise.all([getPayoutBalance(d.ctx), listPayoutMethods(d.ctx)]);
+  const balance = await loadDashboardData(d, "payout-balance", {});
   let list = null;
   let error;
   try {
-    list = await listPayouts(d.ctx, parseWith(listPayoutsEndpoint.query, params, "query"));
+    list = await loadDashboardData(d, "payouts", params);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     error = { message: err.message, param: err.param };
   }
-  return (
-    <PayoutsView
-      environment={d.environment}
-      canMoveMoney={d.can("moveMoney")}
-      params={params}
-      initialBalance={balance}
-      initialMethods={methods}
-      initialList={list}
-      listError={error}
-    />
-  );
+  return <PayoutsView environment={d.environment} canMoveMoney={d.can("moveMoney")} params={params} initialBalance={balance} initialList={list} listError={error} />;
 }

@@ -1,0 +1,42 @@
+"use client";
+// Sandbox outcomes of one record (a payment, a payout, a withdrawal, a settlement…) as buttons
+// bound to its simulate action: once per click (the form key), the action's error underneath.
+// `SimulateControls` sits in a table row; `SimulateCard` is the detail pages' card.
+import type { ReactNode } from "react";
+import type { ActionResult } from "@/lib/dashboard/action-result";
+import { actionError } from "@/components/dashboard/use-dashboard-data";
+import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
+import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
+import { plainMessage } from "@/components/dashboard/kit/plain-message";
+import { Card } from "@/components/ui/card";
+
+export type Outcome<A extends string> = { action: A; label: string; enabled: boolean };
+
+type Props<A extends string> = {
+  target: string;
+  action: (target: string, outcome: A, formKey?: string) => Promise<ActionResult<unknown>>;
+  outcomes: ReadonlyArray<Outcome<A>>;
+};
+
+export function SimulateControls<A extends string>({ target, action, outcomes }: Props<A>) {
+  const simulate = useOnceMutation<[string, A], ActionResult<unknown>>(action);
+  if (!outcomes.some((o) => o.enabled)) return <span className="text-xs text-slate-600">—</span>;
+  return (
+    <SimulateButtons
+      simulations={outcomes}
+      busy={simulate.isPending}
+      pendingAction={simulate.variables?.[1]}
+      error={plainMessage(actionError(simulate.data, simulate.error)?.message)}
+      onSimulate={(a) => simulate.mutate([target, a as A])}
+    />
+  );
+}
+
+export function SimulateCard<A extends string>({ title = "Sandbox simulation", id = "simulate", description, ...rest }: Props<A> & { title?: string; id?: string; description: ReactNode }) {
+  return (
+    <Card title={title} id={id}>
+      <p className="mb-3 text-sm text-slate-600">{description}</p>
+      <SimulateControls {...rest} />
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+// What the request log keeps of an answer: the JSON as sent, minus anything secret, within a
+// size cap. Answers carry secrets in a few places (a rolled secret key, access and refresh
+// tokens, a webhook's signing secret, a checkout session's client secret): every field whose
+// name says secret, token, password or key material is replaced, at any depth, so a log reader
+// (any dashboard role) never sees what only the caller was shown once.
+const SECRET_FIELD = /secret|token|password|passphrase|private|^signature$|^apiKey$|^secretKey$|^authorization$/i;
+const MAX_CHARS = 16_000;
+const MAX_DEPTH = 12;
+
+export const REDACTED = "[redacted]";
+
+function redact(value: unknown, depth: number): unknown {
+  if (depth > MAX_DEPTH) return "[too deep]";
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = SECRET_FIELD.test(k) && v !== null && typeof v !== "boolean" ? REDACTED : redact(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+/** The answer to store, or a marker when it is too big to keep whole. */
+export function redactAnswer(body: unknown): unknown {
+  if (body === undefined) return null;
+  const clean = redact(body, 0);
+  const text = JSON.stringify(clean);
+  if (text === undefined) return null;
+  if (text.length > MAX_CHARS) return { truncated: true, size: text.length, preview: text.slice(0, 2_000) };
+  return clean;
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "api_request_logs" ADD COLUMN     "answer" JSONB;
