@@ -46,7 +46,7 @@ function SchemaTable({ schema, doc, depth = 0 }: { schema: Schema; doc: OpenApiD
           <li key={name} className="py-1 text-sm">
             <code className="font-mono text-xs font-semibold text-slate-900">{name}</code> <span className="font-mono text-xs text-slate-600">{typeLabel(p, doc)}</span>
             {s.required?.includes(name) ? <span className="ml-1 text-xs font-medium text-red-700">required</span> : null}
-            {p.description ? <p className="text-xs text-slate-600">{p.description}</p> : null}
+            {p.description ? <p className="text-xs text-slate-600"><Prose text={p.description} /></p> : null}
             {inner.properties && depth < 2 ? <SchemaTable schema={inner} doc={doc} depth={depth + 1} /> : null}
           </li>
         );
@@ -70,7 +70,7 @@ function OperationView({ method, path, op, doc }: { method: string; path: string
         <span className="text-sm text-slate-700">{op.summary}</span>
         {op["x-key-kind"] ? <Badge>{op["x-key-kind"] === "S" ? "secret key" : "any key"}</Badge> : null}
       </h3>
-      {op.description ? <p className="mt-2 text-sm text-slate-700">{op.description}</p> : null}
+      {op.description ? <p className="mt-2 text-sm text-slate-700"><Prose text={op.description} /></p> : null}
       {op.parameters.length ? (
         <div className="mt-3">
           <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</h4>
@@ -79,7 +79,7 @@ function OperationView({ method, path, op, doc }: { method: string; path: string
               <li key={`${p.in}-${p.name}`} className="py-1 text-sm">
                 <code className="font-mono text-xs font-semibold">{p.name}</code> <span className="text-xs text-slate-600">{p.in}</span> <span className="font-mono text-xs text-slate-600">{typeLabel(p.schema, doc)}</span>
                 {p.required ? <span className="ml-1 text-xs font-medium text-red-700">required</span> : null}
-                {p.description ? <p className="text-xs text-slate-600">{p.description}</p> : null}
+                {p.description ? <p className="text-xs text-slate-600"><Prose text={p.description} /></p> : null}
               </li>
             ))}
           </ul>
@@ -96,7 +96,7 @@ function OperationView({ method, path, op, doc }: { method: string; path: string
         <ul className="mt-1 space-y-2">
           {Object.entries(op.responses).map(([status, r]) => (
             <li key={status} className="text-sm">
-              <Badge tone={status.startsWith("2") ? "green" : "red"}>{status}</Badge> <span className="text-slate-700">{r.description}</span>
+              <Badge tone={status.startsWith("2") ? "green" : "red"}>{status}</Badge> <span className="text-slate-700"><Prose text={r.description} /></span>
               {status.startsWith("2") && r.content?.["application/json"] ? (
                 <SchemaTable schema={r.content["application/json"].schema} doc={doc} />
               ) : status.startsWith("2") && r.content ? (
@@ -148,7 +148,7 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
           </ul>
         </nav>
         <div className="min-w-0 space-y-8">
-          {doc.info.description ? <p className="text-sm text-slate-700">{doc.info.description}</p> : null}
+          {doc.info.description ? <p className="text-sm text-slate-700"><Prose text={doc.info.description} /></p> : null}
           {[...byTag].map(([tag, ops]) => (
             <section key={tag} id={`tag-${slug(tag)}`} aria-labelledby={`tag-${slug(tag)}-title`} className="scroll-mt-20 space-y-3">
               <h2 id={`tag-${slug(tag)}-title`} className="text-lg font-semibold text-slate-900">
@@ -161,6 +161,23 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
           ))}
         </div>
       </div>
+    </>
+  );
+}
+
+/** The document's Markdown-ish text: `code` spans as code, never raw backticks on the page. */
+function Prose({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(`[^`]+`)/g).map((part, i) =>
+        part.startsWith("`") && part.endsWith("`") && part.length > 2 ? (
+          <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] text-slate-900">
+            {part.slice(1, -1)}
+          </code>
+        ) : (
+          part
+        ),
+      )}
     </>
   );
 }

@@ -82,7 +82,9 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
           }
           const id = newId("payout");
           // The simulated driver stands in for a provider: it "accepts" at once, with its own reference.
-          const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : {};
+          // The sandbox's payouts get a reference too (what a real rail's tracking key is to the
+          // merchant): a test payout shows one like a production payout does.
+          const simulated = provider === "simulated" ? { providerRef: `sim_${id.slice(3)}`, dispatchedAt: new Date() } : provider === "sandbox" ? { providerRef: `sim_${id.slice(3)}` } : {};
           const p = await tx.payout.create({ data: { id, ...base, ...simulated, debited: true, status: "processing" } });
           await bindIdempotency(tx, { resource: "payout", id });
           return { result: p, postings: [payoutDebit(p)] };

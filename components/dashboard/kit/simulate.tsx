@@ -18,9 +18,11 @@ type Props<A extends string> = {
   outcomes: ReadonlyArray<Outcome<A>>;
 };
 
-export function SimulateControls<A extends string>({ target, action, outcomes }: Props<A>) {
+export function SimulateControls<A extends string>({ target, action, outcomes, dashWhenNone = true }: Props<A> & { dashWhenNone?: boolean }) {
   const simulate = useOnceMutation<[string, A], ActionResult<unknown>>(action);
-  if (!outcomes.some((o) => o.enabled)) return <span className="text-xs text-slate-600">—</span>;
+  // In a table row a record with nothing to simulate shows a dash; a detail page keeps its
+  // buttons, disabled, so the tester sees what the record's state no longer allows.
+  if (dashWhenNone && !outcomes.some((o) => o.enabled)) return <span className="text-xs text-slate-600">—</span>;
   return (
     <SimulateButtons
       simulations={outcomes}
@@ -36,7 +38,7 @@ export function SimulateCard<A extends string>({ title = "Sandbox simulation", i
   return (
     <Card title={title} id={id}>
       <p className="mb-3 text-sm text-slate-600">{description}</p>
-      <SimulateControls {...rest} />
+      <SimulateControls {...rest} dashWhenNone={false} />
     </Card>
   );
 }

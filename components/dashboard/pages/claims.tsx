@@ -58,7 +58,17 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
           rowProps={() => ({ "data-testid": "claim-row" })}
           empty={{ title: "No claims", body: "Refunds you issue and chargebacks buyers open appear here." }}
           columns={[
-            { header: "Claim", cell: (c) => <IdLink href={`/dashboard/claims/${c.id}`} id={c.id} /> },
+            {
+              header: "Claim",
+              cell: (c) => (
+                <>
+                  <IdLink href={`/dashboard/claims/${c.id}`} id={c.id} />
+                  <span className="block text-xs text-slate-600">
+                    on <IdLink href={`/dashboard/payments/${c.transactionId}`} id={c.transactionId} label={`Payment ${c.transactionId}`} />
+                  </span>
+                </>
+              ),
+            },
             {
               header: "Kind",
               cell: (c) => (
@@ -68,8 +78,16 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                 </>
               ),
             },
-            { header: "Amount", align: "right", cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
-            { header: "USD", align: "right", cell: (c) => <Money className="text-slate-600" amount={c.amountUsd} currency="USD" /> },
+            {
+              header: "Amount",
+              align: "right",
+              cell: (c) => (
+                <>
+                  <Money amount={c.amount} currency={c.currency} />
+                  <Money className="block text-xs text-slate-600" amount={c.amountUsd} currency="USD" />
+                </>
+              ),
+            },
             { header: "Status", cell: (c) => <StatusBadge status={c.status} /> },
             {
               header: "History",
@@ -86,7 +104,6 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
               ),
             },
             { header: "Reason", wrap: true, cell: (c) => (c.reason ? c.reason.replace(/_/g, " ") : "—") },
-            { header: "Payment", cell: (c) => <IdLink href={`/dashboard/payments/${c.transactionId}`} id={c.transactionId} /> },
           ]}
           footer={<Pagination pagination={data.pagination} href={href} label="Claims pages" />}
         />

@@ -2,18 +2,17 @@
 // One deposit account: its CLABE (to copy), holder, stats and the transfers received on it,
 // live; in the sandbox, a form that simulates a SPEI transfer to the CLABE (the API's
 // simulate-deposit use case, credited exactly like a provider's notice).
+import { ActionForm } from "@/components/dashboard/kit/action-form";
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
 import { simulateDepositAction } from "@/app/dashboard/actions";
-import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { Breadcrumb } from "@/components/dashboard/detail-header";
-import { actionError, useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import type { DepositAccount } from "@/components/dashboard/pages/deposit-accounts";
 import { Card, DescriptionList, PageHeader, Stat } from "@/components/ui/card";
-import { Field, FormError, Input } from "@/components/ui/field";
-import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
 import { EmptyState, Loading, Table, Td, Th } from "@/components/ui/table";
 import { PagerButtons } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
@@ -139,50 +138,45 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
 const SIM_FIELDS = ["amount", "payerName", "payerBank", "payerDocument", "trackingKey", "reference"] as const;
 
 function SimulateTransferCard({ id, currency }: { id: string; currency: string }) {
-  const simulate = useOnceMutation(simulateDepositAction);
-  const error = actionError(simulate.data, simulate.error);
-  const done = simulate.data?.ok ? simulate.data.data : null;
-  const fieldError = (name: string) => (error?.param === name ? error.message : undefined);
   return (
     <Card title="Simulate a transfer" id="simulate-deposit">
       <p className="mb-3 text-sm text-slate-600">Sandbox: a SPEI transfer to this CLABE, credited like a real one (a completed payment, fees, reserve).</p>
-      <form
-        className="space-y-3"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
-          simulate.mutate([id, Object.fromEntries(SIM_FIELDS.map((k) => [k, String(f.get(k) ?? "")]))]);
-        }}
+      <ActionForm
+        label="Simulate a transfer"
+        action={simulateDepositAction}
+        toArgs={(f) => [id, Object.fromEntries(SIM_FIELDS.map((k) => [k, String(f.get(k) ?? "")]))]}
+        fields={SIM_FIELDS}
+        labels={{ amount: "Amount", payerName: "Payer name", payerBank: "Payer bank", payerDocument: "Payer document", trackingKey: "Tracking key", reference: "Reference" }}
+        submitLabel="Simulate transfer"
+        done={(d) => (
+          <>
+            {d.created ? "Deposit" : "Already received:"} {d.deposit.id} of <Money amount={d.deposit.amount} currency={d.deposit.currency} /> is {d.deposit.status}.
+          </>
+        )}
       >
-        <Field label={`Amount (${currency})`} error={fieldError("amount")}>
-          {(p) => <Input {...p} name="amount" inputMode="decimal" autoComplete="off" required />}
-        </Field>
-        <Field label="Payer name" error={fieldError("payerName")}>
-          {(p) => <Input {...p} name="payerName" autoComplete="off" required maxLength={200} />}
-        </Field>
-        <Field label="Payer bank" error={fieldError("payerBank")}>
-          {(p) => <Input {...p} name="payerBank" autoComplete="off" required maxLength={100} placeholder="BBVA" />}
-        </Field>
-        <Field label="Payer document (optional)" error={fieldError("payerDocument")}>
-          {(p) => <Input {...p} name="payerDocument" autoComplete="off" maxLength={60} />}
-        </Field>
-        <Field label="Tracking key (optional)" hint="Up to 30 letters and digits; the same key credits once." error={fieldError("trackingKey")}>
-          {(p) => <Input {...p} name="trackingKey" autoComplete="off" maxLength={30} />}
-        </Field>
-        <Field label="Reference (optional)" error={fieldError("reference")}>
-          {(p) => <Input {...p} name="reference" autoComplete="off" maxLength={120} />}
-        </Field>
-        {error && !SIM_FIELDS.includes(error.param as (typeof SIM_FIELDS)[number]) ? <FormError message={error.message} /> : null}
-        {done ? (
-          <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-            {done.created ? "Deposit" : "Already received:"} {done.deposit.id} of <Money amount={done.deposit.amount} currency={done.deposit.currency} /> is {done.deposit.status}.
-          </p>
-        ) : null}
-        <Button type="submit" busy={simulate.isPending}>
-          Simulate transfer
-        </Button>
-      </form>
+        {(f) => (
+          <>
+            <Field label={`Amount (${currency})`} error={f.error("amount")}>
+              {(p) => <Input {...p} name="amount" inputMode="decimal" autoComplete="off" required />}
+            </Field>
+            <Field label="Payer name" error={f.error("payerName")}>
+              {(p) => <Input {...p} name="payerName" autoComplete="off" required maxLength={200} />}
+            </Field>
+            <Field label="Payer bank" error={f.error("payerBank")}>
+              {(p) => <Input {...p} name="payerBank" autoComplete="off" required maxLength={100} placeholder="BBVA" />}
+            </Field>
+            <Field label="Payer document (optional)" error={f.error("payerDocument")}>
+              {(p) => <Input {...p} name="payerDocument" autoComplete="off" maxLength={60} />}
+            </Field>
+            <Field label="Tracking key (optional)" hint="Up to 30 letters and digits; the same key credits once." error={f.error("trackingKey")}>
+              {(p) => <Input {...p} name="trackingKey" autoComplete="off" maxLength={30} />}
+            </Field>
+            <Field label="Reference (optional)" error={f.error("reference")}>
+              {(p) => <Input {...p} name="reference" autoComplete="off" maxLength={120} />}
+            </Field>
+          </>
+        )}
+      </ActionForm>
     </Card>
   );
 }

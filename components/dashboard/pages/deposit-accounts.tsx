@@ -39,7 +39,7 @@ export function DepositAccountsView({
     <>
       <PageHeader
         title="Deposit accounts"
-        description={shopName ? `CLABEs issued to your end users by ${shopName}, newest first. Create them with POST /api/v1/me/deposit-accounts.` : "CLABEs issued to your end users."}
+        description={shopName ? `CLABEs issued to your end users by ${shopName}, newest first. Your integration creates them through the API.` : "CLABEs issued to your end users."}
       />
       <Card className="mb-6" title="Search" id="deposit-search">
         <form method="get" action="/dashboard/deposit-accounts" role="search" aria-label="Search deposit accounts" className="flex flex-wrap items-end gap-4">

@@ -28,7 +28,7 @@ export function QrChargeView({ environment, establishment, initial, canCharge, c
       <>
         <PageHeader title="Charge with QR" description="Show a PIX code at the counter and watch it get paid." />
         <Card>
-          <EmptyState title="This shop cannot charge with QR yet">{error ?? "Ask support to register the shop as a QR establishment."} Operators register shops with <code>npm run qr:register</code>.</EmptyState>
+          <EmptyState title="This shop cannot charge with QR yet">{error ?? "Ask support to register this shop for QR payments; charging starts as soon as it is registered."}</EmptyState>
         </Card>
       </>
     );
