@@ -19,7 +19,9 @@ export function ScrollRegion({ label, children, className }: { label: string; ch
     return () => ro.disconnect();
   }, []);
   return (
-    <div ref={ref} className={`overflow-x-auto ${className ?? ""}`} {...(overflows ? { tabIndex: 0, role: "region", "aria-label": label } : {})}>
+    // `relative`: visually hidden labels in far cells (position: absolute) are clipped with the
+    // table instead of escaping the scroll box and widening the whole page.
+    <div ref={ref} className={`relative overflow-x-auto ${className ?? ""}`} {...(overflows ? { tabIndex: 0, role: "region", "aria-label": label } : {})}>
       {children}
     </div>
   );

@@ -10,8 +10,26 @@ test.describe.configure({ mode: "parallel" });
 
 /** No sideways scroll of the page itself (a wide table scrolls inside its own region). */
 async function expectNoHorizontalScroll(page: Page) {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(scroll, "page width").toBeLessThanOrEqual(client);
+  const { scroll, client, wide } = await page.evaluate(() => {
+    const client = document.documentElement.clientWidth;
+    // The outermost elements that stick out, to name the culprit when there is one.
+    const clippedByAncestor = (e: Element) => {
+      // Only an ancestor that also contains it clips it (an absolutely positioned element escapes
+      // a scroll box that is not positioned).
+      const absolute = getComputedStyle(e).position === "absolute";
+      for (let a = e.parentElement; a; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX !== "visible" && a.getBoundingClientRect().right <= client + 1 && (!absolute || style.position !== "static")) return true;
+      }
+      return false;
+    };
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > client + 1 && !clippedByAncestor(e))
+      .slice(-5)
+      .map((e) => `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 80)} "${(e.textContent ?? "").slice(0, 40)}"`);
+    return { scroll: document.documentElement.scrollWidth, client, wide };
+  });
+  expect(scroll, `page width (${page.url()}): ${wide.join(" | ")}`).toBeLessThanOrEqual(client);
 }
 
 /** The link of every row in a table is shown whole: not cut by its cell or by the scroll region. */
