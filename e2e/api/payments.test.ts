@@ -1409,7 +1409,12 @@ describe("GET /payment-methods", () => {
     const m = await newMerchant();
     const before = (await api("/payment-methods", { key: sk(m) })).body;
     await setShopPaymentMethods(m.shopId, { enable: [], disable: ["1004"] });
-    const after = (await api("/payment-methods", { key: sk(m) })).body;
+    // The server drops its cached shop methods when PostgreSQL's NOTIFY reaches it: soon, not
+    // necessarily before this process's next request.
+    const after = await waitFor(async () => {
+      const body = (await api("/payment-methods", { key: sk(m) })).body;
+      return body.methods.find((x: any) => x.paymentMethodId === "1004")?.enabled === false && body;
+    }, "the server to see the disabled rail");
     const oxxo = after.methods.find((x: any) => x.paymentMethodId === "1004");
     assert.equal(oxxo.enabled, false);
     assert.equal(oxxo.routable, false);
