@@ -125,7 +125,7 @@ async function main() {
   }
   // Development: a simulated custody provider makes production withdrawals work end to end.
   if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !process.env.CUSTODY_URL) {
-    const custody = await startCustodySimulator({ secret: randomBytes(24).toString("hex") });
+    const custody = await startCustodySimulator({ secret: randomBytes(24).toString("hex"), noticeUrl: `http://127.0.0.1:${config.PORT}/api/v1/custody/notifications` });
     Object.assign(pspEnv, { CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret });
     say(`simulated custody provider :${custody.port}`);
   }

@@ -113,10 +113,12 @@ async function main(): Promise<number> {
       // The simulated upstream providers: separate HTTP services on loopback.
       const providers = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["sim-pagosur-secret", "sim-andespay-secret", "sim-rapidpay-secret"], ["sim-pagosur-notices", "sim-andespay-notices", "sim-rapidpay-notices"]);
       for (const p of providers) stops.push((await startSimulatedProvider(p)).stop);
-      // The simulated custody provider (crypto withdrawals), its own HTTP service as well.
-      const custody = await startCustodySimulator({ secret: "sim-custody-secret-0123456789" });
-      stops.push(custody.close);
       const port = await freePort();
+      // The simulated custody provider (crypto withdrawals), its own HTTP service as well. Its
+      // notices go to the server; tests turn them on per transfer (a rule's `notify`), so the
+      // status job's own path stays testable.
+      const custody = await startCustodySimulator({ secret: "sim-custody-secret-0123456789", noticeUrl: `http://127.0.0.1:${port}/api/v1/custody/notifications`, notify: false });
+      stops.push(custody.close);
       // Sandbox delays ×0.01 (5 s -> 50 ms) and a 100 ms job tick keep timed flows fast.
       const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1", TRUSTED_PROXIES: "127.0.0.1/32",
         // Every test client is 127.0.0.1: the failed-authentication limit is shown by security.test.ts on its own server.

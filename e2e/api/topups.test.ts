@@ -6,9 +6,9 @@
 // read; list, get, 404s, both environments.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import bs58check from "bs58check";
-import { api, assertEnvelope, newMerchant, tsx, API_URL } from "./helpers.ts";
+import { api, assertEnvelope, newMerchant, postCustodyNotice, tsx } from "./helpers.ts";
 import { db } from "@/lib/db";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 
@@ -17,10 +17,9 @@ after(() => db().$disconnect());
 const usdAvailable = async (key: string) => (await api("/me/payout/balance", { key })).body.balances.find((b: any) => b.currency === "USD").available as number;
 const tronAddress = () => bs58check.encode(Buffer.concat([Buffer.from([0x41]), randomBytes(20)]));
 
+/** A deposit notice of the custody provider, each with its own noticeId (distinct reports of a transfer). */
 function notify(body: Record<string, unknown>, secret = process.env.CUSTODY_SECRET!) {
-  const raw = JSON.stringify(body);
-  const signature = createHmac("sha256", secret).update(`POST /api/v1/custody/notifications\n${raw}`).digest("hex");
-  return fetch(`${API_URL}/api/v1/custody/notifications`, { method: "POST", headers: { "content-type": "application/json", "x-custody-signature": signature }, body: raw });
+  return postCustodyNotice({ type: "deposit", ...body }, { secret });
 }
 
 test("sandbox: a synthetic address per network, simulate credits the payout balance once; list, get, 404s", async () => {
@@ -86,17 +85,17 @@ test("production: the operator's pool (empty: 503); signed notices credit once t
   const txHash = randomBytes(32).toString("hex");
   const transfer = { address, network: "TRON", txHash, amount: "120.50" };
   const early = await notify({ ...transfer, confirmations: 3 });
-  const earlyBody = (await early.json()) as any;
+  const earlyBody = early.body;
   assert.equal(earlyBody.credited, false, JSON.stringify(earlyBody));
   assert.equal(await usdAvailable(key), before);
   // Wrong signature: refused, nothing credited.
   const forged = await notify({ ...transfer, confirmations: 40 }, "not-the-secret-at-all-0123");
   assert.equal(forged.status, 401);
-  assert.equal(((await forged.json()) as any).error.code, "invalid_signature");
+  assert.equal(forged.body.error.code, "invalid_signature");
   // Five reports of the same confirmed transfer at once: credited once.
   const answers = await Promise.all(Array.from({ length: 5 }, () => notify({ ...transfer, confirmations: 25 })));
   assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
-  const credits = await Promise.all(answers.map(async (a) => ((await a.json()) as any).credited));
+  const credits = answers.map((a) => a.body.credited);
   assert.equal(credits.filter(Boolean).length, 1);
   assert.equal(await usdAvailable(key), before + 120.5);
   assert.equal(await db().ledgerPosting.count({ where: { merchantId: m.merchantId, kind: "topup_credited" } }), 1);
@@ -106,6 +105,6 @@ test("production: the operator's pool (empty: 503); signed notices credit once t
   assert.equal(t.creditedUsd, 120.5);
   assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
   // An address nobody was given, and a bad body.
-  assert.equal(((await (await notify({ ...transfer, address: tronAddress(), confirmations: 30 })).json()) as any).credited, false);
+  assert.equal((await notify({ ...transfer, address: tronAddress(), confirmations: 30 })).body.credited, false);
   assert.equal((await notify({ address, network: "TRON" })).status, 400);
 });

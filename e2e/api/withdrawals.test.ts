@@ -3,11 +3,12 @@
 // idempotent; a missing destination; sandbox completed/failed (failed returns amount and fee);
 // production through the simulated custody provider (its own HTTP service): accepted, refused,
 // pending then completed, 5xx and unreadable answers left processing until the status job knows,
-// and a timeout after the custody provider DID send: paid once; both environments; 404s.
+// and a timeout after the custody provider DID send: paid once; the provider's signed notices
+// (completed, failed, replayed, forged, stale, unknown, racing the status job); both environments; 404s.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
-import { api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
+import { api, assertEnvelope, newMerchant, postCustodyNotice, waitFor } from "./helpers.ts";
 import { db } from "@/lib/db";
 import { setRate } from "@/lib/money/rates";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
@@ -197,4 +198,83 @@ test("production: sent by the custody provider with our id; refused, pending, 5x
   assert.equal(end.balance.available, Math.round((start - 6 * (10 + fee)) * 100) / 100);
   assert.deepEqual(end.ledgerWarnings, []);
   assert.equal(await db().event.count({ where: { merchantId: m.merchantId, type: "withdrawal.completed" } }), 6);
+});
+
+test("production: the custody provider's signed notices end withdrawals; a replay, a forgery or a stale one changes nothing; a notice racing the status job pays once", async () => {
+  const m = await productionFunded();
+  const key = m.production.secretKey;
+  const fee = (await balance(key)).withdrawalFeeUsd;
+  const send = async (address: string, amountUsd = 10) => {
+    const r = await api("/me/withdrawals", { key, body: { amountUsd, destination: { asset: "USDC", network: "POLYGON", address } }, headers: { "idempotency-key": `k-${randomUUID()}` } });
+    assert.equal(r.status, 200, r.text);
+    return r.body.withdrawal;
+  };
+  const row = (id: string) => db().withdrawal.findUniqueOrThrow({ where: { id } });
+  const events = (type: string, id: string) => db().event.count({ where: { merchantId: m.merchantId, type, objectId: id } });
+  // A transfer the provider holds (pending), with its notices on: whatever it decides later is told to us.
+  const pendingWith = async (notify: boolean) => {
+    const address = evm();
+    await control("/_control/behaviour", { mode: "pending", forAddress: address, times: 1, notify });
+    const w = await send(address);
+    assert.equal(w.status, "processing");
+    return w;
+  };
+
+  // Completed by the provider's notice alone (the status job is not run here).
+  const done = await pendingWith(true);
+  const transfer = await control(`/_control/withdrawals/${done.id}/complete`, {});
+  await waitFor(async () => (await row(done.id)).status === "completed", "the notice to complete the withdrawal", 15_000);
+  assert.equal((await row(done.id)).txHash, transfer.txHash);
+  assert.equal(await events("withdrawal.completed", done.id), 1);
+
+  // Failed by notice: amount and fee come back.
+  const before = (await balance(key)).balance.available;
+  const refused = await pendingWith(true);
+  assert.equal((await balance(key)).balance.available, Math.round((before - 10 - fee) * 100) / 100);
+  await control(`/_control/withdrawals/${refused.id}/fail`, { reason: "compliance_rejected" });
+  await waitFor(async () => (await row(refused.id)).status === "failed", "the notice to fail the withdrawal", 15_000);
+  assert.match((await row(refused.id)).failureReason ?? "", /compliance_rejected/);
+  assert.equal((await balance(key)).balance.available, before);
+  assert.equal(await events("withdrawal.failed", refused.id), 1);
+
+  // One notice delivered five times at once, then again: one completion, one event, one posting.
+  const quiet = await pendingWith(false);
+  const txHash = `0x${randomBytes(32).toString("hex")}`;
+  const notice = { type: "withdrawal", noticeId: `cn_${randomUUID()}`, reference: quiet.id, status: "completed", txHash };
+  const postingsBefore = await posted(m.merchantId, "withdrawal_completed");
+  const five = await Promise.all(Array.from({ length: 5 }, () => postCustodyNotice(notice)));
+  assert.deepEqual(five.map((r) => r.status), [200, 200, 200, 200, 200], JSON.stringify(five.map((r) => r.body)));
+  for (const r of five) assert.deepEqual(r.body.duplicate ? r.body : r.body.withdrawal, r.body.duplicate ? { received: true, duplicate: true } : { id: quiet.id, status: "completed" });
+  const again = await postCustodyNotice(notice);
+  assert.deepEqual(again.body, { received: true, duplicate: true });
+  assert.equal(await posted(m.merchantId, "withdrawal_completed"), postingsBefore + 1);
+  assert.equal(await events("withdrawal.completed", quiet.id), 1);
+  assert.equal((await row(quiet.id)).txHash, txHash);
+
+  // Forged (another secret), stale (signed 10 minutes ago), unsigned or in the old bare-hex form:
+  // 401 invalid_signature, and the withdrawal stays processing.
+  const waiting = await pendingWith(false);
+  const ending = { type: "withdrawal", reference: waiting.id, status: "failed", reason: "forged" };
+  for (const opts of [{ secret: "not-the-custody-secret-0123456789" }, { at: Math.floor(Date.now() / 1000) - 600 }, { header: "" }, { header: "ab".repeat(32) }]) {
+    const r = await postCustodyNotice(ending, opts);
+    assertEnvelope(r, "invalid_signature", 401);
+  }
+  assert.equal((await row(waiting.id)).status, "processing");
+  // A notice about a withdrawal we never asked for: 404 withdrawal_not_found; a sandbox one is not the provider's either.
+  assertEnvelope(await postCustodyNotice({ ...ending, reference: "wdr_unknown" }), "withdrawal_not_found", 404);
+  const bad = await postCustodyNotice({ type: "withdrawal", reference: waiting.id, status: "completed", txHash: "nothex" });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.code, "invalid_request");
+
+  // Sent, then our call timed out; the provider's notice and the status job both report it: paid once.
+  const racing = evm();
+  await control("/_control/behaviour", { mode: "succeed_then_timeout", forAddress: racing, times: 1, notify: true });
+  const raced = await send(racing);
+  await waitFor(async () => {
+    await checkWithdrawalStatuses({ now: new Date(Date.now() + 10 * 60_000) });
+    return (await row(raced.id)).status === "completed";
+  }, "the raced withdrawal to complete", 30_000);
+  assert.equal((await control(`/_control/withdrawals/${raced.id}`)).sent, 1);
+  assert.equal(await events("withdrawal.completed", raced.id), 1);
+  assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
 });

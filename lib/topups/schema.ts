@@ -81,24 +81,3 @@ export const simulateTopupEndpoint = defineEndpoint({
   response: one,
   errors: ["topup_not_found", "amount_invalid"],
 });
-
-export const custodyNoticeBody = z.object({
-  address: z.string().min(1).max(100),
-  network: z.enum(CRYPTO_NETWORKS),
-  txHash: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/),
-  amount: z.string().regex(/^\d+(\.\d{1,6})?$/).describe("Stablecoin units (= USD)"),
-  confirmations: z.number().int().min(0),
-});
-
-export const custodyNoticeEndpoint = defineEndpoint({
-  method: "POST",
-  path: "/custody/notifications",
-  tag: "Payouts",
-  summary: "The custody provider's signed notice of a transfer to a top-up address",
-  description:
-    "Body {address, network, txHash, amount (stablecoin units = USD), confirmations}, read raw: X-Custody-Signature is the hex HMAC-SHA256 of \"POST /api/v1/custody/notifications\\n<body>\" with CUSTODY_SECRET. Credited once the network's confirmations are reached; a txHash credits once.",
-  auth: "none",
-  rateLimit: false,
-  response: z.object({ received: z.literal(true), credited: z.boolean() }),
-  errors: ["invalid_signature", "invalid_json", "invalid_request"],
-});

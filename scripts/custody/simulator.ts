@@ -12,22 +12,51 @@
 //   | error (503, nothing sent) | garbage (200 with an HTML body, nothing sent)
 //   | succeed_then_timeout (sent, then the answer never comes) | succeed_then_error (sent, then 503)
 // GET /_control/withdrawals/{reference} -> {requests, sent}: how often we asked, how often money left.
+// POST /_control/withdrawals/{reference}/fail {reason?} fails a pending transfer (nothing left).
+// Notices: with `noticeUrl`, the provider tells the service of every outcome it reaches after the
+// call (a transfer sent, a pending one completed or failed) by a signed POST
+// {type: withdrawal, noticeId, reference, status, txHash | reason}, as real custodians do; a
+// rule's `notify` (default: the simulator's `notify` option) turns that off or on per transfer,
+// and `noticeDelayMs` delays it. POST /_control/notices/deposit {address, network, amount,
+// confirmations, txHash?} sends a signed deposit notice for a top-up address. Signature:
+// X-Custody-Signature: t=<unix s>,v1=hex HMAC-SHA256 of "<t>.POST <notice path>\n<body>".
 import http from "node:http";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 type Mode = "accept" | "pending" | "refuse" | "error" | "garbage" | "succeed_then_timeout" | "succeed_then_error";
-type Rule = { mode: Mode; forAddress?: string; times?: number };
-type Transfer = { id: string; reference: string; status: "pending" | "completed"; txHash: string | null; network: string; address: string; amount: string };
+type Rule = { mode: Mode; forAddress?: string; times?: number; notify?: boolean; noticeDelayMs?: number };
+type Transfer = { id: string; reference: string; status: "pending" | "completed" | "failed"; txHash: string | null; reason?: string; network: string; address: string; amount: string; notify: boolean; noticeDelayMs: number };
 
-export type CustodySimulator = { url: string; secret: string; port: number; close: () => Promise<void> };
+export type CustodySimulator = { url: string; secret: string; port: number; notices: () => number; close: () => Promise<void> };
 
 const hash = (network: string) => (network === "TRON" ? "" : "0x") + randomBytes(32).toString("hex");
 
-export async function startCustodySimulator(opts: { port?: number; secret: string; host?: string }): Promise<CustodySimulator> {
+export async function startCustodySimulator(opts: { port?: number; secret: string; host?: string; noticeUrl?: string; notify?: boolean }): Promise<CustodySimulator> {
   const transfers = new Map<string, Transfer>();
   const requests = new Map<string, number>();
   let rules: Rule[] = [];
   const held = new Set<http.ServerResponse>();
+  const timers = new Set<NodeJS.Timeout>();
+  let sentNotices = 0;
+
+  // A signed notice to the service; a lost one is the service's status job's to recover.
+  const notify = (body: Record<string, unknown>, delayMs = 0) => {
+    if (!opts.noticeUrl) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const raw = JSON.stringify({ noticeId: `cn_${randomBytes(10).toString("hex")}`, ...body });
+      const t = Math.floor(Date.now() / 1000);
+      const path = new URL(opts.noticeUrl!).pathname;
+      const v1 = createHmac("sha256", opts.secret).update(`${t}.POST ${path}\n${raw}`).digest("hex");
+      sentNotices++;
+      fetch(opts.noticeUrl!, { method: "POST", headers: { "content-type": "application/json", "x-custody-signature": `t=${t},v1=${v1}` }, body: raw, signal: AbortSignal.timeout(5_000) }).catch(() => {});
+    }, delayMs);
+    timers.add(timer);
+  };
+  const notifyOutcome = (t: Transfer) => {
+    if (!t.notify || t.status === "pending") return;
+    notify(t.status === "completed" ? { type: "withdrawal", reference: t.reference, status: "completed", txHash: t.txHash } : { type: "withdrawal", reference: t.reference, status: "failed", reason: t.reason ?? "failed" }, t.noticeDelayMs);
+  };
 
   const signed = (method: string, path: string, body: string, header: string | undefined) => {
     const want = createHmac("sha256", opts.secret).update(`${method} ${path}\n${body}`).digest();
@@ -38,14 +67,14 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
-  const modeFor = (address: string): Mode => {
+  const ruleFor = (address: string): Rule => {
     const i = rules.findIndex((r) => !r.forAddress || r.forAddress === address);
-    if (i === -1) return "accept";
+    if (i === -1) return { mode: "accept" };
     const r = rules[i]!;
     if (r.times !== undefined && --r.times <= 0) rules.splice(i, 1);
-    return r.mode;
+    return r;
   };
-  const view = (t: Transfer) => ({ id: t.id, reference: t.reference, status: t.status, txHash: t.txHash });
+  const view = (t: Transfer) => ({ id: t.id, reference: t.reference, status: t.status, txHash: t.txHash, ...(t.status === "failed" ? { reason: t.reason ?? "failed" } : {}) });
 
   const server = http.createServer((req, res) => {
     let body = "";
@@ -62,15 +91,28 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
           rules = [];
           return json(res, 200, {});
         }
-        const m = path.match(/^\/_control\/withdrawals\/([^/]+)(\/complete)?$/);
-        if (m && req.method === "GET") return json(res, 200, { requests: requests.get(m[1]!) ?? 0, sent: transfers.has(m[1]!) ? 1 : 0, transfer: transfers.get(m[1]!) ?? null });
+        if (req.method === "POST" && path === "/_control/notices/deposit") {
+          const d = JSON.parse(body || "{}") as { address?: string; network?: string; amount?: string; confirmations?: number; txHash?: string };
+          notify({ type: "deposit", address: d.address, network: d.network, amount: d.amount, confirmations: d.confirmations ?? 0, txHash: d.txHash ?? hash(d.network ?? "TRON") });
+          return json(res, 202, { queued: true });
+        }
+        const m = path.match(/^\/_control\/withdrawals\/([^/]+)(\/complete|\/fail)?$/);
+        if (m && req.method === "GET") return json(res, 200, { requests: requests.get(m[1]!) ?? 0, sent: transfers.get(m[1]!)?.status === "completed" ? 1 : 0, transfer: transfers.get(m[1]!) ?? null });
         if (m && m[2] && req.method === "POST") {
           const t = transfers.get(m[1]!);
           if (!t) return json(res, 404, { error: "not_found" });
-          t.status = "completed";
-          t.txHash ??= hash(t.network);
+          if (t.status === "pending" && m[2] === "/complete") {
+            t.status = "completed";
+            t.txHash ??= hash(t.network);
+            notifyOutcome(t);
+          } else if (t.status === "pending" && m[2] === "/fail") {
+            t.status = "failed";
+            t.reason = (JSON.parse(body || "{}") as { reason?: string }).reason ?? "compliance_rejected";
+            notifyOutcome(t);
+          }
           return json(res, 200, view(t));
         }
+        if (req.method === "GET" && path === "/_control/notices") return json(res, 200, { sent: sentNotices });
         return json(res, 404, { error: "not_found" });
       }
       if (!signed(req.method ?? "", path, body, req.headers["x-custody-signature"] as string | undefined)) return json(res, 401, { error: "bad_signature" });
@@ -90,11 +132,13 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
       if (!reference || !input.address || !input.network || !input.amount) return json(res, 400, { error: "missing_fields" });
       requests.set(reference, (requests.get(reference) ?? 0) + 1);
       const known = transfers.get(reference);
-      if (known) return json(res, known.status === "completed" ? 200 : 202, view(known));
-      const mode = modeFor(input.address);
+      if (known) return known.status === "failed" ? json(res, 422, { error: known.reason ?? "failed" }) : json(res, known.status === "completed" ? 200 : 202, view(known));
+      const rule = ruleFor(input.address);
+      const mode = rule.mode;
       const make = (status: Transfer["status"]) => {
-        const t: Transfer = { id: `cw_${randomBytes(8).toString("hex")}`, reference, status, txHash: status === "completed" ? hash(input.network!) : null, network: input.network!, address: input.address!, amount: input.amount! };
+        const t: Transfer = { id: `cw_${randomBytes(8).toString("hex")}`, reference, status, txHash: status === "completed" ? hash(input.network!) : null, network: input.network!, address: input.address!, amount: input.amount!, notify: rule.notify ?? opts.notify ?? true, noticeDelayMs: rule.noticeDelayMs ?? 0 };
         transfers.set(reference, t);
+        notifyOutcome(t);
         return t;
       };
       switch (mode) {
@@ -126,8 +170,10 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
     url: `http://127.0.0.1:${port}`,
     secret: opts.secret,
     port,
+    notices: () => sentNotices,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
         for (const r of held) r.destroy();
         server.closeAllConnections();
         server.close(() => resolve());

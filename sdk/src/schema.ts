@@ -402,8 +402,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * The custody provider's signed notice of a transfer to a top-up address
-         * @description Body {address, network, txHash, amount (stablecoin units = USD), confirmations}, read raw: X-Custody-Signature is the hex HMAC-SHA256 of "POST /api/v1/custody/notifications\n<body>" with CUSTODY_SECRET. Credited once the network's confirmations are reached; a txHash credits once.
+         * The custody provider's signed notices: a deposit to a top-up address, a withdrawal's outcome
+         * @description Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_SECRET of "<t>.POST /api/v1/custody/notifications\n<body>"; a notice signed more than 5 minutes from now is refused. Body `{type: deposit, noticeId, address, network, txHash, amount, confirmations}` credits a top-up once the network's confirmations are reached (a txHash once); `{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). A noticeId already applied answers `duplicate: true` and changes nothing.
          */
         post: operations["postCustodyNotifications"];
         delete?: never;
@@ -4297,7 +4297,14 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         received: true;
-                        credited: boolean;
+                        duplicate: boolean;
+                        /** @description deposit: whether this notice credited the top-up */
+                        credited?: boolean;
+                        /** @description withdrawal: its status after the notice */
+                        withdrawal?: {
+                            id: string;
+                            status: string;
+                        };
                     };
                 };
             };
@@ -4312,6 +4319,15 @@ export interface operations {
             };
             /** @description Error: invalid_signature */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: withdrawal_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

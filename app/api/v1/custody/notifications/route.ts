@@ -1,7 +1,7 @@
 import { methods, route } from "@/lib/http/handler";
 import { NOTICE_BODY_LIMIT, readBody } from "@/lib/http/body";
-import { custodyNoticeEndpoint } from "@/lib/topups/schema";
-import { receiveCustodyNotice } from "@/lib/topups/custody-notice";
+import { custodyNoticeEndpoint } from "@/lib/custody/schema";
+import { receiveCustodyNotice } from "@/lib/custody/receive-notice";
 
 // The raw body is read here (not parsed by the wrapper): the signature covers its exact bytes.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

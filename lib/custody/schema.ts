@@ -1,0 +1,47 @@
+// The custody provider's signed notices (one endpoint for both kinds): a transfer received on a
+// top-up address, and the outcome of a withdrawal we asked it to send.
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
+
+const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
+const noticeId = z.string().min(1).max(100).describe("The provider's id of this notice: a replay of it is answered without acting again");
+
+export const depositNotice = z.object({
+  type: z.literal("deposit"),
+  noticeId,
+  address: z.string().min(1).max(100),
+  network: z.enum(CRYPTO_NETWORKS),
+  txHash: z.string().regex(TX_HASH),
+  amount: z.string().regex(/^\d+(\.\d{1,6})?$/).describe("Stablecoin units (= USD)"),
+  confirmations: z.number().int().min(0),
+});
+
+export const withdrawalNotice = z.discriminatedUnion("status", [
+  z.object({ type: z.literal("withdrawal"), noticeId, reference: z.string().min(1).max(64).describe("Our withdrawal id, sent as the reference"), status: z.literal("completed"), txHash: z.string().regex(TX_HASH) }),
+  z.object({ type: z.literal("withdrawal"), noticeId, reference: z.string().min(1).max(64), status: z.literal("failed"), reason: z.string().min(1).max(200) }),
+]);
+
+export const custodyNoticeBody = z.union([depositNotice, withdrawalNotice]);
+export type CustodyNotice = z.output<typeof custodyNoticeBody>;
+
+export const custodyNoticeEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/custody/notifications",
+  tag: "Payouts",
+  summary: "The custody provider's signed notices: a deposit to a top-up address, a withdrawal's outcome",
+  description:
+    "Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_SECRET of \"<t>.POST /api/v1/custody/notifications\\n<body>\"; a notice signed more than 5 minutes from now is refused. " +
+    "Body `{type: deposit, noticeId, address, network, txHash, amount, confirmations}` credits a top-up once the network's confirmations are reached (a txHash once); " +
+    "`{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). " +
+    "A noticeId already applied answers `duplicate: true` and changes nothing.",
+  auth: "none",
+  rateLimit: false,
+  response: z.object({
+    received: z.literal(true),
+    duplicate: z.boolean(),
+    credited: z.boolean().optional().describe("deposit: whether this notice credited the top-up"),
+    withdrawal: z.object({ id: z.string(), status: z.string() }).optional().describe("withdrawal: its status after the notice"),
+  }),
+  errors: ["invalid_signature", "invalid_json", "invalid_request", "withdrawal_not_found"],
+});

@@ -1,0 +1,17 @@
+// The custody provider's notice of a withdrawal's outcome, by our reference (the withdrawal id we
+// sent): completed ends it with its txHash, failed returns amount and fee. Only production
+// withdrawals go to the provider; anything else under that reference is unknown to it. Through
+// the same kernel transitions as the status job and the sandbox, so whichever arrives first wins
+// and the others change nothing.
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { completeWithdrawal, failWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
+
+type Notice = { reference: string } & ({ status: "completed"; txHash: string } | { status: "failed"; reason: string });
+
+export async function applyWithdrawalNotice(n: Notice): Promise<{ id: string; status: string }> {
+  const w = await db().withdrawal.findFirst({ where: { id: n.reference, environment: "production" }, select: { id: true } });
+  if (!w) throw new AppError("withdrawal_not_found", `No production withdrawal ${n.reference}.`, { param: "reference" });
+  const after = n.status === "completed" ? await completeWithdrawal(w.id, n.txHash) : await failWithdrawal(w.id, `refused: ${n.reason}`);
+  return { id: after.id, status: after.status };
+}
