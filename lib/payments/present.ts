@@ -62,6 +62,7 @@ export function presentTransaction(tx: PresentableTransaction) {
     status: tx.status,
     ...common(tx),
     country: tx.country,
+    customer: { name: tx.userName, email: tx.userEmail },
     refundedAmountLocal: toMajor(tx.refundedLocal, tx.currencyLocal),
     timestamps: { created: tx.createdAt.toISOString(), completed: tx.completedAt?.toISOString() ?? null },
     paymentFormUrl: tx.paymentFormUrl,

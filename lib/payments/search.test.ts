@@ -31,6 +31,9 @@ test("plan: the query decides which keys apply", () => {
   assert.equal(planSearch("4.999")!.amount, null, "three decimals are not an amount");
 
   assert.equal(planSearch("tx_AbC123xyz")!.paymentId, "tx_AbC123xyz");
+  assert.equal(planSearch("tx_AbC123xyz")!.email, false);
+  assert.deepEqual(planSearch("tx_AbC123xyz")!.nameTerms, []);
+  assert.deepEqual(planSearch("ord-1234")!.nameTerms, [], "digits: no name");
   assert.equal(planSearch("order-12")!.paymentId, null);
   assert.equal(planSearch("  "), null);
   assert.equal(planSearch(undefined), null);

@@ -2,10 +2,10 @@
 // decides which keys it is compared with:
 //   - order id (merchantOrderId): prefix, case-insensitive — always;
 //   - customer e-mail: prefix, case-insensitive (a whole address is its own prefix) — when the
-//     query has no spaces;
+//     query has no spaces and is not a payment id;
 //   - customer name: every word of the query starts a word of the name, in any order, case and
 //     Latin accents ignored ("jose per" finds "José Pérez") — when the query has a word of 2+
-//     letters, no "@" and is not a bare number;
+//     letters and no digit or "@" (one-letter words are left out);
 //   - payment id: exact — when the query looks like one (tx_…);
 //   - amount: "499", "499.00" or "499,5" equals the amount the payment was asked in (inputAmount
 //     in its currency, else the USD amount) — when the query is a number.
@@ -85,14 +85,16 @@ export function planSearch(q: string | undefined): SearchPlan | null {
   const lower = text.toLowerCase();
   const amount = AMOUNT.exec(text);
   const words = nameWords(text).map((w) => w.slice(0, NAME_TERM_MAX));
-  const nameApplies = !text.includes("@") && !amount && words.some((w) => w.length >= NAME_TERM_MIN);
+  const paymentId = PAYMENT_ID.test(text) ? text : null;
+  // Names have no digits and no "@": such a query is an order id, an e-mail, an amount or an id.
+  const nameApplies = !/[@\d]/.test(text) && words.some((w) => w.length >= NAME_TERM_MIN);
   return {
     prefix: { from: utf8(lower), to: prefixEnd(utf8(lower)) },
-    email: !/\s/.test(text),
+    email: !/\s/.test(text) && paymentId === null,
     // One-letter words carry no index term: they are left out of the match ("ana m" = "ana").
     nameTerms: nameApplies ? [...new Set(words.filter((w) => w.length >= NAME_TERM_MIN))] : [],
     amount: amount ? BigInt(amount[1]!) * 100n + BigInt((amount[2] ?? "").padEnd(2, "0")) : null,
-    paymentId: PAYMENT_ID.test(text) ? text : null,
+    paymentId,
   };
 }
 
