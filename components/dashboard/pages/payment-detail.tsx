@@ -5,6 +5,7 @@ import { refundAction, simulateAction } from "@/app/dashboard/actions";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
+import { countryName } from "@/components/dashboard/payment-labels";
 import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money, formatDateTime } from "@/components/ui/money";
@@ -52,11 +53,19 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
               ]}
             />
           </Card>
+          <Card title="Customer" id="customer">
+            <DescriptionList
+              items={[
+                ["Name", p.customer.name],
+                ["E-mail", p.customer.email],
+              ]}
+            />
+          </Card>
           <Card title="Details" id="details">
             <DescriptionList
               items={[
                 ["Method", `${p.paymentMethodName} (${p.paymentMethodId})`],
-                ["Country", p.country],
+                ["Country", countryName(p.country)],
                 ["Provider", p.provider],
                 ["Order id", p.merchantOrderId],
                 ["Tags", [p.tag1, p.tag2, p.tag3].filter(Boolean).join(", ") || null],
