@@ -48,11 +48,13 @@ export function countryName(code: string): string {
   return iso2 ? (regionNames.of(iso2) ?? code) : code;
 }
 
+const shorten = (v: string) => (v.length > 12 ? `${v.slice(0, 12)}…` : v);
+
 /** A filter the page could not use, in plain words (never the API's `param`/zod wording). */
 export function filterProblem(param: string | undefined, params: Record<string, string>): { field?: string; message: string } {
   switch (param) {
     case "country":
-      return { field: "country", message: `We don't know the country “${params.country ?? ""}”. Pick one from the list.` };
+      return { field: "country", message: `We don't know the country “${shorten(params.country ?? "")}”. Pick one from the list.` };
     case "status":
       return { field: "status", message: "That isn't a payment status. Pick one from the list." };
     case "method":

@@ -1,7 +1,8 @@
 // GET /payments and GET /payments/{id}: always scoped by merchant, environment and (for
 // shop-bound credentials) shop. Newest first; served by the (merchant, environment, created_at)
-// indexes so deep merchants stay fast, and `q` by the search keys' indexes (lib/payments/search.ts). The list runs on the lean `sql` path (lib/db.ts): mapping
-// fifty wide rows through Prisma's runtime costs more CPU than the rest of the request.
+// indexes so deep merchants stay fast, and `q` by the search keys' indexes (lib/payments/search.ts).
+// The list runs on the lean `sql` path (lib/db.ts): mapping fifty wide rows through Prisma's
+// runtime costs more CPU than the rest of the request.
 import { z } from "zod";
 import { db, sql } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
