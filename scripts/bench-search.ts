@@ -140,6 +140,42 @@ try {
   }
   await c.end();
   console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of each page statement (custom plan):\n\n${plans.join("\n\n")}`);
+
+  // What the keys cost the hot insert: sequential single-row inserts (the payment insert's shape,
+  // keys computed by searchKeys), with the four search indexes and then without them.
+  const insertOne = async (i: number) => {
+    const row = { merchantOrderId: `INS-${i}`, userEmail: `buyer${i}@example.com`, userName: "Valentina Rodríguez", inputAmount: 49900n, inputCurrency: "MXN", amountUsd: 2687n };
+    const k = searchKeys(row);
+    await sql(
+      `INSERT INTO transactions (id, merchant_id, shop_id, environment, status, amount_usd, amount_local, currency_local, input_amount, input_currency, payment_method_id, method, rail_name, country,
+         fee_platform, fee_provider, fee_network, reserve_amount, settlement_delay, provider, merchant_order_id, user_email, user_name, expires_at, created_at, updated_at,
+         search_order_key, search_email_key, search_name_terms, search_amount)
+       VALUES ($1, $2, $3, 'sandbox', 'pending', $4::bigint, $5::bigint, 'MXN', $5::bigint, 'MXN', 'sbx_spei', 'spei', 'SPEI (test)', 'MEX', 30, 10, 1, 0, 'T+1', 'sandbox', $6, $7, $8, now(), now(), now(),
+         $9::bytea, $10::bytea, $11::text[], $12::bigint)`,
+      [`tx_ins${i}`, target.merchantId, target.shopId, row.amountUsd, row.inputAmount, row.merchantOrderId, row.userEmail, row.userName, k.searchOrderKey, k.searchEmailKey, k.searchNameTerms, k.searchAmount],
+    );
+  };
+  const timeInserts = async (from: number, n: number) => {
+    for (let i = from; i < from + 200; i++) await insertOne(i); // warm-up
+    const s = performance.now();
+    for (let i = from + 200; i < from + 200 + n; i++) await insertOne(i);
+    return (performance.now() - s) / n;
+  };
+  // Alternated (with, without, with again) so the table's growth and the machine's noise show.
+  const N = 3_000;
+  const INDEXES = [
+    ["transactions_merchant_id_environment_search_order_key_idx", `("merchant_id", "environment", "search_order_key")`],
+    ["transactions_merchant_id_environment_search_email_key_idx", `("merchant_id", "environment", "search_email_key")`],
+    ["transactions_merchant_id_environment_search_amount_idx", `("merchant_id", "environment", "search_amount")`],
+    ["transactions_search_name_terms_idx", `USING GIN ("search_name_terms")`],
+  ];
+  const withIndexes = await timeInserts(0, N);
+  for (const [ix] of INDEXES) await sql(`DROP INDEX "${ix}"`);
+  const without = await timeInserts(100_000, N);
+  for (const [ix, def] of INDEXES) await sql(`CREATE INDEX "${ix}" ON "transactions" ${def}`);
+  const withAgain = await timeInserts(200_000, N);
+  console.log(`\npayment-shaped insert, ${N.toLocaleString("en")} sequential each, on ${(ROWS * 1.2).toLocaleString("en")}+ rows (ms per insert): with the search indexes ${withIndexes.toFixed(3)}, without ${without.toFixed(3)}, with again ${withAgain.toFixed(3)}`);
+
   const { closeDb } = await import("../lib/db.ts").then((m) => ({ closeDb: (m as { closeDb?: () => Promise<void> }).closeDb }));
   await closeDb?.();
 } catch (err) {
