@@ -42,11 +42,17 @@ export function db(): PrismaClient {
   return handle().prisma;
 }
 
-/** One parameterised statement on the shared pool. BigInts are sent as text; use casts in SQL. */
-export async function sql<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {
+/**
+ * One parameterised statement on the shared pool. BigInts are sent as text; use casts in SQL.
+ * `planEachTime`: run it unnamed, so PostgreSQL plans it for its values on every call. For a
+ * statement whose best plan depends on the values (a search: a rare e-mail wants its index, a
+ * prefix matching half the rows wants the date order), a named statement settles on one generic
+ * plan after five runs.
+ */
+export async function sql<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values: unknown[] = [], opts: { planEachTime?: boolean } = {}): Promise<R[]> {
   const h = handle();
   const params = values.map((v) => (typeof v === "bigint" ? v.toString() : v));
-  const result = await h.pool.query<R>(h.prepared ? { name: statementName(text), text, values: params } : { text, values: params });
+  const result = await h.pool.query<R>(h.prepared && !opts.planEachTime ? { name: statementName(text), text, values: params } : { text, values: params });
   return result.rows;
 }
 

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
+import { countryName } from "@/components/dashboard/payment-labels";
 
 export type PaymentRow = {
   id: string;
@@ -13,6 +14,7 @@ export type PaymentRow = {
   paymentMethodName: string;
   country: string;
   merchantOrderId: string | null;
+  customer?: { name: string | null; email: string | null };
   timestamps: { created: string };
 };
 
@@ -26,6 +28,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
           {compact ? null : <Th className="text-right">Local</Th>}
           <Th>Status</Th>
           <Th>Method</Th>
+          {compact ? null : <Th>Customer</Th>}
           {compact ? null : <Th>Order</Th>}
           <Th>Created</Th>
           <Th>
@@ -48,8 +51,20 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
               <StatusBadge status={p.status} />
             </Td>
             <Td>
-              {p.paymentMethodName} <span className="text-slate-500">· {p.country}</span>
+              {p.paymentMethodName} <span className="text-slate-600">· {countryName(p.country)}</span>
             </Td>
+            {compact ? null : (
+              <Td data-testid="payment-customer">
+                {p.customer?.name || p.customer?.email ? (
+                  <>
+                    <span className="block max-w-56 truncate">{p.customer.name ?? "—"}</span>
+                    {p.customer.email ? <span className="block max-w-56 truncate text-xs text-slate-600">{p.customer.email}</span> : null}
+                  </>
+                ) : (
+                  <span className="text-slate-600">—</span>
+                )}
+              </Td>
+            )}
             {compact ? null : <Td className="font-mono text-xs">{p.merchantOrderId ?? "—"}</Td>}
             <Td className="text-slate-600">{formatDateTime(p.timestamps.created)}</Td>
             <Td>

@@ -18,6 +18,7 @@ import { presentTransaction } from "@/lib/payments/present";
 import { depositMethodById } from "@/lib/deposits/methods";
 import type { Deposit, DepositAccount, Transaction } from "@/lib/generated/prisma/client";
 import { bindIdempotency } from "@/lib/http/idempotency";
+import { searchKeys } from "@/lib/payments/search";
 
 export type IncomingTransfer = {
   /** Minor units of `currency`. */
@@ -86,6 +87,7 @@ async function credit(tx: Tx, account: DepositAccount, t: IncomingTransfer, rate
       expiresAt: at,
       completedAt: at,
       createdAt: at,
+      ...searchKeys({ merchantOrderId: null, userEmail: account.beneficiaryEmail, userName: account.beneficiaryName, inputAmount: null, inputCurrency: null, amountUsd: usd }),
     },
   });
   return { transaction, amountUsd: usd, feeUsd: price.total, posting: depositCredited(transaction) };

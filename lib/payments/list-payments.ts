@@ -1,7 +1,8 @@
 // GET /payments and GET /payments/{id}: always scoped by merchant, environment and (for
 // shop-bound credentials) shop. Newest first; served by the (merchant, environment, created_at)
-// indexes so deep merchants stay fast. The list runs on the lean `sql` path (lib/db.ts): mapping
-// fifty wide rows through Prisma's runtime costs more CPU than the rest of the request.
+// indexes so deep merchants stay fast, and `q` by the search keys' indexes (lib/payments/search.ts).
+// The list runs on the lean `sql` path (lib/db.ts): mapping fifty wide rows through Prisma's
+// runtime costs more CPU than the rest of the request.
 import { z } from "zod";
 import { db, sql } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
@@ -9,10 +10,12 @@ import { AppError } from "@/lib/errors";
 import { envelope, listEnvelope, readPage } from "@/lib/http/pagination";
 import { toIso3 } from "@/lib/catalog/rails";
 import { presentTransaction, type PresentableTransaction } from "@/lib/payments/present";
+import { planSearch, searchCondition } from "@/lib/payments/search";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { listPaymentsQuery } from "@/lib/payments/schema";
 
-type Filter = { clause: string; values: unknown[] };
+/** `search`: the filter has a `q` condition, whose statements are planned per call (see sql()). */
+type Filter = { clause: string; values: unknown[]; search: boolean };
 
 function filterFor(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, country: string | undefined): Filter {
   const parts: string[] = [];
@@ -29,7 +32,13 @@ function filterFor(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, 
   if (country) add("country = ?", country);
   if (query.merchantOrderId) add("merchant_order_id = ?", query.merchantOrderId);
   if (query.method) add("method = ?", query.method);
-  return { clause: parts.join(" AND "), values };
+  const plan = planSearch(query.q);
+  if (plan) {
+    const c = searchCondition(plan, values.length + 1);
+    values.push(...c.values);
+    parts.push(c.clause);
+  }
+  return { clause: parts.join(" AND "), values, search: plan !== null };
 }
 
 // Counting a million rows costs more than the page itself. A total of 10,000 rows or more is
@@ -44,7 +53,7 @@ const counts = singleton("transaction-counts", () => new Map<string, CountEntry>
 function refreshCount(key: string, f: Filter): Promise<number> {
   const entry = counts.get(key);
   if (entry?.refreshing) return entry.refreshing;
-  const refreshing = sql<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE ${f.clause}`, f.values).then(
+  const refreshing = sql<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE ${f.clause}`, f.values, { planEachTime: f.search }).then(
     (r) => {
       const value = Number(r[0]!.n);
       if (counts.size > 10_000) counts.clear();
@@ -132,20 +141,32 @@ function fromRow(r: Record<string, any>): PresentableTransaction {
   };
 }
 
-export async function listPayments(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
-  const page = readPage(query);
+function filterOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>): Filter {
   let country: string | undefined;
   if (query.country) {
     country = toIso3(query.country) ?? undefined;
     if (!country) throw new AppError("invalid_request", "`country` must be an ISO-2 or ISO-3 country code.", { param: "country" });
   }
-  const f = filterFor(auth, query, country);
+  return filterFor(auth, query, country);
+}
+
+function offsetPageStatement(f: Filter, limit: number, offset: number) {
   const n = f.values.length;
+  return { text: `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, values: [...f.values, limit, offset] };
+}
+
+/** The statement an offset page runs (scripts/bench-search.ts explains it, so the plan shown is the one served). */
+export function paymentsPageStatement(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
+  const page = readPage(query);
+  return offsetPageStatement(filterOf(auth, query), page.limit, page.kind === "offset" ? page.offset : 0);
+}
+
+export async function listPayments(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
+  const page = readPage(query);
+  const f = filterOf(auth, query);
   if (page.kind === "cursor") return cursorPage(auth, f, page);
-  const [rows, total] = await Promise.all([
-    sql(`SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [...f.values, page.limit, page.offset]),
-    countTransactions(f),
-  ]);
+  const st = offsetPageStatement(f, page.limit, page.offset);
+  const [rows, total] = await Promise.all([sql(st.text, st.values, { planEachTime: f.search }), countTransactions(f)]);
   const { pagination } = envelope(rows, total, page);
   return listEnvelope(rows.map((r) => presentTransaction(fromRow(r))), {
     pagination,
@@ -169,6 +190,7 @@ async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; s
     `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ($${n + 1}, $${n + 2})
      ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 3}`,
     [...f.values, c.created_at, id, page.limit + 1],
+    { planEachTime: f.search },
   );
   const more = rows.length > page.limit;
   const pageRows = rows.slice(0, page.limit);

@@ -6,8 +6,8 @@ import { railIconUrl } from "@/lib/catalog/list-payment-methods";
 import type { Transaction } from "@/lib/generated/prisma/client";
 import type { Attempt } from "@/lib/providers/cascade";
 
-/** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId">;
+/** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount">;
 
 const usd = (m: bigint) => toMajor(m, "USD");
 
@@ -62,6 +62,7 @@ export function presentTransaction(tx: PresentableTransaction) {
     status: tx.status,
     ...common(tx),
     country: tx.country,
+    customer: { name: tx.userName, email: tx.userEmail },
     refundedAmountLocal: toMajor(tx.refundedLocal, tx.currencyLocal),
     timestamps: { created: tx.createdAt.toISOString(), completed: tx.completedAt?.toISOString() ?? null },
     paymentFormUrl: tx.paymentFormUrl,

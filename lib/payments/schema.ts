@@ -68,6 +68,7 @@ export const transaction = z
     status: z.enum(TRANSACTION_STATUSES),
     ...paymentFields,
     country: z.string().describe("ISO-3"),
+    customer: z.object({ name: z.string().nullable(), email: z.string().nullable() }).describe("The buyer as the payment was created with (userName, userEmail)"),
     refundedAmountLocal: money,
     timestamps: z.object({ created: z.string(), completed: z.string().nullable() }),
     paymentFormUrl: z.string().nullable(),
@@ -92,6 +93,13 @@ export const listPaymentsQuery = z.object({
   country: z.string().max(3).optional(),
   merchantOrderId: z.string().max(120).optional(),
   method: z.enum(METHOD_SLUGS).optional(),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "Search. Order id by prefix (case-insensitive) always; customer e-mail by prefix (case-insensitive) when there is no space; customer name when every word starts a word of the name (case and accents ignored; not for a number or an e-mail); payment id exactly (tx_…); a number (`499`, `499.00`, `499,5`) equals the amount the payment was asked in (`inputAmount` in `inputCurrency`, else the USD `amount`). A payment matches when any of these does; combines with the other filters.",
+    ),
 });
 
 export const transactionIdParams = z.object({ id: z.string().min(1).max(64) });

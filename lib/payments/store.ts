@@ -3,8 +3,10 @@
 import { type Tx } from "@/lib/db";
 import { boundInsert, sqlBound } from "@/lib/http/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
+import { searchKeys } from "@/lib/payments/search";
 
-const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: string) => unknown, cast?: string]> = [
+type Keys = ReturnType<typeof searchKeys>;
+const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: string, k: Keys) => unknown, cast?: string]> = [
   ["id", (t) => t.id],
   ["merchant_id", (t) => t.merchantId],
   ["shop_id", (t) => t.shopId],
@@ -44,6 +46,11 @@ const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: s
   ["expires_at", (t) => t.expiresAt, "timestamptz"],
   ["created_at", (t) => t.createdAt, "timestamptz"],
   ["updated_at", (t) => t.createdAt, "timestamptz"],
+  // The search keys (lib/payments/search.ts): derived here so no caller can forget them.
+  ["search_order_key", (_t, _r, k) => k.searchOrderKey, "bytea"],
+  ["search_email_key", (_t, _r, k) => k.searchEmailKey, "bytea"],
+  ["search_name_terms", (_t, _r, k) => k.searchNameTerms, "text[]"],
+  ["search_amount", (_t, _r, k) => k.searchAmount, "bigint"],
 ];
 
 const INSERT = `INSERT INTO transactions (${COLUMNS.map(([c]) => c).join(", ")}) VALUES (${COLUMNS.map(([, , cast], i) => `$${i + 1}${cast ? `::${cast}` : ""}`).join(", ")})`;
@@ -52,7 +59,8 @@ const INSERT_BOUND = boundInsert(INSERT.replace("VALUES ($1,", "VALUES ((SELECT 
 if (!INSERT_BOUND.includes("(SELECT $1 FROM bound)")) throw new Error("the payment insert no longer starts with its id");
 
 export async function insertTransaction(t: PresentableTransaction, fxRate: string, tx?: Tx): Promise<void> {
-  const values = COLUMNS.map(([, value]) => value(t, fxRate));
+  const keys = searchKeys(t);
+  const values = COLUMNS.map(([, value]) => value(t, fxRate, keys));
   if (tx) await tx.$executeRawUnsafe(INSERT, ...values.map((v) => (typeof v === "bigint" ? v.toString() : v)));
   else await sqlBound(INSERT_BOUND, INSERT, values, { resource: "payment", id: t.id });
 }

@@ -1627,6 +1627,11 @@ export type components = {
             expiresAt: string;
             /** @description ISO-3 */
             country: string;
+            /** @description The buyer as the payment was created with (userName, userEmail) */
+            customer: {
+                name: string | null;
+                email: string | null;
+            };
             refundedAmountLocal: number;
             timestamps: {
                 created: string;
@@ -2766,6 +2771,8 @@ export interface operations {
                 country?: string;
                 merchantOrderId?: string;
                 method?: "card" | "debit" | "bank_transfer" | "wire" | "spei" | "pix" | "oxxo" | "boleto" | "voucher" | "online_payment" | "applepay" | "googlepay" | "crypto";
+                /** @description Search. Order id by prefix (case-insensitive) always; customer e-mail by prefix (case-insensitive) when there is no space; customer name when every word starts a word of the name (case and accents ignored; not for a number or an e-mail); payment id exactly (tx_…); a number (`499`, `499.00`, `499,5`) equals the amount the payment was asked in (`inputAmount` in `inputCurrency`, else the USD `amount`). A payment matches when any of these does; combines with the other filters. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -5647,6 +5654,8 @@ export interface operations {
                 country?: string;
                 merchantOrderId?: string;
                 method?: "card" | "debit" | "bank_transfer" | "wire" | "spei" | "pix" | "oxxo" | "boleto" | "voucher" | "online_payment" | "applepay" | "googlepay" | "crypto";
+                /** @description Search. Order id by prefix (case-insensitive) always; customer e-mail by prefix (case-insensitive) when there is no space; customer name when every word starts a word of the name (case and accents ignored; not for a number or an e-mail); payment id exactly (tx_…); a number (`499`, `499.00`, `499,5`) equals the amount the payment was asked in (`inputAmount` in `inputCurrency`, else the USD `amount`). A payment matches when any of these does; combines with the other filters. */
+                q?: string;
             };
             header?: never;
             path?: never;

@@ -5,9 +5,9 @@ import { refundAction, simulateAction } from "@/app/dashboard/actions";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
+import { countryName } from "@/components/dashboard/payment-labels";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { hasOpenChargeback, paymentDisplayStatus } from "@/lib/dashboard/display-status";
-
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money, formatDateTime, formatMoney } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
@@ -54,11 +54,19 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
               ]}
             />
           </Card>
+          <Card title="Customer" id="customer">
+            <DescriptionList
+              items={[
+                ["Name", p.customer.name],
+                ["E-mail", p.customer.email],
+              ]}
+            />
+          </Card>
           <Card title="Details" id="details">
             <DescriptionList
               items={[
                 ["Method", `${p.paymentMethodName} (${p.paymentMethodId})`],
-                ["Country", p.country],
+                ["Country", countryName(p.country)],
                 ["Provider", p.provider],
                 ["Order id", p.merchantOrderId],
                 ["Tags", [p.tag1, p.tag2, p.tag3].filter(Boolean).join(", ") || null],

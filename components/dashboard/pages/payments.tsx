@@ -11,14 +11,20 @@ import { EmptyState, Loading } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
 import { TRANSACTION_STATUSES } from "@/lib/payments/schema";
 import { METHOD_SLUGS } from "@/lib/catalog/schema";
+import { toIso3 } from "@/lib/catalog/rails";
+import { METHOD_LABELS, PAYMENT_COUNTRIES, STATUS_LABELS, countryName, filterProblem, railsFor } from "@/components/dashboard/payment-labels";
 
 type Envelope = LoaderData<"payments">;
 
 export function PaymentsView({ environment, params, initial, error }: { environment: string; params: Record<string, string>; initial: Envelope | null; error?: { message: string; param?: string } }) {
   const q = useDashboardData(environment, "payments", params, { initialData: initial ?? undefined, refetchInterval: 3_000, enabled: !error });
-  const fieldError = (name: string) => (error?.param === name ? error.message : undefined);
+  // The API's message names parameters and zod's wording: the page says it in plain words.
+  const problem = error ? filterProblem(error.param, params) : null;
+  const fieldError = (name: string) => (problem?.field === name ? problem.message : undefined);
   const href = (offset: number) => `/dashboard/payments?${new URLSearchParams({ ...params, offset: String(offset) })}`;
   const filtered = Object.keys(params).some((k) => k !== "limit" && k !== "offset");
+  const rails = railsFor(environment);
+  const country = params.country ? (toIso3(params.country) ?? "") : "";
   return (
     <>
       <PageHeader title="Payments" description="Every pay-in, newest first. Updates live." />
@@ -27,38 +33,63 @@ export function PaymentsView({ environment, params, initial, error }: { environm
       </div>
       <Card className="mb-6" title="Filter" id="filters">
         <form method="get" action="/dashboard/payments" role="search" aria-label="Filter payments" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6">
-          <Field label="Order id (merchantOrderId)" error={fieldError("merchantOrderId")} className="lg:col-span-2">
-            {(p) => <Input {...p} name="merchantOrderId" type="search" defaultValue={params.merchantOrderId} placeholder="order-1234" />}
+          <Field
+            label="Search"
+            error={fieldError("q")}
+            className="sm:col-span-2 lg:col-span-6"
+            hint="Order id or its start, customer e-mail or its start, customer name (the start of each word), payment id, or an amount such as 499.00. Case and accents do not matter."
+          >
+            {(p) => <Input {...p} name="q" type="search" defaultValue={params.q} maxLength={200} placeholder="order-1234, ana@example.com, Ana Souza, 499.00, tx_…" />}
           </Field>
+          {params.merchantOrderId ? <input type="hidden" name="merchantOrderId" value={params.merchantOrderId} /> : null}
           <Field label="Status" error={fieldError("status")}>
             {(p) => (
               <Select {...p} name="status" defaultValue={params.status ?? ""}>
                 <option value="">Any</option>
                 {TRANSACTION_STATUSES.map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {STATUS_LABELS[s]}
                   </option>
                 ))}
               </Select>
             )}
           </Field>
-          <Field label="Method" error={fieldError("method")}>
+          <Field label="Method type" error={fieldError("method")}>
             {(p) => (
               <Select {...p} name="method" defaultValue={params.method ?? ""}>
                 <option value="">Any</option>
                 {METHOD_SLUGS.map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {METHOD_LABELS[s]}
                   </option>
                 ))}
               </Select>
             )}
           </Field>
-          <Field label="Payment method id" error={fieldError("paymentMethodId")}>
-            {(p) => <Input {...p} name="paymentMethodId" defaultValue={params.paymentMethodId} placeholder="sbx_pix" />}
+          <Field label="Payment method" error={fieldError("paymentMethodId")} className="lg:col-span-2">
+            {(p) => (
+              <Select {...p} name="paymentMethodId" defaultValue={params.paymentMethodId ?? ""}>
+                <option value="">Any</option>
+                {params.paymentMethodId && !rails.some((r) => r.paymentMethodId === params.paymentMethodId) ? <option value={params.paymentMethodId}>{params.paymentMethodId}</option> : null}
+                {rails.map((r) => (
+                  <option key={r.paymentMethodId} value={r.paymentMethodId}>
+                    {r.name} · {countryName(r.countryIso3)}
+                  </option>
+                ))}
+              </Select>
+            )}
           </Field>
-          <Field label="Country" error={fieldError("country")} hint="ISO-2 or ISO-3">
-            {(p) => <Input {...p} name="country" defaultValue={params.country} maxLength={3} placeholder="BR" />}
+          <Field label="Country" error={fieldError("country")} className="lg:col-span-2">
+            {(p) => (
+              <Select {...p} name="country" defaultValue={country}>
+                <option value="">Any</option>
+                {PAYMENT_COUNTRIES.map((c) => (
+                  <option key={c.iso3} value={c.iso3}>
+                    {c.name}
+                  </option>
+                ))}
+              </Select>
+            )}
           </Field>
           <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-6">
             <Button type="submit">Apply filters</Button>
@@ -70,9 +101,9 @@ export function PaymentsView({ environment, params, initial, error }: { environm
           </div>
         </form>
       </Card>
-      {error && !error.param ? <FormError message={error.message} /> : null}
+      {problem && !problem.field ? <FormError message={problem.message} /> : null}
       <Card title="Results" id="results">
-        {error ? (
+        {problem ? (
           <EmptyState title="Fix the filters above to see payments." />
         ) : q.isPending ? (
           <Loading />
@@ -82,7 +113,7 @@ export function PaymentsView({ environment, params, initial, error }: { environm
             <Pagination pagination={q.data.pagination} href={href} label="Payments pages" />
           </>
         ) : (
-          <EmptyState title={filtered ? "No payments match these filters" : "No payments yet"}>{filtered ? "Try fewer filters." : "Create one with POST /api/v1/payments."}</EmptyState>
+          <EmptyState title={filtered ? "No payments match these filters" : "No payments yet"}>{filtered ? "Try fewer filters, or search by another part of the payment." : "Create one with POST /api/v1/payments."}</EmptyState>
         )}
       </Card>
     </>

@@ -8,7 +8,7 @@ import { PaymentsView } from "@/components/dashboard/pages/payments";
 
 export const metadata: Metadata = { title: "Payments · Dashboard" };
 
-const FILTERS = ["status", "paymentMethodId", "country", "merchantOrderId", "method", "limit", "offset"] as const;
+const FILTERS = ["q", "status", "paymentMethodId", "country", "merchantOrderId", "method", "limit", "offset"] as const;
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const d = await requireDashboard();
