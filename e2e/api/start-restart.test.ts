@@ -54,19 +54,25 @@ const listening = (port: number) =>
   });
 
 async function running(s: Started) {
-  await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 240_000);
+  await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 420_000);
 }
 
-test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there; the same after SIGKILL of the whole tree", { timeout: 600_000 }, async () => {
+test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there; the same after SIGKILL of the whole tree", { timeout: 900_000 }, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "lp-clone-"));
   const port = await freePort();
+  const started: Started[] = [];
+  const start = () => {
+    const s = npmStart(dir, port);
+    started.push(s);
+    return s;
+  };
   try {
     execFileSync("git", ["clone", "--quiet", root, dir]);
     // Installed as `npm install` would (no network here): the same packages, hard-linked.
     execFileSync("cp", ["-al", path.join(root, "node_modules"), path.join(dir, "node_modules")]);
     cpSync(path.join(root, "lib/generated"), path.join(dir, "lib/generated"), { recursive: true });
 
-    const first = npmStart(dir, port);
+    const first = start();
     await running(first);
     const key = first.output().match(/secret\s+(sk_test_\w+)/)?.[1];
     assert.ok(key, first.output());
@@ -83,7 +89,7 @@ test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there;
     assert.doesNotMatch(first.output(), /still running at the deadline|not closed in time/, "a clean stop, not a cut one");
     assert.equal(await listening(port), false);
 
-    const second = npmStart(dir, port);
+    const second = start();
     await running(second);
     assert.match(second.output(), new RegExp(key), "the same demo merchant, found again");
     assert.equal((await fetch(`${base}/payments/${id}`, { headers: auth })).status, 200);
@@ -94,13 +100,20 @@ test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there;
     await second.exited;
     await waitFor(async () => !(await listening(port)), "the port free after SIGKILL", 2_000);
 
-    const third = npmStart(dir, port);
+    const third = start();
     await running(third);
     const again = await fetch(`${base}/payments/${id}`, { headers: auth });
     assert.equal(again.status, 200);
     assert.equal(((await again.json()) as { merchantOrderId: string }).merchantOrderId, "restart-1");
     await stopGroup(third);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // A failed step may leave a start (its build, its server) running: stop every one before the
+    // clone goes, or the removal races its writes and hides the step's own error.
+    for (const s of started) {
+      try {
+        process.kill(-s.child.pid!, "SIGKILL");
+      } catch {}
+    }
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 });
