@@ -11,24 +11,28 @@ const short = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("
 const percent = (rate: number) => `${rate}%`;
 
 function SrTable({ caption, rows }: { caption: string; rows: Array<[string, string]> }) {
+  // The clipping box is a div: a table ignores its 1px width and overflow, and on a phone a
+  // "hidden" table wider than the screen made the whole page scroll sideways.
   return (
-    <table className="sr-only">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Day</th>
-          <th scope="col">Value</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([d, v]) => (
-          <tr key={d}>
-            <td>{d}</td>
-            <td>{v}</td>
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Value</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(([d, v]) => (
+            <tr key={d}>
+              <td>{d}</td>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -75,7 +79,7 @@ export function VolumeChart({ series }: { series: DailyPoint[] }) {
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
             <XAxis dataKey="day" tickFormatter={short} tick={axisTick} minTickGap={24} />
             <YAxis tick={axisTick} width={56} allowDecimals={false} />
-            <Tooltip cursor={{ fill: "#eef2ff" }} offset={8} allowEscapeViewBox={{ x: false, y: false }} content={(p) => <TipBox {...p} lines={(d) => [`${formatMoney(d.volume, "USD")} paid`, `${d.succeeded} ${d.succeeded === 1 ? "payment" : "payments"}`]} />} />
+            <Tooltip cursor={{ fill: "#eef2ff" }} offset={8} isAnimationActive={false} allowEscapeViewBox={{ x: false, y: false }} content={(p) => <TipBox {...p} lines={(d) => [`${formatMoney(d.volume, "USD")} paid`, `${d.succeeded} ${d.succeeded === 1 ? "payment" : "payments"}`]} />} />
             <Bar dataKey="volume" name="Volume" fill="#4f46e5" maxBarSize={28} minPointSize={(v) => (Number(v) > 0 ? 2 : 0)} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
@@ -117,8 +121,11 @@ export function SuccessRateChart({ series, outcomes }: { series: DailyPoint[]; o
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
             <XAxis dataKey="day" tickFormatter={short} tick={axisTick} minTickGap={24} />
             <YAxis domain={[0, 100]} unit="%" tick={axisTick} width={48} />
+            {/* filterNull off: a day without a rate still answers ("No payments", "2 pending"). */}
             <Tooltip
               offset={8}
+              isAnimationActive={false}
+              filterNull={false}
               allowEscapeViewBox={{ x: false, y: false }}
               content={(p) => <TipBox {...p} lines={(d) => (d.successRate === null ? [d.pending ? `${d.pending} pending, none finished` : "No payments"] : [`${percent(d.successRate)} succeeded`, rateBasis(d), ...(d.pending ? [`${d.pending} pending`] : [])])} />}
             />
