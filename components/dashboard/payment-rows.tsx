@@ -60,13 +60,16 @@ function PaymentLink({ id }: { id: string }) {
   );
 }
 
-const shortDateTime = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" }) + " UTC";
+const shortDateTime = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
 
 /**
  * The payments table (list page and overview). The id column, the row's only link, comes right
  * after the amount, so when a narrow screen makes the table scroll sideways it is the secondary
- * columns that go out of view, never the link. `compact` (the overview's card) drops the local
- * amount and order id and shortens the date.
+ * columns that go out of view, never the link. `compact` (the overview's two-thirds card) drops
+ * the local amount and order id, shortens the date (UTC said once, in the header) and, from the
+ * lg breakpoint where the card is two thirds wide, lets the method wrap, so the table fits the
+ * card at 1366 px. Narrower, the table scrolls inside its card (wrapping there only made rows
+ * three lines tall without making it fit).
  */
 export function PaymentRows({ payments, caption, compact }: { payments: PaymentRow[]; caption: string; compact?: boolean }) {
   return (
@@ -79,7 +82,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
           <Th>Status</Th>
           <Th>Method</Th>
           {compact ? null : <Th>Order</Th>}
-          <Th>Created</Th>
+          <Th>{compact ? "Created (UTC)" : "Created"}</Th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
@@ -99,7 +102,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
             <Td>
               <StatusBadge status={p.status} />
             </Td>
-            <Td>
+            <Td className={compact ? "min-w-24 lg:whitespace-normal!" : undefined}>
               {p.paymentMethodName} <span className="text-slate-500">· {p.country}</span>
             </Td>
             {compact ? null : <Td className="font-mono text-xs">{p.merchantOrderId ?? "—"}</Td>}

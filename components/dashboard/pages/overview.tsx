@@ -53,7 +53,7 @@ export function OverviewView({ environment, initial }: { environment: string; in
       {/* Grid children get min-w-0: a grid item is otherwise as wide as its widest content (a
           table, a chart), which pushes the page sideways on tablets instead of letting the
           table scroll inside its card. */}
-      <dl aria-label="Balances" className="grid grid-cols-2 gap-4 lg:grid-cols-4 [&>*]:min-w-0">
+      <dl aria-label="Balances" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4 [&>*]:min-w-0">
         <Stat label="Available" value={<Money amount={b.available} currency="USD" className={b.available < 0 ? "text-red-800" : undefined} />} hint={availableHint(b.available)} />
         <Stat label="Pending" value={<Money amount={b.pending} currency="USD" />} hint="Paid, becomes available when it settles" />
         <Stat label="Frozen" value={<Money amount={b.frozen} currency="USD" />} hint="Held while refunds and chargebacks are open" />
