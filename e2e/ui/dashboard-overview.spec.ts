@@ -65,7 +65,8 @@ async function expectTooltipInsideCard(page: Page, card: Locator, chartId: strin
   expect(others.length, "there are other cards to compare with").toBeGreaterThan(1);
   const tip = card.getByTestId("chart-tooltip");
   let shown = 0;
-  for (const [fx, fy] of [[0.99, 0.98], [0.99, 0.02], [0.5, 0.98], [0.01, 0.98], [0.01, 0.02]]) {
+  const spots: Array<[number, number]> = [[0.99, 0.98], [0.99, 0.02], [0.5, 0.98], [0.01, 0.98], [0.01, 0.02]];
+  for (const [fx, fy] of spots) {
     await page.mouse.move(plot!.x + plot!.width * fx, plot!.y + plot!.height * fy);
     await expect(tip).toBeVisible();
     shown++;
