@@ -10,36 +10,52 @@ import { presentDelivery } from "@/lib/webhooks/deliveries";
 import { listRecentRequests } from "@/lib/http/request-log";
 import { maskKey } from "@/lib/auth/keys";
 import type { AuthContext } from "@/lib/auth/authenticate";
+import { addOutcomes, countOutcomes, successRate, type OutcomeCounts } from "@/lib/dashboard/success-rate";
 
-export type DailyPoint = { day: string; volume: number; payments: number; succeeded: number; successRate: number | null };
+export type DailyPoint = OutcomeCounts & {
+  day: string;
+  /** USD volume of the day's payments that were paid. */
+  volume: number;
+  /** Every payment created that day, pending ones included. */
+  payments: number;
+  /** succeeded / (succeeded + failed), pending left out; null when none finished that day. */
+  successRate: number | null;
+};
 
-/** The last `days` days (UTC), oldest first: USD volume of completed payments, and success rate. */
+/** The last `days` days (UTC), oldest first: USD volume of paid payments, outcomes and success rate. */
 export async function dailySeries(auth: AuthContext, days = 30): Promise<DailyPoint[]> {
   const since = new Date(Date.now() - (days - 1) * 86_400_000);
   since.setUTCHours(0, 0, 0, 0);
-  const rows = await sql<{ day: Date; n: string; ok: string; volume: string | null }>(
-    `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*) AS n,
-            count(*) FILTER (WHERE completed_at IS NOT NULL) AS ok,
+  // Counted per status and classified in lib/dashboard/success-rate.ts, so which statuses count
+  // as paid, failed or still pending is decided in one tested place, not in SQL.
+  const rows = await sql<{ day: Date; status: string; n: string; volume: string | null }>(
+    `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, status::text AS status, count(*) AS n,
             sum(amount_usd) FILTER (WHERE completed_at IS NOT NULL) AS volume
        FROM transactions WHERE merchant_id = $1 AND environment = $2::"Environment" AND created_at >= $3
-      GROUP BY 1 ORDER BY 1`,
+      GROUP BY 1, 2`,
     [auth.merchant.id, auth.environment, since],
   );
-  const byDay = new Map(rows.map((r) => [new Date(r.day).toISOString().slice(0, 10), r]));
+  const byDay = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const day = new Date(r.day).toISOString().slice(0, 10);
+    byDay.set(day, [...(byDay.get(day) ?? []), r]);
+  }
   const out: DailyPoint[] = [];
   for (let i = 0; i < days; i++) {
     const day = new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-    const r = byDay.get(day);
-    const n = Number(r?.n ?? 0);
-    const ok = Number(r?.ok ?? 0);
-    out.push({ day, volume: toMajor(BigInt(r?.volume ?? 0), "USD"), payments: n, succeeded: ok, successRate: n ? Math.round((ok / n) * 1000) / 10 : null });
+    const dayRows = byDay.get(day) ?? [];
+    const counts = countOutcomes(dayRows.map((r) => ({ status: r.status, count: Number(r.n) })));
+    const volume = dayRows.reduce((s, r) => s + BigInt(r.volume ?? 0), 0n);
+    out.push({ day, volume: toMajor(volume, "USD"), payments: counts.succeeded + counts.failed + counts.pending, ...counts, successRate: successRate(counts).rate });
   }
   return out;
 }
 
 export async function overview(auth: AuthContext) {
   const [balance, series, recent] = await Promise.all([getBalance(auth), dailySeries(auth), listPayments(auth, { limit: 8 })]);
-  return { balance, series, recent: recent.data };
+  // The 30 days' rate from the summed counts (an average of daily rates would weigh a day of one
+  // payment like a day of a thousand).
+  return { balance, series, outcomes: successRate(addOutcomes(series)), recent: recent.data };
 }
 export type Overview = Awaited<ReturnType<typeof overview>>;
 
