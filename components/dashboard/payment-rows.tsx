@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import type { HTMLAttributes, MouseEvent } from "react";
 import { Money, formatDateTime } from "@/components/ui/money";
 import { StatusBadge } from "@/components/ui/badge";
+import { paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { Table, Td, Th } from "@/components/ui/table";
 import { countryName } from "@/components/dashboard/payment-labels";
 import { cn } from "@/components/ui/cn";
@@ -19,6 +20,8 @@ export type PaymentRow = {
   country: string;
   merchantOrderId: string | null;
   customer?: { name: string | null; email: string | null };
+  /** Local amount refunded so far (a partly refunded payment reads so in the list). */
+  refundedAmountLocal?: number;
   timestamps: { created: string };
 };
 
@@ -103,7 +106,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
               <PaymentLink id={p.id} />
             </Td>
             <Td>
-              <StatusBadge status={p.status} />
+              <StatusBadge status={paymentDisplayStatus(p)} />
             </Td>
             <Td className={compact ? "min-w-24 lg:whitespace-normal!" : undefined}>
               {p.paymentMethodName} <span className="text-slate-600">· {countryName(p.country)}</span>

@@ -104,6 +104,9 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
   const claims = await api(`/claims?transactionId=${id}`, m.sandbox.secretKey);
   expect(claims.body.data).toHaveLength(1);
   await checkPage(page, info, "payment-partially-refunded");
+  // The list says it too (the API keeps `completed`).
+  await page.goto("/dashboard/payments");
+  await expect(page.locator(`[data-payment-id="${id}"]`)).toContainText("partially refunded");
 });
 
 test("a payment with an open chargeback reads disputed and offers no refund", async ({ page }, info) => {
