@@ -166,7 +166,7 @@ function RequestDetail({ environment, id, onClose }: { environment: string; id: 
             <div>
               <dt className="text-xs text-slate-600">Request id</dt>
               <dd className="flex items-center gap-2 break-all font-mono text-xs">
-                {r.requestId} <CopyButton value={r.requestId} label="Copy request id" />
+                {r.requestId} <CopyButton value={r.requestId} label="Copy" />
               </dd>
             </div>
             <div>
