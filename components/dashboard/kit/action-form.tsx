@@ -9,7 +9,7 @@
 // - After success: `after: "reset"` empties the fields (a second click cannot repeat the same
 //   amount by accident); `after: "lock"` keeps the form disabled with the result until the user
 //   asks for another (a secret shown once must not be replaced by a second click).
-import { useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { ActionResult } from "@/lib/dashboard/action-result";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
@@ -65,6 +65,9 @@ export function ActionForm<F extends AnyAction>(props: Props<F>) {
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
   const [locked, setLocked] = useState(false);
   const [local, setLocal] = useState<{ param: string; message: string } | null>(null);
+  // The field to focus once the answer has rendered: until then the fieldset is still disabled
+  // (pending), and a disabled control cannot take the focus.
+  const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const error = local ? { code: "invalid_request", ...local } : actionError(mutation.data, mutation.error);
   const fieldOf = (param: string | undefined) => (param && fields.includes(param) ? param : undefined);
   const errorField = fieldOf(error?.param);
@@ -81,12 +84,17 @@ export function ActionForm<F extends AnyAction>(props: Props<F>) {
       if (after === "lock") setLocked(true);
       props.onDone?.(r.data);
     } else if (r && !r.ok) {
-      const field = fieldOf(r.error.param);
-      // Where the problem is: the field the API named, else the form's first control.
-      const target = field ? form.current?.elements.namedItem(field) : null;
-      if (target instanceof HTMLElement) requestAnimationFrame(() => target.focus());
+      // Where the problem is: the field the API named.
+      setFocusTarget(fieldOf(r.error.param) ?? null);
     }
   }
+
+  useEffect(() => {
+    if (!focusTarget || mutation.isPending || reviewing !== null) return;
+    const target = form.current?.elements.namedItem(focusTarget);
+    if (target instanceof HTMLElement) target.focus();
+    setFocusTarget(null);
+  }, [focusTarget, mutation.isPending, reviewing]);
 
   const again = () => {
     setLocked(false);
