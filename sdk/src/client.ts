@@ -1,12 +1,15 @@
 // The client: openapi-fetch over the generated `paths`, so every call's path, parameters, body
 // and answer are typed from the OpenAPI document, behind a transport that does what every
 // integration otherwise writes by hand: credentials (access tokens from the key pair, refreshed
-// before they expire and once more on a 401), an `Idempotency-Key` on every POST (kept across
-// retries, so a retry can never create twice), and retries with exponential back-off and jitter on
-// 429, 5xx and network errors, honouring `Retry-After`.
+// before they expire and once more on a 401), an `Idempotency-Key` on every POST the server binds
+// (kept across retries, so a retry can never create twice), and retries with exponential back-off
+// and jitter on 429, 5xx and network errors, honouring `Retry-After`. A POST whose key the server
+// does not honour (rotating a secret, replaying a delivery) is never repeated after it may have
+// arrived: only a 429, which says the server did not act, is retried.
 import createFetchClient from "openapi-fetch";
 import type { paths } from "./schema.ts";
 import { ApiError } from "./errors.ts";
+import { IDEMPOTENT_POSTS } from "./idempotent.ts";
 import { verifyWebhook, type HeaderSource, type VerifyOptions } from "./webhooks.ts";
 
 export type ClientOptions = {
@@ -34,6 +37,8 @@ type Tokens = { accessToken: string; refreshToken: string; expiresAt: number };
 
 const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
+/** `/payments/{id}/refund` -> a pattern of the path after the base URL. */
+const IDEMPOTENT_PATTERNS = IDEMPOTENT_POSTS.map((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, "[^/]+")}$`));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class Transport {
@@ -94,9 +99,11 @@ class Transport {
     const method = request.method.toUpperCase();
     const body = method === "GET" || method === "HEAD" ? undefined : await request.arrayBuffer();
     const headers = new Headers(request.headers);
-    if (method === "POST" && !headers.has("idempotency-key")) headers.set("idempotency-key", crypto.randomUUID());
-    // POST is safe to repeat only with its key; PATCH has none, so only what surely never arrived is retried.
-    const repeatable = method !== "PATCH";
+    // A POST is safe to repeat only when the server binds its key; PATCH has none. Those are
+    // retried only on a 429 (the server refused before acting).
+    const idempotent = method === "POST" && this.honoursIdempotencyKey(request.url);
+    if (idempotent && !headers.has("idempotency-key")) headers.set("idempotency-key", crypto.randomUUID());
+    const repeatable = (method !== "POST" && method !== "PATCH") || idempotent;
     const maxRetries = this.o.maxRetries ?? 3;
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
@@ -105,7 +112,8 @@ class Transport {
       try {
         res = await this.rawFetch(request.url, { method, headers, body, signal: AbortSignal.timeout(this.o.timeoutMs ?? 30_000) });
       } catch (err) {
-        if (!repeatable || attempt >= maxRetries) throw err;
+        // Only a request that surely never reached the server is safe to send again unbound.
+        if (!(repeatable || neverSent(err)) || attempt >= maxRetries) throw err;
         await this.wait(attempt, null, `network: ${(err as Error).message}`, method, request.url);
         continue;
       }
@@ -118,10 +126,17 @@ class Transport {
       }
       // 409 is retried only while the first request with the same key is still running.
       const retryable = RETRY_STATUSES.has(res.status) && (res.status !== 409 || (await isInProgress(res.clone())));
-      if (!retryable || !repeatable || attempt >= maxRetries) return res;
+      if (!retryable || !(repeatable || res.status === 429) || attempt >= maxRetries) return res;
       await res.body?.cancel();
       await this.wait(attempt, res.headers.get("retry-after"), `HTTP ${res.status}`, method, request.url);
     }
+  }
+
+  private honoursIdempotencyKey(url: string): boolean {
+    const base = new URL(this.o.baseUrl).pathname.replace(/\/+$/, "");
+    const { pathname } = new URL(url);
+    const rest = pathname.startsWith(base) ? pathname.slice(base.length) : pathname;
+    return IDEMPOTENT_PATTERNS.some((re) => re.test(rest));
   }
 
   private async wait(attempt: number, retryAfter: string | null, reason: string, method: string, url: string) {
@@ -132,6 +147,12 @@ class Transport {
     this.o.onRetry?.({ attempt: attempt + 1, delayMs, reason, method, url });
     await sleep(delayMs);
   }
+}
+
+/** A connection refused or a name not found: the request never left, whatever its method. */
+function neverSent(err: unknown): boolean {
+  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  return code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
 }
 
 async function isInProgress(res: Response): Promise<boolean> {

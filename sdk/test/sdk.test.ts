@@ -103,7 +103,7 @@ test("errors are typed: code, status, param and request id", async () => {
 });
 
 /** A proxy in front of the server that fails on purpose, as networks and load balancers do. */
-async function faultyProxy(plan: (req: http.IncomingMessage, n: number) => "forward" | "503" | "lose-answer") {
+async function faultyProxy(plan: (req: http.IncomingMessage, n: number) => "forward" | "503" | "429" | "lose-answer") {
   let n = 0;
   const seen: { method: string; url: string; key?: string }[] = [];
   const server = http.createServer((req, res) => {
@@ -112,9 +112,9 @@ async function faultyProxy(plan: (req: http.IncomingMessage, n: number) => "forw
     req.on("end", async () => {
       const step = plan(req, n++);
       seen.push({ method: req.method!, url: req.url!, key: req.headers["idempotency-key"] as string | undefined });
-      if (step === "503") {
-        res.writeHead(503, { "retry-after": "0", "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { code: "internal_error", type: "api_error", message: "unavailable" } }));
+      if (step === "503" || step === "429") {
+        res.writeHead(Number(step), { "retry-after": "0", "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { code: step === "429" ? "rate_limit_exceeded" : "service_unavailable", type: "api_error", message: "try again" } }));
         return;
       }
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
@@ -148,6 +148,38 @@ test("retries: 503 with Retry-After is retried; a lost answer is retried with th
     assert.equal(new Set(posts.map((s) => s.key)).size, 1, "one Idempotency-Key across the retries");
     const list = await unwrap(createClient({ baseUrl: BASE, secretKey: m.sandbox.secretKey }).GET("/payments", { params: { query: { merchantOrderId: orderId } } }));
     assert.deepEqual(list.data.map((t) => t.id), [p.transactionId], "exactly one payment for the order");
+  } finally {
+    await proxy.close();
+  }
+});
+
+test("a POST whose Idempotency-Key the server does not bind (rotate a secret) is sent once: a lost answer or a 503 is not repeated, a 429 is", async () => {
+  const m = await newMerchant();
+  const direct = createClient({ baseUrl: BASE, secretKey: m.sandbox.secretKey });
+  const hook = await unwrap(direct.POST("/webhooks", { body: { url: receiverUrl, events: ["payment.completed"] } }));
+  const rotations = (seen: { method: string; url: string }[]) => seen.filter((s) => s.method === "POST" && s.url.endsWith("/rotate-secret"));
+  for (const step of ["lose-answer", "503"] as const) {
+    const proxy = await faultyProxy((req) => (req.url!.endsWith("/rotate-secret") ? step : "forward"));
+    try {
+      const retries: string[] = [];
+      const client = createClient({ baseUrl: proxy.url, secretKey: m.sandbox.secretKey, baseDelayMs: 10, onRetry: (i) => retries.push(i.reason) });
+      const res = await client.POST("/webhooks/{id}/rotate-secret", { params: { path: { id: hook.id } } }).catch((e: unknown) => e);
+      if (step === "503") assert.equal((res as { response: Response }).response.status, 503);
+      else assert.ok(res instanceof Error, "the lost answer reaches the caller");
+      assert.equal(rotations(proxy.seen).length, 1, `${step}: sent once`);
+      assert.deepEqual(retries, []);
+      assert.equal(proxy.seen.at(-1)!.key, undefined, "no Idempotency-Key the server would ignore");
+    } finally {
+      await proxy.close();
+    }
+  }
+  // A 429 says the server did not act: that one is repeated.
+  const proxy = await faultyProxy((req, n) => (req.url!.endsWith("/rotate-secret") && n === 0 ? "429" : "forward"));
+  try {
+    const client = createClient({ baseUrl: proxy.url, secretKey: m.sandbox.secretKey, baseDelayMs: 10 });
+    const rotated = await unwrap(client.POST("/webhooks/{id}/rotate-secret", { params: { path: { id: hook.id } } }));
+    assert.ok(rotated.secret);
+    assert.equal(rotations(proxy.seen).length, 2);
   } finally {
     await proxy.close();
   }
