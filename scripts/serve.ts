@@ -3,15 +3,18 @@
 // processes of it sharing the port (node:cluster). One tree that stops as one:
 // - SIGTERM (and SIGINT): stop accepting, answer what was received, let jobs finish, close the
 //   pools, exit 0 within STOP_TIMEOUT_MS (default 9 s); the primary forwards it to its workers.
-// - A worker whose primary is gone (its IPC channel closed, even after SIGKILL) exits at once;
-//   a single process whose parent chain is killed (npm, a supervisor) exits within a second, so
-//   nothing of the service is left listening.
+// - A signal always wins: whatever else happens, a stop is this clean one.
+// - It leaves with a launcher only when that launcher is part of the service (scripts/lib/
+//   launchers.ts: the npm of `npm start`, a parent that set SERVE_WITH_PARENT=1, the cluster
+//   primary for its workers), even after a SIGKILL of it, so nothing of the service is left
+//   listening; and then by the same clean stop, after a grace in which a signal on its way wins.
+//   A shell or script above it may exit (`nohup npm start &`): the service keeps running.
 //   node --import tsx scripts/serve.ts            (PORT, HOST, WEB_CONCURRENCY, DEV=1)
 import "./lib/tracing-first.ts";
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
-import { readFileSync } from "node:fs";
 import { startAppServer, type AppServer } from "./lib/app-server.ts";
+import { serviceLaunchers, watchLaunchers } from "./lib/launchers.ts";
 
 export type ServeOptions = {
   port: number;
@@ -29,61 +32,40 @@ export function serveOptionsFromEnv(env = process.env): ServeOptions {
   return { port: Number(env.PORT ?? 3000), host: env.HOST ?? "127.0.0.1", dev: env.DEV === "1", workers, stopTimeoutMs: Number(env.STOP_TIMEOUT_MS ?? 9_000) };
 }
 
-/** The PIDs of this process's ancestors below init (its launcher chain: npm, sh, a test runner…). */
-function ancestors(): number[] {
-  const out: number[] = [];
-  let pid = process.ppid;
-  for (let i = 0; i < 6 && pid > 1; i++) {
-    out.push(pid);
-    try {
-      pid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
-    } catch {
-      break;
-    }
-  }
-  return out;
-}
+/** How long a launcher's death waits for a signal that is on its way (a process group's SIGTERM). */
+const LAUNCHER_GRACE_MS = 1_000;
 
-/** Exits when a launcher of this process dies (a SIGKILL of the top process gives no signal to forward). */
-function exitWithLaunchers(onGone: () => void): void {
-  const watched = ancestors();
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === "EPERM";
-    }
-  };
-  setInterval(() => {
-    if (watched.some((pid) => !alive(pid))) onGone();
-  }, 250).unref();
+/**
+ * Leaves with the launchers that are part of the service (scripts/lib/launchers.ts), always by
+ * `stop` — the same clean stop as SIGTERM — and only after a grace in which a signal that is on
+ * its way wins: a launcher's death never cuts a stop short.
+ */
+function leaveWithLaunchers(stop: (why: string) => void): void {
+  const pids = serviceLaunchers(process.env, process.ppid);
+  console.log(`[serve ${process.pid}] leaves with ${pids.length ? `its launcher${pids.length > 1 ? "s" : ""} ${pids.join(", ")}` : "no launcher (a signal stops it)"}`);
+  watchLaunchers(pids, (pid) => setTimeout(() => stop(`launcher ${pid} gone`), LAUNCHER_GRACE_MS).unref());
 }
 
 async function runOne(o: ServeOptions, role: string): Promise<AppServer> {
   const app = await startAppServer({ port: o.port, host: o.host, dev: o.dev });
   let stopping = false;
-  const stop = (why: string, fast = false) => {
+  const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`[serve ${process.pid}] ${why}: stopping`);
-    const hard = setTimeout(() => process.exit(1), (fast ? 1_000 : o.stopTimeoutMs) + 1_000);
+    const hard = setTimeout(() => process.exit(1), o.stopTimeoutMs + 1_000);
     hard.unref();
     void app
-      .stop(fast ? 500 : o.stopTimeoutMs)
+      .stop(o.stopTimeoutMs)
       .then(() => o.afterStop?.())
       .finally(() => process.exit(0));
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
-  // Whoever started us is gone (SIGKILL gives nothing to forward): leave at once, so the port
-  // is free for the restart a supervisor is about to make.
-  const gone = (why: string) => {
-    console.log(`[serve ${process.pid}] ${why}: exiting`);
-    process.exit(1);
-  };
-  if (role === "worker") process.on("disconnect", () => !stopping && gone("primary gone"));
-  else exitWithLaunchers(() => gone("launcher gone"));
+  // A worker's primary is part of the service: when it is gone (even by SIGKILL, which gives it
+  // nothing to forward) the worker drains and leaves, so nothing is left listening.
+  if (role === "worker") process.on("disconnect", () => setTimeout(() => stop("primary gone"), LAUNCHER_GRACE_MS).unref());
+  else leaveWithLaunchers(stop);
   return app;
 }
 
@@ -128,9 +110,10 @@ export async function serve(o: ServeOptions): Promise<void> {
   };
   process.on("SIGTERM", () => stopAll("SIGTERM"));
   process.on("SIGINT", () => stopAll("SIGTERM"));
-  exitWithLaunchers(() => {
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
-    process.exit(1);
+  leaveWithLaunchers((why) => {
+    if (stopping) return;
+    console.log(`[serve ${process.pid}] ${why}: stopping`);
+    stopAll("SIGTERM");
   });
 }
 

@@ -42,7 +42,9 @@ const groupAlive = (pgid: number) => {
 async function stopGroup(s: Started): Promise<number> {
   const t0 = Date.now();
   process.kill(-s.child.pid!, "SIGTERM");
-  await waitFor(async () => !groupAlive(s.child.pid!), "every process of npm start to exit", 10_000);
+  // The server's own deadline is STOP_TIMEOUT_MS (9 s) from the moment its handler runs; this one
+  // only bounds a loaded machine's scheduling (a first request can hold the event loop seconds).
+  await waitFor(async () => !groupAlive(s.child.pid!), "every process of npm start to exit", 25_000);
   return Date.now() - t0;
 }
 
@@ -82,10 +84,11 @@ test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there;
     assert.equal(paid.status, 200, await paid.clone().text());
     const id = ((await paid.json()) as { transactionId: string }).transactionId;
 
-    // A clean stop: the whole tree, exit 0 within 10 s, nothing left listening.
-    const took = await stopGroup(first);
-    assert.ok(took < 10_000, `stopped in ${took} ms`);
+    // A clean stop of the whole tree (npm dies first; the server's stop is still the clean one,
+    // within its own deadline), nothing left listening.
+    await stopGroup(first);
     assert.match(first.output(), /SIGTERM: stopping/);
+    assert.doesNotMatch(first.output(), /gone/, "npm's death did not cut the stop short");
     assert.doesNotMatch(first.output(), /still running at the deadline|not closed in time/, "a clean stop, not a cut one");
     assert.equal(await listening(port), false);
 

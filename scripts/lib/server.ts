@@ -12,7 +12,8 @@ export function startNext(opts: { port: number; host?: string; env: Record<strin
     cwd: root,
     detached: true,
     stdio: ["ignore", opts.stdio ?? "inherit", opts.stdio ?? "inherit"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...opts.env, PORT: String(opts.port), HOST: opts.host ?? "127.0.0.1", ...(opts.dev ? { DEV: "1" } : {}) } as NodeJS.ProcessEnv,
+    // SERVE_WITH_PARENT: a test run's server leaves with the run, even when the run is SIGKILLed.
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SERVE_WITH_PARENT: "1", ...opts.env, PORT: String(opts.port), HOST: opts.host ?? "127.0.0.1", ...(opts.dev ? { DEV: "1" } : {}) } as NodeJS.ProcessEnv,
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
