@@ -56,7 +56,9 @@ const listening = (port: number) =>
   });
 
 async function running(s: Started) {
-  await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 420_000);
+  await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 420_000).catch((err: Error) => {
+    throw new Error(`${err.message}; npm start said:\n${s.output().slice(-3000)}`);
+  });
 }
 
 test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there; the same after SIGKILL of the whole tree", { timeout: 900_000 }, async () => {
