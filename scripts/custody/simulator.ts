@@ -8,7 +8,7 @@
 //        received is answered with its state, whatever the mode, and never sent twice.
 //   GET  /withdrawals/{reference}  -> 200 {id, reference, status, txHash} | 404 {error: not_found}
 // Behaviours, chosen per request (POST /_control/behaviour {mode, forAddress?, forReference?, times?,
-// on?: send | status}; default accept). Sending (on: send, the default):
+// on?: send | status, replace?}; default accept; replace drops the earlier rules for the same target). Sending (on: send, the default):
 //   accept | pending (completes on POST /_control/withdrawals/{reference}/complete) | refuse (422)
 //   | error (503, nothing sent) | garbage (200 with an HTML body, nothing sent)
 //   | succeed_then_timeout (sent, then the answer never comes) | succeed_then_error (sent, then 503)
@@ -92,7 +92,10 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
       const path = url.pathname;
       if (path.startsWith("/_control/")) {
         if (req.method === "POST" && path === "/_control/behaviour") {
-          rules.push(JSON.parse(body || "{}") as Rule);
+          const rule = JSON.parse(body || "{}") as Rule & { replace?: boolean };
+          // replace: this rule takes over from the ones for the same address or reference, with no gap between.
+          if (rule.replace) rules = rules.filter((r) => (r.on ?? "send") !== (rule.on ?? "send") || r.forAddress !== rule.forAddress || r.forReference !== rule.forReference);
+          rules.push(rule);
           return json(res, 200, { rules: rules.length });
         }
         if (req.method === "POST" && path === "/_control/behaviour/clear") {
