@@ -63,11 +63,17 @@ export const configSchema = z
     /** The custody provider that sends production withdrawals (HTTP, HMAC-signed); unset: production withdrawals answer 503. */
     CUSTODY_URL: z.url().optional(),
     CUSTODY_SECRET: z.string().min(16).optional(),
+    /** Verifies the custody provider's inbound notices (X-Custody-Signature); must differ from CUSTODY_SECRET. Unset: every notice is refused. */
+    CUSTODY_NOTICE_SECRET: z.string().min(16).optional(),
     /** Per-call timeout towards the custody provider; past it the outcome is unknown, not failed. */
     CUSTODY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   })
   .transform((c) => ({ ...c, APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "") }))
   .superRefine((c, ctx) => {
+    // Inbound and outbound custody secrets differ (as providers' do): one leaked cannot forge the other.
+    if (c.CUSTODY_NOTICE_SECRET && c.CUSTODY_NOTICE_SECRET === c.CUSTODY_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["CUSTODY_NOTICE_SECRET"], message: "must differ from CUSTODY_SECRET (inbound notices and outbound calls use separate secrets)" });
+    }
     if (c.APP_ENV !== "production") return;
     requireProductionExtras(c, ctx);
     const need = (ok: boolean, path: string, message: string) => ok || ctx.addIssue({ code: "custom", path: [path], message });

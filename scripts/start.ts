@@ -125,8 +125,8 @@ async function main() {
   }
   // Development: a simulated custody provider makes production withdrawals work end to end.
   if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !process.env.CUSTODY_URL) {
-    const custody = await startCustodySimulator({ secret: randomBytes(24).toString("hex"), noticeUrl: `http://127.0.0.1:${config.PORT}/api/v1/custody/notifications` });
-    Object.assign(pspEnv, { CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret });
+    const custody = await startCustodySimulator({ secret: randomBytes(24).toString("hex"), noticeSecret: randomBytes(24).toString("hex"), noticeUrl: `http://127.0.0.1:${config.PORT}/api/v1/custody/notifications` });
+    Object.assign(pspEnv, { CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret, CUSTODY_NOTICE_SECRET: custody.noticeSecret });
     say(`simulated custody provider :${custody.port}`);
   }
 

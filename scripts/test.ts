@@ -117,14 +117,14 @@ async function main(): Promise<number> {
       // The simulated custody provider (crypto withdrawals), its own HTTP service as well. Its
       // notices go to the server; tests turn them on per transfer (a rule's `notify`), so the
       // status job's own path stays testable.
-      const custody = await startCustodySimulator({ secret: "sim-custody-secret-0123456789", noticeUrl: `http://127.0.0.1:${port}/api/v1/custody/notifications`, notify: false });
+      const custody = await startCustodySimulator({ secret: "sim-custody-secret-0123456789", noticeSecret: "sim-custody-notices-0123456789", noticeUrl: `http://127.0.0.1:${port}/api/v1/custody/notifications`, notify: false });
       stops.push(custody.close);
       // Sandbox delays ×0.01 (5 s -> 50 ms) and a 100 ms job tick keep timed flows fast.
       const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1", TRUSTED_PROXIES: "127.0.0.1/32",
         // Every test client is 127.0.0.1: the failed-authentication limit is shown by security.test.ts on its own server.
         AUTH_FAILURES_PER_MINUTE: "100000", SIGN_IN_FAILURES_PER_ADDRESS: "100000", SANDBOX_DELAY_SCALE: "0.01", JOBS_TICK_MS: "100",
         RECONCILE_INTERVAL_MS: "1000", WEBHOOK_RETRY_SCALE: "0.001", METRICS_TOKEN: "test-metrics-token-0123456789", ...providerEnv(providers), PROVIDER_PAGOSUR_TIMEOUT_MS: "1500", PROVIDER_ANDESPAY_TIMEOUT_MS: "1500", PROVIDER_RAPIDPAY_TIMEOUT_MS: "1500",
-        CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret, CUSTODY_TIMEOUT_MS: "1500" };
+        CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret, CUSTODY_NOTICE_SECRET: custody.noticeSecret, CUSTODY_TIMEOUT_MS: "1500" };
       server = startNext({ port, env: serverEnv });
       await waitForHttp(`${server.url}/api/v1/ping`);
       say(`server at ${server.url}`);

@@ -136,14 +136,15 @@ export async function listenLocal(server: http.Server): Promise<{ base: string; 
 }
 
 /**
- * Posts a custody notice signed as the custody provider signs it (lib/custody/notice-signature.ts):
+ * Posts a custody notice signed as the custody provider signs it (lib/custody/notice-signature.ts,
+ * with the inbound CUSTODY_NOTICE_SECRET):
  * a fresh noticeId unless the body has one; `at` (unix seconds) to sign another moment.
  */
 export async function postCustodyNotice(body: Record<string, unknown>, opts: { secret?: string; at?: number; header?: string } = {}) {
   const { signCustodyNotice } = await import("@/lib/custody/notice-signature");
   const raw = JSON.stringify({ noticeId: `cn_test_${randomUUID()}`, ...body });
   const path = "/api/v1/custody/notifications";
-  const header = opts.header ?? signCustodyNotice(opts.secret ?? process.env.CUSTODY_SECRET!, path, raw, opts.at ?? Math.floor(Date.now() / 1000));
+  const header = opts.header ?? signCustodyNotice(opts.secret ?? process.env.CUSTODY_NOTICE_SECRET!, path, raw, opts.at ?? Math.floor(Date.now() / 1000));
   const res = await fetch(`${API_URL}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-custody-signature": header }, body: raw });
   const text = await res.text();
   return { status: res.status, text, headers: res.headers, body: JSON.parse(text) as any };

@@ -3,24 +3,33 @@
 // balance once; production addresses from the operator's pool (CLI), an empty pool 503
 // topup_address_unavailable; signed custody notices: too few confirmations credit nothing, the
 // same txHash reported five times at once credits once, a bad signature is refused; expiry on
-// read; list, get, 404s, both environments.
+// read; list, get, 404s, both environments. Trust at the edges: pool addresses come back after
+// expiry (or stay with the same merchant), so one key cannot drain the pool; every confirmed
+// transfer is credited or held for review (below the minimum, after the first, late, another
+// asset), EVM addresses match in any case; notices are signed with the inbound notice secret only.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import bs58check from "bs58check";
-import { api, assertEnvelope, newMerchant, postCustodyNotice, tsx } from "./helpers.ts";
+import { getAddress } from "viem";
+import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx } from "./helpers.ts";
 import { db } from "@/lib/db";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
+import { ADDRESS_QUARANTINE_MS, loadTopupAddresses } from "@/lib/topups/topups";
 
 after(() => db().$disconnect());
 
 const usdAvailable = async (key: string) => (await api("/me/payout/balance", { key })).body.balances.find((b: any) => b.currency === "USD").available as number;
 const tronAddress = () => bs58check.encode(Buffer.concat([Buffer.from([0x41]), randomBytes(20)]));
 
-/** A deposit notice of the custody provider, each with its own noticeId (distinct reports of a transfer). */
-function notify(body: Record<string, unknown>, secret = process.env.CUSTODY_SECRET!) {
-  return postCustodyNotice({ type: "deposit", ...body }, { secret });
+/** A deposit notice of the custody provider (USDT unless named), each with its own noticeId (distinct reports of a transfer). */
+function notify(body: Record<string, unknown>, secret = process.env.CUSTODY_NOTICE_SECRET!) {
+  return postCustodyNotice({ type: "deposit", asset: "USDT", ...body }, { secret });
 }
+const evmHash = () => `0x${randomBytes(32).toString("hex")}`;
+const transfers = (topupId: string) => db().topupTransfer.findMany({ where: { topupId }, orderBy: { firstSeenAt: "asc" } });
+/** A fresh EVM address in its EIP-55 spelling (mixed case), as an operator loads it. */
+const checksummed = () => getAddress(`0x${randomBytes(20).toString("hex")}`);
 
 test("sandbox: a synthetic address per network, simulate credits the payout balance once; list, get, 404s", async () => {
   const m = await newMerchant();
@@ -78,8 +87,10 @@ test("production: the operator's pool (empty: 503); signed notices credit once t
   const made = await api("/me/payout/topups", { key, body: { asset: "USDT", network: "TRON" } });
   assert.equal(made.status, 201, made.text);
   assert.equal(made.body.topup.address, address);
-  // The address is taken: the next request finds the pool empty again.
-  assertEnvelope(await api("/me/payout/topups", { key, body: { asset: "USDT", network: "TRON" } }), "topup_address_unavailable", 503);
+  // Asked again: the same open top-up, no second address; another merchant finds the pool empty.
+  const again = await api("/me/payout/topups", { key, body: { asset: "USDT", network: "TRON" } });
+  assert.equal(again.body.topup.id, made.body.topup.id);
+  assertEnvelope(await api("/me/payout/topups", { key: (await newMerchant()).production.secretKey, body: { asset: "USDT", network: "TRON" } }), "topup_address_unavailable", 503);
 
   const before = await usdAvailable(key);
   const txHash = randomBytes(32).toString("hex");
@@ -107,4 +118,117 @@ test("production: the operator's pool (empty: 503); signed notices credit once t
   // An address nobody was given, and a bad body.
   assert.equal((await notify({ ...transfer, address: tronAddress(), confirmations: 30 })).body.credited, false);
   assert.equal((await notify({ address, network: "TRON" })).status, 400);
+});
+
+test("production: a merchant asking again keeps its one open address; addresses come back to the pool after expiry, so no key drains it", async () => {
+  const address = checksummed();
+  assert.deepEqual(await loadTopupAddresses("ETHEREUM", [address]), { added: 1, skipped: 0 });
+  // The same address in another case is the same address: not loaded twice.
+  assert.deepEqual(await loadTopupAddresses("ETHEREUM", [address.toLowerCase()]), { added: 0, skipped: 1 });
+  const first = (await newMerchant()).production.secretKey;
+  const second = (await newMerchant()).production.secretKey;
+  const ask = (key: string) => api("/me/payout/topups", { key, body: { asset: "USDT", network: "ETHEREUM" } });
+  const t1 = await ask(first);
+  assert.equal(t1.status, 201, t1.text);
+  assert.equal(t1.body.topup.address, address);
+  // Five more requests with the same key: the same top-up each time, the pool not touched.
+  for (let i = 0; i < 5; i++) assert.equal((await ask(first)).body.topup.id, t1.body.topup.id);
+  assertEnvelope(await ask(second), "topup_address_unavailable", 503);
+
+  // Expired: still kept from others for a while (a late transfer of the first merchant lands on its
+  // own expired top-up, held), but the same merchant gets the same address again.
+  await db().topup.update({ where: { id: t1.body.topup.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+  assertEnvelope(await ask(second), "topup_address_unavailable", 503);
+  const t2 = await ask(first);
+  assert.equal(t2.status, 201, t2.text);
+  assert.notEqual(t2.body.topup.id, t1.body.topup.id);
+  assert.equal(t2.body.topup.address, address);
+  assert.equal(t2.body.topup.status, "awaiting_funds");
+
+  // Past the quarantine after its last top-up expired: back in the pool for anyone.
+  await db().topup.update({ where: { id: t2.body.topup.id }, data: { expiresAt: new Date(Date.now() - ADDRESS_QUARANTINE_MS - 1_000) } });
+  const t3 = await ask(second);
+  assert.equal(t3.status, 201, t3.text);
+  assert.equal(t3.body.topup.address, address);
+  assertEnvelope(await ask(first), "topup_address_unavailable", 503);
+});
+
+test("production: every confirmed transfer is credited or held for review, never dropped; EVM addresses in any case; another asset refused; the outbound secret cannot sign notices", async () => {
+  const address = checksummed();
+  const late = checksummed();
+  const expired = checksummed();
+  await loadTopupAddresses("POLYGON", [address, late, expired]);
+  const m = await newMerchant();
+  const key = m.production.secretKey;
+  const made = await api("/me/payout/topups", { key, body: { asset: "USDT", network: "POLYGON" } });
+  assert.equal(made.status, 201, made.text);
+  const t = made.body.topup;
+  assert.equal(t.address, address);
+  const before = await usdAvailable(key);
+  // The custody provider reports addresses in lower case: the same address.
+  const to = { address: address.toLowerCase(), network: "POLYGON" };
+  const [h0, h1, h2, h3] = [evmHash(), evmHash(), evmHash(), evmHash()];
+
+  // Signed with the secret our calls to the provider use (not the notice secret): refused.
+  assertEnvelope(await notify({ ...to, txHash: h2, amount: "75.25", confirmations: 130 }, process.env.CUSTODY_SECRET!), "invalid_signature", 401);
+  // USDC to a USDT top-up: refused (not credited 1:1), and held so an operator sees it.
+  const usdc = await notify({ ...to, asset: "USDC", txHash: h0, amount: "40", confirmations: 130 });
+  assertEnvelope(usdc, "invalid_request", 400);
+  assert.equal(usdc.body.error.param, "asset");
+  assert.equal(await usdAvailable(key), before);
+  // Below Polygon's minimum (1 USD), confirmed: held.
+  const small = await notify({ ...to, txHash: h1, amount: "0.50", confirmations: 130 });
+  assert.equal(small.status, 200, small.text);
+  assert.deepEqual([small.body.credited, small.body.held], [false, "below_minimum"]);
+  // Seen before its confirmations: nothing yet; confirmed: credited.
+  const early = await notify({ ...to, txHash: h2, amount: "75.25", confirmations: 5 });
+  assert.deepEqual([early.body.credited, early.body.held], [false, undefined]);
+  const credited = await notify({ ...to, txHash: h2, amount: "75.25", confirmations: 130 });
+  assert.deepEqual([credited.body.credited, credited.body.held], [true, undefined], credited.text);
+  assert.equal(await usdAvailable(key), before + 75.25);
+  // A second transfer to the same address: held, not lost and not credited.
+  const second = await notify({ ...to, txHash: h3, amount: "10", confirmations: 130 });
+  assert.deepEqual([second.body.credited, second.body.held], [false, "after_first"]);
+  // The credited transfer reported again: nothing more.
+  assert.equal((await notify({ ...to, txHash: h2, amount: "75.25", confirmations: 200 })).body.credited, false);
+  assert.equal(await usdAvailable(key), before + 75.25);
+  const rows = await transfers(t.id);
+  assert.deepEqual(
+    Object.fromEntries(rows.map((r) => [r.txHash, [r.status, r.holdReason, r.asset]])),
+    { [h0]: ["held", "asset_mismatch", "USDC"], [h1]: ["held", "below_minimum", "USDT"], [h2]: ["credited", null, "USDT"], [h3]: ["held", "after_first", "USDT"] },
+  );
+  const shown = (await api(`/me/payout/topups/${t.id}`, { key })).body.topup;
+  assert.deepEqual([shown.status, shown.creditedUsd, shown.txHash], ["credited", 75.25, h2]);
+
+  // First seen before the top-up expired, confirmed after: it arrived in time, credited.
+  const other = await newMerchant();
+  const u = (await api("/me/payout/topups", { key: other.production.secretKey, body: { asset: "USDT", network: "POLYGON" } })).body.topup;
+  assert.equal(u.address, late);
+  const h4 = evmHash();
+  assert.equal((await notify({ address: late, network: "POLYGON", txHash: h4, amount: "20", confirmations: 1 })).body.credited, false);
+  const seen = (await db().topupTransfer.findUniqueOrThrow({ where: { network_txHash: { network: "POLYGON", txHash: h4 } } })).firstSeenAt;
+  await db().topup.update({ where: { id: u.id }, data: { expiresAt: new Date(seen.getTime() + 1) } });
+  assert.equal((await notify({ address: late, network: "POLYGON", txHash: h4, amount: "20", confirmations: 128 })).body.credited, true);
+  // First seen after expiry: held for review, the top-up still expired.
+  const third = await newMerchant();
+  const v = (await api("/me/payout/topups", { key: third.production.secretKey, body: { asset: "USDT", network: "POLYGON" } })).body.topup;
+  assert.equal(v.address, expired);
+  await db().topup.update({ where: { id: v.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+  const tooLate = await notify({ address: expired, network: "POLYGON", txHash: evmHash(), amount: "30", confirmations: 200 });
+  assert.deepEqual([tooLate.body.credited, tooLate.body.held], [false, "expired"]);
+  assert.equal((await api(`/me/payout/topups/${v.id}`, { key: third.production.secretKey })).body.topup.status, "expired");
+  assert.equal(await usdAvailable(third.production.secretKey), 0);
+
+  // One notice (one noticeId) delivered five times at once: applied once, the others answered as replays.
+  const once = { type: "deposit", noticeId: `cn_${randomBytes(8).toString("hex")}`, asset: "USDT", ...to, txHash: evmHash(), amount: "5", confirmations: 130 };
+  const five = await Promise.all(Array.from({ length: 5 }, () => postCustodyNotice(once)));
+  assert.deepEqual(five.map((r) => r.status), [200, 200, 200, 200, 200]);
+  assert.equal(five.filter((r) => !r.body.duplicate).length, 1, JSON.stringify(five.map((r) => r.body)));
+  assert.equal(await db().custodyNotice.count({ where: { id: once.noticeId } }), 1);
+
+  // Held transfers are counted for operators.
+  const metrics = await (await fetch(`${API_URL}/metrics`, { headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` } })).text();
+  const held = Number(metrics.match(/^lp_topup_transfers_held (\d+)/m)?.[1]);
+  assert.ok(held >= 5, `lp_topup_transfers_held ${held}`);
+  assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
 });

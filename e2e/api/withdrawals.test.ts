@@ -5,6 +5,8 @@
 // pending then completed, 5xx and unreadable answers left processing until the status job knows,
 // and a timeout after the custody provider DID send: paid once; the provider's signed notices
 // (completed, failed, replayed, forged, stale, unknown, racing the status job); both environments; 404s.
+// A status lookup answered 401, 403 or a bare 404 is unknown, never a refusal: asked again, raised to
+// an operator when it lasts, completed once the provider answers.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -244,6 +246,8 @@ test("production: the custody provider's signed notices end withdrawals; a repla
   const postingsBefore = await posted(m.merchantId, "withdrawal_completed");
   const five = await Promise.all(Array.from({ length: 5 }, () => postCustodyNotice(notice)));
   assert.deepEqual(five.map((r) => r.status), [200, 200, 200, 200, 200], JSON.stringify(five.map((r) => r.body)));
+  // The notice id is recorded in the transaction that applies it: one delivery applies, four are replays.
+  assert.equal(five.filter((r) => !r.body.duplicate).length, 1, JSON.stringify(five.map((r) => r.body)));
   for (const r of five) assert.deepEqual(r.body.duplicate ? r.body : r.body.withdrawal, r.body.duplicate ? { received: true, duplicate: true } : { id: quiet.id, status: "completed" });
   const again = await postCustodyNotice(notice);
   assert.deepEqual(again.body, { received: true, duplicate: true });
@@ -277,4 +281,56 @@ test("production: the custody provider's signed notices end withdrawals; a repla
   assert.equal((await control(`/_control/withdrawals/${raced.id}`)).sent, 1);
   assert.equal(await events("withdrawal.completed", raced.id), 1);
   assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
+});
+
+test("production: a status lookup answered 401, 403 or a bare 404 is not a refusal; the withdrawal is asked again, raised to an operator when it lasts, and completes once", async () => {
+  const m = await productionFunded();
+  const key = m.production.secretKey;
+  const start = await balance(key);
+  const fee = start.withdrawalFeeUsd;
+  const address = evm();
+  await control("/_control/behaviour", { mode: "pending", forAddress: address, times: 1 });
+  const r = await api("/me/withdrawals", { key, body: { amountUsd: 10, destination: { asset: "USDC", network: "POLYGON", address } }, headers: { "idempotency-key": `k-${randomUUID()}` } });
+  assert.equal(r.status, 200, r.text);
+  const w = r.body.withdrawal;
+  assert.equal(w.status, "processing");
+  // The provider sends it (its notice is off): the crypto has left.
+  const transfer = await control(`/_control/withdrawals/${w.id}/complete`, {});
+  assert.equal(transfer.status, "completed");
+  const row = () => db().withdrawal.findUniqueOrThrow({ where: { id: w.id } });
+  const lookups = async () => (await control(`/_control/withdrawals/${w.id}`)).lookups as number;
+  const job = () => checkWithdrawalStatuses({ now: new Date(Date.now() + 10 * 60_000) });
+
+  // A secret rotation (401 bad_signature), an allow-list (403), a proxy's bare 404: each asked about
+  // at least twice, and the withdrawal stays processing with its money held.
+  for (const mode of ["unauthorized", "forbidden", "bare_not_found"]) {
+    await control("/_control/behaviour", { on: "status", mode, forReference: w.id, replace: true });
+    const seen = await lookups();
+    // (Stops early if the withdrawal ends: the assertion below then says how.)
+    await waitFor(async () => { await job(); return (await lookups()) >= seen + 2 || (await row()).status !== "processing"; }, `${mode}: asked again`, 20_000);
+    const now = await row();
+    assert.equal(now.status, "processing", `${mode} is unknown, not a refusal (${now.failureReason})`);
+    assert.equal(now.attentionAt, null, `${mode}: not yet raised`);
+  }
+  assert.equal((await balance(key)).balance.available, Math.round((start.balance.available - 10 - fee) * 100) / 100, "amount and fee still held");
+
+  // Still unanswered long after it was handed over: raised to an operator (flag, gauge), still not decided.
+  await control("/_control/behaviour", { on: "status", mode: "forbidden", forReference: w.id, replace: true });
+  await checkWithdrawalStatuses({ now: new Date(Date.now() + 2 * 3_600_000) });
+  const raised = await row();
+  assert.equal(raised.status, "processing");
+  assert.ok(raised.attentionAt, "raised to an operator");
+  const metrics = await (await fetch(`${process.env.API_URL}/metrics`, { headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` } })).text();
+  assert.ok(Number(metrics.match(/^lp_withdrawals_need_attention (\d+)/m)?.[1]) >= 1, "lp_withdrawals_need_attention");
+
+  // The provider answers again: completed with its txHash, money out once, never failed.
+  await control("/_control/behaviour/clear", { forReference: w.id });
+  await waitFor(async () => { await job(); return (await row()).status === "completed"; }, "the withdrawal to complete", 20_000);
+  assert.equal((await row()).txHash, transfer.txHash);
+  assert.equal((await control(`/_control/withdrawals/${w.id}`)).sent, 1);
+  assert.equal(await posted(m.merchantId, "withdrawal_failed"), 0);
+  assert.equal(await db().event.count({ where: { merchantId: m.merchantId, type: "withdrawal.completed", objectId: w.id } }), 1);
+  const end = await balance(key);
+  assert.equal(end.balance.available, Math.round((start.balance.available - 10 - fee) * 100) / 100);
+  assert.deepEqual(end.ledgerWarnings, []);
 });

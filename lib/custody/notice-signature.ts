@@ -1,5 +1,5 @@
 // The custody provider's notice signature: `X-Custody-Signature: t=<unix seconds>,v1=<hex>`,
-// v1 = HMAC-SHA256(CUSTODY_SECRET, "<t>.POST <path>\n<raw body>"). The timestamp is signed, so a
+// v1 = HMAC-SHA256(CUSTODY_NOTICE_SECRET, "<t>.POST <path>\n<raw body>") (the inbound secret, never CUSTODY_SECRET). The timestamp is signed, so a
 // captured notice cannot be replayed outside the tolerance; the comparison is constant-time and
 // happens before anything of the body is read.
 import { createHmac, timingSafeEqual } from "node:crypto";

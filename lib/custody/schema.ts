@@ -10,7 +10,8 @@ const noticeId = z.string().min(1).max(100).describe("The provider's id of this 
 export const depositNotice = z.object({
   type: z.literal("deposit"),
   noticeId,
-  address: z.string().min(1).max(100),
+  address: z.string().min(1).max(100).describe("EVM addresses are compared without regard to case"),
+  asset: z.string().regex(/^[A-Za-z0-9.]{2,16}$/).describe("The token that arrived (USDT, USDC, …): credited only when it is the top-up's asset; another asset is refused and held for review"),
   network: z.enum(CRYPTO_NETWORKS),
   txHash: z.string().regex(TX_HASH),
   amount: z.string().regex(/^\d+(\.\d{1,6})?$/).describe("Stablecoin units (= USD)"),
@@ -31,8 +32,8 @@ export const custodyNoticeEndpoint = defineEndpoint({
   tag: "Payouts",
   summary: "The custody provider's signed notices: a deposit to a top-up address, a withdrawal's outcome",
   description:
-    "Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_SECRET of \"<t>.POST /api/v1/custody/notifications\\n<body>\"; a notice signed more than 5 minutes from now is refused. " +
-    "Body `{type: deposit, noticeId, address, network, txHash, amount, confirmations}` credits a top-up once the network's confirmations are reached (a txHash once); " +
+    "Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_NOTICE_SECRET (the inbound secret, never the one our calls are signed with) of \"<t>.POST /api/v1/custody/notifications\\n<body>\"; a notice signed more than 5 minutes from now is refused. " +
+    "Body `{type: deposit, noticeId, address, asset, network, txHash, amount, confirmations}` credits a top-up with the first transfer of its asset that reaches the network's confirmations and the minimum (a txHash once); any other confirmed transfer to the address (below the minimum, after the first, first seen after expiry) is held for review (`held` names why); a transfer of another asset is refused (400 invalid_request, param asset) and held. " +
     "`{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). " +
     "A noticeId already applied answers `duplicate: true` and changes nothing.",
   auth: "none",
@@ -41,6 +42,7 @@ export const custodyNoticeEndpoint = defineEndpoint({
     received: z.literal(true),
     duplicate: z.boolean(),
     credited: z.boolean().optional().describe("deposit: whether this notice credited the top-up"),
+    held: z.enum(["below_minimum", "after_first", "expired", "asset_mismatch"]).optional().describe("deposit: the transfer is held for an operator's review, and why"),
     withdrawal: z.object({ id: z.string(), status: z.string() }).optional().describe("withdrawal: its status after the notice"),
   }),
   errors: ["invalid_signature", "invalid_json", "invalid_request", "withdrawal_not_found"],

@@ -12,6 +12,8 @@ type Snapshot = {
   scheduled_oldest_due_s: number | null;
   events_unfanned: string;
   ledger_warnings: string;
+  withdrawals_attention: string;
+  topup_transfers_held: string;
 };
 
 const SNAPSHOT = `
@@ -21,7 +23,9 @@ const SNAPSHOT = `
     (SELECT count(*) FROM scheduled_actions WHERE state = 'pending' AND due_at <= now())::text AS scheduled_due,
     (SELECT extract(epoch FROM now() - min(due_at))::float8 FROM scheduled_actions WHERE state = 'pending' AND due_at <= now()) AS scheduled_oldest_due_s,
     (SELECT count(*) FROM events WHERE fanned_out_at IS NULL)::text AS events_unfanned,
-    (SELECT coalesce(sum(jsonb_array_length(warnings)), 0) FROM ledger_verifications)::text AS ledger_warnings`;
+    (SELECT coalesce(sum(jsonb_array_length(warnings)), 0) FROM ledger_verifications)::text AS ledger_warnings,
+    (SELECT count(*) FROM withdrawals WHERE status = 'processing' AND attention_at IS NOT NULL)::text AS withdrawals_attention,
+    (SELECT count(*) FROM topup_transfers WHERE status = 'held')::text AS topup_transfers_held`;
 
 /** Registers the scrape-time gauges once per process. */
 export function registerCollectors() {
@@ -47,6 +51,8 @@ export function registerCollectors() {
     gauge("lp_job_lag_seconds", "Age of the oldest due scheduled action (how far the job runner is behind)", (s) => s.scheduled_oldest_due_s);
     gauge("lp_events_unfanned", "Events not yet fanned out to webhook deliveries", (s) => Number(s.events_unfanned));
     gauge("lp_ledger_warnings", "Ledger invariant warnings found by the last verification runs (should be 0)", (s) => Number(s.ledger_warnings));
+    gauge("lp_withdrawals_need_attention", "Processing withdrawals whose custody status stayed unknown too long (an operator must look)", (s) => Number(s.withdrawals_attention));
+    gauge("lp_topup_transfers_held", "Transfers to top-up addresses held for review (below the minimum, after the first, late, another asset)", (s) => Number(s.topup_transfers_held));
     new client.Gauge({
       name: "lp_db_pool_connections",
       help: "This process's database pool, by state (total | idle | waiting)",

@@ -1,15 +1,22 @@
 // Crypto top-ups: a deposit address (the operator's pool in production, a synthetic one in the
-// sandbox), then the first transfer to it that is confirmed enough credits the payout USD
-// balance 1:1, through the money kernel (recipe topupCredited), once: the top-up row is locked and
-// moves awaiting_funds -> credited once, and (network, txHash) is unique, so five notices of one
-// transfer at once credit it once.
+// sandbox); every transfer the custody provider reports to it is recorded (topup_transfers, one row
+// per (network, txHash)) and, once confirmed, either credits the payout USD balance 1:1 through
+// the money kernel (recipe topupCredited; the first transfer of the top-up's asset, first seen
+// before expiry, at least the minimum) or is held for an operator's review (below_minimum,
+// after_first, expired, asset_mismatch): never silently dropped. The top-up row is locked for
+// each decision, so five notices of one transfer at once decide it once.
+// Pool addresses are not consumed: a merchant asking again for the same asset and network gets
+// its open top-up back, a merchant's own used address is reused for its next top-up, and any
+// other address returns to the pool ADDRESS_QUARANTINE_MS after its top-up expired (late
+// transfers of the previous holder land on an expired top-up and are held, not credited to the next).
 import { createHash, randomBytes } from "node:crypto";
 import bs58check from "bs58check";
 import { getAddress } from "viem";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { newId } from "@/lib/ids";
-import { toMajor } from "@/lib/money/amount";
+import { toDecimalString, toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { topupCredited } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
@@ -52,23 +59,45 @@ function syntheticAddress(network: CryptoNetwork): string {
   return getAddress(`0x${body.toString("hex")}`);
 }
 
+/** How long a pool address stays with its last merchant after that top-up expired, before another may get it. */
+export const ADDRESS_QUARANTINE_MS = 72 * 3_600_000;
+
 export async function createTopup(auth: Scope, body: { asset: CryptoAsset; network: CryptoNetwork }) {
   const id = newId("topup");
   const now = new Date();
+  const merchantId = auth.merchant.id;
   const row = await db().$transaction(async (tx) => {
     let address: string;
     if (auth.environment === "sandbox") address = syntheticAddress(body.network);
     else {
-      // One address of the pool, taken once (SKIP LOCKED: two requests never get the same one).
+      // One request at a time per merchant and network: two at once must not take two addresses.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`topup:${merchantId}:${body.network}`}))`;
+      // Asked again while its top-up for this asset and network is open: that one, no new address.
+      const open = await tx.topup.findFirst({ where: { merchantId, environment: "production", asset: body.asset, network: body.network, status: "awaiting_funds", expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } });
+      if (open) {
+        await bindIdempotency(tx, { resource: "topup", id: open.id });
+        return open;
+      }
+      // An address of the pool (SKIP LOCKED: two requests never get the same one): this merchant's
+      // own, once its top-up is no longer open; else a free one, or one whose top-up expired more
+      // than the quarantine ago.
+      const quarantined = new Date(now.getTime() - ADDRESS_QUARANTINE_MS);
       const free = await tx.$queryRaw<{ address: string }[]>`
         UPDATE topup_addresses SET topup_id = ${id}
-        WHERE address = (SELECT address FROM topup_addresses WHERE network = ${body.network} AND topup_id IS NULL ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        WHERE address = (
+          SELECT a.address FROM topup_addresses a LEFT JOIN topups t ON t.id = a.topup_id
+          WHERE a.network = ${body.network}
+            AND (a.topup_id IS NULL
+              OR (t.merchant_id = ${merchantId} AND t.environment = 'production' AND (t.status <> 'awaiting_funds' OR t.expires_at <= ${now}))
+              OR t.expires_at <= ${quarantined})
+          ORDER BY (t.merchant_id = ${merchantId}) DESC NULLS LAST, a.created_at
+          LIMIT 1 FOR UPDATE OF a SKIP LOCKED)
         RETURNING address`;
       if (!free[0]) throw new AppError("topup_address_unavailable", `No ${body.network} deposit address is available right now; try again later.`, { headers: { "Retry-After": "600" } });
       address = free[0].address;
     }
     await bindIdempotency(tx, { resource: "topup", id });
-    return tx.topup.create({ data: { id, merchantId: auth.merchant.id, environment: auth.environment, asset: body.asset, network: body.network, address, minAmountUsd: MIN_TOPUP_USD_MINOR[body.network], expiresAt: new Date(now.getTime() + VALID_MS), createdAt: now } });
+    return tx.topup.create({ data: { id, merchantId, environment: auth.environment, asset: body.asset, network: body.network, address, minAmountUsd: MIN_TOPUP_USD_MINOR[body.network], expiresAt: new Date(now.getTime() + VALID_MS), createdAt: now } });
   });
   return { topup: presentTopup(row) };
 }
@@ -97,50 +126,113 @@ export async function listTopups(scope: Scope, q: { limit?: unknown; offset?: un
   return listEnvelope(rows.map(presentTopup), meta);
 }
 
+export const HOLD_REASONS = ["below_minimum", "after_first", "expired", "asset_mismatch"] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
+export type TransferOutcome = { credited: boolean; held?: HoldReason };
+type Transfer = { asset: string; address: string; txHash: string; amount: string; amountUsd: bigint; confirmations: number };
+
+/** Why a confirmed transfer to `t` is not credited, or null when it is. */
+function holdFor(t: Topup, transfer: Transfer, firstSeenAt: Date): HoldReason | null {
+  if (transfer.asset !== t.asset) return "asset_mismatch";
+  if (t.status !== "awaiting_funds") return "after_first";
+  if (firstSeenAt > t.expiresAt) return "expired";
+  if (transfer.amountUsd < t.minAmountUsd) return "below_minimum";
+  return null;
+}
+
 /**
- * A transfer to a top-up's address: credited when it has the network's confirmations and at
- * least the minimum, once. Answers whether this call credited it.
+ * A transfer reported to a top-up's address, decided once under the top-up's lock: pending until
+ * it has the network's confirmations (another asset is held at once), then credited or held.
+ * `before` runs first in the transaction (a custody notice records its id there).
  */
-export async function creditTransfer(topupId: string, transfer: { txHash: string; amountUsd: bigint; confirmations: number }): Promise<boolean> {
-  const r = await transition({
-    name: "topupCredited",
+export async function takeTransfer(topupId: string, transfer: Transfer, before?: (tx: Tx) => Promise<void>): Promise<TransferOutcome> {
+  let outcome: TransferOutcome = { credited: false };
+  let decided = false;
+  let environment: Environment = "production";
+  await transition({
+    name: "topupTransfer",
+    before,
     load: (tx) => lockRow(tx, "topups", topupId, () => tx.topup.findUnique({ where: { id: topupId } })),
     ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment }),
-    status: (t) => t.status,
-    from: ["awaiting_funds"],
     apply: async (tx, t) => {
       const network = t.network as CryptoNetwork;
-      if (transfer.confirmations < CONFIRMATIONS[network] || transfer.amountUsd < t.minAmountUsd) {
-        await tx.topup.update({ where: { id: t.id }, data: { confirmations: Math.max(t.confirmations, transfer.confirmations) } });
+      environment = t.environment;
+      const key = { network_txHash: { network: t.network, txHash: transfer.txHash } };
+      const known = await tx.topupTransfer.findUnique({ where: key });
+      // Already decided (a repeated report): nothing more.
+      if (known && known.status !== "pending") {
+        if (known.status === "held") outcome = { credited: false, held: known.holdReason as HoldReason };
         return null;
       }
-      // Another top-up already credited this transfer: nothing more.
-      if (await tx.topup.findFirst({ where: { network: t.network, txHash: transfer.txHash }, select: { id: true } })) return null;
-      const row = await tx.topup.update({ where: { id: t.id }, data: { status: "credited", creditedUsd: transfer.amountUsd, txHash: transfer.txHash, confirmations: transfer.confirmations, creditedAt: new Date() } });
+      const confirmations = Math.max(known?.confirmations ?? 0, transfer.confirmations);
+      const firstSeenAt = known?.firstSeenAt ?? new Date();
+      const hold = holdFor(t, transfer, firstSeenAt);
+      const fields = { topupId: t.id, merchantId: t.merchantId, environment: t.environment, asset: transfer.asset, address: transfer.address, amount: transfer.amount, amountUsd: transfer.amountUsd, confirmations };
+      const write = (status: "pending" | "credited" | "held", holdReason: HoldReason | null = null) => {
+        const data = { ...fields, status, holdReason, decidedAt: status === "pending" ? null : new Date() };
+        return tx.topupTransfer.upsert({ where: key, create: { ...data, network: t.network, txHash: transfer.txHash, firstSeenAt }, update: data });
+      };
+      if (hold !== "asset_mismatch" && confirmations < CONFIRMATIONS[network]) {
+        await write("pending");
+        if (t.status === "awaiting_funds") await tx.topup.update({ where: { id: t.id }, data: { confirmations: Math.max(t.confirmations, confirmations) } });
+        return null;
+      }
+      decided = true;
+      if (hold) {
+        await write("held", hold);
+        outcome = { credited: false, held: hold };
+        return null;
+      }
+      await write("credited");
+      const row = await tx.topup.update({ where: { id: t.id }, data: { status: "credited", creditedUsd: transfer.amountUsd, txHash: transfer.txHash, confirmations, creditedAt: new Date() } });
+      outcome = { credited: true };
       return { result: row, postings: [topupCredited(transfer.amountUsd)] };
     },
   });
-  return r.changed;
+  // After commit: an operator must look at money that arrived and was not credited.
+  if (decided && outcome.held) log[environment === "production" ? "error" : "info"]({ topup: topupId, txHash: transfer.txHash, asset: transfer.asset, amount: transfer.amount, reason: outcome.held }, "transfer to a top-up address held for review (not credited)");
+  return outcome;
 }
 
-/** A custody notice: the top-up whose address received the transfer (late transfers to an expired address still credit: the money arrived). */
-export async function applyCustodyNotice(n: { address: string; network: CryptoNetwork; txHash: string; amount: string; confirmations: number }): Promise<boolean> {
-  if (!isValidAddress(n.network, n.address)) return false;
-  const t = await db().topup.findFirst({ where: { address: n.address, network: n.network, environment: "production" }, orderBy: { createdAt: "desc" } });
-  if (!t) return false;
+/**
+ * A custody deposit notice: the top-up whose address received the transfer (the latest one given
+ * that address; EVM addresses compared without regard to case). A transfer of another asset than
+ * the top-up's is held for review and the notice refused: never credited 1:1.
+ */
+export async function applyCustodyNotice(
+  n: { address: string; asset: string; network: CryptoNetwork; txHash: string; amount: string; confirmations: number },
+  before?: (tx: Tx) => Promise<void>,
+): Promise<TransferOutcome> {
+  const evm = n.network !== "TRON";
+  const address = evm ? n.address.toLowerCase() : n.address;
+  if (!isValidAddress(n.network, address)) return { credited: false };
+  const t = await db().topup.findFirst({
+    where: { network: n.network, environment: "production", address: evm ? { equals: address, mode: "insensitive" } : address },
+    orderBy: { createdAt: "desc" },
+  });
+  if (!t) {
+    log.warn({ address: n.address, network: n.network, txHash: n.txHash }, "custody deposit notice for an address no top-up was given");
+    return { credited: false };
+  }
   // Stablecoin units (up to 6 decimals) to USD cents, rounded down: we never credit more than arrived.
   const [whole, fraction = ""] = n.amount.split(".");
   const amountUsd = BigInt(whole!) * 100n + BigInt((fraction + "00").slice(0, 2));
-  return creditTransfer(t.id, { txHash: n.txHash, amountUsd, confirmations: n.confirmations });
+  const transfer = { asset: n.asset.toUpperCase(), address: n.address, txHash: n.txHash, amount: n.amount, amountUsd, confirmations: n.confirmations };
+  if (transfer.asset !== t.asset) {
+    // Held (visible), but the notice itself is refused and not recorded as applied.
+    await takeTransfer(t.id, transfer);
+    throw new AppError("invalid_request", `The transfer is ${transfer.asset}; top-up ${t.id} takes ${t.asset} only: not credited, held for review.`, { param: "asset", details: { expected: t.asset, held: "asset_mismatch" } });
+  }
+  return takeTransfer(t.id, transfer, before);
 }
 
-/** Sandbox: a confirmed transfer of `amount` USD to the top-up's address. */
+/** Sandbox: a confirmed transfer of `amount` USD (the top-up's asset) to the top-up's address. */
 export async function simulateTopup(scope: Scope, id: string, amount: unknown) {
   const t = await findOwnedTopup(scope, id);
   const usd = parseAmount(amount, "USD");
   if (usd <= 0n) throw new AppError("amount_invalid", "amount must be greater than zero.", { param: "amount" });
   const txHash = (t.network === "TRON" ? "" : "0x") + createHash("sha256").update(`${t.id}:${randomBytes(8).toString("hex")}`).digest("hex");
-  await creditTransfer(t.id, { txHash, amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
+  await takeTransfer(t.id, { asset: t.asset, address: t.address, txHash, amount: toDecimalString(usd, "USD"), amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
   return { topup: presentTopup((await db().topup.findUnique({ where: { id: t.id } }))!) };
 }
 
@@ -148,9 +240,11 @@ export async function simulateTopup(scope: Scope, id: string, amount: unknown) {
 export async function loadTopupAddresses(network: CryptoNetwork, addresses: string[]): Promise<{ added: number; skipped: number }> {
   let added = 0;
   for (const raw of addresses) {
-    const address = raw.trim();
-    if (!address) continue;
-    if (!isValidAddress(network, address)) throw new AppError("invalid_request", `${address} is not a valid ${network} address.`, { param: "address" });
+    const given = raw.trim();
+    if (!given) continue;
+    if (!isValidAddress(network, given)) throw new AppError("invalid_request", `${given} is not a valid ${network} address.`, { param: "address" });
+    // EVM addresses in one spelling (EIP-55), so one address is never loaded twice in two cases.
+    const address = network === "TRON" ? given : getAddress(given);
     const r = await db().topupAddress.createMany({ data: [{ address, network }], skipDuplicates: true });
     added += r.count;
   }

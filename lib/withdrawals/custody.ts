@@ -1,8 +1,11 @@
 // The custody provider that sends production withdrawals: an HTTP service (in tests and
 // development, scripts/custody/simulator.ts). Requests carry our withdrawal id as the
 // idempotency reference and an HMAC-SHA256 of the body (X-Custody-Signature); the provider
-// de-duplicates by reference, so asking again can never send twice. Only an explicit refusal
-// (a 4xx with an error code) is a failure; a timeout, a 5xx or an unreadable answer is unknown.
+// de-duplicates by reference, so asking again can never send twice. Sending: only an explicit
+// refusal (a 4xx with an error code) is a failure; a timeout, a 5xx or an unreadable answer is
+// unknown. Asking for the status: only an explicit `status: failed` is a refusal. A 4xx there
+// (401 bad_signature during a secret rotation, 403 from an allow-list, a bare 404 from a proxy)
+// says nothing about the transfer, which may have left: it is unknown, asked again later.
 import { createHmac } from "node:crypto";
 import { config } from "@/lib/config";
 import { toDecimalString } from "@/lib/money/amount";
@@ -44,10 +47,12 @@ async function call(method: "GET" | "POST", path: string, body?: unknown): Promi
   }
 }
 
-function read(r: Awaited<ReturnType<typeof call>>, allowNotFound: boolean): CustodyOutcome {
+function read(r: Awaited<ReturnType<typeof call>>, lookup: "send" | "status"): CustodyOutcome {
   if ("error" in r) return { kind: "unknown", reason: r.error };
   const j = r.json;
-  if (r.status === 404 && allowNotFound && j?.error === "not_found") return { kind: "not_found" };
+  // The provider's own "no transfer under this reference" (JSON, error not_found): handed over again
+  // under the same reference. A bare 404 (no such body) is some other server's answer: unknown.
+  if (r.status === 404 && lookup === "status" && j?.error === "not_found") return { kind: "not_found" };
   if (r.status >= 200 && r.status < 300 && j) {
     const ref = typeof j.id === "string" ? j.id : null;
     if (j.status === "completed" && typeof j.txHash === "string" && /^(0x)?[0-9a-fA-F]{64}$/.test(j.txHash)) return { kind: "completed", txHash: j.txHash, ref };
@@ -55,15 +60,16 @@ function read(r: Awaited<ReturnType<typeof call>>, allowNotFound: boolean): Cust
     if (j.status === "failed" && typeof j.reason === "string") return { kind: "refused", reason: j.reason.slice(0, 100) };
     return { kind: "unknown", reason: "unreadable_answer" };
   }
-  // An explicit refusal: a 4xx naming why (not 408/409/425/429, which say "try again").
-  if (r.status >= 400 && r.status < 500 && ![404, 408, 409, 425, 429].includes(r.status) && typeof j?.error === "string") return { kind: "refused", reason: j.error.slice(0, 100) };
-  return { kind: "unknown", reason: `http_${r.status}` };
+  // Sending: an explicit refusal is a 4xx naming why (not 408/409/425/429, which say "try again").
+  // A status lookup never fails on a 4xx: only the transfer's own `status: failed` (above) does.
+  if (lookup === "send" && r.status >= 400 && r.status < 500 && ![404, 408, 409, 425, 429].includes(r.status) && typeof j?.error === "string") return { kind: "refused", reason: j.error.slice(0, 100) };
+  return { kind: "unknown", reason: `http_${r.status}${typeof j?.error === "string" ? `_${j.error.slice(0, 40)}` : ""}` };
 }
 
 export async function sendWithdrawal(w: Withdrawal): Promise<CustodyOutcome> {
-  return read(await call("POST", "/withdrawals", { reference: w.id, asset: w.asset, network: w.network, address: w.address, amount: toDecimalString(w.amountUsd, "USD") }), false);
+  return read(await call("POST", "/withdrawals", { reference: w.id, asset: w.asset, network: w.network, address: w.address, amount: toDecimalString(w.amountUsd, "USD") }), "send");
 }
 
 export async function withdrawalStatus(w: Withdrawal): Promise<CustodyOutcome> {
-  return read(await call("GET", `/withdrawals/${encodeURIComponent(w.id)}`), true);
+  return read(await call("GET", `/withdrawals/${encodeURIComponent(w.id)}`), "status");
 }

@@ -2,7 +2,7 @@
 // the fee is earned; recipe withdrawalCompleted, `withdrawal.completed`) or failed (amount and fee
 // back to available; withdrawalFailed, `withdrawal.failed`). Both are idempotent: a second
 // outcome for an ended withdrawal changes nothing (a custody notice or status check repeated).
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { withdrawalCompleted, withdrawalFailed } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
@@ -18,9 +18,13 @@ export async function findOwnedWithdrawal(scope: Scope, id: string): Promise<Wit
   return w;
 }
 
-function end(id: string, outcome: { kind: "completed"; txHash: string } | { kind: "failed"; reason: string }, opts: { refuseEnded?: boolean } = {}) {
+/** refuseEnded: an ended withdrawal is an error (sandbox simulate); before: runs first in the transaction (a notice records its id). */
+type EndOptions = { refuseEnded?: boolean; before?: (tx: Tx) => Promise<void> };
+
+function end(id: string, outcome: { kind: "completed"; txHash: string } | { kind: "failed"; reason: string }, opts: EndOptions = {}) {
   return transition({
     name: outcome.kind === "completed" ? "withdrawalCompleted" : "withdrawalFailed",
+    before: opts.before,
     load: (tx) => lockRow(tx, "withdrawals", id, () => tx.withdrawal.findUnique({ where: { id } })),
     missing: () => new AppError("withdrawal_not_found", `No withdrawal ${id}.`, { param: "id" }),
     ledger: (w) => ({ merchantId: w.merchantId, environment: w.environment }),
@@ -43,12 +47,12 @@ function end(id: string, outcome: { kind: "completed"; txHash: string } | { kind
   });
 }
 
-export async function completeWithdrawal(id: string, txHash: string, opts: { refuseEnded?: boolean } = {}) {
+export async function completeWithdrawal(id: string, txHash: string, opts: EndOptions = {}) {
   const r = await end(id, { kind: "completed", txHash }, opts);
   return r.changed ? r.result! : r.row!;
 }
 
-export async function failWithdrawal(id: string, reason: string, opts: { refuseEnded?: boolean } = {}) {
+export async function failWithdrawal(id: string, reason: string, opts: EndOptions = {}) {
   const r = await end(id, { kind: "failed", reason: reason.slice(0, 200) }, opts);
   return r.changed ? r.result! : r.row!;
 }

@@ -7,33 +7,41 @@
 //        | 422 {error} (an explicit refusal). De-duplicated on `reference`: a reference already
 //        received is answered with its state, whatever the mode, and never sent twice.
 //   GET  /withdrawals/{reference}  -> 200 {id, reference, status, txHash} | 404 {error: not_found}
-// Behaviours, chosen per request (POST /_control/behaviour {mode, forAddress?, times?}; default accept):
+// Behaviours, chosen per request (POST /_control/behaviour {mode, forAddress?, forReference?, times?,
+// on?: send | status, replace?}; default accept; replace drops the earlier rules for the same target). Sending (on: send, the default):
 //   accept | pending (completes on POST /_control/withdrawals/{reference}/complete) | refuse (422)
 //   | error (503, nothing sent) | garbage (200 with an HTML body, nothing sent)
 //   | succeed_then_timeout (sent, then the answer never comes) | succeed_then_error (sent, then 503)
-// GET /_control/withdrawals/{reference} -> {requests, sent}: how often we asked, how often money left.
+// Status lookups (on: status), whatever the transfer's state: unauthorized (401 bad_signature, as
+// during a secret rotation) | forbidden (403 ip_not_allowed, an allow-list) | bare_not_found (404
+// with a plain-text body, as a proxy answers) | error (503). POST /_control/behaviour/clear
+// {forAddress?, forReference?} drops the rules for that address or reference.
+// GET /_control/withdrawals/{reference} -> {requests, lookups, sent}: how often we asked to send,
+// how often we asked for the status, how often money left.
 // POST /_control/withdrawals/{reference}/fail {reason?} fails a pending transfer (nothing left).
 // Notices: with `noticeUrl`, the provider tells the service of every outcome it reaches after the
 // call (a transfer sent, a pending one completed or failed) by a signed POST
 // {type: withdrawal, noticeId, reference, status, txHash | reason}, as real custodians do; a
 // rule's `notify` (default: the simulator's `notify` option) turns that off or on per transfer,
 // and `noticeDelayMs` delays it. POST /_control/notices/deposit {address, network, amount,
-// confirmations, txHash?} sends a signed deposit notice for a top-up address. Signature:
+// confirmations, txHash?, asset?} sends a signed deposit notice for a top-up address. Signature
+// (with `noticeSecret`, not the secret our calls are signed with):
 // X-Custody-Signature: t=<unix s>,v1=hex HMAC-SHA256 of "<t>.POST <notice path>\n<body>".
 import http from "node:http";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-type Mode = "accept" | "pending" | "refuse" | "error" | "garbage" | "succeed_then_timeout" | "succeed_then_error";
-type Rule = { mode: Mode; forAddress?: string; times?: number; notify?: boolean; noticeDelayMs?: number };
+type Mode = "accept" | "pending" | "refuse" | "error" | "garbage" | "succeed_then_timeout" | "succeed_then_error" | "unauthorized" | "forbidden" | "bare_not_found";
+type Rule = { mode: Mode; on?: "send" | "status"; forAddress?: string; forReference?: string; times?: number; notify?: boolean; noticeDelayMs?: number };
 type Transfer = { id: string; reference: string; status: "pending" | "completed" | "failed"; txHash: string | null; reason?: string; network: string; address: string; amount: string; notify: boolean; noticeDelayMs: number };
 
-export type CustodySimulator = { url: string; secret: string; port: number; notices: () => number; close: () => Promise<void> };
+export type CustodySimulator = { url: string; secret: string; noticeSecret: string; port: number; notices: () => number; close: () => Promise<void> };
 
 const hash = (network: string) => (network === "TRON" ? "" : "0x") + randomBytes(32).toString("hex");
 
-export async function startCustodySimulator(opts: { port?: number; secret: string; host?: string; noticeUrl?: string; notify?: boolean }): Promise<CustodySimulator> {
+export async function startCustodySimulator(opts: { port?: number; secret: string; noticeSecret: string; host?: string; noticeUrl?: string; notify?: boolean }): Promise<CustodySimulator> {
   const transfers = new Map<string, Transfer>();
   const requests = new Map<string, number>();
+  const lookups = new Map<string, number>();
   let rules: Rule[] = [];
   const held = new Set<http.ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
@@ -47,7 +55,7 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
       const raw = JSON.stringify({ noticeId: `cn_${randomBytes(10).toString("hex")}`, ...body });
       const t = Math.floor(Date.now() / 1000);
       const path = new URL(opts.noticeUrl!).pathname;
-      const v1 = createHmac("sha256", opts.secret).update(`${t}.POST ${path}\n${raw}`).digest("hex");
+      const v1 = createHmac("sha256", opts.noticeSecret).update(`${t}.POST ${path}\n${raw}`).digest("hex");
       sentNotices++;
       fetch(opts.noticeUrl!, { method: "POST", headers: { "content-type": "application/json", "x-custody-signature": `t=${t},v1=${v1}` }, body: raw, signal: AbortSignal.timeout(5_000) }).catch(() => {});
     }, delayMs);
@@ -67,9 +75,9 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
-  const ruleFor = (address: string): Rule => {
-    const i = rules.findIndex((r) => !r.forAddress || r.forAddress === address);
-    if (i === -1) return { mode: "accept" };
+  const ruleFor = (on: "send" | "status", address: string | undefined, reference: string): Rule | null => {
+    const i = rules.findIndex((r) => (r.on ?? "send") === on && (!r.forAddress || r.forAddress === address) && (!r.forReference || r.forReference === reference));
+    if (i === -1) return null;
     const r = rules[i]!;
     if (r.times !== undefined && --r.times <= 0) rules.splice(i, 1);
     return r;
@@ -84,7 +92,15 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
       const path = url.pathname;
       if (path.startsWith("/_control/")) {
         if (req.method === "POST" && path === "/_control/behaviour") {
-          rules.push(JSON.parse(body || "{}") as Rule);
+          const rule = JSON.parse(body || "{}") as Rule & { replace?: boolean };
+          // replace: this rule takes over from the ones for the same address or reference, with no gap between.
+          if (rule.replace) rules = rules.filter((r) => (r.on ?? "send") !== (rule.on ?? "send") || r.forAddress !== rule.forAddress || r.forReference !== rule.forReference);
+          rules.push(rule);
+          return json(res, 200, { rules: rules.length });
+        }
+        if (req.method === "POST" && path === "/_control/behaviour/clear") {
+          const c = JSON.parse(body || "{}") as { forAddress?: string; forReference?: string };
+          rules = rules.filter((r) => !((c.forAddress && r.forAddress === c.forAddress) || (c.forReference && r.forReference === c.forReference)));
           return json(res, 200, { rules: rules.length });
         }
         if (req.method === "POST" && path === "/_control/reset") {
@@ -92,12 +108,12 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
           return json(res, 200, {});
         }
         if (req.method === "POST" && path === "/_control/notices/deposit") {
-          const d = JSON.parse(body || "{}") as { address?: string; network?: string; amount?: string; confirmations?: number; txHash?: string };
-          notify({ type: "deposit", address: d.address, network: d.network, amount: d.amount, confirmations: d.confirmations ?? 0, txHash: d.txHash ?? hash(d.network ?? "TRON") });
+          const d = JSON.parse(body || "{}") as { address?: string; network?: string; asset?: string; amount?: string; confirmations?: number; txHash?: string };
+          notify({ type: "deposit", address: d.address, asset: d.asset ?? "USDT", network: d.network, amount: d.amount, confirmations: d.confirmations ?? 0, txHash: d.txHash ?? hash(d.network ?? "TRON") });
           return json(res, 202, { queued: true });
         }
         const m = path.match(/^\/_control\/withdrawals\/([^/]+)(\/complete|\/fail)?$/);
-        if (m && req.method === "GET") return json(res, 200, { requests: requests.get(m[1]!) ?? 0, sent: transfers.get(m[1]!)?.status === "completed" ? 1 : 0, transfer: transfers.get(m[1]!) ?? null });
+        if (m && req.method === "GET") return json(res, 200, { requests: requests.get(m[1]!) ?? 0, lookups: lookups.get(m[1]!) ?? 0, sent: transfers.get(m[1]!)?.status === "completed" ? 1 : 0, transfer: transfers.get(m[1]!) ?? null });
         if (m && m[2] && req.method === "POST") {
           const t = transfers.get(m[1]!);
           if (!t) return json(res, 404, { error: "not_found" });
@@ -118,7 +134,20 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
       if (!signed(req.method ?? "", path, body, req.headers["x-custody-signature"] as string | undefined)) return json(res, 401, { error: "bad_signature" });
       if (req.method === "GET") {
         const m = path.match(/^\/withdrawals\/([^/]+)$/);
-        const t = m ? transfers.get(decodeURIComponent(m[1]!)) : undefined;
+        const reference = m ? decodeURIComponent(m[1]!) : "";
+        const t = transfers.get(reference);
+        if (m) lookups.set(reference, (lookups.get(reference) ?? 0) + 1);
+        switch (m ? ruleFor("status", t?.address, reference)?.mode : undefined) {
+          case "unauthorized":
+            return json(res, 401, { error: "bad_signature" });
+          case "forbidden":
+            return json(res, 403, { error: "ip_not_allowed" });
+          case "bare_not_found":
+            res.writeHead(404, { "content-type": "text/plain" });
+            return res.end("Not Found");
+          case "error":
+            return json(res, 503, { error: "unavailable" });
+        }
         return t ? json(res, 200, view(t)) : json(res, 404, { error: "not_found" });
       }
       if (req.method !== "POST" || path !== "/withdrawals") return json(res, 404, { error: "not_found" });
@@ -133,7 +162,7 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
       requests.set(reference, (requests.get(reference) ?? 0) + 1);
       const known = transfers.get(reference);
       if (known) return known.status === "failed" ? json(res, 422, { error: known.reason ?? "failed" }) : json(res, known.status === "completed" ? 200 : 202, view(known));
-      const rule = ruleFor(input.address);
+      const rule = ruleFor("send", input.address, reference) ?? { mode: "accept" as const };
       const mode = rule.mode;
       const make = (status: Transfer["status"]) => {
         const t: Transfer = { id: `cw_${randomBytes(8).toString("hex")}`, reference, status, txHash: status === "completed" ? hash(input.network!) : null, network: input.network!, address: input.address!, amount: input.amount!, notify: rule.notify ?? opts.notify ?? true, noticeDelayMs: rule.noticeDelayMs ?? 0 };
@@ -161,6 +190,13 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
           held.add(res); // never answered; closed when the caller gives up or the simulator stops
           res.on("close", () => held.delete(res));
           return;
+        case "unauthorized":
+          return json(res, 401, { error: "bad_signature" });
+        case "forbidden":
+          return json(res, 403, { error: "ip_not_allowed" });
+        case "bare_not_found":
+          res.writeHead(404, { "content-type": "text/plain" });
+          return res.end("Not Found");
       }
     });
   });
@@ -169,6 +205,7 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
   return {
     url: `http://127.0.0.1:${port}`,
     secret: opts.secret,
+    noticeSecret: opts.noticeSecret,
     port,
     notices: () => sentNotices,
     close: () =>

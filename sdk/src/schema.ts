@@ -403,7 +403,7 @@ export type paths = {
         put?: never;
         /**
          * The custody provider's signed notices: a deposit to a top-up address, a withdrawal's outcome
-         * @description Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_SECRET of "<t>.POST /api/v1/custody/notifications\n<body>"; a notice signed more than 5 minutes from now is refused. Body `{type: deposit, noticeId, address, network, txHash, amount, confirmations}` credits a top-up once the network's confirmations are reached (a txHash once); `{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). A noticeId already applied answers `duplicate: true` and changes nothing.
+         * @description Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_NOTICE_SECRET (the inbound secret, never the one our calls are signed with) of "<t>.POST /api/v1/custody/notifications\n<body>"; a notice signed more than 5 minutes from now is refused. Body `{type: deposit, noticeId, address, asset, network, txHash, amount, confirmations}` credits a top-up with the first transfer of its asset that reaches the network's confirmations and the minimum (a txHash once); any other confirmed transfer to the address (below the minimum, after the first, first seen after expiry) is held for review (`held` names why); a transfer of another asset is refused (400 invalid_request, param asset) and held. `{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). A noticeId already applied answers `duplicate: true` and changes nothing.
          */
         post: operations["postCustodyNotifications"];
         delete?: never;
@@ -4307,6 +4307,11 @@ export interface operations {
                         duplicate: boolean;
                         /** @description deposit: whether this notice credited the top-up */
                         credited?: boolean;
+                        /**
+                         * @description deposit: the transfer is held for an operator's review, and why
+                         * @enum {string}
+                         */
+                        held?: "below_minimum" | "after_first" | "expired" | "asset_mismatch";
                         /** @description withdrawal: its status after the notice */
                         withdrawal?: {
                             id: string;
