@@ -8,6 +8,7 @@ import bs58check from "bs58check";
 import { getAddress } from "viem";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { bindOnNextTransition } from "@/lib/http/idempotency";
 import { newId } from "@/lib/ids";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
@@ -140,6 +141,7 @@ export async function simulateTopup(scope: Scope, id: string, amount: unknown) {
   const usd = parseAmount(amount, "USD");
   if (usd <= 0n) throw new AppError("amount_invalid", "amount must be greater than zero.", { param: "amount" });
   const txHash = (t.network === "TRON" ? "" : "0x") + createHash("sha256").update(`${t.id}:${randomBytes(8).toString("hex")}`).digest("hex");
+  bindOnNextTransition({ resource: "topup", id: t.id });
   await creditTransfer(t.id, { txHash, amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
   return { topup: presentTopup((await db().topup.findUnique({ where: { id: t.id } }))!) };
 }
