@@ -27,6 +27,7 @@ export type Verification = { warnings: LedgerWarning[]; entries: bigint; lastSeq
 
 /** Entries read per statement: bounds each query's memory and time on a ledger of millions. */
 export const VERIFY_BATCH = 50_000;
+const MAX_SEQ = 9_223_372_036_854_775_807n;
 
 const key = (account: string, currency: string) => `${account}|${currency}`;
 const major = (minor: bigint, currency: string) => {
@@ -52,17 +53,19 @@ async function recompute(tx: Tx, merchantId: string, environment: Environment, b
     const [edge] = await tx.$queryRaw<{ seq: bigint }[]>`
       SELECT seq FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after}
       ORDER BY seq OFFSET ${batch - 1} LIMIT 1`;
-    const upTo = edge?.seq ?? null;
+    // Both ends bound, always: with an open end (`$upTo IS NULL OR …`) the plan PostgreSQL keeps
+    // for the prepared statement scans the merchant's every entry (100k entries: 70 ms a query).
+    const upTo = edge?.seq ?? MAX_SEQ;
     const rows = await tx.$queryRaw<{ account: string; currency: string; total: bigint; n: bigint; last: bigint | null }[]>`
       SELECT account, currency, SUM(amount)::bigint AS total, COUNT(*)::bigint AS n, MAX(seq) AS last FROM ledger_entries
-      WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND (${upTo}::bigint IS NULL OR seq <= ${upTo}::bigint)
+      WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND seq <= ${upTo}
       GROUP BY account, currency`;
     // A posting whose entries straddle two batches looks unbalanced in each: only postings that
     // look unbalanced here are checked again whole.
     const suspects = await tx.$queryRaw<{ posting_id: string }[]>`
       SELECT DISTINCT posting_id FROM (
         SELECT posting_id, currency FROM ledger_entries
-        WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND (${upTo}::bigint IS NULL OR seq <= ${upTo}::bigint)
+        WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND seq <= ${upTo}
         GROUP BY posting_id, currency HAVING SUM(amount) <> 0) s LIMIT 20`;
     if (suspects.length && unbalanced.length < 5) {
       unbalanced.push(
@@ -79,7 +82,7 @@ async function recompute(tx: Tx, merchantId: string, environment: Environment, b
       entries += r.n;
       if (r.last !== null && r.last > after) after = r.last;
     }
-    if (upTo === null) break;
+    if (!edge) break;
     after = upTo;
   }
   return { sums, unbalanced, entries, lastSeq: after };
