@@ -1,6 +1,6 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { AppError, ERROR_CODES, errorEnvelopeSchema, errorStatus, errorType, toEnvelope, type ErrorCode } from "@/lib/errors";
+import { AppError, ERROR_CODES, databaseUnavailable, errorEnvelopeSchema, errorStatus, errorType, isDatabaseUnavailable, toEnvelope, type ErrorCode } from "@/lib/errors";
 
 const ALLOWED_STATUSES = new Set([400, 401, 402, 403, 404, 405, 409, 413, 415, 422, 429, 500, 502, 503]);
 
@@ -118,4 +118,20 @@ describe("toEnvelope", () => {
     assert.equal(errorEnvelopeSchema.safeParse(toEnvelope(full, "req_a")).success, true);
     assert.equal(errorEnvelopeSchema.safeParse(toEnvelope(new AppError("forbidden", "No."), "req_b")).success, true);
   });
+});
+
+test("a lost or unreachable database is told apart from a bug (503 service_unavailable with Retry-After)", () => {
+  const socket = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED", syscall: "connect", errno: -111 });
+  const terminated = Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01", severity: "FATAL" });
+  const adapter = Object.assign(new Error("Server has closed the connection."), { name: "PrismaClientKnownRequestError", code: "P1017" });
+  const wrapped = Object.assign(new Error("Invalid `prisma.apiKeyPair.findUnique()` invocation"), { meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "DatabaseNotReachable" } } } });
+  for (const e of [socket, terminated, adapter, wrapped, new Error("Connection terminated unexpectedly"), new Error("outer", { cause: Object.assign(new Error("x"), { code: "08006" }) })]) {
+    assert.equal(isDatabaseUnavailable(e), true, String(e));
+  }
+  const unique = { name: "PrismaClientKnownRequestError", code: "P2002", meta: { driverAdapterError: { cause: { kind: "UniqueConstraintViolation" } } } };
+  for (const e of [new TypeError("x is undefined"), unique, Object.assign(new Error("syntax"), { code: "42601" }), null, "Connection terminated"]) {
+    assert.equal(isDatabaseUnavailable(e), false, String(e));
+  }
+  const answer = databaseUnavailable();
+  assert.deepEqual([answer.status, answer.code, answer.headers?.["Retry-After"]], [503, "service_unavailable", "5"]);
 });

@@ -189,3 +189,36 @@ export function toEnvelope(err: AppError, requestId: string): ErrorEnvelope {
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// A lost or unreachable database is an outage, not a bug: the contract's 503
+// service_unavailable with Retry-After (safe to retry with the same Idempotency-Key).
+
+/** Seconds a client is asked to wait after a database outage answer. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+// Socket errors, SQLSTATEs (class 08 connection exception, 57P01-03 admin/crash shutdown and
+// "starting up", 53300 too many connections), the driver adapter's kinds and Prisma's
+// connection codes. pg's own "Connection terminated…" errors carry no code: those are matched
+// by their fixed text, the one place where a message decides (there is nothing else to go by).
+const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1008", "P1017", "P2024"]);
+const OUTAGE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const OUTAGE_TEXT = /^(Connection terminated|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly)/;
+
+/** Whether `err` (or anything in its cause chain) says the database was lost or could not be reached. */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 6) return false;
+  const e = err as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (typeof e.code === "string" && (OUTAGE_CODES.has(e.code) || e.code.startsWith("08"))) return true;
+  if (typeof e.kind === "string" && OUTAGE_KINDS.has(e.kind)) return true;
+  if (typeof e.kind === "string" && e.kind === "postgres" && typeof e.code === "string") return false;
+  if (typeof e.message === "string" && OUTAGE_TEXT.test(e.message)) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1);
+}
+
+/** The answer to a request the database outage stopped. */
+export function databaseUnavailable(): AppError {
+  return new AppError("service_unavailable", `The service is briefly unavailable (its database cannot be reached). Retry after ${DATABASE_RETRY_AFTER_SECONDS} s; retrying with the same Idempotency-Key is safe.`, {
+    headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}

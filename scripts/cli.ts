@@ -14,12 +14,13 @@
 //   npm run qr:suspend -- --shop shp_… [--reactivate]     (issued orders can still be paid)
 //   npm run qr:reactivate -- --shop shp_…                (the same as qr:suspend --reactivate)
 //   npm run topup:addresses -- --network TRON --address T… [--address T…]   (the production deposit-address pool)
+//   npm run ledger:verify -- [--full] [--merchant mer_…] [--env sandbox|production]   (exit 1 on warnings)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -52,6 +53,7 @@ async function main(): Promise<number> {
       rate: { type: "string" },
       role: { type: "string" },
       json: { type: "boolean", default: false },
+      full: { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -178,6 +180,26 @@ async function main(): Promise<number> {
         const e = await setEstablishmentStatus(need(values.shop, "--shop"), values.reactivate || command === "qr:reactivate" ? "active" : "suspended");
         out(`QR establishment ${e.id} of shop ${e.shopId}: ${e.status}`, e);
         return 0;
+      }
+      case "ledger:verify": {
+        // Every ledger (or one merchant's) now, whether or not it changed: from each checkpoint,
+        // or with --full from the first entry (the checkpoints are rebuilt from the entries).
+        const { verifyLedgers } = await import("@/lib/jobs/verify-ledgers");
+        const { db } = await import("@/lib/db");
+        const started = performance.now();
+        const ledgers = await db().ledgerBalance.findMany({
+          where: { ...(values.merchant ? { merchantId: values.merchant } : {}), ...(values.env ? { environment: env() } : {}) },
+          distinct: ["merchantId", "environment"],
+          select: { merchantId: true, environment: true },
+        });
+        const checks = [];
+        for (const l of ledgers) checks.push(...(await verifyLedgers({ merchantId: l.merchantId, environment: l.environment, force: true, full: values.full, limit: 1 })));
+        if (checks.length < ledgers.length) console.error(`${ledgers.length - checks.length} ledger(s) skipped: the verification job holds them right now; run again`);
+        const warned = checks.filter((c) => c.warnings.length > 0);
+        for (const c of warned) for (const w of c.warnings) console.error(`${c.merchantId} ${c.environment}: ${w.code}: ${w.message}`);
+        const entries = checks.reduce((n, c) => n + c.entries, 0);
+        out(`${checks.length} ledger(s) verified${values.full ? " in full" : ""}: ${entries} entries read in ${Math.round(performance.now() - started)} ms; ${warned.length} with warnings`, { ledgers: checks.length, full: values.full, entries, warnings: warned.map((c) => ({ merchantId: c.merchantId, environment: c.environment, warnings: c.warnings })) });
+        return warned.length ? 1 : 0;
       }
       case "fx:set": {
         const { setRate } = await import("@/lib/money/rates");

@@ -2,7 +2,7 @@
 // the sandbox decision (POST /claims/{id}/simulate: won needs evidence submitted before dueBy).
 // Both go through the kernel's resolveChargeback, scoped to the caller's claims.
 import { AppError } from "@/lib/errors";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency, bindOnNextTransition } from "@/lib/http/idempotency";
 import { resolveChargeback } from "@/lib/payments/transitions";
 import { findOwnedClaim, resolveScope } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";
@@ -24,6 +24,7 @@ export async function acceptChargeback(auth: Scope, id: string) {
 
 export async function simulateChargebackOutcome(auth: Scope, id: string, action: "won" | "lost") {
   const c = await chargebackOf(auth, id);
+  bindOnNextTransition({ resource: "claim", id: c.id });
   await resolveChargeback(c.id, action, { scope: resolveScope(auth), requireEvidence: true });
   return getClaim(auth, c.id);
 }

@@ -186,6 +186,7 @@ export const simulateClaimEndpoint = defineEndpoint({
   summary: "Decide an open chargeback (sandbox)",
   description: "`won` needs evidence submitted before `dueBy` (422 missing_required_fields, param evidence, otherwise); `lost` debits the amount and the chargeback fee.",
   auth: "secret",
+  idempotent: true,
   permission: "simulateDispute",
   params: claimIdParams,
   body: z.object({ action: z.enum(["won", "lost"]) }),

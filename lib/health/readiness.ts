@@ -1,6 +1,8 @@
 // GET /readyz: may this process take traffic? Each dependency answers "ok" or why not, within a
 // short deadline: the database (a query), its migrations (every migration shipped is applied),
-// Redis when configured, and the job runner (the local ticker ran recently). A draining process
+// Redis when configured, the job runner (the local ticker ran recently), and the cache
+// invalidation listener (while it is lost, changes made on other instances, like a revoked key,
+// reach this one only when its caches expire). A draining process
 // (a stop has begun) is not ready, so a load balancer stops sending it requests.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -10,6 +12,8 @@ import { sql } from "@/lib/db";
 import { isDraining } from "@/lib/lifecycle";
 import { singleton } from "@/lib/singleton";
 import { tickerLastRunAt } from "@/lib/jobs/ticker";
+import { invalidationListenerStatus } from "@/lib/cache/invalidation";
+import { noteDatabaseAnswered } from "@/lib/health/database-outage";
 
 type Check = "ok" | string;
 export type Readiness = { ready: boolean; checks: Record<string, Check> };
@@ -33,6 +37,7 @@ const redisProbe = () =>
 
 async function database(): Promise<Check> {
   await within(sql("SELECT 1"), 2_000, "the database");
+  noteDatabaseAnswered();
   return "ok";
 }
 
@@ -64,6 +69,6 @@ const reason = (err: unknown) => (err instanceof Error ? err.message : String(er
 export async function readiness(): Promise<Readiness> {
   if (isDraining()) return { ready: false, checks: { process: "draining: a stop has begun" } };
   const [db, mig, red] = await Promise.all([database().catch(reason), migrations().catch(reason), config().REDIS_URL ? redis().catch(reason) : Promise.resolve<Check>("not configured")]);
-  const checks: Record<string, Check> = { database: db, migrations: mig, redis: red, jobs: jobs() };
+  const checks: Record<string, Check> = { database: db, migrations: mig, redis: red, jobs: jobs(), cacheInvalidation: invalidationListenerStatus() };
   return { ready: Object.values(checks).every((c) => c === "ok" || c === "not configured"), checks };
 }

@@ -3,7 +3,8 @@
 // the use case -> JSON answer with the contract's headers -> one structured log line.
 // Any AppError becomes the section 7 envelope; anything else is a logged 500 internal_error
 // that leaks nothing.
-import { AppError, toEnvelope } from "@/lib/errors";
+import { AppError, databaseUnavailable, isDatabaseUnavailable, toEnvelope } from "@/lib/errors";
+import { noteDatabaseOutage } from "@/lib/health/database-outage";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { AuthContext } from "@/lib/auth/authenticate";
@@ -43,9 +44,12 @@ function json(status: number, body: unknown, headers: Record<string, string>): R
 }
 
 export function errorResponse(err: unknown, requestId: string, headers: Record<string, string> = {}): { response: Response; status: number; body: unknown } {
+  // A lost or unreachable database is an outage (503 + Retry-After, one warning per outage), not a bug.
+  const outage = !(err instanceof AppError) && isDatabaseUnavailable(err);
+  if (outage) noteDatabaseOutage(err, { requestId });
   const appError =
-    err instanceof AppError ? err : new AppError("internal_error", `An unexpected error occurred. Quote requestId ${requestId} to support; retrying with the same Idempotency-Key is safe.`);
-  if (!(err instanceof AppError)) {
+    err instanceof AppError ? err : outage ? databaseUnavailable() : new AppError("internal_error", `An unexpected error occurred. Quote requestId ${requestId} to support; retrying with the same Idempotency-Key is safe.`);
+  if (!(err instanceof AppError) && !outage) {
     log.error({ requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, "unhandled error");
   }
   const body = toEnvelope(appError, requestId);

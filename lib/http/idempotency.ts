@@ -53,7 +53,8 @@ export type IdempotencyOptions = {
 // The claimed record of the request running in this async context (one per request or action).
 // `done` once the request's use case returned: timers or jobs started inside it inherit the
 // context, and must not bind their own writes to a request that has ended.
-const context = singleton("idempotency.context", () => new AsyncLocalStorage<{ recordId: string; done: boolean }>());
+// `pending`: a resource the request's next money transition binds to (bindOnNextTransition).
+const context = singleton("idempotency.context", () => new AsyncLocalStorage<{ recordId: string; done: boolean; pending?: ResourceRef }>());
 
 /** JSON with object keys sorted at every level, so equal bodies hash equally. */
 export function canonicalJson(value: unknown): string {
@@ -127,6 +128,26 @@ export async function bindIdempotency(tx: Tx, ref: ResourceRef): Promise<void> {
   if (n !== 1) {
     throw new AppError("idempotency_conflict", "This request's Idempotency-Key was taken over by a retry; nothing was changed by this attempt.", { param: "Idempotency-Key", details: { reason: "in_progress" } });
   }
+}
+
+/**
+ * For a use case whose change is a kernel transition it does not write itself (the sandbox
+ * `simulate` endpoints): the next transition that changes something binds the running request's
+ * record to `ref` in its own transaction (lib/ledger/transition.ts calls `bindPendingIdempotency`).
+ * Without an Idempotency-Key it does nothing.
+ */
+export function bindOnNextTransition(ref: ResourceRef): void {
+  const ctx = context.getStore();
+  if (ctx && !ctx.done) ctx.pending = ref;
+}
+
+/** The kernel's side of `bindOnNextTransition`: binds inside `tx` when a bind is pending. */
+export async function bindPendingIdempotency(tx: Tx): Promise<void> {
+  const ctx = context.getStore();
+  if (!ctx?.pending || ctx.done) return;
+  const ref = ctx.pending;
+  ctx.pending = undefined;
+  await bindIdempotency(tx, ref);
 }
 
 /**

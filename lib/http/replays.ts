@@ -17,6 +17,11 @@ import { parseAmount } from "@/lib/payouts/send-payout";
 import { present as presentSwap } from "@/lib/payouts/swap";
 import { presentAccount, presentDeposit } from "@/lib/deposits/present";
 import { presentSubscription, signingSecrets } from "@/lib/webhooks/subscriptions";
+import { getClaim } from "@/lib/claims/get-claim";
+import { presentWithdrawal } from "@/lib/withdrawals/present";
+import { presentTopup } from "@/lib/topups/topups";
+import { presentQrOrder } from "@/lib/qr/present";
+import { presentSettlement } from "@/lib/settlements/present";
 import type { ResourceRef } from "@/lib/http/idempotency";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
@@ -104,4 +109,40 @@ export async function replayDeposit(auth: Ctx, accountId: string, ref: ResourceR
 export async function replayWebhook(auth: Ctx, ref: ResourceRef) {
   const s = (await db().webhookSubscription.findFirst({ where: { id: ref.id, ...scope(auth) } })) ?? gone(ref);
   return { ...presentSubscription(s), secret: signingSecrets(s).current };
+}
+
+// The sandbox simulate endpoints bind the record they moved (bindOnNextTransition): a lost
+// answer replays that record as it is now, in the endpoint's answer shape.
+
+/** POST /claims/{id}/simulate. */
+export const replayClaimSimulation = (auth: Pick<AuthContext, "merchant" | "environment" | "shop">, ref: ResourceRef) => getClaim(auth, ref.id);
+
+/** POST /me/payout/send/{id}/simulate. */
+export async function replayPayoutSimulation(auth: Ctx, ref: ResourceRef) {
+  const p = await db().payout.findFirst({ where: { id: ref.id, ...scope(auth) } });
+  return { payout: presentPayout(p ?? gone(ref)) };
+}
+
+/** POST /me/withdrawals/{id}/simulate. */
+export async function replayWithdrawalSimulation(auth: Ctx, ref: ResourceRef) {
+  const w = await db().withdrawal.findFirst({ where: { id: ref.id, ...scope(auth) } });
+  return { withdrawal: presentWithdrawal(w ?? gone(ref)) };
+}
+
+/** POST /me/payout/topups/{id}/simulate. */
+export async function replayTopupSimulation(auth: Ctx, ref: ResourceRef) {
+  const t = await db().topup.findFirst({ where: { id: ref.id, ...scope(auth) } });
+  return { topup: presentTopup(t ?? gone(ref)) };
+}
+
+/** POST /qr/orders/{id}/simulate. */
+export async function replayQrOrderSimulation(auth: Ctx, ref: ResourceRef) {
+  const o = await db().qrOrder.findFirst({ where: { id: ref.id, ...scope(auth) } });
+  return { order: presentQrOrder(o ?? gone(ref)) };
+}
+
+/** POST /settlements/{id}/simulate. */
+export async function replaySettlementSimulation(auth: Ctx, ref: ResourceRef) {
+  const s = await db().settlement.findFirst({ where: { id: ref.id, ...scope(auth) } });
+  return { settlement: presentSettlement(s ?? gone(ref)) };
 }

@@ -5,6 +5,8 @@
 // then. Kept: method, path (no query string), status, request id, masked key id, duration and
 // the JSON answer with its secrets redacted (lib/http/redact-answer.ts); never headers or the
 // request's body.
+import { isDatabaseUnavailable } from "@/lib/errors";
+import { noteDatabaseOutage } from "@/lib/health/database-outage";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -48,7 +50,8 @@ export async function flushRequestLog(): Promise<void> {
       await db().apiRequestLog.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - KEEP_MS) } } });
     }
   } catch (err) {
-    log.warn({ err: (err as Error).message, dropped: rows.length }, "request log write failed");
+    if (isDatabaseUnavailable(err)) noteDatabaseOutage(err, { dropped: rows.length });
+    else log.warn({ err: (err as Error).message, dropped: rows.length }, "request log write failed");
   }
 }
 

@@ -41,7 +41,15 @@ async function refundThroughProvider(claimId: string, action: string): Promise<"
 const REFUND_STATUS = "provider_refund_status";
 const MAX_ATTEMPTS = 10;
 
-type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number; due_at: Date };
+/**
+ * A refund's wait after a thrown error (ours: the database, a network fault, a provider not
+ * configured right now), by errors in a row: 1 s, 2 s, 4 s, … up to 5 minutes. A thrown error is
+ * not an answer, so it gives the attempt back and never gives up: giving up would leave the
+ * claim pending with its money frozen and nobody asking the provider.
+ */
+export const refundRetryMs = (errors: number) => Math.min(300_000, 1_000 * 2 ** Math.min(Math.max(errors - 1, 0), 9));
+
+type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number; errors: number; due_at: Date };
 
 /**
  * A scheduled sandbox outcome. Steps that need a completed payment (chargeback, refunded) wait
@@ -87,7 +95,7 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
       WHERE ((state = 'pending' AND due_at <= ${now}) OR (state = 'running' AND locked_until < ${now}))
         AND (${opts.merchantId ?? null}::text IS NULL OR transaction_id IN (SELECT id FROM transactions WHERE merchant_id = ${opts.merchantId ?? null}::text))
       ORDER BY due_at LIMIT ${opts.limit ?? 100} FOR UPDATE SKIP LOCKED)
-    RETURNING id, kind, transaction_id, claim_id, action, attempts, due_at`;
+    RETURNING id, kind, transaction_id, claim_id, action, attempts, errors, due_at`;
   let done = 0;
   let failed = 0;
   // RETURNING gives no order: run them in due order (a chargeback step after its paid step).
@@ -98,7 +106,7 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
       else if (a.kind === "claim_resolution" && a.claim_id && (a.action === "provider_refund" || a.action === REFUND_STATUS)) {
         if ((await refundThroughProvider(a.claim_id, a.action)) === "ask_again") {
           // Not a failure: the outcome is unknown. Ask again by reference, less often each time.
-          await db().scheduledAction.update({ where: { id: a.id }, data: { action: REFUND_STATUS, state: "pending", lockedUntil: null, dueAt: new Date(Date.now() + Math.min(300_000, 500 * 2 ** Math.min(a.attempts, 10))) } });
+          await db().scheduledAction.update({ where: { id: a.id }, data: { action: REFUND_STATUS, state: "pending", lockedUntil: null, errors: 0, dueAt: new Date(Date.now() + Math.min(300_000, 500 * 2 ** Math.min(a.attempts, 10))) } });
           continue;
         }
       }
@@ -114,6 +122,15 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
       }
       failed++;
       const message = err instanceof Error ? err.message : String(err);
+      if (a.kind === "claim_resolution") {
+        const errors = a.errors + 1;
+        log.warn({ action: a.id, kind: a.kind, claim: a.claim_id, errors, err: message }, "refund step failed; retrying (not counted as an attempt)");
+        await db().scheduledAction.update({
+          where: { id: a.id },
+          data: { state: "pending", lastError: message.slice(0, 500), lockedUntil: null, attempts: { decrement: 1 }, errors, dueAt: new Date(Date.now() + refundRetryMs(errors)) },
+        });
+        continue;
+      }
       log.warn({ action: a.id, kind: a.kind, err: message }, "scheduled action failed");
       const giveUp = a.attempts >= MAX_ATTEMPTS;
       await db().scheduledAction.update({

@@ -9,6 +9,8 @@ import { observeJob } from "@/lib/metrics/registry";
 import { onWake } from "@/lib/events/wake";
 import { JOBS, runJobSteps, type JobDef } from "@/lib/jobs/registry";
 import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
+import { isDatabaseUnavailable } from "@/lib/errors";
+import { noteDatabaseAnswered, noteDatabaseOutage } from "@/lib/health/database-outage";
 
 type Runner = { job: JobDef; running: Promise<void> | null; again: boolean; timer: NodeJS.Timeout };
 
@@ -26,8 +28,11 @@ function run(t: Ticker, r: Runner): void {
       t.lastRunAt = Date.now();
       try {
         await observeJob(r.job.name, () => runJobSteps(r.job));
+        noteDatabaseAnswered();
       } catch (err) {
-        log.error({ job: r.job.name, err: err instanceof Error ? err.message : String(err) }, "job failed");
+        // A database outage is one warning for all jobs, not an error per job per tick.
+        if (isDatabaseUnavailable(err)) noteDatabaseOutage(err, { job: r.job.name });
+        else log.error({ job: r.job.name, err: err instanceof Error ? err.message : String(err) }, "job failed");
       }
     } while (r.again && !t.stopped);
   })().finally(() => (r.running = null));

@@ -15,6 +15,7 @@ import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import type { Posting } from "@/lib/ledger/recipes";
 import type { Environment } from "@/lib/generated/prisma/enums";
+import { bindPendingIdempotency } from "@/lib/http/idempotency";
 
 export type LedgerScope = { merchantId: string; environment: Environment };
 export type Emit = { type: EventType; object: unknown };
@@ -65,6 +66,8 @@ export async function transitionIn<R, T>(tx: Tx, op: Operation<R, T>): Promise<O
   }
   const change = await op.apply(tx, row);
   if (!change) return { changed: false, row, wake: [] };
+  // A simulate request's Idempotency-Key commits with the change it protects (bindOnNextTransition).
+  await bindPendingIdempotency(tx);
   for (const p of change.postings ?? []) await post(tx, { ...scope, ...p });
   // The status before the change, for an event about the entity whose status the operation
   // checked: the row itself, or the part of a composite row (`{ claim, transaction }`) that has

@@ -7,16 +7,27 @@
 //   currency's in-flight payout money equals what processing (debited) payouts hold.
 // Everything is read in one REPEATABLE READ snapshot: a posting and the state change it belongs
 // to commit together, so the checks agree with each other at any moment.
+//
+// Incremental: a run may start from a checkpoint (the sums and counts per account up to a seq,
+// stored by the job in ledger_verifications) and read only the entries after it. Within one
+// merchant ledger a larger seq committed later (its postings are serialised by the ledger lock),
+// and a posting's entries commit together, so no entry can appear behind a checkpoint and no
+// posting straddles one. Entries are never updated or deleted; a full run (the CLI's
+// `ledger:verify --full`) re-reads them all, for an operator who doubts exactly that.
 import { db, type Tx } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
 import { NON_NEGATIVE } from "@/lib/ledger/post";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type LedgerWarning = { code: string; message: string };
-export type Verification = { warnings: LedgerWarning[]; entries: bigint; lastSeq: bigint };
+/** Sums and counts per "account|currency" of a ledger's entries up to `seq`. */
+export type Checkpoint = { seq: bigint; totals: Record<string, [string, string]> };
+/** `entries`: entries read by this run; `checkpoint`: where the next run may start. */
+export type Verification = { warnings: LedgerWarning[]; entries: bigint; lastSeq: bigint; checkpoint: Checkpoint };
 
 /** Entries read per statement: bounds each query's memory and time on a ledger of millions. */
 export const VERIFY_BATCH = 50_000;
+const MAX_SEQ = 9_223_372_036_854_775_807n;
 
 const key = (account: string, currency: string) => `${account}|${currency}`;
 const major = (minor: bigint, currency: string) => {
@@ -28,27 +39,33 @@ const major = (minor: bigint, currency: string) => {
 };
 
 /** Sums per account and currency recomputed from the entries, batch by batch in seq order, and the postings that do not balance. */
-async function recompute(tx: Tx, merchantId: string, environment: Environment, batch: number) {
+async function recompute(tx: Tx, merchantId: string, environment: Environment, batch: number, from: Checkpoint | null) {
   const sums = new Map<string, { account: string; currency: string; total: bigint; n: bigint }>();
+  for (const [k, [total, n]] of Object.entries(from?.totals ?? {})) {
+    const [account, currency] = k.split("|") as [string, string];
+    sums.set(k, { account, currency, total: BigInt(total), n: BigInt(n) });
+  }
   const unbalanced: { posting_id: string; currency: string; total: bigint }[] = [];
-  let after = 0n;
+  let after = from?.seq ?? 0n;
   let entries = 0n;
   for (;;) {
     // The last seq of the next batch; null when fewer than `batch` entries remain (the last batch).
     const [edge] = await tx.$queryRaw<{ seq: bigint }[]>`
       SELECT seq FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after}
       ORDER BY seq OFFSET ${batch - 1} LIMIT 1`;
-    const upTo = edge?.seq ?? null;
+    // Both ends bound, always: with an open end (`$upTo IS NULL OR …`) the plan PostgreSQL keeps
+    // for the prepared statement scans the merchant's every entry (100k entries: 70 ms a query).
+    const upTo = edge?.seq ?? MAX_SEQ;
     const rows = await tx.$queryRaw<{ account: string; currency: string; total: bigint; n: bigint; last: bigint | null }[]>`
       SELECT account, currency, SUM(amount)::bigint AS total, COUNT(*)::bigint AS n, MAX(seq) AS last FROM ledger_entries
-      WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND (${upTo}::bigint IS NULL OR seq <= ${upTo}::bigint)
+      WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND seq <= ${upTo}
       GROUP BY account, currency`;
     // A posting whose entries straddle two batches looks unbalanced in each: only postings that
     // look unbalanced here are checked again whole.
     const suspects = await tx.$queryRaw<{ posting_id: string }[]>`
       SELECT DISTINCT posting_id FROM (
         SELECT posting_id, currency FROM ledger_entries
-        WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND (${upTo}::bigint IS NULL OR seq <= ${upTo}::bigint)
+        WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND seq > ${after} AND seq <= ${upTo}
         GROUP BY posting_id, currency HAVING SUM(amount) <> 0) s LIMIT 20`;
     if (suspects.length && unbalanced.length < 5) {
       unbalanced.push(
@@ -65,21 +82,25 @@ async function recompute(tx: Tx, merchantId: string, environment: Environment, b
       entries += r.n;
       if (r.last !== null && r.last > after) after = r.last;
     }
-    if (upTo === null) break;
+    if (!edge) break;
     after = upTo;
   }
   return { sums, unbalanced, entries, lastSeq: after };
 }
 
-/** Checks one merchant ledger; read in its own REPEATABLE READ transaction unless `tx` is one. */
-export async function verifyLedger(merchantId: string, environment: Environment, opts: { batch?: number } = {}): Promise<Verification> {
-  return db().$transaction((tx) => verifyIn(tx, merchantId, environment, opts.batch ?? VERIFY_BATCH), { isolationLevel: "RepeatableRead", timeout: 120_000, maxWait: 10_000 });
+/**
+ * Checks one merchant ledger in its own REPEATABLE READ transaction: from `from` (a checkpoint
+ * of an earlier run: only the entries after it are read) or, without one, from the first entry.
+ */
+export async function verifyLedger(merchantId: string, environment: Environment, opts: { batch?: number; from?: Checkpoint | null } = {}): Promise<Verification> {
+  return db().$transaction((tx) => verifyIn(tx, merchantId, environment, opts.batch ?? VERIFY_BATCH, opts.from ?? null), { isolationLevel: "RepeatableRead", timeout: 120_000, maxWait: 10_000 });
 }
 
-async function verifyIn(tx: Tx, merchantId: string, environment: Environment, batch: number): Promise<Verification> {
+async function verifyIn(tx: Tx, merchantId: string, environment: Environment, batch: number, from: Checkpoint | null): Promise<Verification> {
   const warnings: LedgerWarning[] = [];
   const running = await tx.ledgerBalance.findMany({ where: { merchantId, environment }, select: { account: true, currency: true, balance: true, entries: true } });
-  const { sums, unbalanced, entries, lastSeq } = await recompute(tx, merchantId, environment, batch);
+  const { sums, unbalanced, entries, lastSeq } = await recompute(tx, merchantId, environment, batch, from);
+  const checkpoint: Checkpoint = { seq: lastSeq, totals: Object.fromEntries([...sums].map(([k, s]) => [k, [s.total.toString(), s.n.toString()]])) };
 
   for (const u of unbalanced.slice(0, 5)) warnings.push({ code: "unbalanced_posting", message: `Posting ${u.posting_id} is off by ${u.total} minor units of ${u.currency}.` });
 
@@ -118,5 +139,5 @@ async function verifyIn(tx: Tx, merchantId: string, environment: Environment, ba
       warnings.push({ code: "payout_in_flight_mismatch", message: `Payouts in flight ${major(total("payout_in_flight", c), c)} differ from processing payouts ${major(held, c)}.` });
     }
   }
-  return { warnings, entries, lastSeq };
+  return { warnings, entries, lastSeq, checkpoint };
 }

@@ -1,6 +1,7 @@
 // POST /payments/{id}/simulate (sandbox): drives a payment through the transitions of 3.1,
 // the same functions provider notices use.
 import { db } from "@/lib/db";
+import { bindOnNextTransition } from "@/lib/http/idempotency";
 import { AppError } from "@/lib/errors";
 import { completePayment, failPayment, openChargeback, refundInFull, type TransitionResult } from "@/lib/payments/transitions";
 import type { AuthContext } from "@/lib/auth/authenticate";
@@ -33,12 +34,23 @@ export async function applySimulation(id: string, action: SimulateAction, strict
 
 export async function simulatePayment(auth: AuthContext, id: string, action: SimulateAction) {
   await assertOwned(auth.merchant.id, auth.environment, auth.shop?.id ?? null, id);
+  bindOnNextTransition({ resource: "payment", id });
   const r = await applySimulation(id, action, true);
   // Checked again after the row lock: a concurrent call may have moved the payment first.
   if (!r.changed) {
     throw new AppError("invalid_request", `Cannot simulate ${action}: the payment is ${r.transaction.status} (or already has an open chargeback).`, { param: "action", details: { status: r.transaction.status } });
   }
   return { id, status: r.transaction.status, eventsFired: r.eventsFired };
+}
+
+/** The events each action fires (completePayment, failPayment, refundInFull, openChargeback). */
+const FIRES: Record<SimulateAction, string[]> = { paid: ["payment.completed", "payment.captured"], failed: ["payment.failed"], expired: ["payment.failed"], refunded: ["payment.refunded"], chargeback: ["chargeback.created", "claim.opened"] };
+
+/** A simulate answer lost after its commit (idempotent replay): the payment as it is now. */
+export async function replaySimulation(auth: AuthContext, id: string, action: SimulateAction) {
+  const t = await db().transaction.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment }, select: { status: true } });
+  if (!t) throw new AppError("transaction_not_found", `No transaction ${id}.`, { param: "id" });
+  return { id, status: t.status, eventsFired: FIRES[action] };
 }
 
 export async function assertOwned(merchantId: string, environment: Environment, shopId: string | null, id: string) {

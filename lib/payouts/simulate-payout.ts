@@ -1,6 +1,7 @@
 // POST /me/payout/send/{id}/simulate (sandbox): the same transitions a provider's webhook
 // drives (3.3). Only a processing payout moves; `processing` is a no-op.
 import { AppError } from "@/lib/errors";
+import { bindOnNextTransition } from "@/lib/http/idempotency";
 import { completePayout, failPayout } from "@/lib/payouts/transitions";
 import { findOwnedPayout } from "@/lib/payouts/list-payouts";
 import { presentPayout } from "@/lib/payouts/present";
@@ -15,6 +16,7 @@ export async function simulatePayout(auth: PayoutContext, id: string, action: (t
     new AppError("invalid_request", `Cannot simulate ${action}: the payout is ${status}; only processing payouts move.`, { param: "action", details: { status } });
   if (p.status !== "processing") throw refuse(p.status);
   if (action === "processing") return { payout: presentPayout(p) };
+  bindOnNextTransition({ resource: "payout", id: p.id });
   const r = action === "completed" || action === "paid" ? await completePayout(id) : await failPayout(id, action);
   // Checked again under the row lock: a concurrent call may have moved it first.
   if (!r.changed) throw refuse(r.payout.status);

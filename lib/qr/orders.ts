@@ -3,6 +3,7 @@
 // another establishment's order is qr_order_not_found.
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { bindOnNextTransition } from "@/lib/http/idempotency";
 import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { lockTransaction, completePayment, failPayment } from "@/lib/payments/transitions";
@@ -82,6 +83,7 @@ export async function cancelQrOrder(auth: Scope, idOrToken: string) {
 export async function simulateQrOrder(auth: Scope, idOrToken: string, action: "paid" | "expired") {
   const o = await findOwnedQrOrder(auth, idOrToken);
   if (o.status !== "pending") throw notPending(o);
+  bindOnNextTransition({ resource: "qr_order", id: o.id });
   const r = action === "paid" ? await completePayment(o.transactionId, { alsoCaptured: true }) : await failPayment(o.transactionId, "expired");
   const after = await db().qrOrder.findUniqueOrThrow({ where: { id: o.id } });
   if (!r.changed && after.status !== (action === "paid" ? "paid" : "expired")) throw notPending(after);

@@ -131,6 +131,7 @@ export const simulateQrOrderEndpoint = defineEndpoint({
   summary: "Pay or expire a QR order (sandbox)",
   description: "paid completes the order's transaction by the same path as a provider's notice (ledger, payment.completed); expired ends both.",
   auth: "secret",
+  idempotent: true,
   permission: "simulatePayment",
   shop: "required",
   params: idParams,

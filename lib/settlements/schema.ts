@@ -89,6 +89,7 @@ export const simulateSettlementEndpoint = defineEndpoint({
   summary: "Simulate the custody outcome of a settlement batch (sandbox)",
   description: "paid: the net leaves the books with a synthetic txHash; failed: the gross goes back to available. A second payment is 409 settlement_already_paid.",
   auth: "secret",
+  idempotent: true,
   permission: "simulateCrypto",
   params: idParams,
   body: z.object({ action: z.enum(["paid", "failed"]) }),

@@ -4,6 +4,7 @@
 // 409 settlement_already_paid; a failed batch changes no more.
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { bindOnNextTransition } from "@/lib/http/idempotency";
 import { settlementFailed, settlementPaid, type Posting } from "@/lib/ledger/recipes";
 import type { Tx } from "@/lib/db";
 import { lockRow, transition } from "@/lib/ledger/transition";
@@ -63,6 +64,7 @@ export async function failSettlement(id: string, reason: string) {
 /** Sandbox: the custody outcome on demand (a synthetic, well-formed txHash for the network). */
 export async function simulateSettlement(scope: Scope, id: string, action: "paid" | "failed") {
   const s = await findOwnedSettlement(scope, id);
+  bindOnNextTransition({ resource: "settlement", id: s.id });
   if (action === "failed") return failSettlement(s.id, "simulated_failure");
   const { randomBytes } = await import("node:crypto");
   const hex = randomBytes(32).toString("hex");

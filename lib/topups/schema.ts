@@ -75,6 +75,7 @@ export const simulateTopupEndpoint = defineEndpoint({
   summary: "Simulate a transfer to a top-up address (sandbox)",
   description: "Credits `amount` USD to the payout balance as a confirmed transfer would (once per top-up).",
   auth: "secret",
+  idempotent: true,
   permission: "simulateCrypto",
   params: idParams,
   body: z.object({ amount: z.unknown().refine((v) => v !== undefined, "Required").meta({ type: "number", description: "USD" }) }),

@@ -15,6 +15,7 @@ import { getAddress } from "viem";
 import { db, type Tx } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { bindOnNextTransition } from "@/lib/http/idempotency";
 import { newId } from "@/lib/ids";
 import { toDecimalString, toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
@@ -232,6 +233,7 @@ export async function simulateTopup(scope: Scope, id: string, amount: unknown) {
   const usd = parseAmount(amount, "USD");
   if (usd <= 0n) throw new AppError("amount_invalid", "amount must be greater than zero.", { param: "amount" });
   const txHash = (t.network === "TRON" ? "" : "0x") + createHash("sha256").update(`${t.id}:${randomBytes(8).toString("hex")}`).digest("hex");
+  bindOnNextTransition({ resource: "topup", id: t.id });
   await takeTransfer(t.id, { asset: t.asset, address: t.address, txHash, amount: toDecimalString(usd, "USD"), amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
   return { topup: presentTopup((await db().topup.findUnique({ where: { id: t.id } }))!) };
 }

@@ -75,6 +75,7 @@ export const simulateWithdrawalEndpoint = defineEndpoint({
   summary: "Complete or fail a withdrawal (sandbox)",
   description: "completed: the amount leaves the books with a synthetic txHash, the fee is earned; failed: amount and fee back to available. Not processing: 400 invalid_request with details.status.",
   auth: "secret",
+  idempotent: true,
   permission: "simulateCrypto",
   params: idParams,
   body: z.object({ action: z.enum(["completed", "failed"]) }),

@@ -4,6 +4,7 @@
 // outcome for an ended withdrawal changes nothing (a custody notice or status check repeated).
 import { db, type Tx } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { bindOnNextTransition } from "@/lib/http/idempotency";
 import { withdrawalCompleted, withdrawalFailed } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
@@ -60,6 +61,7 @@ export async function failWithdrawal(id: string, reason: string, opts: EndOption
 /** Sandbox: the custody outcome on demand (a synthetic, well-formed txHash for the network). */
 export async function simulateWithdrawal(scope: Scope, id: string, action: "completed" | "failed") {
   const w = await findOwnedWithdrawal(scope, id);
+  bindOnNextTransition({ resource: "withdrawal", id: w.id });
   if (action === "failed") return { withdrawal: presentWithdrawal(await failWithdrawal(w.id, "simulated_failure", { refuseEnded: true })) };
   const { randomBytes } = await import("node:crypto");
   const hex = randomBytes(32).toString("hex");

@@ -3787,7 +3787,10 @@ export interface operations {
     postClaimsIdSimulate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3849,7 +3852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: claim_already_resolved */
+            /** @description Error: idempotency_conflict, claim_already_resolved */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4186,7 +4189,10 @@ export interface operations {
     postMePayoutTopupsIdSimulate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4241,6 +4247,15 @@ export interface operations {
             };
             /** @description Error: topup_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4672,7 +4687,10 @@ export interface operations {
     postMeWithdrawalsIdSimulate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4727,6 +4745,15 @@ export interface operations {
             };
             /** @description Error: withdrawal_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5234,7 +5261,10 @@ export interface operations {
     postQrOrdersIdSimulate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5296,7 +5326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: qr_order_not_pending */
+            /** @description Error: idempotency_conflict, qr_order_not_pending */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8966,7 +8996,10 @@ export interface operations {
     postSettlementsIdSimulate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9028,7 +9061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: settlement_already_paid */
+            /** @description Error: idempotency_conflict, settlement_already_paid */
             409: {
                 headers: {
                     [name: string]: unknown;

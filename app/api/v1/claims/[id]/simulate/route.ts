@@ -1,7 +1,8 @@
 import { methods, route } from "@/lib/http/handler";
+import { replayClaimSimulation } from "@/lib/http/replays";
 import { simulateClaimEndpoint } from "@/lib/claims/schema";
 import { simulateChargebackOutcome } from "@/lib/claims/decide-chargeback";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: route(simulateClaimEndpoint, async ({ auth, params, body }) => simulateChargebackOutcome(auth, params.id, body.action)),
+  POST: route(simulateClaimEndpoint, async ({ auth, params, body }) => simulateChargebackOutcome(auth, params.id, body.action), { replay: async (ref, { auth }) => replayClaimSimulation(auth, ref) }),
 });

@@ -1,7 +1,7 @@
 import { methods, route } from "@/lib/http/handler";
 import { simulatePaymentEndpoint } from "@/lib/payments/schema";
-import { simulatePayment } from "@/lib/payments/simulate-payment";
+import { replaySimulation, simulatePayment } from "@/lib/payments/simulate-payment";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: route(simulatePaymentEndpoint, async ({ auth, params, body }) => simulatePayment(auth, params.id, body.action)),
+  POST: route(simulatePaymentEndpoint, async ({ auth, params, body }) => simulatePayment(auth, params.id, body.action), { replay: async (_ref, { auth, params, body }) => replaySimulation(auth, params.id, body.action) }),
 });

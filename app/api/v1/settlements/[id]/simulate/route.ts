@@ -1,5 +1,6 @@
 import { methods, route } from "@/lib/http/handler";
+import { replaySettlementSimulation } from "@/lib/http/replays";
 import { simulateSettlementEndpoint } from "@/lib/settlements/schema";
 import { simulateSettlement } from "@/lib/settlements/settle-batch";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateSettlementEndpoint, async ({ auth, params, body }) => simulateSettlement(auth, params.id, body.action)) });
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateSettlementEndpoint, async ({ auth, params, body }) => simulateSettlement(auth, params.id, body.action), { replay: async (ref, { auth }) => replaySettlementSimulation(auth, ref) }) });

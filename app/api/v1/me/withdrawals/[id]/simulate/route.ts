@@ -1,5 +1,6 @@
 import { methods, route } from "@/lib/http/handler";
+import { replayWithdrawalSimulation } from "@/lib/http/replays";
 import { simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { simulateWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateWithdrawalEndpoint, async ({ auth, params, body }) => simulateWithdrawal(auth, params.id, body.action)) });
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateWithdrawalEndpoint, async ({ auth, params, body }) => simulateWithdrawal(auth, params.id, body.action), { replay: async (ref, { auth }) => replayWithdrawalSimulation(auth, ref) }) });

@@ -1,5 +1,6 @@
 import { methods, route } from "@/lib/http/handler";
+import { replayQrOrderSimulation } from "@/lib/http/replays";
 import { simulateQrOrderEndpoint } from "@/lib/qr/schema";
 import { simulateQrOrder } from "@/lib/qr/orders";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateQrOrderEndpoint, async ({ auth, params, body }) => simulateQrOrder(auth, params.id, body.action)) });
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(simulateQrOrderEndpoint, async ({ auth, params, body }) => simulateQrOrder(auth, params.id, body.action), { replay: async (ref, { auth }) => replayQrOrderSimulation(auth, ref) }) });
