@@ -72,8 +72,8 @@ test("deliver-webhooks fans out, delivers, and asks to run again at once when a 
 
 test("reconcile-pending polls providers; each sweep job runs its step", async () => {
   const rec = await new InngestTestEngine({ function: reconcilePendingFn }).execute();
-  assert.deepEqual(Object.keys(rec.result as object).sort(), ["changed", "checked"]);
-  for (const name of ["settle-balances", "release-reserves", "dispatch-payouts", "check-payout-status", "expire-checkout-sessions"]) {
+  assert.deepEqual(Object.keys(rec.result as object).sort(), ["batches", "changed", "checked", "maxLagMs", "more"]);
+  for (const name of ["settle-balances", "release-reserves", "dispatch-payouts", "check-payout-status", "expire-checkout-sessions", "sweep-provisioning-accounts"]) {
     const r = await new InngestTestEngine({ function: functionOf(name) }).execute();
     assert.equal(r.error, undefined, name);
     assert.deepEqual((r.ctx.step.run as any).mock.calls.map((c: unknown[]) => c[0]), JOBS.find((j) => j.name === name)!.steps.map((s) => s.name), name);

@@ -10,6 +10,7 @@ import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { releaseDueReserves } from "@/lib/jobs/release-reserves";
 import { reconcilePending } from "@/lib/jobs/reconcile-pending";
 import { checkFloorMs } from "@/lib/payments/check-schedule";
+import { sweepProvisioningAccounts } from "@/lib/deposits/sweep-provisioning";
 import { fanOutEvents } from "@/lib/jobs/fan-out-events";
 import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
 import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
@@ -171,6 +172,14 @@ export const JOBS: JobDef[] = [
     cron: "*/10 * * * *",
     retries: 3,
     steps: [{ name: "purge", run: () => purgeExpired() }],
+  },
+  {
+    name: "sweep-provisioning-accounts",
+    description: "Deposit accounts left provisioning (their CLABE answer lost): the provider asked by reference, then activated or closed; deposits held for their CLABE applied",
+    everyMs: () => Math.max(tick(), 5_000),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "sweep", run: () => sweepProvisioningAccounts() }],
   },
   {
     name: "reconcile-pending",
