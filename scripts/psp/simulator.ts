@@ -5,7 +5,7 @@
 // and notify late, twice or never. A control API on each (loopback only) switches behaviours:
 //   POST /_control/behaviour {mode, forEmail?, times?}   mode: accept|accept_instructions|decline|timeout|error|garbage|no_page
 //   POST /_control/charges/{id}/{paid|failed|expired|refunded} {notify?: true, duplicate?: false, delayMs?: 0}
-//   GET  /_control/charges                                POST /_control/reset
+//   GET  /_control/charges   GET /_control/behaviour (rules not yet used up)   POST /_control/reset
 // Deposit accounts and payouts (lib/providers/http-accounts.ts): POST /clabes issues a CLABE
 // (modes as above, plus bad_clabe: a wrong check digit, duplicate_clabe: the last one again;
 // no_page: an answer without a CLABE; rules match on beneficiary.email); POST /payouts takes a
@@ -158,6 +158,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
       // --- control API
       if (parts[0] === "_control") {
         if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), (clabeCalls.length = 0), payouts.clear(), refunds.clear(), paidTo.clear(), send(res, 200, { ok: true }));
+        if (req.method === "GET" && parts[1] === "behaviour") return send(res, 200, { rules });
         if (req.method === "POST" && parts[1] === "behaviour") {
           const rule = JSON.parse((await readBody(req)) || "{}") as Rule;
           rules.push(rule);
