@@ -74,7 +74,7 @@ try {
 
   // A platform's open vouchers belong to many merchants (completions of one merchant take its
   // ledger lock one at a time).
-  const merchants = [];
+  const merchants: Array<Awaited<ReturnType<typeof createMerchant>>> = [];
   for (let i = 0; i < MERCHANTS; i++) merchants.push(await createMerchant({ name: `Reconcile bench ${i}`, tier: "premium" }));
   const m = merchants[0]!;
   const rail = railById("1004")!;

@@ -33,7 +33,7 @@ type AttemptRow = { provider?: string; outcome?: string };
 
 export type ReconcileOptions = {
   now?: () => Date;
-  /** Rows claimed per batch. */
+  /** Rows claimed at once, over all claimers. */
   limit?: number;
   /** Provider calls in flight at once. */
   concurrency?: number;
@@ -81,45 +81,54 @@ async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>):
 
 export async function reconcilePending(opts: ReconcileOptions = {}): Promise<ReconcileResult> {
   const now = opts.now ?? (() => new Date());
+  const concurrency = Math.max(1, opts.concurrency ?? 16);
+  // Several claimers, each with a small batch: a slow answer or a completion waiting for its
+  // merchant's ledger holds back only its own batch, never the whole run.
+  const claimers = Math.max(1, Math.min(8, Math.floor(concurrency / 2)));
   const limit = opts.limit ?? 200;
-  const concurrency = opts.concurrency ?? 16;
+  const batch = Math.max(1, Math.ceil(limit / claimers));
+  const perClaimer = Math.max(1, Math.floor(concurrency / claimers));
   const periodMs = opts.periodMs ?? reconcilePeriodMs();
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
   // Older than a whole cascade could take (every provider's timeout), so a request still
   // routing its row is left alone.
   const cascadeMs = [...providerConfigs().values()].reduce((sum, c) => sum + c.timeoutMs, 0) + 5_000;
   const out: ReconcileResult = { checked: 0, changed: 0, batches: 0, maxLagMs: 0, more: false };
-  for (;;) {
-    const claimedAt = now();
-    const rows = await claim(claimedAt, limit);
-    if (!rows.length) break;
-    out.batches++;
-    for (const r of rows) out.maxLagMs = Math.max(out.maxLagMs, claimedAt.getTime() - new Date(r.due_at).getTime());
-    const next = new Map<string, Date>();
-    await pool(rows, concurrency, async (r) => {
-      const row = { createdAt: new Date(r.created_at), expiresAt: new Date(r.expires_at) };
-      try {
-        let changed: boolean;
-        if (r.provider_ref) changed = await checkRouted(r);
-        else if (claimedAt.getTime() - row.createdAt.getTime() < cascadeMs) {
-          next.set(r.id, new Date(row.createdAt.getTime() + cascadeMs));
-          return;
-        } else changed = await checkUnrouted(r);
-        out.checked++;
-        if (changed) out.changed++;
-      } catch (err) {
-        log.warn({ transactionId: r.id, err: err instanceof Error ? err.message : String(err) }, "reconciliation could not check a payment; asked again later");
+  let stop = false;
+  const claimer = async () => {
+    while (!stop) {
+      const claimedAt = now();
+      const rows = await claim(claimedAt, batch);
+      if (!rows.length) return;
+      out.batches++;
+      for (const r of rows) out.maxLagMs = Math.max(out.maxLagMs, claimedAt.getTime() - new Date(r.due_at).getTime());
+      const next = new Map<string, Date>();
+      await pool(rows, perClaimer, async (r) => {
+        const row = { createdAt: new Date(r.created_at), expiresAt: new Date(r.expires_at) };
+        try {
+          let changed: boolean;
+          if (r.provider_ref) changed = await checkRouted(r);
+          else if (claimedAt.getTime() - row.createdAt.getTime() < cascadeMs) {
+            next.set(r.id, new Date(row.createdAt.getTime() + cascadeMs));
+            return;
+          } else changed = await checkUnrouted(r);
+          out.checked++;
+          if (changed) out.changed++;
+        } catch (err) {
+          log.warn({ transactionId: r.id, err: err instanceof Error ? err.message : String(err) }, "reconciliation could not check a payment; asked again later");
+        }
+        // Still pending (unknown, pending, not configured here, or an error): its next check.
+        next.set(r.id, nextCheckAt(row, now(), periodMs));
+      });
+      await reschedule(next);
+      if (opts.once || rows.length < batch) return;
+      if (Date.now() > deadline) {
+        out.more = true;
+        stop = true;
       }
-      // Still pending (unknown, pending, not configured here, or an error): its next check.
-      next.set(r.id, nextCheckAt(row, now(), periodMs));
-    });
-    await reschedule(next);
-    if (opts.once || rows.length < limit) break;
-    if (Date.now() > deadline) {
-      out.more = true;
-      break;
     }
-  }
+  };
+  await Promise.all(Array.from({ length: opts.once ? 1 : claimers }, claimer));
   return out;
 }
 
