@@ -52,11 +52,19 @@ const u = new URL(adminUrl);
 u.pathname = `/${name}`;
 const databaseUrl = u.toString();
 await admin(`CREATE DATABASE "${name}"`);
+// Interrupted: the scratch database and the simulator go too.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    child?.kill();
+    void admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => process.exit(130));
+  });
+}
+let child: ReturnType<typeof fork> | undefined;
 const ports = [await freePort(), await freePort(), await freePort()] as [number, number, number];
 const [pagosur] = SIMULATED_PROVIDERS(ports, ["bench-pagosur-secret", "bench-andespay-secret", "bench-rapidpay-secret"]);
-const child = fork(fileURLToPath(import.meta.url), ["--serve-simulator", String(ports[0])], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-await new Promise<void>((resolve, reject) => (child.once("message", () => resolve()), child.once("exit", (code) => reject(new Error(`simulator exited ${code}`)))));
-const sim = { url: `http://127.0.0.1:${ports[0]}`, stop: async () => void child.kill() };
+child = fork(fileURLToPath(import.meta.url), ["--serve-simulator", String(ports[0])], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+await new Promise<void>((resolve, reject) => (child!.once("message", () => resolve()), child!.once("exit", (code) => reject(new Error(`simulator exited ${code}`)))));
+const sim = { url: `http://127.0.0.1:${ports[0]}`, stop: async () => void child?.kill() };
 let failed = false;
 try {
   await deployMigrations(databaseUrl);
