@@ -27,7 +27,8 @@ test("one Inngest function per registered job, with its retries, cron and wake s
     assert.equal(opts(functions[i]).retries, job.retries);
     assert.deepEqual(opts(functions[i]).triggers, [...(job.wakeOn ?? []).map((event) => ({ event })), { cron: job.cron }]);
   }
-  assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "*/5 * * * *" }]);
+  // Each payment has its own next check: the sweep runs every minute and claims what is due.
+  assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "* * * * *" }]);
   assert.ok((opts(runScheduledActionsFn).triggers ?? []).some((t: any) => t.event === "app/scheduled-action.created"));
 });
 
