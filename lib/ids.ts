@@ -32,6 +32,7 @@ export const ID_PREFIXES = {
   inboxMessage: "inb",
   checkoutSession: "cs",
   depositAccount: "eda",
+  heldDeposit: "hdp",
   deposit: "edp",
   payout: "po",
   payoutTransfer: "ptr",

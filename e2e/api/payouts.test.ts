@@ -470,7 +470,7 @@ describe("production: providers, signed webhooks, the simulated driver", () => {
     // call) is dispatched by the sweep; the provider de-duplicates on our id.
     const lost = await send(key, { methodId: "po_mx_spei", amount: 100, recipient: speiRecipient() });
     assert.equal(lost.status, 200, lost.text);
-    await db().payout.update({ where: { id: lost.body.payout.id }, data: { dispatchedAt: null, providerRef: null, createdAt: new Date(Date.now() - 60_000) } });
+    await db().payout.update({ where: { id: lost.body.payout.id }, data: { dispatchedAt: null, providerRef: null, checkAfter: null, createdAt: new Date(Date.now() - 60_000) } });
     assert.ok((await dispatchStalePayouts({ graceMs: 30_000 })) >= 1);
     const swept = await db().payout.findUniqueOrThrow({ where: { id: lost.body.payout.id } });
     assert.equal(swept.status, "processing");

@@ -267,7 +267,10 @@ describe("charges: a timed-out attempt cascades; its late notice completes the s
     await psp("pagosur", `/_control/charges/${tx}/paid`, { duplicate: true });
     await waitFor(async () => (await api(`/payments/${tx}`, { key })).body.status === "completed", "completion by the late notice");
     await waitFor(async () => (await psp("pagosur", `/_control/charges/${tx}`)).deliveries.filter((d: any) => d.httpStatus === 200).length === 2, "both deliveries answered");
-    const andespayCharge = (await db().transaction.findUniqueOrThrow({ where: { id: tx } })).providerRef!;
+    // The paid charge is the route now: refunds and chargebacks go to pagosur, which holds the money.
+    const routed = await db().transaction.findUniqueOrThrow({ where: { id: tx } });
+    assert.deepEqual([routed.provider, routed.providerRef], ["pagosur", late.id]);
+    const andespayCharge = (await psp("andespay", `/_control/charges/${tx}`)).id as string;
     await psp("andespay", `/_control/charges/${andespayCharge}/paid`, {});
     await waitFor(async () => (await psp("andespay", `/_control/charges/${andespayCharge}`)).deliveries.some((d: any) => d.httpStatus === 200), "andespay's notice answered");
     assert.equal(await db().ledgerPosting.count({ where: { transactionId: tx, kind: "payment_completed" } }), 1);

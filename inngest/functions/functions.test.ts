@@ -27,7 +27,8 @@ test("one Inngest function per registered job, with its retries, cron and wake s
     assert.equal(opts(functions[i]).retries, job.retries);
     assert.deepEqual(opts(functions[i]).triggers, [...(job.wakeOn ?? []).map((event) => ({ event })), { cron: job.cron }]);
   }
-  assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "*/5 * * * *" }]);
+  // Each payment has its own next check: the sweep runs every minute and claims what is due.
+  assert.deepEqual(opts(reconcilePendingFn).triggers, [{ cron: "* * * * *" }]);
   assert.ok((opts(runScheduledActionsFn).triggers ?? []).some((t: any) => t.event === "app/scheduled-action.created"));
 });
 
@@ -72,8 +73,8 @@ test("deliver-webhooks fans out, delivers, and asks to run again at once when a 
 
 test("reconcile-pending polls providers; each sweep job runs its step", async () => {
   const rec = await new InngestTestEngine({ function: reconcilePendingFn }).execute();
-  assert.deepEqual(Object.keys(rec.result as object).sort(), ["changed", "checked"]);
-  for (const name of ["settle-balances", "release-reserves", "dispatch-payouts", "check-payout-status", "expire-checkout-sessions"]) {
+  assert.deepEqual(Object.keys(rec.result as object).sort(), ["batches", "changed", "checked", "maxLagMs", "more"]);
+  for (const name of ["settle-balances", "release-reserves", "dispatch-payouts", "check-payout-status", "expire-checkout-sessions", "sweep-provisioning-accounts"]) {
     const r = await new InngestTestEngine({ function: functionOf(name) }).execute();
     assert.equal(r.error, undefined, name);
     assert.deepEqual((r.ctx.step.run as any).mock.calls.map((c: unknown[]) => c[0]), JOBS.find((j) => j.name === name)!.steps.map((s) => s.name), name);

@@ -1,9 +1,10 @@
 // POST /providers/{provider}/deposits: a provider reports a transfer to a CLABE it issued,
 // through the notice pipeline (verify, parse, record once, dispatch). The account is found by
 // CLABE among the provider's production accounts; crediting is idempotent on the tracking key,
-// and the notice id commits in the same transaction as the credit.
+// and the notice id commits in the same transaction as the credit. A notice for a CLABE no usable
+// account has is held until one does.
 import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { holdDeposit } from "@/lib/deposits/held-deposits";
 import { depositNoticeBody } from "@/lib/deposits/schema";
 import { receiveDeposit } from "@/lib/deposits/receive-deposit";
 import { receiveNotice } from "@/lib/providers/notice-pipeline";
@@ -12,8 +13,10 @@ export async function applyDepositNotice(provider: string, rawBody: string, sign
   return receiveNotice(provider, rawBody, signature, depositNoticeBody, async (n, record) => {
     const account = await db().depositAccount.findFirst({ where: { clabe: n.clabe, provider, environment: "production", status: { not: "provisioning" } }, select: { id: true } });
     if (!account) {
-      // Acknowledged so the provider stops retrying a notice that can never match; traced.
-      log.warn({ provider, clabe: n.clabe, noticeId: n.noticeId }, "deposit notice for an unknown CLABE");
+      // Money for a CLABE we do not know yet (its account may still be provisioning: the
+      // provider issued it and lost its answer to us). Held, never dropped: applied when an
+      // account with that CLABE becomes active (lib/deposits/held-deposits.ts).
+      await holdDeposit(provider, n, record);
       return false;
     }
     const r = await receiveDeposit(

@@ -17,6 +17,7 @@ import { newId } from "@/lib/ids";
 import { presentAccount } from "@/lib/deposits/present";
 import { askForClabe, provisioningFailed } from "@/lib/deposits/provision-clabe";
 import { inBoundTransaction } from "@/lib/http/idempotency";
+import { applyHeldDeposits } from "@/lib/deposits/held-deposits";
 import type { DepositMethod } from "@/lib/deposits/methods";
 import type { GetOrCreateInput } from "@/lib/deposits/schema";
 import type { DepositAccount } from "@/lib/generated/prisma/client";
@@ -103,7 +104,11 @@ async function askProvider(row: DepositAccount, method: DepositMethod): Promise<
       // Completed meanwhile by a request that took over an expired lease: its answer stands.
       return done.count === 1 ? tx.depositAccount.findUniqueOrThrow({ where: { id: row.id } }) : null;
     }, () => ({ resource: "deposit_account", id: row.id }));
-    if (account) return { created: true, account: presentAccount(account) };
+    if (account) {
+      // Deposits that arrived while it was provisioning (its CLABE unknown to us until now).
+      await applyHeldDeposits(account.id).catch(() => 0);
+      return { created: true, account: presentAccount(account) };
+    }
     const other = await db().depositAccount.findUnique({ where: { id: row.id } });
     if (other && other.status !== "provisioning") return { created: false, account: presentAccount(other) };
     throw provisioningFailed(method.provider, "provisioning_unconfirmed");

@@ -32,7 +32,7 @@ const objectOf = (o: unknown) => (o && typeof o === "object" ? (o as { id?: unkn
  * previous event). The caller holds the object's row lock, so two events of one object never
  * take the same sequence.
  */
-export async function emitEvent(tx: Tx, e: { merchantId: string; environment: Environment; type: EventType; object: unknown; previousStatus?: string | null }): Promise<string> {
+export async function emitEvent(tx: Tx, e: { merchantId: string; environment: Environment; type: EventType; object: unknown; previousStatus?: string | null; data?: Record<string, unknown> }): Promise<string> {
   const id = newId("event");
   const createdAt = new Date();
   const objectId = typeof objectOf(e.object).id === "string" ? (objectOf(e.object).id as string) : null;
@@ -52,7 +52,7 @@ export async function emitEvent(tx: Tx, e: { merchantId: string; environment: En
       }
     }
   }
-  const payload = { id, type: e.type, createdAt: createdAt.toISOString(), environment: e.environment, apiVersion: API_VERSION, data: { object: e.object, previousStatus, sequence } };
+  const payload = { id, type: e.type, createdAt: createdAt.toISOString(), environment: e.environment, apiVersion: API_VERSION, data: { object: e.object, previousStatus, sequence, ...e.data } };
   await tx.event.create({ data: { id, merchantId: e.merchantId, environment: e.environment, type: e.type, payload: payload as object, objectId, sequence, createdAt } });
   return id;
 }

@@ -17,6 +17,7 @@ export const eventBody = z
       object: z.record(z.string(), z.unknown()).describe("The resource as GET returns it"),
       previousStatus: z.string().nullable().describe("The object's status before this change (null when unknown or first)"),
       sequence: z.number().int().describe("1, 2, … among the events of this object: order deliveries by it"),
+      lateCompletion: z.literal(true).optional().describe("payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion"),
     }),
   })
   .meta({ id: "Event" });

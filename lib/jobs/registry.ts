@@ -9,6 +9,8 @@ import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { releaseDueReserves } from "@/lib/jobs/release-reserves";
 import { reconcilePending } from "@/lib/jobs/reconcile-pending";
+import { checkFloorMs } from "@/lib/payments/check-schedule";
+import { sweepProvisioningAccounts } from "@/lib/deposits/sweep-provisioning";
 import { fanOutEvents } from "@/lib/jobs/fan-out-events";
 import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
 import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
@@ -172,12 +174,22 @@ export const JOBS: JobDef[] = [
     steps: [{ name: "purge", run: () => purgeExpired() }],
   },
   {
-    name: "reconcile-pending",
-    description: "The contract's 5-minute poll of pending payments against their providers",
-    everyMs: () => config().RECONCILE_INTERVAL_MS,
-    cron: "*/5 * * * *",
+    name: "sweep-provisioning-accounts",
+    description: "Deposit accounts left provisioning (their CLABE answer lost): the provider asked by reference, then activated or closed; deposits held for their CLABE applied",
+    everyMs: () => Math.max(tick(), 5_000),
+    cron: "* * * * *",
     retries: 3,
-    steps: [{ name: "poll-providers", run: () => reconcilePending({ olderThanMs: Math.min(60_000, config().RECONCILE_INTERVAL_MS) }) }],
+    steps: [{ name: "sweep", run: () => sweepProvisioningAccounts() }],
+  },
+  {
+    name: "reconcile-pending",
+    description: "Pending payments asked of their providers when due (each row its own next check: fresh ones often, old vouchers once per RECONCILE_INTERVAL_MS)",
+    // Runs often and claims only what is due (lib/payments/check-schedule.ts).
+    everyMs: () => Math.max(tick(), Math.min(checkFloorMs(config().RECONCILE_INTERVAL_MS), 5_000)),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "poll-providers", run: () => reconcilePending() }],
+    moreWork: (r) => !!(r["poll-providers"] as { more?: boolean } | undefined)?.more,
   },
 ];
 

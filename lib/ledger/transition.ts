@@ -18,7 +18,8 @@ import type { Environment } from "@/lib/generated/prisma/enums";
 import { bindPendingIdempotency } from "@/lib/http/idempotency";
 
 export type LedgerScope = { merchantId: string; environment: Environment };
-export type Emit = { type: EventType; object: unknown };
+/** `data`: fields beside `object` in the event's data (e.g. `lateCompletion`). */
+export type Emit = { type: EventType; object: unknown; data?: Record<string, unknown> };
 export type Wake = { name: (typeof JOB_SIGNALS)[keyof typeof JOB_SIGNALS]; data?: Record<string, unknown> };
 
 /** What an operation's change wrote, for the kernel to finish. */
@@ -77,7 +78,7 @@ export async function transitionIn<R, T>(tx: Tx, op: Operation<R, T>): Promise<O
   for (const e of change.events ?? []) {
     const objectId = (e.object as { id?: unknown } | null)?.id;
     const moved = before !== undefined && entities.some((x) => x.id === objectId && ((x as unknown) === row || x.status === before));
-    await emitEvent(tx, { ...scope, type: e.type, object: e.object, ...(moved ? { previousStatus: before } : {}) });
+    await emitEvent(tx, { ...scope, type: e.type, object: e.object, ...(moved ? { previousStatus: before } : {}), ...(e.data ? { data: e.data } : {}) });
   }
   const wake = [...(change.wake ?? [])];
   if (change.events?.length) wake.push({ name: JOB_SIGNALS.webhooksDue });

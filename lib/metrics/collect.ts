@@ -14,6 +14,10 @@ type Snapshot = {
   ledger_warnings: string;
   withdrawals_attention: string;
   topup_transfers_held: string;
+  reconcile_backlog: string;
+  reconcile_due: string;
+  reconcile_oldest_due_s: number | null;
+  deposits_held: string;
 };
 
 const SNAPSHOT = `
@@ -25,7 +29,11 @@ const SNAPSHOT = `
     (SELECT count(*) FROM events WHERE fanned_out_at IS NULL)::text AS events_unfanned,
     (SELECT coalesce(sum(jsonb_array_length(warnings)), 0) FROM ledger_verifications)::text AS ledger_warnings,
     (SELECT count(*) FROM withdrawals WHERE status = 'processing' AND attention_at IS NOT NULL)::text AS withdrawals_attention,
-    (SELECT count(*) FROM topup_transfers WHERE status = 'held')::text AS topup_transfers_held`;
+    (SELECT count(*) FROM topup_transfers WHERE status = 'held')::text AS topup_transfers_held,
+    (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL)::text AS reconcile_backlog,
+    (SELECT count(*) FROM transactions WHERE next_check_at <= now())::text AS reconcile_due,
+    (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now()) AS reconcile_oldest_due_s,
+    (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL)::text AS deposits_held`;
 
 /** Registers the scrape-time gauges once per process. */
 export function registerCollectors() {
@@ -53,6 +61,10 @@ export function registerCollectors() {
     gauge("lp_ledger_warnings", "Ledger invariant warnings found by the last verification runs (should be 0)", (s) => Number(s.ledger_warnings));
     gauge("lp_withdrawals_need_attention", "Processing withdrawals whose custody status stayed unknown too long (an operator must look)", (s) => Number(s.withdrawals_attention));
     gauge("lp_topup_transfers_held", "Transfers to top-up addresses held for review (below the minimum, after the first, late, another asset)", (s) => Number(s.topup_transfers_held));
+    gauge("lp_reconcile_backlog", "Pending production payments on the reconciliation schedule (each asked of its provider at its next check)", (s) => Number(s.reconcile_backlog));
+    gauge("lp_reconcile_due", "Pending payments whose check is due and not yet taken", (s) => Number(s.reconcile_due));
+    gauge("lp_reconcile_lag_seconds", "How far reconciliation is behind: age of the oldest due check", (s) => s.reconcile_oldest_due_s);
+    gauge("lp_deposits_held", "Deposit notices held for a CLABE no usable account has yet (applied when it becomes active)", (s) => Number(s.deposits_held));
     new client.Gauge({
       name: "lp_db_pool_connections",
       help: "This process's database pool, by state (total | idle | waiting)",

@@ -7,7 +7,7 @@ import type { Transaction } from "@/lib/generated/prisma/client";
 import type { Attempt } from "@/lib/providers/cascade";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount">;
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "lateCompletion"> & { lateCompletion?: boolean };
 
 const usd = (m: bigint) => toMajor(m, "USD");
 
@@ -68,6 +68,8 @@ export function presentTransaction(tx: PresentableTransaction) {
     paymentFormUrl: tx.paymentFormUrl,
     ...(tx.hostedCheckout ? { checkoutUrl: checkoutUrlFor(tx) } : {}),
     provider: tx.provider,
+    // Completed after we had failed or expired it (decisions.md "Late payments").
+    ...(tx.lateCompletion ? { lateCompletion: true as const } : {}),
     attempts: (tx.attempts as Attempt[]).map((a) => ({ provider: a.provider, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
   };
 }

@@ -74,6 +74,7 @@ export const transaction = z
     paymentFormUrl: z.string().nullable(),
     provider: z.string(),
     attempts: z.array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string().nullable(), durationMs: z.number() })),
+    lateCompletion: z.literal(true).optional().describe("Present when the provider reported the payment paid after we had failed or expired it (a late payment): it completed all the same"),
   })
   .meta({ id: "Transaction" });
 

@@ -4,6 +4,7 @@ import { type Tx } from "@/lib/db";
 import { boundInsert, sqlBound } from "@/lib/http/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import { searchKeys } from "@/lib/payments/search";
+import { firstCheckAt } from "@/lib/payments/check-schedule";
 
 type Keys = ReturnType<typeof searchKeys>;
 const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: string, k: Keys) => unknown, cast?: string]> = [
@@ -45,6 +46,8 @@ const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: s
   ["user_ip", (t) => t.userIp],
   ["expires_at", (t) => t.expiresAt, "timestamptz"],
   ["created_at", (t) => t.createdAt, "timestamptz"],
+  // Reconciliation's schedule (lib/payments/check-schedule.ts): production rows only.
+  ["next_check_at", (t) => (t.environment === "production" && t.status === "pending" ? firstCheckAt(t.createdAt) : null), "timestamptz"],
   ["updated_at", (t) => t.createdAt, "timestamptz"],
   // The search keys (lib/payments/search.ts): derived here so no caller can forget them.
   ["search_order_key", (_t, _r, k) => k.searchOrderKey, "bytea"],

@@ -52,24 +52,48 @@ async function payment(op: Parameters<typeof transition<Transaction, { transacti
   return r.changed ? { transaction: r.result.transaction, changed: true, eventsFired: r.result.eventsFired } : { transaction: r.row!, changed: false, eventsFired: [] };
 }
 
-/** pending -> completed: the net to `pending`, the reserve to `reserve`, fees to their accounts. */
-export async function completePayment(id: string, opts: { alsoCaptured?: boolean; at?: Date } & InTransaction = {}): Promise<TransitionResult> {
-  return payment(paymentOp(id, "completePayment", ["pending"], opts, async (tx, t) => {
+export type CompleteOptions = {
+  alsoCaptured?: boolean;
+  at?: Date;
+  /**
+   * The provider said paid (notice or status lookup): money the buyer paid, so a payment we had
+   * already failed or expired completes too (decisions.md "Late payments"): the same recipe,
+   * `lateCompletion` on the row and on the event, whose `previousStatus` says what it was.
+   */
+  late?: boolean;
+  /** The charge that was paid: a cascade attempt we had left behind becomes the route (refunds and chargebacks go to it). */
+  paidBy?: { provider: string; providerRef: string };
+} & InTransaction;
+
+/** pending (or, late, failed | expired) -> completed: the net to `pending`, the reserve to `reserve`, fees to their accounts. */
+export async function completePayment(id: string, opts: CompleteOptions = {}): Promise<TransitionResult> {
+  return payment(paymentOp(id, "completePayment", opts.late ? ["pending", "failed", "expired"] : ["pending"], opts, async (tx, t) => {
     const at = opts.at ?? new Date();
+    const late = t.status !== "pending";
+    const moved = opts.paidBy && (opts.paidBy.provider !== t.provider || opts.paidBy.providerRef !== t.providerRef) ? opts.paidBy : null;
     const updated = await tx.transaction.update({
       where: { id },
-      data: { status: "completed", completedAt: at, settleAt: addDays(at, settlementDays(t.settlementDelay)), reserveReleaseAt: t.reserveAmount > 0n ? addDays(at, RESERVE_HOLD_DAYS) : null },
+      data: {
+        status: "completed",
+        completedAt: at,
+        settleAt: addDays(at, settlementDays(t.settlementDelay)),
+        reserveReleaseAt: t.reserveAmount > 0n ? addDays(at, RESERVE_HOLD_DAYS) : null,
+        nextCheckAt: null,
+        ...(late ? { lateCompletion: true } : {}),
+        ...(moved ? { provider: moved.provider, providerRef: moved.providerRef } : {}),
+      },
     });
     await mirrorToQrOrder(tx, id, "paid", at);
     const eventsFired: EventType[] = opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"];
-    return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(t)], events: paymentEvents(updated, eventsFired) };
+    const events = paymentEvents(updated, eventsFired).map((e) => (late ? { ...e, data: { lateCompletion: true } } : e));
+    return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(t)], events };
   }));
 }
 
 /** pending -> failed | expired. */
 export async function failPayment(id: string, to: "failed" | "expired", opts: InTransaction = {}): Promise<TransitionResult> {
   return payment(paymentOp(id, "failPayment", ["pending"], opts, async (tx) => {
-    const updated = await tx.transaction.update({ where: { id }, data: { status: to } });
+    const updated = await tx.transaction.update({ where: { id }, data: { status: to, nextCheckAt: null } });
     await mirrorToQrOrder(tx, id, "expired", new Date());
     return { result: { transaction: updated, eventsFired: ["payment.failed"] }, events: paymentEvents(updated, ["payment.failed"]) };
   }));

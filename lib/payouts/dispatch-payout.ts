@@ -10,7 +10,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { connectorFor } from "@/lib/providers/connectors";
-import { isProviderConfigured } from "@/lib/providers/registry";
+import { isProviderConfigured, providerConfigs } from "@/lib/providers/registry";
 import { failPayout } from "@/lib/payouts/transitions";
 import type { Payout } from "@/lib/generated/prisma/client";
 import type { PayoutOutcome } from "@/lib/providers/types";
@@ -69,16 +69,37 @@ export async function dispatchPayout(p: Payout): Promise<Payout> {
   return recordPayoutOutcome(p, await requestPayout(p));
 }
 
+/** How long the sweep holds a payout it is handing over (longer than any provider call). */
+const SWEEP_LEASE_MS = 60_000;
+
 /**
  * Sweep: payouts committed but never handed over (the process died between commit and
- * dispatch). Older than `graceMs`, so the request that created one has had its chance.
+ * dispatch). Older than `graceMs`, so the request that created one has had its chance. Rows are
+ * claimed with FOR UPDATE SKIP LOCKED and a lease (check_after), oldest first, and only those of
+ * providers configured on this instance: a payout another instance must send never holds a slot
+ * here, and two instances never hand the same payout over at once.
  */
-export async function dispatchStalePayouts(opts: { graceMs?: number; limit?: number } = {}): Promise<number> {
-  const stale = await db().payout.findMany({
-    where: { status: "processing", dispatchedAt: null, provider: { notIn: [...LOCAL_DRIVERS] }, createdAt: { lt: new Date(Date.now() - (opts.graceMs ?? 30_000)) } },
-    orderBy: { createdAt: "asc" },
-    take: opts.limit ?? 50,
-  });
-  for (const p of stale) await dispatchPayout(p);
-  return stale.length;
+export async function dispatchStalePayouts(opts: { graceMs?: number; limit?: number; now?: Date } = {}): Promise<number> {
+  const now = opts.now ?? new Date();
+  const configured = [...providerConfigs().keys()].filter((c) => !LOCAL_DRIVERS.has(c));
+  if (!configured.length) return 0;
+  const claimed = await db().$queryRaw<{ id: string }[]>`
+    UPDATE payouts SET check_after = ${new Date(now.getTime() + SWEEP_LEASE_MS)}
+    WHERE id IN (
+      SELECT id FROM payouts
+      WHERE status = 'processing' AND dispatched_at IS NULL AND provider = ANY(${configured}::text[])
+        AND created_at < ${new Date(now.getTime() - (opts.graceMs ?? 30_000))} AND (check_after IS NULL OR check_after <= ${now})
+      ORDER BY created_at LIMIT ${opts.limit ?? 50}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  for (const { id } of claimed) {
+    const p = await db().payout.findUnique({ where: { id } });
+    if (!p) continue;
+    try {
+      await dispatchPayout(p);
+    } catch (err) {
+      log.warn({ payout: id, err: err instanceof Error ? err.message : String(err) }, "stale payout dispatch failed; the lease lets it be retried");
+    }
+  }
+  return claimed.length;
 }

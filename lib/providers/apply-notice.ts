@@ -52,6 +52,8 @@ export async function applyProviderNotice(provider: string, rawBody: string, sig
       log.info({ provider, transactionId: tx.id, status: n.status }, "notice from an abandoned charge attempt; only paid applies");
       return false;
     }
-    return applyProviderStatus(tx.id, n.status, { inTransaction: record });
+    // A paid charge is the route from now on (an abandoned attempt's included): refunds and
+    // chargebacks go to the provider that holds the money.
+    return applyProviderStatus(tx.id, n.status, { inTransaction: record, ...(n.status === "paid" ? { paidBy: { provider, providerRef: n.chargeId } } : {}) });
   });
 }

@@ -1,11 +1,13 @@
 // A provider-reported status (notice or reconciliation poll) applied to a transaction.
+// A provider's paid is money the buyer paid: it completes the payment even after we failed or
+// expired it (decisions.md "Late payments"), and `paidBy` names the charge that was paid.
 import { completePayment, failPayment, openChargeback, refundInFull, type InTransaction } from "@/lib/payments/transitions";
 import type { ProviderStatus } from "@/lib/providers/types";
 
-export async function applyProviderStatus(transactionId: string, status: ProviderStatus | "chargeback", opts: InTransaction = {}): Promise<boolean> {
+export async function applyProviderStatus(transactionId: string, status: ProviderStatus | "chargeback", opts: InTransaction & { paidBy?: { provider: string; providerRef: string } } = {}): Promise<boolean> {
   switch (status) {
     case "paid":
-      return (await completePayment(transactionId, opts)).changed;
+      return (await completePayment(transactionId, { ...opts, late: true })).changed;
     case "failed":
       return (await failPayment(transactionId, "failed", opts)).changed;
     case "expired":

@@ -8,7 +8,7 @@ import { singleton } from "@/lib/singleton";
 import type { Connector } from "@/lib/providers/types";
 import { metrics } from "@/lib/metrics/registry";
 
-const CALLS = ["createCharge", "getStatus", "chargeByReference", "refund", "refundStatus", "provisionClabe", "payout", "payoutStatus"] as const;
+const CALLS = ["createCharge", "getStatus", "chargeByReference", "refund", "refundStatus", "provisionClabe", "clabeByReference", "payout", "payoutStatus"] as const;
 
 /**
  * The connector with every provider call counted and timed (lp_provider_calls_total, by the

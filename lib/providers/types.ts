@@ -38,6 +38,8 @@ export type RefundOutcome = { kind: "refunded"; providerRef: string | null } | R
 export type RefundStatus = { kind: "refunded" } | { kind: "rejected"; reason: string } | { kind: "processing" } | { kind: "not_found" } | Unknown;
 
 export type ClabeRequest = { reference: string; endUserRef: string; beneficiary: { name: string; email: string | null }; notifyUrl: string };
+/** The account a provider holds under our reference (the sweep of abandoned provisioning rows). */
+export type ClabeLookup = { kind: "found"; providerRef: string | null; clabe: unknown; bank: string | null } | { kind: "not_found" } | Unknown;
 export type ClabeOutcome = { kind: "issued"; providerRef: string | null; clabe: unknown; bank: string | null } | Refused | Unknown;
 
 export type PayoutRequest = { reference: string; rail: string; country: string; currency: string; amount: bigint; recipient: unknown; notifyUrl: string };
@@ -56,6 +58,8 @@ export interface Connector {
   refund(req: RefundRequest): Promise<RefundOutcome>;
   refundStatus(reference: string): Promise<RefundStatus>;
   provisionClabe(req: ClabeRequest): Promise<ClabeOutcome>;
+  /** The CLABE issued under our reference (the account id), if any. */
+  clabeByReference(reference: string): Promise<ClabeLookup>;
   payout(req: PayoutRequest): Promise<PayoutOutcome>;
   payoutStatus(reference: string): Promise<PayoutStatus>;
   /** Checks a notice's signature (with its signed timestamp) over the exact raw body. */

@@ -5,7 +5,7 @@
 // and notify late, twice or never. A control API on each (loopback only) switches behaviours:
 //   POST /_control/behaviour {mode, forEmail?, times?}   mode: accept|accept_instructions|decline|timeout|error|garbage|no_page
 //   POST /_control/charges/{id}/{paid|failed|expired|refunded} {notify?: true, duplicate?: false, delayMs?: 0}
-//   GET  /_control/charges                                POST /_control/reset
+//   GET  /_control/charges   GET /_control/behaviour (rules not yet used up)   POST /_control/reset
 // Deposit accounts and payouts (lib/providers/http-accounts.ts): POST /clabes issues a CLABE
 // (modes as above, plus bad_clabe: a wrong check digit, duplicate_clabe: the last one again;
 // no_page: an answer without a CLABE; rules match on beneficiary.email); POST /payouts takes a
@@ -35,6 +35,15 @@
 // a refund, the buyer email of the refunded charge. timeout/error/garbage on a refund or payout
 // do NOT make it (a failed request); decline refuses it explicitly (422 {status: rejected}).
 //
+// Status lookups (GET /charges/{id}, /charges/by-reference/{ref}, /payouts/{ref}, /refunds/{ref},
+// /clabes/{ref}) answer a bare 404, as a proxy's error page does, for a rule
+//   POST /_control/behaviour {mode: "bare_404", forReference?, forEmail?, times?}
+// (forReference: the id or reference looked up; forEmail: the charge's buyer). Other requests
+// never take a bare_404 rule. A voucher paid after it expired (the expiry notice first, then the
+// payment): POST /_control/charges/{id}/paid {expiresFirst: true, notify?}. GET /clabes/{reference}
+// -> {id, reference, clabe, bank?} (404 {error}: never issued). Benchmarks seed charges in bulk:
+//   POST /_control/charges/bulk {charges: [{reference, amount, currency, method, notifyUrl}]} -> {ids}
+//
 // Notices are signed with the provider's NOTICE secret (not the one our calls carry as Bearer):
 //   X-Provider-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
 import http from "node:http";
@@ -43,7 +52,7 @@ import { createHmac, randomBytes } from "node:crypto";
 export type SimulatedProvider = { code: string; secret: string; noticeSecret: string; port: number; rails: Array<{ method: string; country: string; minMinor: bigint; maxMinor: bigint }> };
 
 type Mode = "accept" | "accept_instructions" | "decline" | "timeout" | "error" | "garbage" | "no_page" | "bad_clabe" | "duplicate_clabe" | "succeed_then_timeout" | "succeed_then_error";
-type Rule = { mode: Mode; forEmail?: string; times?: number };
+type Rule = { mode: Mode | "bare_404"; forEmail?: string; forReference?: string; times?: number };
 type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }>; refunds: Refund[] };
 type Refund = { id: string; reference: string; chargeId: string; amount: string; status: "refunded" };
 type SimPayout = { id: string; reference: string; status: string; notifyUrl: string; account: string; amount: string };
@@ -123,11 +132,23 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
   }
 
   function pickMode(email?: string): Mode {
-    const i = rules.findIndex((r) => !r.forEmail || r.forEmail === email);
+    const i = rules.findIndex((r) => r.mode !== "bare_404" && !r.forReference && (!r.forEmail || r.forEmail === email));
     if (i < 0) return "accept";
     const rule = rules[i]!;
     if (rule.times !== undefined && --rule.times <= 0) rules.splice(i, 1);
-    return rule.mode;
+    return rule.mode as Mode;
+  }
+
+  /** A status lookup answered with a bare 404 (no JSON: a proxy's page) when a bare_404 rule matches it. */
+  function bare404(res: http.ServerResponse, keys: Array<string | undefined>, email?: string): boolean {
+    const i = rules.findIndex((r) => r.mode === "bare_404" && (r.forReference ? keys.includes(r.forReference) : !r.forEmail || r.forEmail === email));
+    if (i < 0) return false;
+    const rule = rules[i]!;
+    if (rule.times !== undefined && --rule.times <= 0) rules.splice(i, 1);
+    log(`[${p.code}] lookup ${keys.filter(Boolean).join("/")} -> bare 404`);
+    res.writeHead(404, { "content-type": "text/html" });
+    res.end("<html><body><h1>404 Not Found</h1><hr>nginx</body></html>");
+    return true;
   }
 
   const server = http.createServer(async (req, res) => {
@@ -137,6 +158,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
       // --- control API
       if (parts[0] === "_control") {
         if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), (clabeCalls.length = 0), payouts.clear(), refunds.clear(), paidTo.clear(), send(res, 200, { ok: true }));
+        if (req.method === "GET" && parts[1] === "behaviour") return send(res, 200, { rules });
         if (req.method === "POST" && parts[1] === "behaviour") {
           const rule = JSON.parse((await readBody(req)) || "{}") as Rule;
           rules.push(rule);
@@ -157,10 +179,24 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
           return c ? send(res, 200, c) : send(res, 404, { error: "unknown charge" });
         }
         if (req.method === "GET" && parts[1] === "charges") return send(res, 200, { charges: [...charges.values()] });
+        if (req.method === "POST" && parts[1] === "charges" && parts[2] === "bulk") {
+          const body = JSON.parse((await readBody(req)) || "{}") as { charges: Array<{ reference: string; amount: string; currency: string; method: string; notifyUrl: string; email?: string }> };
+          const ids = body.charges.map((b) => {
+            const c: Charge = { id: `${p.code}_ch_${randomBytes(8).toString("hex")}`, reference: b.reference, status: "pending", amount: b.amount, currency: b.currency, method: b.method, notifyUrl: b.notifyUrl, email: b.email, deliveries: [], refunds: [] };
+            charges.set(c.id, c);
+            return c.id;
+          });
+          return send(res, 200, { ids });
+        }
         if (req.method === "POST" && parts[1] === "charges" && parts[2] && parts[3]) {
           const c = charges.get(parts[2]) ?? [...charges.values()].find((x) => x.reference === parts[2]);
           if (!c) return send(res, 404, { error: "unknown charge" });
-          const opts = JSON.parse((await readBody(req)) || "{}") as { notify?: boolean; duplicate?: boolean; delayMs?: number };
+          const opts = JSON.parse((await readBody(req)) || "{}") as { notify?: boolean; duplicate?: boolean; delayMs?: number; expiresFirst?: boolean };
+          if (opts.expiresFirst && parts[3] === "paid") {
+            // The voucher expired (its notice sent and answered) before the payment arrived.
+            c.status = "expired";
+            await notify(c);
+          }
           c.status = parts[3] as Charge["status"];
           if (opts.notify !== false) void notify(c, opts);
           return send(res, 200, c);
@@ -265,18 +301,27 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
       }
       if (req.method === "GET" && parts[0] === "charges" && parts[1] === "by-reference" && parts[2]) {
         const c = [...charges.values()].find((x) => x.reference === parts[2]);
+        if (bare404(res, [parts[2], c?.id], c?.email)) return;
         return c ? send(res, 200, { id: c.id, reference: c.reference, status: c.status }) : send(res, 404, { error: "unknown reference" });
       }
       if (req.method === "GET" && parts[0] === "charges" && parts[1]) {
         const c = charges.get(parts[1]);
+        if (bare404(res, [parts[1], c?.reference], c?.email)) return;
         return c ? send(res, 200, { id: c.id, status: c.status }) : send(res, 404, { error: "unknown charge" });
+      }
+      if (req.method === "GET" && parts[0] === "clabes" && parts[1]) {
+        const a = clabes.get(parts[1]);
+        if (bare404(res, [parts[1]])) return;
+        return a ? send(res, 200, { id: a.id, reference: a.reference, clabe: a.clabe, ...(p.code === "pagosur" ? { bank: "STP" } : {}) }) : send(res, 404, { error: "unknown reference" });
       }
       if (req.method === "GET" && parts[0] === "payouts" && parts[1]) {
         const po = payouts.get(parts[1]);
+        if (bare404(res, [parts[1], po?.reference])) return;
         return po ? send(res, 200, { id: po.id, reference: po.reference, status: po.status }) : send(res, 404, { error: "unknown reference" });
       }
       if (req.method === "GET" && parts[0] === "refunds" && parts[1]) {
         const rf = refunds.get(parts[1]);
+        if (bare404(res, [parts[1]])) return;
         return rf ? send(res, 200, rf) : send(res, 404, { error: "unknown reference" });
       }
       if (req.method === "POST" && parts[0] === "charges" && parts[1] && parts[2] === "refunds") {

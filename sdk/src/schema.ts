@@ -1645,6 +1645,11 @@ export type components = {
                 reason: string | null;
                 durationMs: number;
             }[];
+            /**
+             * @description Present when the provider reported the payment paid after we had failed or expired it (a late payment): it completed all the same
+             * @constant
+             */
+            lateCompletion?: true;
         };
         Pagination: {
             total: number;
@@ -2154,6 +2159,11 @@ export type components = {
                 previousStatus: string | null;
                 /** @description 1, 2, … among the events of this object: order deliveries by it */
                 sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
             };
         };
         Error: {

@@ -3,7 +3,7 @@
 // readable answer is reported as `unknown`, never as a refusal.
 import * as wire from "@/lib/providers/http-psp/transformers";
 import type { ProviderConfig } from "@/lib/providers/registry";
-import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
 
@@ -64,6 +64,11 @@ export class HttpPspConnector implements Connector {
   async provisionClabe(req: ClabeRequest): Promise<ClabeOutcome> {
     const a = await this.call("POST", "/clabes", wire.clabeBody(req));
     return a.ok ? wire.clabeAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason === "timeout" ? "provider_timeout" : "provider_unreachable" };
+  }
+
+  async clabeByReference(reference: string): Promise<ClabeLookup> {
+    const a = await this.call("GET", `/clabes/${encodeURIComponent(reference)}`);
+    return a.ok ? wire.clabeLookupAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
   }
 
   async payout(req: PayoutRequest): Promise<PayoutOutcome> {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkNoticeSignature, clabeAnswer, payoutAnswer, payoutStatusAnswer, refundAnswer, signNotice } from "@/lib/providers/http-psp/transformers";
+import { chargeLookupAnswer, checkNoticeSignature, clabeAnswer, clabeLookupAnswer, payoutAnswer, payoutStatusAnswer, refundAnswer, refundStatusAnswer, signNotice } from "@/lib/providers/http-psp/transformers";
 
 test("notice signatures: timestamp inside the HMAC, ±5 minutes, the notice secret only", () => {
   const now = new Date("2026-11-23T12:00:00Z");
@@ -40,4 +40,17 @@ test("a CLABE answer fails only on an explicit refusal; provider free text never
   assert.equal(clabeAnswer(429, { error: "slow down" }).kind, "unknown");
   assert.equal(clabeAnswer(408, undefined).kind, "unknown");
   assert.deepEqual(payoutStatusAnswer(200, { id: "po_1", status: "REJECTED", reason: "Account closed; call 555-0100" }), { kind: "rejected", providerRef: "po_1", reason: "declined" });
+});
+
+test("a bare 404 on a status lookup (a proxy's page, no JSON) is unknown; the provider's own JSON 404 is never received", () => {
+  for (const body of [undefined, null, "Not Found"]) {
+    assert.equal(chargeLookupAnswer(404, body).kind, "unknown");
+    assert.equal(payoutStatusAnswer(404, body).kind, "unknown");
+    assert.equal(refundStatusAnswer(404, body).kind, "unknown");
+    assert.equal(clabeLookupAnswer(404, body).kind, "unknown");
+  }
+  assert.deepEqual(chargeLookupAnswer(404, { error: "unknown reference" }), { kind: "not_found" });
+  assert.deepEqual(refundStatusAnswer(404, { error: "unknown reference" }), { kind: "not_found" });
+  assert.deepEqual(clabeLookupAnswer(404, { error: "unknown reference" }), { kind: "not_found" });
+  assert.deepEqual(clabeLookupAnswer(200, { id: "acct_1", clabe: "646180000000000009", bank: " STP " }), { kind: "found", providerRef: "acct_1", clabe: "646180000000000009", bank: "STP" });
 });

@@ -9,15 +9,17 @@
 //   POST /charges/{id}/refunds       {reference, amount}             -> 200 {id, status: refunded} | 422 {status: rejected, reason}
 //   GET  /refunds/{reference}        {id, reference, status}         (404: never received)
 //   POST /clabes                     {reference, endUserRef, beneficiary, notifyUrl} -> 201 {id, clabe, bank?}
+//   GET  /clabes/{reference}         {id, reference, clabe, bank?}   (404: never issued)
 //   POST /payouts                    {reference, rail, country, currency, amount, recipient, notifyUrl} -> 201 {id, status}
 //   GET  /payouts/{reference}        {id, reference, status: processing|PAID|REJECTED|REFUNDED} (404: never received)
-// `reference` is always our id: providers de-duplicate on it.
+// `reference` is always our id: providers de-duplicate on it. "Never received" is a 404 with a
+// JSON body ({error}); a bare 404 (no JSON: a proxy's page) is an unknown answer.
 //
 // Notices: `X-Provider-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
 // keyed with the provider's NOTICE secret (never the secret our own calls carry).
 import { createHmac } from "node:crypto";
 import { safeEqual } from "@/lib/crypto/hash";
-import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeRequest, NoticeCheck, PayoutRequest, PayoutStatus, ProviderStatus, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeRequest, NoticeCheck, PayoutRequest, PayoutStatus, ProviderStatus, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 /** Notices whose signed time is further than this from ours are refused (replays of old notices). */
 export const NOTICE_TOLERANCE_SECONDS = 300;
@@ -67,8 +69,16 @@ export function chargeStatus(body: any): ProviderStatus | null {
   return ["pending", "paid", "failed", "expired", "refunded"].includes(body?.status) ? body.status : null;
 }
 
+/**
+ * "Never received" is the provider's own 404: a JSON answer (`{error: …}`). A bare 404 (a
+ * proxy's or load balancer's error page, an empty body) says nothing of our reference: unknown.
+ */
+export function providerNotFound(status: number, body: any): boolean {
+  return status === 404 && body !== null && typeof body === "object" && typeof body.error === "string";
+}
+
 export function chargeLookupAnswer(status: number, body: any): ChargeLookup {
-  if (status === 404) return { kind: "not_found" };
+  if (providerNotFound(status, body)) return { kind: "not_found" };
   const s = chargeStatus(body);
   if (status !== 200 || typeof body?.id !== "string" || !s) return { kind: "unknown", reason: `http_${status}` };
   return { kind: "found", providerRef: body.id, status: s };
@@ -90,7 +100,7 @@ export function refundAnswer(status: number, body: any) {
 }
 
 export function refundStatusAnswer(status: number, body: any): RefundStatus {
-  if (status === 404) return { kind: "not_found" };
+  if (providerNotFound(status, body)) return { kind: "not_found" };
   if (status !== 200 || body === undefined) return { kind: "unknown", reason: `http_${status}` };
   if (body?.status === "refunded") return { kind: "refunded" };
   if (body?.status === "rejected") return { kind: "rejected", reason: declineReason(body?.reason ?? "rejected") };
@@ -109,6 +119,13 @@ export function clabeAnswer(status: number, body: any) {
   return { kind: "unknown" as const, reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
 }
 
+/** GET /clabes/{reference}: the account the provider holds under our reference, if any. */
+export function clabeLookupAnswer(status: number, body: any): ClabeLookup {
+  if (providerNotFound(status, body)) return { kind: "not_found" };
+  if (status !== 200 || body === undefined || typeof body?.clabe !== "string") return { kind: "unknown", reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
+  return { kind: "found", providerRef: typeof body?.id === "string" ? body.id : null, clabe: body.clabe, bank: typeof body?.bank === "string" && body.bank.trim() ? body.bank.trim() : null };
+}
+
 export const payoutBody = (req: PayoutRequest) => ({ ...req, amount: req.amount.toString() });
 
 export function payoutAnswer(status: number, body: any) {
@@ -119,7 +136,7 @@ export function payoutAnswer(status: number, body: any) {
 }
 
 export function payoutStatusAnswer(status: number, body: any): PayoutStatus {
-  if (status === 404) return { kind: "not_found" };
+  if (providerNotFound(status, body)) return { kind: "not_found" };
   if (status !== 200 || body === undefined) return { kind: "unknown", reason: `http_${status}` };
   const providerRef = typeof body?.id === "string" ? body.id : null;
   switch (body?.status) {

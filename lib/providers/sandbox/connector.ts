@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { config } from "@/lib/config";
 import { randomBase62 } from "@/lib/ids";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
-import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeOutcome, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 export function sandboxPaymentPage(transactionId: string): string {
   return `${config().APP_URL}/pay/sandbox/${transactionId}`;
@@ -46,6 +46,11 @@ export class SandboxConnector implements Connector {
 
   async provisionClabe(): Promise<ClabeOutcome> {
     return { kind: "issued", providerRef: null, clabe: newSandboxClabe(), bank: null };
+  }
+
+  /** The sandbox keeps no accounts apart from our rows: nothing to look up. */
+  async clabeByReference(): Promise<ClabeLookup> {
+    return { kind: "unknown", reason: "sandbox_keeps_no_accounts" };
   }
 
   async payout(req: PayoutRequest): Promise<PayoutOutcome> {
