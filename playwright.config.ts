@@ -24,8 +24,8 @@ export default defineConfig({
     { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
     // The merchant dashboard is built for desktops and tablets; the buyer pages for phones too.
     // The overview (its cards, charts and tooltips at 390 px), the payments search and the
-    // experience spec (staff checking a payment or a payout) also run on a phone.
-    { name: "phone", testIgnore: /dashboard(?!-overview|-experience|-payments-search)[^/]*\.spec\.ts$/, use: { ...devices["Pixel 7"], channel: undefined } },
+    // experience spec (staff checking a payment or a payout) and the Shops page also run on a phone.
+    { name: "phone", testIgnore: /dashboard(?!-overview|-experience|-payments-search|-shops)[^/]*\.spec\.ts$/, use: { ...devices["Pixel 7"], channel: undefined } },
     // A 10" tablet in portrait (iPad Air's 820 × 1180 viewport), in Chromium: the dashboard and
     // the buyer's checkout.
     { name: "tablet", testMatch: /(dashboard|checkout).*\.spec\.ts$/, use: { ...devices["Galaxy Tab S4"], viewport: { width: 820, height: 1180 }, deviceScaleFactor: 2, channel: undefined } },

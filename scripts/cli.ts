@@ -1,6 +1,7 @@
 // Operator CLI (there is no public sign-up). Usage:
 //   npm run merchant:create -- --name "Acme" [--tier starter|standard|premium] [--email owner@acme.test --password …] [--industry …] [--time-zone America/Mexico_City] [--json]
 //   npm run merchant:suspend -- --merchant mer_… [--reactivate]
+//   npm run shop:create -- --merchant mer_… --name "Acme Outlet" [--json]   (its own key pairs, both environments)
 //   npm run shop:suspend -- --shop shp_… [--reactivate]
 //   npm run keys:roll -- --shop shp_… --env sandbox|production [--json]
 //   npm run keys:merchant-wide -- --merchant mer_… --env sandbox|production [--json]
@@ -20,7 +21,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -109,6 +110,22 @@ async function main(): Promise<number> {
         const { setMerchantStatus } = await import("@/lib/merchants/set-status");
         const r = await setMerchantStatus(need(values.merchant, "--merchant"), values.reactivate ? "active" : "suspended");
         out(`merchant ${r.id} is now ${r.status}`, r);
+        return 0;
+      }
+      case "shop:create": {
+        const { createShop } = await import("@/lib/merchants/create-shop");
+        const created = await createShop({ merchantId: need(values.merchant, "--merchant"), name: need(values.name, "--name") });
+        out(
+          [
+            `shop ${created.shopId} (${created.name}) of merchant ${created.merchantId}`,
+            `sandbox     publishable ${created.sandbox.publishableKey}`,
+            `            secret      ${created.sandbox.secretKey}`,
+            `production  publishable ${created.production.publishableKey}`,
+            `            secret      ${created.production.secretKey}`,
+            "Secret keys are shown only now: store them safely.",
+          ].join("\n"),
+          created,
+        );
         return 0;
       }
       case "shop:suspend": {

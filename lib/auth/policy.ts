@@ -54,6 +54,7 @@ export const POLICY = {
   seeSecrets: { label: "Mint and see secrets once: webhook signing secrets, rolled secret keys", keys: SECRET, roles: STAFF, money: true },
   payCheckout: { label: "A buyer's pick of a payment method on a checkout session", keys: [], roles: [], buyer: true },
   manageTeam: { label: "Invite and remove dashboard users, change their roles", keys: [], roles: ["owner"] },
+  seeShops: { label: "See the merchant's shops, their keys and payment methods", keys: [], roles: ["owner"] },
   readSecurityLog: { label: "Read the merchant's security log", keys: [], roles: ["owner"] },
   enrollTwoFactor: { label: "Set up one's own two-factor sign-in", keys: [], roles: EVERYONE },
   sandboxFixture: { label: "Test fixtures of the foundation (sandbox only)", keys: SECRET, roles: [], environments: SANDBOX, outside: "production_key_refused" },

@@ -32,7 +32,7 @@ const objectOf = (o: unknown) => (o && typeof o === "object" ? (o as { id?: unkn
  * previous event). The caller holds the object's row lock, so two events of one object never
  * take the same sequence.
  */
-export async function emitEvent(tx: Tx, e: { merchantId: string; environment: Environment; type: EventType; object: unknown; previousStatus?: string | null; data?: Record<string, unknown> }): Promise<string> {
+export async function emitEvent(tx: Tx, e: { merchantId: string; environment: Environment; type: EventType; object: unknown; previousStatus?: string | null; data?: Record<string, unknown>; shopId?: string | null }): Promise<string> {
   const id = newId("event");
   const createdAt = new Date();
   const objectId = typeof objectOf(e.object).id === "string" ? (objectOf(e.object).id as string) : null;
@@ -52,7 +52,25 @@ export async function emitEvent(tx: Tx, e: { merchantId: string; environment: En
       }
     }
   }
+  const shopId = e.shopId !== undefined ? e.shopId : await shopOfObject(tx, e.type, objectId);
   const payload = { id, type: e.type, createdAt: createdAt.toISOString(), environment: e.environment, apiVersion: API_VERSION, data: { object: e.object, previousStatus, sequence, ...e.data } };
-  await tx.event.create({ data: { id, merchantId: e.merchantId, environment: e.environment, type: e.type, payload: payload as object, objectId, sequence, createdAt } });
+  await tx.event.create({ data: { id, merchantId: e.merchantId, environment: e.environment, type: e.type, payload: payload as object, objectId, sequence, shopId, createdAt } });
   return id;
+}
+
+/**
+ * The shop an event's object belongs to, read in the emitting transaction: a payment's shop, its
+ * claim's (refund or chargeback) payment's shop, the shop of the key that sent a payout. Null for
+ * the merchant's own objects (settlements, withdrawals, merchant-wide payouts): those reach every
+ * key and subscription of the merchant (decisions.md, Shops).
+ */
+async function shopOfObject(tx: Tx, type: EventType, objectId: string | null): Promise<string | null> {
+  if (!objectId) return null;
+  if (type.startsWith("payment.")) return (await tx.transaction.findUnique({ where: { id: objectId }, select: { shopId: true } }))?.shopId ?? null;
+  if (type.startsWith("claim.") || type.startsWith("chargeback.")) {
+    const claim = await tx.claim.findUnique({ where: { id: objectId }, select: { transaction: { select: { shopId: true } } } });
+    return claim?.transaction?.shopId ?? null;
+  }
+  if (type.startsWith("payout.")) return (await tx.payout.findUnique({ where: { id: objectId }, select: { shopId: true } }))?.shopId ?? null;
+  return null;
 }

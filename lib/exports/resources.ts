@@ -67,6 +67,8 @@ const payments: ExportResource = {
 /** The merchant's own accounts (its balance buckets and payout balances), not the counter accounts. */
 const MERCHANT_ACCOUNTS = ["available", "pending", "reserve", "frozen", "payout_available", "payout_in_flight", "in_transit"];
 
+// A shop-bound key: the movements of its shop's payments and their claims, plus the merchant's
+// own (transfers, swaps, payouts, settlements: they carry no payment); never another shop's.
 const ledger: ExportResource = {
   header: ["id", "created_at", "posting_id", "kind", "account", "currency", "amount", "transaction_id", "claim_id"],
   // Entries are paged by their insertion sequence (the (merchant, environment, seq) index).
@@ -74,7 +76,8 @@ const ledger: ExportResource = {
     const rows = await sql<Row & { seq: string }>(
       `SELECT e.id, e.seq::text AS seq, ${local("e.created_at")} AS created, e.posting_id, p.kind, e.account, e.currency, e.amount::text AS amount, p.transaction_id, p.claim_id
          FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
-        WHERE e.merchant_id = $1 AND e.environment = $2::"Environment" AND ($3::text IS NULL OR TRUE)
+        WHERE e.merchant_id = $1 AND e.environment = $2::"Environment"
+          AND ($3::text IS NULL OR p.transaction_id IS NULL OR EXISTS (SELECT 1 FROM transactions t WHERE t.id = p.transaction_id AND t.shop_id = $3))
           AND e.account = ANY($9::text[])
           AND e.created_at >= $5 AND e.created_at < $6
           AND ($7::bigint IS NULL OR e.seq > $7::bigint)
@@ -97,7 +100,8 @@ const payouts: ExportResource = {
       "payouts",
       `id, ${local("created_at")} AS created, ${local("completed_at")} AS completed, ${local("failed_at")} AS failed, status::text AS status, method_id, method_name, rail, country,
        amount::text, currency, recipient->>'name' AS recipient_name, provider, provider_ref, failure_reason`,
-      null,
+      // A shop key: the payouts its shop sent and the merchant-wide ones (no shop), never another shop's.
+      "COALESCE(shop_id, $3)",
       scope,
       after,
       limit,

@@ -12,7 +12,7 @@ import { gate } from "@/lib/auth/gate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/http/rate-limit";
 import { parseWith } from "@/lib/http/validation";
 import { clientIp } from "@/lib/http/client-ip";
-import { validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/http/idempotency";
+import { canonicalIdempotencyPath, validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/http/idempotency";
 import { recordRequest } from "@/lib/http/request-log";
 import { API_BODY_LIMIT, readBody, readMultipart, refuseDeclaredOversize } from "@/lib/http/body";
 import { failedAuthGuard } from "@/lib/auth/failed-auth";
@@ -130,7 +130,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       const execute = async () => answer((await handler(input)) as ResponseOf<E> | Reply<ResponseOf<E>>);
       const idemKey = req.headers.get("idempotency-key");
       if (endpoint.idempotent && idemKey !== null && auth) {
-        const scope = { merchantId: auth.merchant.id, environment: auth.environment, key: validateIdempotencyKey(idemKey), method: endpoint.method, path: url.pathname };
+        const scope = { merchantId: auth.merchant.id, environment: auth.environment, key: validateIdempotencyKey(idemKey), method: endpoint.method, path: canonicalIdempotencyPath(url.pathname), shopId: auth.shop?.id ?? null };
         const replay = options.replay;
         const result = await withIdempotency(
           scope,

@@ -22,7 +22,7 @@ after(() => db().$disconnect());
 
 const scope = (): IdempotencyScope => ({ merchantId, environment: "sandbox", key: randomUUID(), method: "POST", path: "/test/bind" });
 const record = async (s: IdempotencyScope) =>
-  (await db().idempotencyRecord.findUnique({ where: { merchantId_environment_idempotencyKey_method_path: { merchantId: s.merchantId, environment: s.environment, idempotencyKey: s.key, method: s.method, path: s.path } } }));
+  (await db().idempotencyRecord.findUnique({ where: { merchantId_environment_shopId_idempotencyKey_method_path: { merchantId: s.merchantId, environment: s.environment, shopId: s.shopId ?? "", idempotencyKey: s.key, method: s.method, path: s.path } } }));
 /** A row that stands for "what the use case created": a webhook subscription is a cheap one. */
 const createThing = (tx: Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0], id = newId("webhook")) =>
   tx.webhookSubscription.create({ data: { id, merchantId, environment: "sandbox", url: "https://example.com/h", managed: false, events: ["*"], secretEncrypted: "x" } });

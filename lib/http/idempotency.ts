@@ -1,4 +1,5 @@
-// Idempotency-Key (decisions.md): scope merchant + environment + key + method + path, kept 24 h.
+// Idempotency-Key (decisions.md): scope merchant + environment + shop ('' for a merchant-wide
+// credential) + key + method + the endpoint's canonical path (`/transactions` is `/payments`), kept 24 h.
 // Same key and same canonical body replays the stored answer; a different body is 409
 // idempotency_conflict. A duplicate arriving while the first is still running waits for it (up
 // to 10 s) and replays it: the `processing` row is the lock, so two side effects are impossible
@@ -34,7 +35,12 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 export const idempotencyLeaseMs = () => config().IDEMPOTENCY_LEASE_MS;
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 
-export type IdempotencyScope = { merchantId: string; environment: Environment; key: string; method: string; path: string };
+export type IdempotencyScope = { merchantId: string; environment: Environment; key: string; method: string; path: string; /** The credential's shop; omitted or null: merchant-wide. */ shopId?: string | null };
+
+/** The API path an idempotency key is scoped to: the legacy alias `/transactions` shares `/payments`' key space. */
+export function canonicalIdempotencyPath(pathname: string): string {
+  return pathname.replace(/^\/api\/v1\/transactions(?=\/|$)/, "/api/v1/payments").replace(/\/+$/, "") || "/";
+}
 export type StoredResponse = { status: number; body: unknown };
 /** What the protected change created: the resource a lost answer is re-rendered from. */
 export type ResourceRef = { resource: string; id: string };
@@ -77,9 +83,9 @@ export function validateIdempotencyKey(key: string): string {
 // path (see lib/db.ts).
 const CLAIM = `
   INSERT INTO idempotency_records
-    (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, created_at, updated_at)
-  VALUES ($1, $2, $3::"Environment", $4, $5, $6, $7, 'processing', $8, $9, now(), now())
-  ON CONFLICT (merchant_id, environment, idempotency_key, method, path) DO UPDATE SET
+    (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, shop_id, created_at, updated_at)
+  VALUES ($1, $2, $3::"Environment", $4, $5, $6, $7, 'processing', $8, $9, $10, now(), now())
+  ON CONFLICT (merchant_id, environment, shop_id, idempotency_key, method, path) DO UPDATE SET
     id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = 'processing', response_status = NULL,
     response_body = NULL, resource_type = NULL, resource_id = NULL,
     locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
@@ -101,11 +107,11 @@ const RELEASE = `DELETE FROM idempotency_records WHERE id = $1 AND state = 'proc
 const EXPIRE_LEASE = `UPDATE idempotency_records SET locked_until = now() WHERE id = $1 AND state = 'committed'`;
 const READ = `SELECT id, request_hash, state, response_status, response_body, resource_type, resource_id, locked_until < now() AS lease_over
   FROM idempotency_records
-  WHERE merchant_id = $1 AND environment = $2::"Environment" AND idempotency_key = $3 AND method = $4 AND path = $5`;
+  WHERE merchant_id = $1 AND environment = $2::"Environment" AND idempotency_key = $3 AND method = $4 AND path = $5 AND shop_id = $6`;
 
 async function claim(scope: IdempotencyScope, requestHash: string): Promise<string | null> {
   const now = Date.now();
-  const rows = await sql<{ id: string }>(CLAIM, [newId("idempotency"), scope.merchantId, scope.environment, scope.key, scope.method, scope.path, requestHash, new Date(now + idempotencyLeaseMs()), new Date(now + IDEMPOTENCY_TTL_MS)]);
+  const rows = await sql<{ id: string }>(CLAIM, [newId("idempotency"), scope.merchantId, scope.environment, scope.key, scope.method, scope.path, requestHash, new Date(now + idempotencyLeaseMs()), new Date(now + IDEMPOTENCY_TTL_MS), scope.shopId ?? ""]);
   return rows[0]?.id ?? null;
 }
 
@@ -226,7 +232,7 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
       return { ...result, replayed: false };
     }
 
-    const [row] = await sql<Row>(READ, [scope.merchantId, scope.environment, scope.key, scope.method, scope.path]);
+    const [row] = await sql<Row>(READ, [scope.merchantId, scope.environment, scope.key, scope.method, scope.path, scope.shopId ?? ""]);
     if (row && row.request_hash !== requestHash) {
       throw new AppError("idempotency_conflict", "This Idempotency-Key was already used with a different request body. Use a new key for a new request.", { param: "Idempotency-Key" });
     }

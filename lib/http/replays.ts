@@ -16,7 +16,7 @@ import { getPayoutBalance, payoutBalances, presentBalances } from "@/lib/payouts
 import { parseAmount } from "@/lib/payouts/send-payout";
 import { present as presentSwap } from "@/lib/payouts/swap";
 import { presentAccount, presentDeposit } from "@/lib/deposits/present";
-import { presentSubscription, signingSecrets } from "@/lib/webhooks/subscriptions";
+import { presentSubscription, signingSecrets, subscriptionScope } from "@/lib/webhooks/subscriptions";
 import { getClaim } from "@/lib/claims/get-claim";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
 import { presentTopup } from "@/lib/topups/topups";
@@ -106,8 +106,8 @@ export async function replayDeposit(auth: Ctx, accountId: string, ref: ResourceR
 }
 
 /** POST /webhooks: the secret is never stored in an answer; it is opened from the subscription. */
-export async function replayWebhook(auth: Ctx, ref: ResourceRef) {
-  const s = (await db().webhookSubscription.findFirst({ where: { id: ref.id, ...scope(auth) } })) ?? gone(ref);
+export async function replayWebhook(auth: Pick<AuthContext, "merchant" | "shop" | "environment">, ref: ResourceRef) {
+  const s = (await db().webhookSubscription.findFirst({ where: { id: ref.id, ...subscriptionScope(auth) } })) ?? gone(ref);
   return { ...presentSubscription(s), secret: signingSecrets(s).current };
 }
 

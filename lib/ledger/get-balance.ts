@@ -1,7 +1,9 @@
 // GET /me/balance. Every figure is read, never summed over history: the buckets are the
 // ledger's running totals, the 90-day fee summary comes from the daily totals, the movements
 // are the newest entries (by seq), and `ledgerWarnings` is the last result of the verification
-// job (lib/jobs/verify-ledgers.ts), which recomputes the ledger from its entries.
+// job (lib/jobs/verify-ledgers.ts), which recomputes the ledger from its entries. The balance is
+// the merchant's (one per merchant and environment); a shop-bound key's movements leave out
+// those of another shop's payments (decisions.md, Shops).
 import { sql } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
 import { DAILY_ACCOUNTS, MERCHANT_BUCKETS } from "@/lib/ledger/post";
@@ -36,7 +38,9 @@ const BALANCE_SQL = `SELECT
   (SELECT COALESCE(json_agg(m ORDER BY m.seq DESC), '[]'::json) FROM (
     SELECT e.id, e.account, e.amount::text AS amount, e.created_at, e.seq, p.kind, p.transaction_id, p.claim_id
     FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
-    WHERE e.merchant_id = $1 AND e.environment = $2::"Environment" AND e.account = ANY($3::text[]) ORDER BY e.seq DESC LIMIT 20) m) AS movements,
+    WHERE e.merchant_id = $1 AND e.environment = $2::"Environment" AND e.account = ANY($3::text[])
+      AND ($6::text IS NULL OR p.transaction_id IS NULL OR EXISTS (SELECT 1 FROM transactions t WHERE t.id = p.transaction_id AND t.shop_id = $6))
+    ORDER BY e.seq DESC LIMIT 20) m) AS movements,
   (SELECT COALESCE(json_agg(s ORDER BY s.day), '[]'::json) FROM (
     SELECT date_trunc('day', reserve_release_at) AS day, SUM(reserve_amount)::text AS amount FROM transactions
     WHERE merchant_id = $1 AND environment = $2::"Environment" AND reserve_release_at IS NOT NULL AND reserve_released_at IS NULL AND reserve_amount > 0
@@ -48,7 +52,7 @@ export async function getBalance(auth: AuthContext) {
   const environment = auth.environment;
   // The last 90 days, today included, in whole UTC days (the daily totals' unit).
   const since = new Date(Date.now() - (FEE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
-  const [row] = await sql<BalanceRow>(BALANCE_SQL, [merchantId, environment, [...MERCHANT_BUCKETS], [...DAILY_ACCOUNTS], since]);
+  const [row] = await sql<BalanceRow>(BALANCE_SQL, [merchantId, environment, [...MERCHANT_BUCKETS], [...DAILY_ACCOUNTS], since, auth.shop?.id ?? null]);
   const { buckets, daily, movements, schedule, warnings } = row!;
   const bucket = (name: string) => BigInt(buckets.find((b) => b.account === name)?.balance ?? 0);
   const fee = (name: string) => BigInt(daily.find((f) => f.account === name)?.amount ?? 0);

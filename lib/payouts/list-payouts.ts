@@ -1,5 +1,6 @@
-// GET /me/payout/send and GET /me/payout/send/{id}. Payouts belong to the merchant's payout
-// balance (not to a shop): scoped by merchant and environment.
+// GET /me/payout/send and GET /me/payout/send/{id}. Payouts draw on the merchant's payout
+// balance: scoped by merchant and environment; a shop-bound key sees the payouts its shop sent
+// and the merchant-wide ones (no shop), never another shop's.
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
@@ -7,8 +8,10 @@ import { presentPayout } from "@/lib/payouts/present";
 import type { PayoutContext } from "@/lib/payouts/send-payout";
 import type { PayoutStatus } from "@/lib/generated/prisma/enums";
 
+const shopScope = (auth: PayoutContext) => (auth.shop ? { OR: [{ shopId: auth.shop.id }, { shopId: null }] } : {});
+
 export async function findOwnedPayout(auth: PayoutContext, id: string) {
-  const p = await db().payout.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment } });
+  const p = await db().payout.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment, ...shopScope(auth) } });
   if (!p) throw new AppError("payout_not_found", `No payout ${id}.`, { param: "id" });
   return p;
 }
@@ -18,7 +21,7 @@ export async function getPayout(auth: PayoutContext, id: string) {
 }
 
 export async function listPayouts(auth: PayoutContext, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: PayoutStatus }) {
-  const scope = { merchantId: auth.merchant.id, environment: auth.environment };
+  const scope = { merchantId: auth.merchant.id, environment: auth.environment, ...shopScope(auth) };
   const where = { ...scope, ...(query.status ? { status: query.status } : {}) };
   const { rows, meta } = await pageRows(readPage(query), {
     find: ({ extra, orderBy, skip, take }) => db().payout.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),

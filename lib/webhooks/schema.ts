@@ -12,6 +12,7 @@ export const subscription = z
     managed: z.boolean(),
     events: z.array(z.string()),
     status: z.enum(["enabled", "disabled"]),
+    shopId: z.string().nullable().describe("The shop whose events it receives (the shop of the key that created it); null: every shop"),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -42,6 +43,7 @@ export const inboxMessage = z
 export const createWebhookBody = z.object({
   url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe("Omit for the managed inbox hosted by the service"),
   events: z.array(eventName).min(1).max(20).describe("Event names of section 6, or * for all"),
+  shopId: z.string().max(64).optional().describe("Merchant-wide credentials only: receive this shop's events only (omitted: every shop's). A shop key's subscription is always its shop's"),
 });
 
 export const updateWebhookBody = z.object({
@@ -65,7 +67,7 @@ export const createWebhookEndpoint = defineEndpoint({
   permission: "seeSecrets",
   body: createWebhookBody,
   response: subscriptionWithSecret,
-  errors: [],
+  errors: ["shop_not_found", "forbidden"],
 });
 export const listWebhooksEndpoint = defineEndpoint({ method: "GET", path: "/webhooks", tag: "Webhooks", summary: "List subscriptions", auth: "secret", permission: "read", query: z.object({ ...listQuery() }), response: envelopeOf(subscription), errors: [] });
 export const getWebhookEndpoint = defineEndpoint({ method: "GET", path: "/webhooks/{id}", tag: "Webhooks", summary: "Retrieve a subscription", auth: "secret", permission: "read", params: idParams, response: subscription, errors: ["webhook_not_found"] });

@@ -1,5 +1,8 @@
 // Webhook subscriptions: create, list, get, update, delete, rotate the secret. Always scoped by
-// merchant and environment; another merchant's id is the same 404 as an unknown one.
+// merchant and environment; another merchant's id is the same 404 as an unknown one. A
+// subscription belongs to the shop of the key that created it (decisions.md, Shops): that shop's
+// keys alone see and change it, and it receives that shop's events (and the merchant's own). One
+// made with a merchant-wide credential (or the dashboard) covers every shop, unless `shopId` names one.
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { config } from "@/lib/config";
@@ -20,7 +23,7 @@ const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 export const inboxUrl = (id: string) => `${config().APP_URL}/api/inbox/${id}`;
 
 export function presentSubscription(s: WebhookSubscription) {
-  return { id: s.id, url: s.url, managed: s.managed, events: s.events, status: s.status, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString() };
+  return { id: s.id, url: s.url, managed: s.managed, events: s.events, status: s.status, shopId: s.shopId, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString() };
 }
 
 /** The secrets deliveries are signed with now: current, and previous during the grace window. */
@@ -29,25 +32,43 @@ export function signingSecrets(s: Pick<WebhookSubscription, "secretEncrypted" | 
   return { current: open(s.secretEncrypted), previous };
 }
 
+type Owner = Pick<AuthContext, "merchant" | "shop" | "environment">;
+
+/** What a credential may see: a shop key its shop's subscriptions only; merchant-wide, all of them. */
+export const subscriptionScope = (auth: Owner) => ({ merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { shopId: auth.shop.id } : {}) });
+
 export async function findSubscription(auth: AuthContext, id: string): Promise<WebhookSubscription> {
-  const s = await db().webhookSubscription.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment, deletedAt: null } });
+  const s = await db().webhookSubscription.findFirst({ where: { id, ...subscriptionScope(auth), deletedAt: null } });
   if (!s) throw new AppError("webhook_not_found", `No webhook subscription ${id}.`, { param: "id" });
   return s;
 }
 
-export async function createSubscription(auth: AuthContext, input: { url?: string; events: string[] }) {
+/** The shop a new subscription belongs to: the key's; for a merchant-wide credential, `shopId` or none (all shops). */
+async function ownerShop(auth: Owner, shopId: string | undefined): Promise<string | null> {
+  if (auth.shop) {
+    if (shopId && shopId !== auth.shop.id) throw new AppError("forbidden", "`shopId` is not the shop of this credential.", { param: "shopId" });
+    return auth.shop.id;
+  }
+  if (!shopId) return null;
+  const shop = await db().shop.findFirst({ where: { id: shopId, merchantId: auth.merchant.id }, select: { id: true } });
+  if (!shop) throw new AppError("shop_not_found", `No shop ${shopId} for this merchant.`, { param: "shopId" });
+  return shop.id;
+}
+
+export async function createSubscription(auth: AuthContext, input: { url?: string; events: string[]; shopId?: string }) {
+  const shopId = await ownerShop(auth, input.shopId);
   if (input.url) await assertDeliverableUrl(input.url, auth.environment);
   const id = newId("webhook");
   const secret = newSecret();
   const s = await inBoundTransaction((tx) => tx.webhookSubscription.create({
-    data: { id, merchantId: auth.merchant.id, environment: auth.environment, url: input.url ?? inboxUrl(id), managed: !input.url, events: [...new Set(input.events)], secretEncrypted: seal(secret) },
+    data: { id, merchantId: auth.merchant.id, environment: auth.environment, shopId, url: input.url ?? inboxUrl(id), managed: !input.url, events: [...new Set(input.events)], secretEncrypted: seal(secret) },
   }), () => ({ resource: "webhook", id }));
   await recordSecurityEvent({ merchantId: auth.merchant.id, type: "webhook_secret.revealed", ...actorOf(auth), details: { webhookId: id, environment: auth.environment } });
   return { ...presentSubscription(s), secret };
 }
 
 export async function listSubscriptions(auth: AuthContext, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string }) {
-  const where = { merchantId: auth.merchant.id, environment: auth.environment, deletedAt: null };
+  const where = { ...subscriptionScope(auth), deletedAt: null };
   const { rows, meta } = await pageRows(readPage(query), {
     find: ({ extra, orderBy, skip, take }) => db().webhookSubscription.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().webhookSubscription.count({ where }),

@@ -1926,6 +1926,8 @@ export type components = {
             events: string[];
             /** @enum {string} */
             status: "enabled" | "disabled";
+            /** @description The shop whose events it receives (the shop of the key that created it); null: every shop */
+            shopId: string | null;
             createdAt: string;
             updatedAt: string;
             /** @description whsec_…; shown only in this answer */
@@ -1938,6 +1940,8 @@ export type components = {
             events: string[];
             /** @enum {string} */
             status: "enabled" | "disabled";
+            /** @description The shop whose events it receives (the shop of the key that created it); null: every shop */
+            shopId: string | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -6110,6 +6114,8 @@ export interface operations {
                     url?: string;
                     /** @description Event names of section 6, or * for all */
                     events: ("payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "*")[];
+                    /** @description Merchant-wide credentials only: receive this shop's events only (omitted: every shop's). A shop key's subscription is always its shop's */
+                    shopId?: string;
                 };
             };
         };
@@ -6141,8 +6147,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed, forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: shop_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
