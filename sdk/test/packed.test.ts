@@ -19,7 +19,10 @@ after(async () => {
   await db().$disconnect();
 });
 
-const npm = (args: string[], cwd: string) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
+// Run under `npm test`, this process inherits npm_* settings (prefixes among them) that would
+// point a nested npm at the repository: the scratch project's npm gets none of them.
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as NodeJS.ProcessEnv;
+const npm = (args: string[], cwd: string) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", env: { ...cleanEnv, npm_config_update_notifier: "false" } });
 
 /** The README's first call, webhook included: compiled under strict, run against the server. */
 const SAMPLE = `
