@@ -57,6 +57,7 @@ export const POLICY = {
   seeShops: { label: "See the merchant's shops, their keys and payment methods", keys: [], roles: ["owner"] },
   readSecurityLog: { label: "Read the merchant's security log", keys: [], roles: ["owner"] },
   enrollTwoFactor: { label: "Set up one's own two-factor sign-in", keys: [], roles: EVERYONE },
+  listenWebhooks: { label: "Forward sandbox webhooks to a local machine (the SDK's listen command)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   sandboxFixture: { label: "Test fixtures of the foundation (sandbox only)", keys: SECRET, roles: [], environments: SANDBOX, outside: "production_key_refused" },
 } as const satisfies Record<string, Rule>;
 

@@ -3,24 +3,12 @@ import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { listOf, listQuery } from "@/lib/http/pagination";
 import { EVENT_TYPES } from "@/lib/events/emit";
+import { anyEvent } from "@/lib/events/payloads";
 
 export const EVENT_RETENTION_DAYS = 30;
 
-export const eventBody = z
-  .object({
-    id: z.string().describe("evt_…"),
-    type: z.enum(EVENT_TYPES),
-    createdAt: z.string(),
-    environment: z.enum(["sandbox", "production"]),
-    apiVersion: z.string(),
-    data: z.object({
-      object: z.record(z.string(), z.unknown()).describe("The resource as GET returns it"),
-      previousStatus: z.string().nullable().describe("The object's status before this change (null when unknown or first)"),
-      sequence: z.number().int().describe("1, 2, … among the events of this object: order deliveries by it"),
-      lateCompletion: z.literal(true).optional().describe("payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion"),
-    }),
-  })
-  .meta({ id: "Event" });
+/** Every event, typed by its `type` (lib/events/payloads.ts): what webhooks deliver. */
+export const eventBody = anyEvent;
 
 const instant = (what: string) =>
   z

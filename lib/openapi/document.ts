@@ -5,6 +5,8 @@ import type { EndpointDef } from "@/lib/http/endpoint";
 import { ruleOf } from "@/lib/auth/policy";
 import { API_VERSION } from "@/lib/merchants/schema";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
+import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_OBJECTS, EVENT_SCHEMAS, eventComponentName } from "@/lib/events/payloads";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -86,6 +88,42 @@ function operation(e: EndpointDef, components: Record<string, JsonSchema>) {
   };
 }
 
+/** The headers of every delivery (api-reference section 6, decisions.md Webhooks). */
+const DELIVERY_HEADERS: Array<[string, string]> = [
+  ["X-Service-Signature", "t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">[,v0=<the same with the previous secret during a rotation>]"],
+  ["X-Service-Event", "The event type"],
+  ["X-Service-Delivery", "The delivery id (dlv_…)"],
+  ["webhook-id", "Standard Webhooks: the event id"],
+  ["webhook-timestamp", "Standard Webhooks: unix seconds"],
+  ["webhook-signature", "Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of \"<id>.<timestamp>.<raw body>\">, one per active secret"],
+];
+
+/**
+ * OpenAPI 3.1 `webhooks`: one entry per event type the service emits, its body the event's own
+ * schema (lib/events/payloads.ts), so generators type each payload.
+ */
+function webhooks(components: Record<string, JsonSchema>) {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => {
+      jsonSchema(EVENT_SCHEMAS[type], "output", components); // registers components.schemas.<Type>Event
+      return [
+        type,
+        {
+          post: {
+            operationId: `webhook${eventComponentName(type)}`,
+            summary: EVENT_OBJECTS[type].summary,
+            description: `Delivered to each subscription whose events include \`${type}\` (or \`*\`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).`,
+            tags: ["Webhooks"],
+            parameters: DELIVERY_HEADERS.map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } })),
+            requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${eventComponentName(type)}` } } } },
+            responses: { "200": { description: "Any 2xx acknowledges the delivery" } },
+          },
+        },
+      ];
+    }),
+  );
+}
+
 export function buildOpenApiDocument(baseUrl: string, endpoints: EndpointDef[] = ENDPOINTS) {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, JsonSchema> = {};
@@ -94,6 +132,7 @@ export function buildOpenApiDocument(baseUrl: string, endpoints: EndpointDef[] =
     (paths[e.path] ??= {})[e.method.toLowerCase()] = operation(e, components);
   }
   jsonSchema(errorEnvelopeSchema, "output", components); // registers components.schemas.Error
+  const hooks = webhooks(components);
   return {
     openapi: "3.1.0",
     info: {
@@ -104,9 +143,15 @@ export function buildOpenApiDocument(baseUrl: string, endpoints: EndpointDef[] =
     servers: [{ url: `${baseUrl}/api/v1` }],
     tags: [...new Set(endpoints.filter((e) => !e.internal).map((e) => e.tag))].map((name) => ({ name })),
     paths,
+    webhooks: hooks,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An access token from POST /auth/token, or a raw sk_*/pk_* key." } },
-      schemas: { ...components, ErrorCode: { type: "string", enum: ERROR_CODES } },
+      schemas: {
+        ...components,
+        // Named generators (and ours) switch on `type` to narrow `data.object`.
+        Event: { ...components.Event, discriminator: { propertyName: "type", mapping: Object.fromEntries(EVENT_TYPES.map((t) => [t, `#/components/schemas/${eventComponentName(t)}`])) } },
+        ErrorCode: { type: "string", enum: ERROR_CODES },
+      },
     },
   };
 }

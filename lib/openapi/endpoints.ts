@@ -21,6 +21,7 @@ import { createCheckoutSessionEndpoint, getCheckoutSessionEndpoint, selectChecko
 import { getAccountEndpoint, getOrCreateAccountEndpoint, listAccountsEndpoint, listDepositMethodsEndpoint, listDepositsEndpoint, simulateDepositEndpoint, depositNoticeEndpoint } from "@/lib/deposits/schema";
 import { executeSwapEndpoint, fundSandboxEndpoint, getPayoutBalanceEndpoint, getPayoutEndpoint, listCurrenciesEndpoint, listMethodsEndpoint, listPayoutsEndpoint, payoutNoticeEndpoint, quoteSwapEndpoint, sendPayoutEndpoint, simulatePayoutEndpoint, transferEndpoint } from "@/lib/payouts/schema";
 import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listDeliveriesEndpoint, listInboxEndpoint, listWebhooksEndpoint, replayDeliveryEndpoint, rotateSecretEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
+import { listenWebhooksEndpoint, reportListenEndpoint } from "@/lib/webhooks/listen-schema";
 
 export const ENDPOINTS: EndpointDef[] = [
   issueTokenEndpoint,
@@ -72,6 +73,8 @@ export const ENDPOINTS: EndpointDef[] = [
   listDeliveriesEndpoint,
   replayDeliveryEndpoint,
   listInboxEndpoint,
+  listenWebhooksEndpoint,
+  reportListenEndpoint,
   listDepositMethodsEndpoint,
   getOrCreateAccountEndpoint,
   listAccountsEndpoint,

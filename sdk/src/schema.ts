@@ -783,6 +783,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream sandbox deliveries to a local machine (server-sent events)
+         * @description Sandbox only. Creates the merchant's listen inbox once (a managed subscription to every event, reused by every later listen, so its secret stays the same) and streams, as server-sent events, each delivery it receives: `event: ready` first (`{subscriptionId, events, secret?}`), then `event: delivery` with `id` = the message id and data `{id, deliveryId, event, body, headers}`, `body` the raw body exactly as signed and `headers` the delivery's own (X-Service-Signature and the Standard Webhooks headers), so a local receiver verifies them as it would in production. Comments keep the connection alive; `event: bye` ends a stream (the server stopping, or after 30 minutes): reconnect with `after`.
+         */
+        get: operations["getWebhooksListen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/listen/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what the local endpoint answered to a forwarded delivery
+         * @description Sandbox only. The delivery log of the listen inbox then shows the local answer: `succeeded` for a 2xx, `failed` otherwise (replay it to forward it again).
+         */
+        post: operations["postWebhooksListenDeliveriesDeliveryId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/deposit-methods": {
         parameters: {
             query?: never;
@@ -1384,7 +1424,268 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "payment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was captured: the funds are in the merchant's balance (the canonical signal)
+         * @description Delivered to each subscription whose events include `payment.completed` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookPaymentCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment failed, or its buyer let it expire (status failed or expired)
+         * @description Delivered to each subscription whose events include `payment.failed` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookPaymentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A completed payment was refunded in full or in part
+         * @description Delivered to each subscription whose events include `payment.refunded` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookPaymentRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Back-compat alias of payment.completed, emitted by the sandbox simulator only
+         * @description Delivered to each subscription whose events include `payment.captured` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookPaymentCapturedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "chargeback.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A chargeback was opened on a completed payment (the claim, kind chargeback)
+         * @description Delivered to each subscription whose events include `chargeback.created` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookChargebackCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A claim was opened (refund, chargeback or dispute)
+         * @description Delivered to each subscription whose events include `claim.opened` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookClaimOpenedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A claim reached its final resolution
+         * @description Delivered to each subscription whose events include `claim.resolved` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookClaimResolvedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A settlement batch closed and its crypto payout started
+         * @description Delivered to each subscription whose events include `settlement.closed` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookSettlementClosedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.pdf_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The PDF receipt of a settlement is ready
+         * @description Delivered to each subscription whose events include `settlement.pdf_ready` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookSettlementPdfReadyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "withdrawal.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A withdrawal reached its destination
+         * @description Delivered to each subscription whose events include `withdrawal.completed` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookWithdrawalCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "withdrawal.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A withdrawal failed and its funds returned to the balance
+         * @description Delivered to each subscription whose events include `withdrawal.failed` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookWithdrawalFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was confirmed by its provider
+         * @description Delivered to each subscription whose events include `payout.completed` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookPayoutCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout failed (or was returned) and its debit was reversed
+         * @description Delivered to each subscription whose events include `payout.failed` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookPayoutFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         TokenPair: {
@@ -2145,20 +2446,334 @@ export type components = {
             paidAt: string | null;
             failureReason: string | null;
         };
-        Event: {
-            /** @description evt_… */
+        Event: components["schemas"]["PaymentCompletedEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["ChargebackCreatedEvent"] | components["schemas"]["ClaimOpenedEvent"] | components["schemas"]["ClaimResolvedEvent"] | components["schemas"]["SettlementClosedEvent"] | components["schemas"]["SettlementPdfReadyEvent"] | components["schemas"]["WithdrawalCompletedEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"];
+        /** @description A payment was captured: the funds are in the merchant's balance (the canonical signal) */
+        PaymentCompletedEvent: {
+            /** @description evt_…; also the webhook-id header */
             id: string;
-            /** @enum {string} */
-            type: "payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.completed";
             createdAt: string;
             /** @enum {string} */
             environment: "sandbox" | "production";
             apiVersion: string;
             data: {
-                /** @description The resource as GET returns it */
-                object: {
-                    [key: string]: unknown;
-                };
+                object: components["schemas"]["Transaction"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A payment failed, or its buyer let it expire (status failed or expired) */
+        PaymentFailedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.failed";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A completed payment was refunded in full or in part */
+        PaymentRefundedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.refunded";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description Back-compat alias of payment.completed, emitted by the sandbox simulator only */
+        PaymentCapturedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.captured";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A chargeback was opened on a completed payment (the claim, kind chargeback) */
+        ChargebackCreatedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chargeback.created";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Claim"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A claim was opened (refund, chargeback or dispute) */
+        ClaimOpenedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim.opened";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Claim"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A claim reached its final resolution */
+        ClaimResolvedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim.resolved";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Claim"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A settlement batch closed and its crypto payout started */
+        SettlementClosedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "settlement.closed";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Settlement"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description The PDF receipt of a settlement is ready */
+        SettlementPdfReadyEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "settlement.pdf_ready";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Settlement"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A withdrawal reached its destination */
+        WithdrawalCompletedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "withdrawal.completed";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Withdrawal"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A withdrawal failed and its funds returned to the balance */
+        WithdrawalFailedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "withdrawal.failed";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Withdrawal"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A payout was confirmed by its provider */
+        PayoutCompletedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payout.completed";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Payout"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A payout failed (or was returned) and its debit was reversed */
+        PayoutFailedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payout.failed";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Payout"];
                 /** @description The object's status before this change (null when unknown or first) */
                 previousStatus: string | null;
                 /** @description 1, 2, … among the events of this object: order deliveries by it */
@@ -6835,6 +7450,184 @@ export interface operations {
             };
         };
     };
+    getWebhooksListen: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types to stream (default: every type) */
+                events?: string;
+                /** @description true: the ready message carries the listen inbox's signing secret (to verify locally) */
+                secret?: "true" | "false";
+                /** @description Resume after this message (the last SSE id seen); default: from now */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error: production_key_refused, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksListenDeliveriesDeliveryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The local endpoint's HTTP status; null when it could not be reached */
+                    status: number | null;
+                    /** @description Its answer (kept: the first 1 KiB), or why the request failed */
+                    body: string;
+                    durationMs: number;
+                    /** @description The local URL */
+                    forwardedTo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error: production_key_refused, invalid_json, invalid_request, missing_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: webhook_delivery_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMeDepositMethods: {
         parameters: {
             query?: never;
@@ -9697,6 +10490,461 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhookPaymentCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentCapturedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCapturedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookChargebackCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargebackCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimOpenedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimOpenedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimResolvedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSettlementClosedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettlementClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSettlementPdfReadyEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettlementPdfReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWithdrawalCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWithdrawalFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPayoutFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -7,6 +7,7 @@
 // Standard Webhooks signature made with it.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { WebhookVerificationError } from "./errors.ts";
+import type { components } from "./schema.ts";
 
 export type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 export type VerifyOptions = { toleranceSeconds?: number; now?: () => number };
@@ -81,12 +82,13 @@ export function verifyWebhook<E = WebhookEvent>(payload: string | Uint8Array, he
   }
 }
 
-/** The envelope every delivery carries (decisions.md, Webhooks). */
-export type WebhookEvent = {
-  id: string;
-  type: string;
-  createdAt: string;
-  environment: "sandbox" | "production";
-  apiVersion: string;
-  data: { object: Record<string, unknown> } & Record<string, unknown>;
-};
+/**
+ * Any event the service delivers (the document's `webhooks`, one schema per type): `switch
+ * (event.type)` narrows `event.data.object` to the payment, claim, payout, settlement or
+ * withdrawal it reports.
+ */
+export type WebhookEvent = components["schemas"]["Event"];
+/** Every event type. */
+export type WebhookEventType = WebhookEvent["type"];
+/** The event of one type: `EventOf<"payout.failed">`. */
+export type EventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
