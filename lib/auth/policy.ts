@@ -56,6 +56,7 @@ export const POLICY = {
   manageTeam: { label: "Invite and remove dashboard users, change their roles", keys: [], roles: ["owner"] },
   readSecurityLog: { label: "Read the merchant's security log", keys: [], roles: ["owner"] },
   enrollTwoFactor: { label: "Set up one's own two-factor sign-in", keys: [], roles: EVERYONE },
+  manageRouting: { label: "Change the shop's payment routing rules (provider order, volume split, success-rate routing)", keys: SECRET, roles: ["owner"] },
   sandboxFixture: { label: "Test fixtures of the foundation (sandbox only)", keys: SECRET, roles: [], environments: SANDBOX, outside: "production_key_refused" },
 } as const satisfies Record<string, Rule>;
 

@@ -7,7 +7,10 @@ import type { Transaction } from "@/lib/generated/prisma/client";
 import type { Attempt } from "@/lib/providers/cascade";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount">;
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "declineCode" | "routingVersion"> & {
+  declineCode?: string | null;
+  routingVersion?: number | null;
+};
 
 const usd = (m: bigint) => toMajor(m, "USD");
 
@@ -68,6 +71,17 @@ export function presentTransaction(tx: PresentableTransaction) {
     paymentFormUrl: tx.paymentFormUrl,
     ...(tx.hostedCheckout ? { checkoutUrl: checkoutUrlFor(tx) } : {}),
     provider: tx.provider,
-    attempts: (tx.attempts as Attempt[]).map((a) => ({ provider: a.provider, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
+    declineCode: tx.declineCode ?? null,
+    routingVersion: tx.routingVersion ?? null,
+    attempts: (tx.attempts as Attempt[]).map((a) => ({
+      provider: a.provider,
+      outcome: a.outcome,
+      reason: a.reason,
+      durationMs: a.durationMs,
+      declineCode: a.declineCode ?? null,
+      decision: a.decision ?? null,
+      routingVersion: a.routingVersion ?? null,
+      routingReason: a.routingReason ?? null,
+    })),
   };
 }
