@@ -6,7 +6,8 @@ import { newId } from "@/lib/ids";
 import { singleton } from "@/lib/singleton";
 import { notifyInvalidated, onInvalidated } from "@/lib/cache/invalidation";
 import { PRODUCTION_RAILS, SANDBOX_RAILS, railById } from "@/lib/catalog/rails";
-import { compileRoutingRules, type CompiledRule } from "@/lib/routing/select";
+import { compileRoutingRules, documentTypeOf, selectRoute, type CompiledRule } from "@/lib/routing/select";
+import { toMinor } from "@/lib/money/amount";
 import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule } from "@/lib/routing/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { AuthContext } from "@/lib/auth/authenticate";
@@ -95,4 +96,32 @@ export async function putRouting(scope: Scope, query: { shopId?: string }, input
       throw err;
     }
   }
+}
+
+/**
+ * "This payment would go to …": the plan the cascade would follow now for a payment of this
+ * shape (production's configured providers; scores and circuits of the shared window).
+ */
+export async function previewRouting(scope: Scope, input: { paymentMethodId: string; amountUsd: number; currency?: string; documentId?: string }) {
+  const rail = railById(input.paymentMethodId);
+  if (!rail) throw new AppError("invalid_request", `No payment method ${input.paymentMethodId}.`, { param: "paymentMethodId" });
+  const amount = toMinor(input.amountUsd, "USD");
+  if (amount === null || amount <= 0n) throw new AppError("amount_invalid", "The amount must be a positive number of USD with at most 2 decimals.", { param: "amountUsd" });
+  const shopId = await shopFor(scope, undefined);
+  const routing = await currentRouting(shopId, scope.environment);
+  const { routableProviders } = await import("@/lib/catalog/list-payment-methods");
+  const { routingSnapshot, amountBand } = await import("@/lib/routing/stats");
+  const snap = await routingSnapshot();
+  const facts = { paymentMethodId: rail.paymentMethodId, amountUsdMinor: amount, country: rail.countryIso3, currency: (input.currency || "USD").toUpperCase(), documentType: documentTypeOf(input.documentId, rail.countryIso3) };
+  const band = amountBand(amount);
+  const routable = scope.environment === "production" ? routableProviders(rail, "production") : rail.providers;
+  const plan = selectRoute(routing.compiled, routing.version, facts, routable, { rng: Math.random, score: (p) => snap.score(p, rail.paymentMethodId, band), circuit: (p) => snap.circuit(p, rail.paymentMethodId) });
+  const rule = plan.rule === null ? null : routing.rules[plan.rule]!;
+  return {
+    version: routing.version,
+    rule: plan.rule === null ? null : { index: plan.rule, name: rule?.name ?? null, strategy: rule!.strategy },
+    steps: plan.steps,
+    skipped: plan.skipped,
+    railName: rail.name,
+  };
 }
