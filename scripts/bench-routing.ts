@@ -130,6 +130,8 @@ async function offline() {
   const seeds = Number(values.seeds);
   const variants: Array<{ name: string; algorithm: "thompson" | "sliding_window"; halfLife: number; exploration: number }> = [
     { name: "thompson, half-life 50", algorithm: "thompson", halfLife: 50, exploration: 0.05 },
+    { name: "thompson, half-life 50, 2 % explore", algorithm: "thompson", halfLife: 50, exploration: 0.02 },
+    { name: "thompson, half-life 30, no explore", algorithm: "thompson", halfLife: 30, exploration: 0 },
     { name: "thompson, half-life 100", algorithm: "thompson", halfLife: 100, exploration: 0.05 },
     { name: "thompson, half-life 300", algorithm: "thompson", halfLife: 300, exploration: 0.05 },
     { name: "window rate, half-life 50", algorithm: "sliding_window", halfLife: 50, exploration: 0.05 },
