@@ -120,7 +120,8 @@ test("success-rate state is shared by two instances; the circuit opens, half-ope
   const put = await api("/me/routing", { key, method: "PUT", body: { rules: [{ paymentMethodId: "1007", strategy: "success_rate", exploration: 0, providers: [{ provider: "rapidpay" }, { provider: "andespay" }] }] } });
   assert.equal(put.status, 200, put.text);
   const card = (userEmail: string) => ({ amount: 20, paymentMethodId: "1007", userEmail });
-  const b = await extraServer({ ...(process.env as Record<string, string>), ROUTING_CIRCUIT_COOLDOWN_MS: "2500", ROUTING_REFRESH_MS: "100" });
+  // A cool-down long enough for a loaded machine to see the open state before the probe.
+  const b = await extraServer({ ...(process.env as Record<string, string>), ROUTING_CIRCUIT_COOLDOWN_MS: "20000", ROUTING_REFRESH_MS: "100" });
   try {
     const onB = (path: string, opts: Parameters<typeof api>[1]) => fetch(`${b.url}/api/v1${path}`, { method: opts?.body ? "POST" : "GET", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: opts?.body ? JSON.stringify(opts.body) : undefined }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
     // On this instance: rapidpay answers 503 six times (andespay declines softly, so both are tried).
@@ -137,7 +138,7 @@ test("success-rate state is shared by two instances; the circuit opens, half-ope
       if (r.status !== 200) return false;
       const got = await api(`/payments/${r.body.transactionId}`, { key });
       return got.body.attempts.length === 1 && got.body.provider === "andespay" ? got.body : false;
-    }, "instance B skips rapidpay (circuit open)", 10_000);
+    }, "instance B skips rapidpay (circuit open)", 15_000);
     assert.equal(skipped.attempts[0].routingReason, "success_rate");
     // After the cool-down, one payment probes rapidpay first; it answers, and the circuit closes.
     const probe = await waitFor(async () => {
@@ -145,7 +146,7 @@ test("success-rate state is shared by two instances; the circuit opens, half-ope
       if (r.status !== 200) return false;
       const got = await api(`/payments/${r.body.transactionId}`, { key });
       return got.body.attempts[0].provider === "rapidpay" ? got.body : false;
-    }, "a half-open probe to rapidpay", 15_000);
+    }, "a half-open probe to rapidpay", 45_000);
     assert.deepEqual([probe.attempts[0].outcome, probe.attempts[0].routingReason], ["accepted", "exploration"]);
     // Closed everywhere: this instance tries rapidpay again (andespay declining softly for this buyer).
     await waitFor(async () => {
@@ -153,7 +154,7 @@ test("success-rate state is shared by two instances; the circuit opens, half-ope
       await behave("andespay", "decline", e, "rate_limited");
       const r = await api("/payments", { key, body: card(e) });
       return r.status === 200 && (await api(`/payments/${r.body.transactionId}`, { key })).body.provider === "rapidpay";
-    }, "rapidpay routed again on instance A", 10_000);
+    }, "rapidpay routed again on instance A", 20_000);
   } finally {
     await b.stop();
   }
