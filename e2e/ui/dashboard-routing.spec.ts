@@ -15,11 +15,13 @@ async function pay(key: string, body: Record<string, unknown>) {
 }
 
 test("edit routing rules, preview a payment, read the routing analytics", async ({ page }, info) => {
+  // Sign-in, the switch to live mode and three provider round trips: seconds each on a loaded machine.
+  test.setTimeout(240_000);
   await setRate("MXN", "18.20", "test");
   const m = (await newMerchant("routing")) as Awaited<ReturnType<typeof newMerchant>> & { production: { secretKey: string } };
   await signIn(page, m.owner);
   await page.getByRole("switch", { name: "Sandbox mode" }).click();
-  await expect(page.getByRole("switch", { name: "Sandbox mode" })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByRole("switch", { name: "Sandbox mode" })).toHaveAttribute("aria-checked", "false", { timeout: 45_000 });
   await page.getByRole("navigation", { name: "Dashboard", exact: true }).getByRole("link", { name: "Routing", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Routing" })).toBeVisible();
   await expect(page.getByText("No rules yet")).toBeVisible();
