@@ -27,7 +27,7 @@ test("edit routing rules, preview a payment, read the routing analytics", async 
   await expect(page.getByText("No rules yet")).toBeVisible();
 
   // A provider that does not serve the payment method: refused at the rules box.
-  const box = page.getByLabel("Rules");
+  const box = page.getByRole("textbox", { name: "Rules", exact: true });
   await box.fill(JSON.stringify([{ paymentMethodId: "1005", providers: [{ provider: "pagosur" }] }]));
   await page.getByRole("button", { name: "Save as a new version" }).click();
   await expect(page.getByText(/pagosur does not serve PSE/)).toBeVisible();
