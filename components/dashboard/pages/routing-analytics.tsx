@@ -41,11 +41,11 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
           </Link>
         ))}
       </nav>
-      <div className="grid gap-4 sm:grid-cols-3">
+      <dl aria-label="Routing totals" className="grid gap-4 sm:grid-cols-3 [&>*]:min-w-0">
         <Stat label="Provider attempts" value={totals.attempts} />
         <Stat label="Approved attempts" value={totals.attempts ? pct(totals.approved / totals.attempts) : "—"} hint={`${totals.approved} of ${totals.attempts}`} />
         <Stat label="Rescued by the cascade" value={data.rescued.approved ? pct(data.rescued.share) : "—"} hint={`${data.rescued.rescued} of ${data.rescued.approved} approved payments needed a second provider`} />
-      </div>
+      </dl>
       <Card title="By provider" id="routing-providers" className="mt-6">
         {data.providers.length === 0 ? (
           <EmptyState title="No attempts in this period">Payments you create appear here with the providers that handled them.</EmptyState>
@@ -86,7 +86,7 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
             <p className="sr-only">Approval rate per provider over time; the table above gives the totals.</p>
             <div aria-hidden data-testid="routing-chart" className="h-64 w-full overflow-hidden">
               <ResponsiveContainer width="100%" height="100%">
-                <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>
+                <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>
                   <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
                   <XAxis dataKey="at" tick={{ fontSize: 11, fill: "#475569" }} />
                   <YAxis domain={[0, 100]} tick={{ fontSize: 11, fill: "#475569" }} unit="%" />
