@@ -51,6 +51,15 @@ export const configSchema = z
     /** Reconciliation poll of pending transactions against their providers (contract: 5 minutes). */
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
     REDIS_URL: z.string().min(1).optional(),
+    /** Success-rate routing (lib/routing/stats.ts): the outcome window, its discount's half-life, how often each instance re-reads it. */
+    ROUTING_WINDOW_MS: z.coerce.number().int().min(1000).default(600_000),
+    ROUTING_HALF_LIFE_MS: z.coerce.number().int().min(100).default(120_000),
+    ROUTING_REFRESH_MS: z.coerce.number().int().min(10).default(1000),
+    /** The routing circuit: error share of at least MIN_VOLUME attempts in WINDOW that opens it, and its cool-down before a probe. */
+    ROUTING_CIRCUIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+    ROUTING_CIRCUIT_ERROR_RATE: z.coerce.number().min(0.01).max(1).default(0.5),
+    ROUTING_CIRCUIT_MIN_VOLUME: z.coerce.number().int().min(1).default(5),
+    ROUTING_CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(100).default(15_000),
     INNGEST_EVENT_KEY: z.string().optional(),
     INNGEST_SIGNING_KEY: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

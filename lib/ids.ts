@@ -46,6 +46,8 @@ export const ID_PREFIXES = {
   topup: "top",
   qrEstablishment: "qre",
   qrOrder: "qro",
+  routingConfig: "rtc",
+  declineRule: "dcl",
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {

@@ -16,12 +16,16 @@
 //   npm run qr:reactivate -- --shop shp_…                (the same as qr:suspend --reactivate)
 //   npm run topup:addresses -- --network TRON --address T… [--address T…]   (the production deposit-address pool)
 //   npm run ledger:verify -- [--full] [--merchant mer_…] [--env sandbox|production]   (exit 1 on warnings)
+//   npm run decline:list -- [--provider pagosur] [--json]                (the decline table)
+//   npm run decline:set -- --provider pagosur --code 51 --maps-to insufficient_funds [--decision stop] [--priority 100]
+//   npm run decline:set -- --provider rapidpay --pattern "saldo insuficiente" --maps-to insufficient_funds
+//   npm run decline:delete -- --provider pagosur --code 51                (or --pattern …; --provider * for every provider)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -55,6 +59,12 @@ async function main(): Promise<number> {
       role: { type: "string" },
       json: { type: "boolean", default: false },
       full: { type: "boolean", default: false },
+      provider: { type: "string" },
+      code: { type: "string" },
+      pattern: { type: "string" },
+      "maps-to": { type: "string" },
+      decision: { type: "string" },
+      priority: { type: "string" },
     },
     strict: true,
   });
@@ -239,6 +249,26 @@ async function main(): Promise<number> {
         const { resetDashboardPassword } = await import("@/lib/dashboard/reset-password");
         const u = await resetDashboardPassword(need(values.email, "--email"), values.password);
         out(`new password of ${u.email}: ${u.password}   (shown once)`, u);
+        return 0;
+      }
+      case "decline:list": {
+        const { listDeclineRules } = await import("@/lib/routing/decline-table");
+        const rows = await listDeclineRules(values.provider);
+        out(rows.map((r) => `${r.provider.padEnd(9)} ${r.matchKind.padEnd(7)} ${r.match.padEnd(44)} -> ${r.declineCode.padEnd(30)} ${r.decision} (${r.priority})`).join("\n") || "no rows", { rules: rows });
+        return 0;
+      }
+      case "decline:set": {
+        const { setDeclineRule } = await import("@/lib/routing/decline-table");
+        const priority = values.priority === undefined ? undefined : Number(values.priority);
+        if (priority !== undefined && !Number.isInteger(priority)) throw new Error("--priority must be an integer");
+        const r = await setDeclineRule({ provider: need(values.provider, "--provider"), code: values.code, pattern: values.pattern, declineCode: need(values["maps-to"], "--maps-to"), decision: values.decision, priority });
+        out(`${r.provider} ${r.matchKind} ${r.match} -> ${r.declineCode} (${r.decision})`, r);
+        return 0;
+      }
+      case "decline:delete": {
+        const { deleteDeclineRule } = await import("@/lib/routing/decline-table");
+        const r = await deleteDeclineRule({ provider: need(values.provider, "--provider"), code: values.code, pattern: values.pattern });
+        out(`${r.deleted} row(s) deleted`, r);
         return 0;
       }
       default:

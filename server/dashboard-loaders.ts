@@ -31,6 +31,8 @@ import { listPayoutsEndpoint } from "@/lib/payouts/schema";
 import { getPayoutBalance } from "@/lib/payouts/balances";
 import { listPayoutMethods } from "@/lib/payouts/list-methods";
 import { getPayout, listPayouts } from "@/lib/payouts/list-payouts";
+import { getRouting } from "@/lib/routing/rules";
+import { ANALYTICS_RANGES, routingAnalytics, type AnalyticsRange } from "@/lib/routing/analytics";
 
 type Query = z.ZodType<unknown, Record<string, unknown>>;
 type Loader<Q extends Query, T> = { query: Q; load: (d: Dashboard, q: z.output<Q>) => Promise<T> };
@@ -72,6 +74,9 @@ export const LOADERS = {
   "payout-methods": loader(none, (d) => listPayoutMethods(d.ctx)),
   payouts: loader(listPayoutsEndpoint.query, (d, q) => listPayouts(d.ctx, q)),
   payout: loader(id, (d, q) => getPayout(d.ctx, q.id)),
+  // Routing rules are per shop: the dashboard reads the merchant's first shop's.
+  routing: loader(none, async (d) => getRouting(await withShop(d), {})),
+  "routing-analytics": loader(z.object({ range: z.enum(Object.keys(ANALYTICS_RANGES) as [AnalyticsRange, ...AnalyticsRange[]]).default("24h") }), (d, q) => routingAnalytics(d.ctx, q.range)),
 };
 
 export type Loaders = typeof LOADERS;

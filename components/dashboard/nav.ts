@@ -1,7 +1,7 @@
 // The dashboard's navigation, in one place. An entry with `ready: false` names a page that is
 // planned but not built yet: it is not shown. Adding the page is new files under
 // app/dashboard/(app)/<segment>/ and flipping `ready`.
-import { ArrowDownToLine, ArrowUpFromLine, BookOpen, Building2, Code2, Landmark, LayoutDashboard, QrCode, Receipt, Scale, Send, ShieldCheck, Store, Users, Webhook, type LucideIcon } from "lucide-react";
+import { ArrowDownToLine, ArrowUpFromLine, BookOpen, Building2, Code2, Landmark, LayoutDashboard, QrCode, Receipt, Route, Scale, Send, ShieldCheck, Store, Users, Webhook, type LucideIcon } from "lucide-react";
 import type { Permission } from "@/lib/auth/policy";
 
 export type NavItem = { href: string; label: string; icon: LucideIcon; ready: boolean; requires?: Permission };
@@ -16,6 +16,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/dashboard/settlements", label: "Settlements", icon: Landmark, ready: true },
   { href: "/dashboard/withdrawals", label: "Withdrawals", icon: ArrowUpFromLine, ready: true },
   { href: "/dashboard/topups", label: "Top-ups", icon: ArrowDownToLine, ready: true },
+  { href: "/dashboard/routing", label: "Routing", icon: Route, ready: true },
   { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook, ready: true },
   { href: "/dashboard/developers", label: "Developers", icon: Code2, ready: true },
   { href: "/dashboard/api-reference", label: "API reference", icon: BookOpen, ready: true },

@@ -10,7 +10,7 @@ import { singleton } from "@/lib/singleton";
 import { CLOSE_ORDER, isDraining, onShutdown } from "@/lib/lifecycle";
 
 const CHANNEL = "cache_invalidate";
-type Topic = "credentials" | "shop_methods";
+type Topic = "credentials" | "shop_methods" | "decline_rules" | "routing_rules";
 
 // `lostAt`: when the listener was lost (null while it listens); `failures`: connections lost or refused in a row.
 const state = singleton("cache-invalidation", () => ({ listeners: new Map<Topic, Set<() => void>>(), listening: false, connected: false, lostAt: null as number | null, failures: 0 }));

@@ -16,6 +16,7 @@ import { getSettlementEndpoint, listSettlementsEndpoint, runSettlementEndpoint, 
 import { getEventEndpoint, listEventsEndpoint } from "@/lib/events/schema";
 import { exportClaimsEndpoint, exportLedgerEndpoint, exportPaymentsEndpoint, exportPayoutsEndpoint, exportSettlementsEndpoint } from "@/lib/exports/schema";
 import { getDestinationEndpoint, setDestinationEndpoint } from "@/lib/crypto-assets/schema";
+import { getRoutingEndpoint, putRoutingEndpoint } from "@/lib/routing/schema";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
 import { createCheckoutSessionEndpoint, getCheckoutSessionEndpoint, selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
 import { getAccountEndpoint, getOrCreateAccountEndpoint, listAccountsEndpoint, listDepositMethodsEndpoint, listDepositsEndpoint, simulateDepositEndpoint, depositNoticeEndpoint } from "@/lib/deposits/schema";
@@ -31,6 +32,8 @@ export const ENDPOINTS: EndpointDef[] = [
   getBalanceEndpoint,
   getDestinationEndpoint,
   setDestinationEndpoint,
+  getRoutingEndpoint,
+  putRoutingEndpoint,
   listPaymentMethodsEndpoint,
   createPaymentEndpoint,
   listPaymentsEndpoint,

@@ -20,7 +20,9 @@ import { rateFor } from "@/lib/money/rates";
 import { buyerPrice, creditUsd } from "@/lib/money/price";
 import { railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
 import { routableProviders, shopRails } from "@/lib/catalog/list-payment-methods";
-import { runCascade, type Attempt, type CascadeResult } from "@/lib/providers/cascade";
+import { isCascadeDecline, runCascade, type Attempt, type CascadeResult } from "@/lib/providers/cascade";
+import { failPayment } from "@/lib/payments/transitions";
+import { documentTypeOf } from "@/lib/routing/select";
 import { expiresAtFor } from "@/lib/catalog/expiry";
 import { behaviourActions, type SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
 import { priceCharge } from "@/lib/payments/pricing";
@@ -194,7 +196,12 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
         buyer: { name: input.userName, email: input.userEmail, phone: input.userPhone, documentId: input.documentId, ip: userIp ?? undefined },
         notifyUrl: `${config().APP_URL}/api/v1/providers/{provider}/notifications`,
       },
-      { enabledForShop: enabled, behaviour: opts.behaviour },
+      {
+        enabledForShop: enabled,
+        behaviour: opts.behaviour,
+        shopId: shop.id,
+        facts: { paymentMethodId: rail.paymentMethodId, amountUsdMinor: usd, country: rail.countryIso3, currency, documentType: documentTypeOf(input.documentId, rail.countryIso3) },
+      },
     );
   const callsOut = auth.environment === "production";
   // Until the cascade has run, the row names the provider about to be asked first.
@@ -284,10 +291,12 @@ function unknownAttempt(err: AppError): Attempt | undefined {
   return [...attempts].reverse().find((a) => a.outcome === "unavailable");
 }
 
-/** cascade_exhausted naming the payment kept pending, so a late `payment.completed` can be matched to it. */
-function withTransactionId(err: AppError, transactionId: string): AppError {
-  return new AppError(err.code, `${err.message} A provider's answer was lost, so the payment ${transactionId} stays pending: it may still complete, and a webhook will say so.`, {
+/** cascade_exhausted naming the payment kept pending, so a late `payment.completed` can be matched to it (or a decline naming the failed payment). */
+function withTransactionId(err: AppError, transactionId: string, status: "pending" | "failed" = "pending"): AppError {
+  const message = status === "failed" ? `${err.message} The payment ${transactionId} is failed.` : `${err.message} A provider's answer was lost, so the payment ${transactionId} stays pending: it may still complete, and a webhook will say so.`;
+  return new AppError(err.code, message, {
     param: err.param,
+    declineCode: err.declineCode,
     details: { ...(err.details as Record<string, unknown>), transactionId },
   });
 }
@@ -300,20 +309,31 @@ async function routeCommitted(row: PresentableTransaction, localRate: string, ro
     cascade = await route();
   } catch (err) {
     const attempts = err instanceof AppError ? ((err.details as { attempts?: Attempt[] } | undefined)?.attempts ?? []) : [];
+    if (isCascadeDecline(err)) {
+      // A hard decline (decisions.md "Declines and routing"): the payment fails with its
+      // declineCode and attempts, and payment.failed says why; a provider's late PAID still completes it.
+      const last = attempts.at(-1);
+      await failPayment(row.id, "failed", {
+        inTransaction: async (tx) => {
+          await tx.transaction.update({ where: { id: row.id }, data: { provider: last?.provider ?? row.provider, attempts: attempts as unknown as Prisma.InputJsonValue, declineCode: err.declineCode, routingVersion: last?.routingVersion ?? null } });
+        },
+      });
+      throw withTransactionId(err, row.id, "failed");
+    }
     const unknown = err instanceof AppError ? unknownAttempt(err) : undefined;
     if (!unknown) {
       // Every provider answered clearly: none holds a charge, so nothing of this request remains.
       await db().transaction.deleteMany({ where: { id: row.id, status: "pending" } });
       throw err;
     }
-    await db().transaction.updateMany({ where: { id: row.id }, data: { provider: unknown.provider, attempts: attempts as unknown as Prisma.InputJsonValue } });
+    await db().transaction.updateMany({ where: { id: row.id }, data: { provider: unknown.provider, attempts: attempts as unknown as Prisma.InputJsonValue, declineCode: (err as AppError).declineCode ?? null } });
     throw withTransactionId(err as AppError, row.id);
   }
   const routed = { ...row, provider: cascade.provider, providerRef: cascade.providerRef, paymentFormUrl: cascade.paymentFormUrl, instructions: cascade.instructions as Prisma.JsonValue, attempts: cascade.attempts as unknown as Prisma.JsonValue };
   await db().$transaction(async (tx) => {
     await tx.transaction.update({
       where: { id: row.id },
-      data: { provider: routed.provider, providerRef: routed.providerRef, paymentFormUrl: routed.paymentFormUrl, instructions: (cascade.instructions ?? undefined) as Prisma.InputJsonValue | undefined, attempts: cascade.attempts as unknown as Prisma.InputJsonValue },
+      data: { provider: routed.provider, providerRef: routed.providerRef, paymentFormUrl: routed.paymentFormUrl, instructions: (cascade.instructions ?? undefined) as Prisma.InputJsonValue | undefined, attempts: cascade.attempts as unknown as Prisma.InputJsonValue, routingVersion: cascade.routingVersion ?? null },
     });
     await opts.inTransaction?.(tx);
   });

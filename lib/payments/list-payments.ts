@@ -86,7 +86,7 @@ const COLUMNS = `id, merchant_id, shop_id, environment, status, amount_usd, amou
   payment_method_id, method, rail_name, country, fee_platform, fee_provider, fee_network, reserve_amount, reserve_release_at,
   reserve_released_at, settlement_delay, settlement_status, settle_at, refunded_local, pending_debited, provider, provider_ref,
   attempts, payment_form_url, instructions, hosted_checkout, return_url, merchant_order_id, qr_order_id, tag1, tag2, tag3, user_name,
-  user_email, user_phone, user_ip, expires_at, completed_at, created_at`;
+  user_email, user_phone, user_ip, expires_at, completed_at, created_at, decline_code, routing_version`;
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
 const date = (v: Date | null) => v;
@@ -122,6 +122,8 @@ function fromRow(r: Record<string, any>): PresentableTransaction {
     provider: r.provider,
     providerRef: r.provider_ref,
     attempts: r.attempts,
+    declineCode: r.decline_code,
+    routingVersion: r.routing_version,
     paymentFormUrl: r.payment_form_url,
     instructions: r.instructions,
     hostedCheckout: r.hosted_checkout,

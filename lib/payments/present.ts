@@ -7,7 +7,11 @@ import type { Transaction } from "@/lib/generated/prisma/client";
 import type { Attempt } from "@/lib/providers/cascade";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "lateCompletion"> & { lateCompletion?: boolean };
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "lateCompletion" | "declineCode" | "routingVersion"> & {
+  lateCompletion?: boolean;
+  declineCode?: string | null;
+  routingVersion?: number | null;
+};
 
 const usd = (m: bigint) => toMajor(m, "USD");
 
@@ -70,6 +74,17 @@ export function presentTransaction(tx: PresentableTransaction) {
     provider: tx.provider,
     // Completed after we had failed or expired it (decisions.md "Late payments").
     ...(tx.lateCompletion ? { lateCompletion: true as const } : {}),
-    attempts: (tx.attempts as Attempt[]).map((a) => ({ provider: a.provider, outcome: a.outcome, reason: a.reason, durationMs: a.durationMs })),
+    declineCode: tx.declineCode ?? null,
+    routingVersion: tx.routingVersion ?? null,
+    attempts: (tx.attempts as Attempt[]).map((a) => ({
+      provider: a.provider,
+      outcome: a.outcome,
+      reason: a.reason,
+      durationMs: a.durationMs,
+      declineCode: a.declineCode ?? null,
+      decision: a.decision ?? null,
+      routingVersion: a.routingVersion ?? null,
+      routingReason: a.routingReason ?? null,
+    })),
   };
 }

@@ -73,7 +73,20 @@ export const transaction = z
     timestamps: z.object({ created: z.string(), completed: z.string().nullable() }),
     paymentFormUrl: z.string().nullable(),
     provider: z.string(),
-    attempts: z.array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string().nullable(), durationMs: z.number() })),
+    declineCode: z.string().nullable().describe("The unified decline code of a payment failed on a decline (insufficient_funds, suspected_fraud, …), or of a cascade that ended unknown"),
+    routingVersion: z.number().int().nullable().describe("The shop's routing version that routed this payment (0: the platform default)"),
+    attempts: z.array(
+      z.object({
+        provider: z.string(),
+        outcome: z.string(),
+        reason: z.string().nullable(),
+        durationMs: z.number(),
+        declineCode: z.string().nullable().describe("The unified decline code of a failed attempt"),
+        decision: z.enum(["retry_next", "stop", "retry_same_later"]).nullable().describe("What the cascade did after it"),
+        routingVersion: z.number().int().nullable(),
+        routingReason: z.enum(["rule", "split", "success_rate", "exploration", "fallback"]).nullable(),
+      }),
+    ),
     lateCompletion: z.literal(true).optional().describe("Present when the provider reported the payment paid after we had failed or expired it (a late payment): it completed all the same"),
   })
   .meta({ id: "Transaction" });

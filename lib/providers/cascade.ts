@@ -1,5 +1,9 @@
-// The provider cascade: the rail's providers in priority order; the first that accepts with a
-// hosted page or payment instructions wins. Every attempt is recorded.
+// The provider cascade: the providers the routing decision orders (lib/routing/select.ts: the
+// shop's rules, a volume split, success-rate routing, or the rail's platform order), tried in
+// turn; the first that accepts with a hosted page or payment instructions wins. Every attempt is
+// recorded with its unified decline code, the cascade's decision, and the routing version and
+// reason that sent it there. A hard decline (decision `stop`) or `retry_same_later` ends the
+// cascade at once with 402 (decisions.md "Declines and routing"); only soft failures move on.
 import { log } from "@/lib/log";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
@@ -8,32 +12,40 @@ import { connectorFor } from "@/lib/providers/connectors";
 import type { ChargeRequest } from "@/lib/providers/types";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { failedAttempt, type SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
+import { classifyDecline, classifyWith, declineRules, errorCodeFor, type Classification, type Decision } from "@/lib/routing/declines";
+import { currentRouting } from "@/lib/routing/rules";
+import { selectRoute, type PaymentFacts, type Plan } from "@/lib/routing/select";
+import { amountBand, recordOutcome, routingSnapshot, type OutcomeKind } from "@/lib/routing/stats";
+import type { RoutingReason } from "@/lib/routing/schema";
+import { metrics } from "@/lib/metrics/registry";
 
 export { sandboxPaymentPage } from "@/lib/providers/sandbox/connector";
 
-export type Attempt = { provider: string; outcome: "accepted" | "declined" | "unavailable" | "no_instructions"; reason: string | null; durationMs: number };
-export type CascadeResult = { provider: string; providerRef: string; paymentFormUrl: string; instructions: Record<string, unknown> | null; attempts: Attempt[] };
+export type Attempt = {
+  provider: string;
+  outcome: "accepted" | "declined" | "unavailable" | "no_instructions";
+  reason: string | null;
+  durationMs: number;
+  /** The unified decline code (lib/routing/declines.ts); null when accepted. Absent on rows older than the decline table. */
+  declineCode?: string | null;
+  decision?: Decision | null;
+  /** The shop's routing version that ordered this attempt (0: no rules, the platform default). */
+  routingVersion?: number | null;
+  routingReason?: RoutingReason | null;
+};
+export type CascadeResult = { provider: string; providerRef: string; paymentFormUrl: string; instructions: Record<string, unknown> | null; attempts: Attempt[]; routingVersion?: number | null };
+export type CascadeOptions = { enabledForShop: boolean; behaviour?: SandboxBehaviour; shopId?: string; facts?: PaymentFacts; rng?: () => number };
 
-export async function runCascade(environment: Environment, req: ChargeRequest, opts: { enabledForShop: boolean; behaviour?: SandboxBehaviour }): Promise<CascadeResult> {
-  if (environment === "sandbox") {
-    // The sandbox cascade accepts through the sandbox provider whose page the app serves, after
-    // the failing providers a Sandbox-Provider-Behaviour header scripts (lib/payments/sandbox-behaviour.ts).
-    const attempts: Attempt[] = [];
-    for (const [i, step] of (opts.behaviour?.steps ?? ["accept"]).entries()) {
-      if (step !== "accept") {
-        attempts.push(failedAttempt(step, i));
-        continue;
-      }
-      const ok = await connectorFor("sandbox").createCharge(req);
-      if (ok.kind !== "accepted") throw new Error("the sandbox connector always accepts");
-      attempts.push({ provider: "sandbox", outcome: "accepted", reason: null, durationMs: 0 });
-      return { provider: "sandbox", providerRef: ok.providerRef, paymentFormUrl: ok.paymentFormUrl!, instructions: null, attempts };
-    }
-    return exhausted(attempts, attempts.length, opts.enabledForShop);
-  }
-  const providers = routableProviders(req.rail, environment);
+export async function runCascade(environment: Environment, req: ChargeRequest, opts: CascadeOptions): Promise<CascadeResult> {
+  if (environment === "sandbox") return sandboxCascade(req, opts);
+  const routable = routableProviders(req.rail, environment);
+  const plan = await planFor(req, routable, opts);
+  const version = plan.version;
   const attempts: Attempt[] = [];
-  for (const code of providers) {
+  const band = opts.facts ? amountBand(opts.facts.amountUsdMinor) : "lt50";
+  const rail = req.rail.paymentMethodId;
+  let failedBefore = false;
+  for (const { provider: code, reason: routingReason } of plan.steps) {
     const connector = connectorFor(code);
     const started = performance.now();
     // An exception is our own failure: its text goes to the log, never into the attempts a
@@ -43,18 +55,85 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
       return { kind: "unavailable" as const, reason: "connector_error" };
     });
     const durationMs = Math.round(performance.now() - started);
+    const routed = { routingVersion: version, routingReason };
     if (outcome.kind === "accepted") {
       const page = outcome.paymentFormUrl ?? (outcome.instructions ? `${config().APP_URL}/pay/${code}/${req.transactionId}` : null);
       if (page) {
-        attempts.push({ provider: code, outcome: "accepted", reason: null, durationMs });
-        return { provider: code, providerRef: outcome.providerRef, paymentFormUrl: page, instructions: outcome.instructions, attempts };
+        attempts.push({ provider: code, outcome: "accepted", reason: null, durationMs, declineCode: null, decision: null, ...routed });
+        recordOutcome({ provider: code, rail, band, outcome: "approved", declineCode: null, latencyMs: durationMs, rescued: failedBefore });
+        metrics().routingDecisions.inc({ provider: code, reason: routingReason, decision: "accepted" });
+        return { provider: code, providerRef: outcome.providerRef, paymentFormUrl: page, instructions: outcome.instructions, attempts, routingVersion: version };
       }
-      attempts.push({ provider: code, outcome: "no_instructions", reason: "accepted without a hosted page or instructions", durationMs });
-    } else {
-      attempts.push({ provider: code, outcome: outcome.kind, reason: outcome.reason, durationMs });
     }
+    const kind = outcome.kind === "accepted" ? "no_instructions" : outcome.kind;
+    const raw = outcome.kind === "accepted" ? "no_instructions" : outcome.reason;
+    const c = await classifyDecline(code, raw, outcome.kind === "declined" ? outcome.message : null);
+    attempts.push({ provider: code, outcome: kind, reason: kind === "no_instructions" ? "accepted without a hosted page or instructions" : raw, durationMs, declineCode: c.declineCode, decision: c.decision, ...routed });
+    recordOutcome({ provider: code, rail, band, outcome: outcomeKind(kind, c), declineCode: c.declineCode, latencyMs: durationMs });
+    metrics().routingDecisions.inc({ provider: code, reason: routingReason, decision: c.decision });
+    failedBefore = true;
+    if (c.decision !== "retry_next") throw declined(attempts, c);
   }
-  return exhausted(attempts, providers.length, opts.enabledForShop);
+  return exhausted(attempts, plan.steps.length, opts.enabledForShop);
+}
+
+/** The routing decision, timed (lp_routing_decision_seconds: what routing adds to a payment). */
+async function planFor(req: ChargeRequest, routable: string[], opts: CascadeOptions): Promise<Plan> {
+  const started = performance.now();
+  const routing = opts.shopId ? await currentRouting(opts.shopId, "production") : null;
+  const facts = opts.facts ?? { paymentMethodId: req.rail.paymentMethodId, amountUsdMinor: 0n, country: req.rail.countryIso3, currency: req.currency, documentType: null };
+  const snap = await routingSnapshot();
+  const band = amountBand(facts.amountUsdMinor);
+  const rail = req.rail.paymentMethodId;
+  const plan = selectRoute(routing?.compiled ?? [], routing?.version ?? 0, facts, routable, {
+    rng: opts.rng ?? Math.random,
+    score: (p) => snap.score(p, rail, band),
+    circuit: (p) => snap.circuit(p, rail),
+  });
+  // No rule matched: the platform default, under the shop's version all the same.
+  if (plan.version === null) plan.version = routing?.version ?? 0;
+  metrics().routingDecision.observe((performance.now() - started) / 1000);
+  return plan;
+}
+
+function outcomeKind(kind: Attempt["outcome"], c: Classification): OutcomeKind {
+  if (c.decision !== "retry_next") return "hard";
+  return kind === "declined" ? "declined" : "error";
+}
+
+/** The sandbox: the failing providers a Sandbox-Provider-Behaviour header scripts (lib/payments/sandbox-behaviour.ts), then the sandbox provider whose page the app serves. */
+async function sandboxCascade(req: ChargeRequest, opts: CascadeOptions): Promise<CascadeResult> {
+  const attempts: Attempt[] = [];
+  const rules = await declineRules();
+  for (const [i, step] of (opts.behaviour?.steps ?? ["accept"]).entries()) {
+    if (step !== "accept") {
+      const a = failedAttempt(step, i);
+      // Scripted faults are classified like real answers, but never counted as unmapped codes.
+      const c = classifyWith(rules, a.provider, a.reason);
+      attempts.push({ ...a, declineCode: c.declineCode, decision: c.decision, routingVersion: 0, routingReason: "fallback" });
+      if (c.decision !== "retry_next") throw declined(attempts, c);
+      continue;
+    }
+    const ok = await connectorFor("sandbox").createCharge(req);
+    if (ok.kind !== "accepted") throw new Error("the sandbox connector always accepts");
+    attempts.push({ provider: "sandbox", outcome: "accepted", reason: null, durationMs: 0, declineCode: null, decision: null, routingVersion: 0, routingReason: "fallback" });
+    return { provider: "sandbox", providerRef: ok.providerRef, paymentFormUrl: ok.paymentFormUrl!, instructions: null, attempts, routingVersion: 0 };
+  }
+  return exhausted(attempts, attempts.length, opts.enabledForShop);
+}
+
+/** A decline the cascade does not retry elsewhere: 402 with the contract's code and `decline_code`. */
+function declined(attempts: Attempt[], c: Classification): AppError {
+  const later = c.decision === "retry_same_later";
+  return new AppError(errorCodeFor(c.declineCode), later ? `The payment was declined (${c.declineCode}); the buyer may retry later.` : `The payment was declined (${c.declineCode}). Another provider would receive the same answer, so no other was tried.`, {
+    declineCode: c.declineCode,
+    details: { declineCode: c.declineCode, decision: c.decision, attempts },
+  });
+}
+
+/** Whether an error is the cascade's stop on a decline (the row of a production payment then fails). */
+export function isCascadeDecline(err: unknown): err is AppError & { declineCode: string; details: { attempts: Attempt[]; declineCode: string } } {
+  return err instanceof AppError && !!err.declineCode && err.status === 402 && Array.isArray((err.details as { attempts?: unknown } | undefined)?.attempts);
 }
 
 function exhausted(attempts: Attempt[], providerCount: number, enabledForShop: boolean): never {
@@ -65,7 +144,9 @@ function exhausted(attempts: Attempt[], providerCount: number, enabledForShop: b
     });
   }
   const reason = providerCount === 0 ? "no_provider_for_method_region" : attempts.every((a) => a.outcome === "declined") ? "all_providers_declined" : "providers_unavailable";
+  const declineCode = attempts.at(-1)?.declineCode ?? undefined;
   throw new AppError("cascade_exhausted", `No provider could take this charge (${reason}).`, {
-    details: { reason, attempts, paymentMethodEnabledForShop: enabledForShop },
+    declineCode,
+    details: { reason, attempts, paymentMethodEnabledForShop: enabledForShop, ...(declineCode ? { declineCode } : {}) },
   });
 }

@@ -22,7 +22,8 @@ export type ChargeRequest = {
 /** `unavailable` is "unknown" for a charge: the cascade may move on (decisions.md's one exception). */
 export type ChargeOutcome =
   | { kind: "accepted"; providerRef: string; paymentFormUrl: string | null; instructions: Record<string, unknown> | null }
-  | { kind: "declined"; reason: string }
+  /** `reason`: the provider's code; `message`: its free text, read only to classify the decline. */
+  | { kind: "declined"; reason: string; message?: string | null }
   | { kind: "unavailable"; reason: string };
 
 export type ProviderStatus = "pending" | "paid" | "failed" | "expired" | "refunded";

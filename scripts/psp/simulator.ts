@@ -6,6 +6,12 @@
 //   POST /_control/behaviour {mode, forEmail?, times?}   mode: accept|accept_instructions|decline|timeout|error|garbage|no_page
 //   POST /_control/charges/{id}/{paid|failed|expired|refunded} {notify?: true, duplicate?: false, delayMs?: 0}
 //   GET  /_control/charges   GET /_control/behaviour (rules not yet used up)   POST /_control/reset
+//   GET  /_control/charges                                POST /_control/reset
+//   POST /_control/behaviour {mode: "decline", reason}    reason: a unified decline reason
+//        (insufficient_funds, suspected_fraud, limit_exceeded, rate_limited, unmapped, …) answered
+//        in this provider's own words (DECLINE_ANSWERS: codes or a message)
+//   POST /_control/market {scenario}                      a market scenario (./market.ts) answers
+//        bench buyers' charges (approval drifting over the run, outage, latency); {scenario: null} ends it
 // Deposit accounts and payouts (lib/providers/http-accounts.ts): POST /clabes issues a CLABE
 // (modes as above, plus bad_clabe: a wrong check digit, duplicate_clabe: the last one again;
 // no_page: an answer without a CLABE; rules match on beneficiary.email); POST /payouts takes a
@@ -48,11 +54,26 @@
 //   X-Provider-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
 import http from "node:http";
 import { createHmac, randomBytes } from "node:crypto";
+import { decide as marketDecide, paymentIndexOf, type Scenario } from "./market.ts";
 
 export type SimulatedProvider = { code: string; secret: string; noticeSecret: string; port: number; rails: Array<{ method: string; country: string; minMinor: bigint; maxMinor: bigint }> };
 
 type Mode = "accept" | "accept_instructions" | "decline" | "timeout" | "error" | "garbage" | "no_page" | "bad_clabe" | "duplicate_clabe" | "succeed_then_timeout" | "succeed_then_error";
-type Rule = { mode: Mode | "bare_404"; forEmail?: string; forReference?: string; times?: number };
+/** With mode decline: why, in unified words; each provider answers it with its own code or message (DECLINE_ANSWERS). */
+type Rule = { mode: Mode | "bare_404"; forEmail?: string; forReference?: string; times?: number; reason?: DeclineReason };
+export type DeclineReason = "insufficient_funds" | "expired_card" | "do_not_honor" | "card_blocked" | "suspected_fraud" | "invalid_document" | "invalid_account" | "buyer_cancelled" | "limit_exceeded" | "issuer_unavailable" | "rate_limited" | "unmapped";
+
+/**
+ * How each simulated provider words a decline, as real ones do: pagosur answers ISO 8583
+ * response codes, andespay its own upper-case codes, rapidpay one code ("rejected") and a
+ * message in Spanish; `unmapped` is a code no decline rule knows. The seeded decline table
+ * (prisma/migrations/…_routing) maps them back to the unified codes.
+ */
+export const DECLINE_ANSWERS: Record<string, Record<DeclineReason, { reason: string; message?: string }>> = {
+  pagosur: { insufficient_funds: { reason: "51" }, expired_card: { reason: "54" }, do_not_honor: { reason: "05" }, card_blocked: { reason: "62" }, suspected_fraud: { reason: "59" }, invalid_document: { reason: "DOC" }, invalid_account: { reason: "14" }, buyer_cancelled: { reason: "17" }, limit_exceeded: { reason: "61" }, issuer_unavailable: { reason: "91" }, rate_limited: { reason: "rate_limited" }, unmapped: { reason: "N7" } },
+  andespay: { insufficient_funds: { reason: "INSUFFICIENT_BALANCE" }, expired_card: { reason: "CARD_EXPIRED" }, do_not_honor: { reason: "ISSUER_DECLINED" }, card_blocked: { reason: "CARD_RESTRICTED" }, suspected_fraud: { reason: "FRAUD_SUSPECTED" }, invalid_document: { reason: "DOCUMENT_MISMATCH" }, invalid_account: { reason: "ACCOUNT_NOT_FOUND" }, buyer_cancelled: { reason: "USER_ABORTED" }, limit_exceeded: { reason: "DAILY_LIMIT" }, issuer_unavailable: { reason: "BANK_OFFLINE" }, rate_limited: { reason: "THROTTLED" }, unmapped: { reason: "VELOCITY_CHECK_42" } },
+  rapidpay: { insufficient_funds: { reason: "rejected", message: "Saldo insuficiente en la cuenta" }, expired_card: { reason: "rejected", message: "Tarjeta vencida" }, do_not_honor: { reason: "rejected", message: "Transacción no honrar por el emisor" }, card_blocked: { reason: "rejected", message: "Tarjeta bloqueada" }, suspected_fraud: { reason: "rejected", message: "Rechazada por sospecha de fraude" }, invalid_document: { reason: "rejected", message: "Documento inválido para el titular" }, invalid_account: { reason: "rejected", message: "Cuenta inexistente" }, buyer_cancelled: { reason: "rejected", message: "Cancelado por el comprador" }, limit_exceeded: { reason: "rejected", message: "Límite excedido" }, issuer_unavailable: { reason: "rejected", message: "Emisor no disponible" }, rate_limited: { reason: "rate_limited" }, unmapped: { reason: "rejected", message: "Error desconocido 7731" } },
+};
 type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }>; refunds: Refund[] };
 type Refund = { id: string; reference: string; chargeId: string; amount: string; status: "refunded" };
 type SimPayout = { id: string; reference: string; status: string; notifyUrl: string; account: string; amount: string };
@@ -76,6 +97,19 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) => void = () => {}) {
   const charges = new Map<string, Charge>();
   let rules: Rule[] = [];
+  // A market scenario (scripts/psp/market.ts), set by POST /_control/market {scenario}: charges of
+  // bench buyers (m<i>@bench.example) are answered by it; every other charge by the rules.
+  let scenario: Scenario | null = null;
+  const market = {
+    get on() {
+      return scenario !== null;
+    },
+    decide(code: string, body: { buyer?: { email?: string } }): Rule & { delayMs?: number } {
+      const i = paymentIndexOf(body.buyer?.email);
+      if (!scenario || i === null) return pickRule(body.buyer?.email);
+      return marketDecide(scenario, code, i);
+    },
+  };
   const base = `http://127.0.0.1:${p.port}`;
   const hanging = new Set<http.ServerResponse>();
   const clabes = new Map<string, { id: string; clabe: string; reference: string; notifyUrl: string }>();
@@ -131,12 +165,12 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
     if (opts.duplicate) await deliver();
   }
 
-  function pickMode(email?: string): Mode {
+  function pickRule(email?: string): Rule & { mode: Mode } {
     const i = rules.findIndex((r) => r.mode !== "bare_404" && !r.forReference && (!r.forEmail || r.forEmail === email));
-    if (i < 0) return "accept";
+    if (i < 0) return { mode: "accept" };
     const rule = rules[i]!;
     if (rule.times !== undefined && --rule.times <= 0) rules.splice(i, 1);
-    return rule.mode as Mode;
+    return rule as Rule & { mode: Mode };
   }
 
   /** A status lookup answered with a bare 404 (no JSON: a proxy's page) when a bare_404 rule matches it. */
@@ -150,6 +184,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
     res.end("<html><body><h1>404 Not Found</h1><hr>nginx</body></html>");
     return true;
   }
+  const pickMode = (email?: string): Mode => pickRule(email).mode;
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", base);
@@ -157,7 +192,12 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
     try {
       // --- control API
       if (parts[0] === "_control") {
-        if (req.method === "POST" && parts[1] === "reset") return (rules = [], charges.clear(), clabes.clear(), (clabeCalls.length = 0), payouts.clear(), refunds.clear(), paidTo.clear(), send(res, 200, { ok: true }));
+        if (req.method === "POST" && parts[1] === "market") {
+          const b = JSON.parse((await readBody(req)) || "{}") as { scenario?: Scenario | null };
+          scenario = b.scenario ?? null;
+          return send(res, 200, { market: scenario?.name ?? null });
+        }
+        if (req.method === "POST" && parts[1] === "reset") return ((scenario = null), (rules = []), charges.clear(), clabes.clear(), (clabeCalls.length = 0), payouts.clear(), refunds.clear(), paidTo.clear(), send(res, 200, { ok: true }));
         if (req.method === "GET" && parts[1] === "behaviour") return send(res, 200, { rules });
         if (req.method === "POST" && parts[1] === "behaviour") {
           const rule = JSON.parse((await readBody(req)) || "{}") as Rule;
@@ -240,11 +280,17 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
         const known = [...charges.values()].find((x) => x.reference === body.reference);
         // Our reference already charged here: the same charge again, never a second one.
         if (known) return send(res, 201, { id: known.id, status: known.status, redirectUrl: `${base}/checkout/${known.id}` });
-        const mode = pickMode(body.buyer?.email);
-        log(`[${p.code}] charge ${body.reference} ${body.method}/${body.country} ${body.amount} -> ${mode}`);
+        const picked: Rule & { delayMs?: number } = market.on ? market.decide(p.code, body) : pickRule(body.buyer?.email);
+        const mode = picked.mode;
+        log(`[${p.code}] charge ${body.reference} ${body.method}/${body.country} ${body.amount} -> ${mode}${picked.reason ? ` (${picked.reason})` : ""}`);
+        if (picked.delayMs) await new Promise((r) => setTimeout(r, picked.delayMs));
         if (mode === "timeout") return void hanging.add(res);
         if (mode === "error") return send(res, 503, { error: "upstream maintenance" });
         if (mode === "garbage") return (res.writeHead(200, { "content-type": "text/html" }), res.end("<html>502 Bad Gateway</html>"));
+        if (mode === "decline" && picked.reason) {
+          const answer = DECLINE_ANSWERS[p.code]?.[picked.reason] ?? { reason: picked.reason };
+          return send(res, picked.reason === "rate_limited" ? 429 : 402, { status: "declined", ...answer });
+        }
         if (mode === "decline") return send(res, 402, { status: "declined", reason: "risk_rejected" });
         const rail = p.rails.find((r) => r.method === body.method && r.country === body.country);
         if (!rail) return send(res, 422, { status: "declined", reason: "method_not_supported" });

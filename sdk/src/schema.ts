@@ -116,6 +116,27 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/me/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's payment routing rules */
+        get: operations["getMeRouting"];
+        /**
+         * Replace the shop's payment routing rules
+         * @description Replaces the rules of the key's environment and answers them with a new `version`; every provider attempt names the version (and the reason) that routed it. Rules are evaluated in order, the first whose rail and conditions match decides; the rail's platform order applies when none does. A provider that does not serve the rail, or a split without weights, is 400 `invalid_request` with `param` naming it.
+         */
+        put: operations["putMeRouting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-methods": {
         parameters: {
             query?: never;
@@ -1786,6 +1807,92 @@ export type components = {
             address: string;
             updatedAt: string;
         };
+        RoutingRules: {
+            shopId: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            /** @description 0: no rules yet (the platform default routes every payment) */
+            version: number;
+            updatedAt: string | null;
+            rules: {
+                name?: string;
+                /** @description The rail this rule routes (GET /payment-methods) */
+                paymentMethodId: string;
+                when?: {
+                    /** @description The payment's USD amount is at least this */
+                    minAmountUsd?: number;
+                    /** @description …and below this */
+                    maxAmountUsd?: number;
+                    countries?: string[];
+                    /** @description The currency the payment was asked in */
+                    currencies?: string[];
+                    documentTypes?: ("cpf" | "cnpj" | "rfc" | "curp" | "co_document" | "other")[];
+                };
+                /**
+                 * @description priority: in the listed order; split: the first provider drawn by weight; success_rate: ordered by recent approval rate
+                 * @default priority
+                 * @enum {string}
+                 */
+                strategy: "priority" | "split" | "success_rate";
+                providers: {
+                    provider: string;
+                    /** @description split: the provider's share of first attempts */
+                    weight?: number;
+                }[];
+                /** @description success_rate: the share of payments sent to a provider drawn at random (default 0.05) */
+                exploration?: number;
+                /**
+                 * @description After the listed providers, try the rail's other providers
+                 * @default true
+                 */
+                fallback: boolean;
+            }[];
+            /** @description Each rail's providers in the platform's order, used when no rule matches */
+            platformDefault: {
+                paymentMethodId: string;
+                providers: string[];
+            }[];
+            /** @description Unified decline codes and what the cascade does with each */
+            declineCodes: {
+                code: string;
+                decision: string;
+            }[];
+        };
+        RoutingRulesInputInput: {
+            rules: {
+                name?: string;
+                /** @description The rail this rule routes (GET /payment-methods) */
+                paymentMethodId: string;
+                when?: {
+                    /** @description The payment's USD amount is at least this */
+                    minAmountUsd?: number;
+                    /** @description …and below this */
+                    maxAmountUsd?: number;
+                    countries?: string[];
+                    /** @description The currency the payment was asked in */
+                    currencies?: string[];
+                    documentTypes?: ("cpf" | "cnpj" | "rfc" | "curp" | "co_document" | "other")[];
+                };
+                /**
+                 * @description priority: in the listed order; split: the first provider drawn by weight; success_rate: ordered by recent approval rate
+                 * @default priority
+                 * @enum {string}
+                 */
+                strategy: "priority" | "split" | "success_rate";
+                providers: {
+                    provider: string;
+                    /** @description split: the provider's share of first attempts */
+                    weight?: number;
+                }[];
+                /** @description success_rate: the share of payments sent to a provider drawn at random (default 0.05) */
+                exploration?: number;
+                /**
+                 * @description After the listed providers, try the rail's other providers
+                 * @default true
+                 */
+                fallback: boolean;
+            }[];
+        };
         PaymentMethodList: {
             shop: {
                 id: string;
@@ -1940,11 +2047,21 @@ export type components = {
             };
             paymentFormUrl: string | null;
             provider: string;
+            /** @description The unified decline code of a payment failed on a decline (insufficient_funds, suspected_fraud, …), or of a cascade that ended unknown */
+            declineCode: string | null;
+            /** @description The shop's routing version that routed this payment (0: the platform default) */
+            routingVersion: number | null;
             attempts: {
                 provider: string;
                 outcome: string;
                 reason: string | null;
                 durationMs: number;
+                /** @description The unified decline code of a failed attempt */
+                declineCode: string | null;
+                /** @description What the cascade did after it */
+                decision: ("retry_next" | "stop" | "retry_same_later") | null;
+                routingVersion: number | null;
+                routingReason: ("rule" | "split" | "success_rate" | "exploration" | "fallback") | null;
             }[];
             /**
              * @description Present when the provider reported the payment paid after we had failed or expired it (a late payment): it completed all the same
@@ -3269,6 +3386,182 @@ export interface operations {
             };
             /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeRouting: {
+        parameters: {
+            query?: {
+                /** @description Required with a merchant-wide credential */
+                shopId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingRules"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: shop_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putMeRouting: {
+        parameters: {
+            query?: {
+                /** @description Required with a merchant-wide credential */
+                shopId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingRulesInputInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingRules"];
+                };
+            };
+            /** @description Error: invalid_json, invalid_request, missing_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: shop_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

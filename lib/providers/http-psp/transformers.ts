@@ -58,7 +58,7 @@ export const chargeBody = (req: ChargeRequest, code: string) => ({
 export function chargeOutcome(status: number, body: any): ChargeOutcome {
   if (body === undefined) return { kind: "unavailable", reason: `unreadable_answer_${status}` };
   if (status >= 500) return { kind: "unavailable", reason: `http_${status}` };
-  if (status === 402 || status === 422 || body?.status === "declined") return { kind: "declined", reason: declineReason(body?.reason ?? body?.code) };
+  if (status === 402 || status === 422 || body?.status === "declined") return { kind: "declined", reason: declineReason(body?.reason ?? body?.code), message: typeof body?.message === "string" ? body.message.slice(0, 200) : null };
   if (status < 200 || status >= 300 || typeof body?.id !== "string") return { kind: "unavailable", reason: `unexpected_answer_${status}` };
   const page = typeof body.redirectUrl === "string" && /^https?:\/\//.test(body.redirectUrl) ? body.redirectUrl : null;
   const instructions = body.instructions && typeof body.instructions === "object" ? body.instructions : null;

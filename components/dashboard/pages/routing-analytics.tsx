@@ -1,0 +1,138 @@
+"use client";
+// Routing analytics: per provider and payment method, this merchant's attempts, approval rate,
+// latency and provider cost; approvals over time; the share of payments the cascade rescued; and
+// each provider's circuit (skipped while failing, probed after a cool-down).
+import Link from "next/link";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { LoaderData } from "@/server/dashboard-loaders";
+import { useLiveData } from "@/components/dashboard/use-dashboard-data";
+import { SubNav } from "@/components/dashboard/kit/sub-nav";
+import { ROUTING_TABS, RoutingBadge } from "@/components/dashboard/pages/routing";
+import { Card, PageHeader, Stat } from "@/components/ui/card";
+import { Table, Td, Th, EmptyState } from "@/components/ui/table";
+import { Money } from "@/components/ui/money";
+import { cn } from "@/components/ui/cn";
+
+type Analytics = LoaderData<"routing-analytics">;
+const RANGES = ["24h", "7d", "30d"] as const;
+const COLORS = ["#4f46e5", "#059669", "#d97706", "#dc2626", "#0891b2"];
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+export function RoutingAnalyticsView({ environment, initial, range }: { environment: string; initial: Analytics; range: (typeof RANGES)[number] }) {
+  const { data } = useLiveData(environment, "routing-analytics", { range }, initial, 10_000);
+  const providers = [...new Set(data.series.map((s) => s.provider))];
+  const byTime = new Map<string, Record<string, number | string>>();
+  for (const s of data.series) {
+    const label = range === "24h" ? new Date(s.at).toISOString().slice(11, 16) : new Date(s.at).toISOString().slice(5, 10);
+    const row = byTime.get(s.at) ?? { at: label };
+    row[s.provider] = s.attempts ? Math.round((s.approved / s.attempts) * 1000) / 10 : 0;
+    byTime.set(s.at, row);
+  }
+  const points = [...byTime.values()];
+  const totals = data.providers.reduce((t, p) => ({ attempts: t.attempts + p.attempts, approved: t.approved + p.approved }), { attempts: 0, approved: 0 });
+  return (
+    <>
+      <PageHeader title="Routing" description="How your payments were routed: each provider's attempts, approval rate, latency and cost, and how often the cascade rescued a payment another provider had failed." />
+      <SubNav label="Routing sections" tabs={ROUTING_TABS} />
+      <nav aria-label="Period" className="mb-4 flex gap-2 text-sm">
+        {RANGES.map((r) => (
+          <Link key={r} href={`/dashboard/routing/analytics?range=${r}`} aria-current={r === range ? "page" : undefined} className={cn("rounded-md px-2.5 py-1 ring-1 ring-inset", r === range ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50")}>
+            {r === "24h" ? "Last 24 hours" : r === "7d" ? "Last 7 days" : "Last 30 days"}
+          </Link>
+        ))}
+      </nav>
+      <dl aria-label="Routing totals" className="grid gap-4 sm:grid-cols-3 [&>*]:min-w-0">
+        <Stat label="Provider attempts" value={totals.attempts} />
+        <Stat label="Approved attempts" value={totals.attempts ? pct(totals.approved / totals.attempts) : "—"} hint={`${totals.approved} of ${totals.attempts}`} />
+        <Stat label="Rescued by the cascade" value={data.rescued.approved ? pct(data.rescued.share) : "—"} hint={`${data.rescued.rescued} of ${data.rescued.approved} approved payments needed a second provider`} />
+      </dl>
+      <Card title="By provider" id="routing-providers" className="mt-6">
+        {data.providers.length === 0 ? (
+          <EmptyState title="No attempts in this period">Payments you create appear here with the providers that handled them.</EmptyState>
+        ) : (
+          <Table caption="Attempts by provider and payment method">
+            <thead>
+              <tr>
+                <Th>Payment method</Th>
+                <Th>Provider</Th>
+                <Th className="text-right">Attempts</Th>
+                <Th className="text-right">Approval</Th>
+                <Th className="text-right">Latency (avg / p95)</Th>
+                <Th className="text-right">Provider cost</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.providers.map((p) => (
+                <tr key={`${p.rail}-${p.provider}`} data-testid="routing-provider-row">
+                  <Td>{p.railName}</Td>
+                  <Td>{p.provider}</Td>
+                  <Td className="text-right tabular-nums">{p.attempts}</Td>
+                  <Td className="text-right tabular-nums">{pct(p.approvalRate)}</Td>
+                  <Td className="text-right tabular-nums">{p.avgLatencyMs === null ? "—" : `${p.avgLatencyMs} / ${p.p95LatencyMs} ms`}</Td>
+                  <Td className="text-right">
+                    <Money amount={p.costUsd} currency="USD" />
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+      <Card title="Approval rate over time" id="routing-chart" className="mt-6">
+        {points.length === 0 ? (
+          <EmptyState title="Nothing to draw yet" />
+        ) : (
+          <>
+            <p className="sr-only">Approval rate per provider over time; the table above gives the totals.</p>
+            <div aria-hidden data-testid="routing-chart" className="h-64 w-full overflow-hidden">
+              <ResponsiveContainer width="100%" height="100%">
+                <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>
+                  <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+                  <XAxis dataKey="at" tick={{ fontSize: 11, fill: "#475569" }} />
+                  <YAxis domain={[0, 100]} tick={{ fontSize: 11, fill: "#475569" }} unit="%" />
+                  <Tooltip />
+                  <Legend />
+                  {providers.map((p, i) => (
+                    <Line key={p} type="monotone" dataKey={p} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} />
+                  ))}
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+          </>
+        )}
+      </Card>
+      <Card title="Provider health" id="routing-circuits" className="mt-6">
+        {environment === "sandbox" ? (
+          <p className="text-sm text-slate-700">Test payments go to the test provider; provider health is shown in live mode.</p>
+        ) : data.circuits.length === 0 ? (
+          <EmptyState title="No recent provider answers">A provider that keeps failing is skipped by success-rate routing, then tried again after a pause.</EmptyState>
+        ) : (
+          <Table caption="Provider health by payment method">
+            <thead>
+              <tr>
+                <Th>Payment method</Th>
+                <Th>Provider</Th>
+                <Th>State</Th>
+                <Th className="text-right">Errors (last minute)</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.circuits.map((c) => (
+                <tr key={`${c.rail}-${c.provider}`} data-testid="routing-circuit-row">
+                  <Td>{c.railName}</Td>
+                  <Td>{c.provider}</Td>
+                  <Td>
+                    <RoutingBadge state={c.state} />
+                  </Td>
+                  <Td className="text-right tabular-nums">
+                    {c.errors} of {c.total}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+    </>
+  );
+}

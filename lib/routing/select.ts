@@ -1,0 +1,173 @@
+// The routing decision, a pure function: which providers a payment tries, in which order, and
+// why (decisions.md: routingReason rule | split | success_rate | exploration | fallback). The
+// rules come from the shop's current version (lib/routing/rules.ts), the scores and circuit
+// states from the shared outcome window (lib/routing/stats.ts); randomness is injected so a
+// seeded generator makes every draw reproducible in tests and the benchmark.
+import { toMinor } from "@/lib/money/amount";
+import type { DocumentType, RoutingReason, RoutingRule } from "@/lib/routing/schema";
+
+export type PaymentFacts = { paymentMethodId: string; amountUsdMinor: bigint; country: string; currency: string; documentType: DocumentType | null };
+export type CircuitState = "closed" | "open" | "half_open";
+/** What the window knows of a provider on this rail and amount band (counts may be discounted). */
+export type Score = { approved: number; failed: number };
+export type Step = { provider: string; reason: RoutingReason };
+export type Plan = { version: number | null; rule: number | null; steps: Step[]; skipped: string[] };
+export type Rng = () => number;
+
+export type CompiledRule = RoutingRule & { minUsd: bigint | null; maxUsd: bigint | null };
+export type SelectContext = {
+  rng: Rng;
+  score?: (provider: string) => Score;
+  circuit?: (provider: string) => CircuitState;
+  algorithm?: Algorithm;
+};
+/** How success-rate routing turns scores into an order (measured in scripts/bench-routing.ts). */
+export type Algorithm = "thompson" | "sliding_window";
+
+export const DEFAULT_EXPLORATION = 0.05;
+
+export function compileRoutingRules(rules: RoutingRule[]): CompiledRule[] {
+  return rules.map((r) => ({
+    ...r,
+    minUsd: r.when?.minAmountUsd !== undefined ? (toMinor(r.when.minAmountUsd, "USD") ?? 0n) : null,
+    maxUsd: r.when?.maxAmountUsd !== undefined ? (toMinor(r.when.maxAmountUsd, "USD") ?? 0n) : null,
+  }));
+}
+
+export function ruleMatches(r: CompiledRule, f: PaymentFacts): boolean {
+  if (r.paymentMethodId !== f.paymentMethodId) return false;
+  if (r.minUsd !== null && f.amountUsdMinor < r.minUsd) return false;
+  if (r.maxUsd !== null && f.amountUsdMinor >= r.maxUsd) return false;
+  const w = r.when;
+  if (w?.countries && !w.countries.some((c) => c.toUpperCase() === f.country)) return false;
+  if (w?.currencies && !w.currencies.some((c) => c.toUpperCase() === f.currency)) return false;
+  if (w?.documentTypes && (!f.documentType || !w.documentTypes.includes(f.documentType))) return false;
+  return true;
+}
+
+/** A draw by weight without replacement: the whole order, heaviest first on average. */
+export function weightedOrder(items: Array<{ provider: string; weight: number }>, rng: Rng): string[] {
+  const left = items.filter((i) => i.weight > 0);
+  const out: string[] = [];
+  while (left.length) {
+    const total = left.reduce((s, i) => s + i.weight, 0);
+    let x = rng() * total;
+    let k = 0;
+    while (k < left.length - 1 && x >= left[k]!.weight) x -= left[k++]!.weight;
+    out.push(left.splice(k, 1)[0]!.provider);
+  }
+  return [...out, ...items.filter((i) => i.weight <= 0).map((i) => i.provider)];
+}
+
+/** A Gamma(shape, 1) draw (Marsaglia–Tsang), for Beta samples. */
+function gamma(shape: number, rng: Rng): number {
+  if (shape < 1) return gamma(shape + 1, rng) * Math.pow(rng() || 1e-12, 1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    let x: number;
+    let v: number;
+    do {
+      // Box–Muller normal
+      x = Math.sqrt(-2 * Math.log(rng() || 1e-12)) * Math.cos(2 * Math.PI * rng());
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = rng() || 1e-12;
+    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
+  }
+}
+
+export function betaSample(a: number, b: number, rng: Rng): number {
+  const x = gamma(a, rng);
+  const y = gamma(b, rng);
+  return x / (x + y);
+}
+
+/** Providers ordered by recent approval: a Beta posterior draw each (Thompson) or the window's rate. */
+export function successRateOrder(providers: string[], score: (p: string) => Score, rng: Rng, algorithm: Algorithm = "thompson"): string[] {
+  const keyed = providers.map((p, i) => {
+    const s = score(p);
+    const value = algorithm === "thompson" ? betaSample(1 + s.approved, 1 + s.failed, rng) : (s.approved + 1) / (s.approved + s.failed + 2);
+    return { p, value, i };
+  });
+  return keyed.sort((a, b) => b.value - a.value || a.i - b.i).map((k) => k.p);
+}
+
+/**
+ * The plan for one payment. `routable` is the rail's platform order of configured providers;
+ * a rule's providers that are not routable are left out. Under success-rate routing, providers
+ * whose circuit is open are skipped (unless every one is: then the plan keeps them, trying beats
+ * refusing).
+ */
+export function selectRoute(rules: CompiledRule[], version: number | null, facts: PaymentFacts, routable: string[], given: SelectContext): Plan {
+  // A half-open circuit lets one probe through when asked: ask once per provider per plan.
+  const seen = new Map<string, CircuitState>();
+  const circuit = given.circuit;
+  const ctx: SelectContext = { ...given, circuit: circuit && ((p) => seen.get(p) ?? (seen.set(p, circuit(p)), seen.get(p)!)) };
+  const idx = rules.findIndex((r) => ruleMatches(r, facts));
+  let steps: Step[];
+  if (idx < 0) {
+    steps = routable.map((provider) => ({ provider, reason: "fallback" as const }));
+  } else {
+    const rule = rules[idx]!;
+    const listed = rule.providers.filter((p) => routable.includes(p.provider));
+    let order: string[];
+    let first: RoutingReason = "rule";
+    if (rule.strategy === "split") {
+      order = weightedOrder(listed.map((p) => ({ provider: p.provider, weight: p.weight ?? 0 })), ctx.rng);
+      first = "split";
+    } else if (rule.strategy === "success_rate") {
+      const names = listed.map((p) => p.provider);
+      const eligible = names.filter((p) => (ctx.circuit?.(p) ?? "closed") !== "open");
+      const probe = names.find((p) => ctx.circuit?.(p) === "half_open");
+      if (probe) {
+        // A half-open circuit's probe goes first: only an answer can close it.
+        order = [probe, ...successRateOrder(names.filter((p) => p !== probe), ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm)];
+        first = "exploration";
+      } else if (eligible.length > 1 && ctx.rng() < (rule.exploration ?? DEFAULT_EXPLORATION)) {
+        const pick = eligible[Math.floor(ctx.rng() * eligible.length)]!;
+        order = [pick, ...successRateOrder(names.filter((p) => p !== pick), ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm)];
+        first = "exploration";
+      } else {
+        order = successRateOrder(names, ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm);
+        first = "success_rate";
+      }
+    } else {
+      order = listed.map((p) => p.provider);
+    }
+    steps = order.map((provider, i) => ({ provider, reason: i === 0 ? first : rule.strategy === "success_rate" ? "success_rate" : "rule" }));
+    if (rule.fallback !== false) for (const p of routable) if (!order.includes(p)) steps.push({ provider: p, reason: "fallback" });
+  }
+  // The circuit belongs to success-rate routing: fixed orders and splits try what they list.
+  const watched = idx >= 0 && rules[idx]!.strategy === "success_rate";
+  const skipped = watched ? steps.filter((s) => ctx.circuit?.(s.provider) === "open").map((s) => s.provider) : [];
+  const open = new Set(skipped);
+  const kept = steps.filter((s) => !open.has(s.provider));
+  return { version: idx < 0 ? null : version, rule: idx < 0 ? null : idx, steps: kept.length ? kept : steps, skipped: kept.length ? skipped : [] };
+}
+
+/** A small seeded generator (mulberry32) for reproducible draws. */
+export function seededRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The buyer's document kind, read from its shape. */
+export function documentTypeOf(documentId: string | undefined | null, country: string): DocumentType | null {
+  if (!documentId) return null;
+  const v = documentId.trim().toUpperCase();
+  const digits = v.replace(/[.\-/\s]/g, "");
+  if (country === "BRA" && /^\d{11}$/.test(digits)) return "cpf";
+  if (country === "BRA" && /^\d{14}$/.test(digits)) return "cnpj";
+  if (country === "MEX" && v.length === 18) return "curp";
+  if (country === "MEX" && (v.length === 12 || v.length === 13)) return "rfc";
+  if (country === "COL" && /^\d{6,10}(-\d)?$/.test(v)) return "co_document";
+  return "other";
+}

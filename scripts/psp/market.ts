@@ -1,0 +1,100 @@
+// A market of simulated providers, reproducible from a seed (issue 22's routing benchmark). A
+// scenario gives, per provider, an approval probability that drifts over the run, a latency,
+// an outage window and a cost, plus the share of buyers every provider declines (hard: their
+// bank says no, wherever the charge goes). Payment `i` of a run of `n` is at time t = i / n; its
+// buyer e-mail carries `i` (`m<i>@bench.example`), so the simulator (scripts/psp/simulator.ts,
+// POST /_control/market) and the benchmark (scripts/bench-routing.ts, for the oracle) compute
+// the same outcome for (provider, i) from a hash of the seed, whatever order the calls come in.
+import { createHash } from "node:crypto";
+
+export type Segment = { from: number; to: number; approval: number };
+export type ProviderModel = {
+  /** The approval probability of a buyer no bank refuses; `drift` overrides it on [from, to). */
+  approval: number;
+  drift?: Segment[];
+  latencyMs: number;
+  /** Down (answers 503) on [from, to) of the run. */
+  outage?: { from: number; to: number };
+  /** What one attempt costs: basis points of the amount plus a fixed fee in USD cents. */
+  costBp: number;
+  fixedCents: number;
+};
+export type Scenario = { name: string; description: string; seed: number; n: number; hardDeclineShare: number; providers: Record<string, ProviderModel> };
+export type MarketDecision = { mode: "accept" | "decline" | "error"; reason?: "insufficient_funds" | "do_not_honor" | "suspected_fraud" | "invalid_document"; delayMs?: number };
+
+const HARD_REASONS = ["insufficient_funds", "do_not_honor", "suspected_fraud", "invalid_document"] as const;
+
+/** A uniform draw in [0, 1) from (seed, parts): the same inputs give the same draw everywhere. */
+export function draw(seed: number, ...parts: Array<string | number>): number {
+  const h = createHash("sha256").update(`${seed}|${parts.join("|")}`).digest();
+  return h.readUInt32BE(0) / 4294967296;
+}
+
+export function approvalAt(m: ProviderModel, t: number): number {
+  if (m.outage && t >= m.outage.from && t < m.outage.to) return 0;
+  const seg = m.drift?.find((s) => t >= s.from && t < s.to);
+  return seg ? seg.approval : m.approval;
+}
+
+export const paymentIndexOf = (email: string | undefined): number | null => {
+  const m = /^m(\d+)@bench\.example$/.exec(email ?? "");
+  return m ? Number(m[1]) : null;
+};
+export const benchEmail = (i: number) => `m${i}@bench.example`;
+
+/** The buyer's bank refuses payment i everywhere (with which reason), or null. */
+export function hardDecline(s: Scenario, i: number): MarketDecision["reason"] | null {
+  if (draw(s.seed, "buyer", i) >= s.hardDeclineShare) return null;
+  return HARD_REASONS[Math.floor(draw(s.seed, "buyer-reason", i) * HARD_REASONS.length)]!;
+}
+
+/** What `provider` answers payment i. A refusal of a buyer no bank refuses is the issuer's generic do_not_honor, as acquirers answer. */
+export function decide(s: Scenario, provider: string, i: number): MarketDecision {
+  const m = s.providers[provider];
+  if (!m) return { mode: "accept" };
+  const t = i / s.n;
+  const delayMs = m.latencyMs;
+  if (m.outage && t >= m.outage.from && t < m.outage.to) return { mode: "error", delayMs };
+  const hard = hardDecline(s, i);
+  if (hard) return { mode: "decline", reason: hard, delayMs };
+  return draw(s.seed, provider, i) < approvalAt(m, t) ? { mode: "accept", delayMs } : { mode: "decline", reason: "do_not_honor", delayMs };
+}
+
+/** The oracle: payment i sent only to the provider with the highest true approval at its time. */
+export function oracle(s: Scenario, i: number, eligible: string[]): { provider: string; approved: boolean } {
+  const t = i / s.n;
+  const best = [...eligible].sort((a, b) => approvalAt(s.providers[b]!, t) - approvalAt(s.providers[a]!, t))[0]!;
+  return { provider: best, approved: decide(s, best, i).mode === "accept" };
+}
+
+const base = (approval: number, latencyMs: number, costBp: number, fixedCents: number): ProviderModel => ({ approval, latencyMs, costBp, fixedCents });
+
+/** The shipped scenarios (SPEI, whose three providers all serve it; pagosur first in the platform order). */
+export function scenarios(n: number, seed = 22): Scenario[] {
+  return [
+    {
+      name: "steady",
+      description: "approvals steady all run: pagosur 0.82, andespay 0.90, rapidpay 0.86",
+      seed,
+      n,
+      hardDeclineShare: 0.08,
+      providers: { pagosur: base(0.82, 2, 60, 10), andespay: base(0.9, 3, 75, 10), rapidpay: base(0.86, 2, 55, 12) },
+    },
+    {
+      name: "degrading",
+      description: "pagosur (first in the platform order) falls to 0.20 approval for the middle third",
+      seed,
+      n,
+      hardDeclineShare: 0.08,
+      providers: { pagosur: { ...base(0.9, 2, 60, 10), drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
+    },
+    {
+      name: "outage",
+      description: "pagosur is down (503) for a tenth of the run, from 0.45 to 0.55",
+      seed,
+      n,
+      hardDeclineShare: 0.08,
+      providers: { pagosur: { ...base(0.9, 2, 60, 10), outage: { from: 0.45, to: 0.55 } }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
+    },
+  ];
+}
