@@ -190,9 +190,13 @@ export function apiFastPath(root: string): { handle: (req: http.IncomingMessage,
       const headers = new Headers();
       for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
       const body = hasBody ? bodyStream(req) : null;
+      // request.signal aborts when the client goes away (streams and long polls stop on it), as Next's does.
+      const aborted = new AbortController();
+      res.once("close", () => !res.writableFinished && aborted.abort());
       const request = new Request(`http://${host}${url}`, {
         method,
         headers,
+        signal: aborted.signal,
         body: body?.stream,
         // @ts-expect-error: Node's fetch needs it for a streamed body; the DOM type does not know it.
         duplex: "half",
