@@ -136,24 +136,32 @@ describe("nothing to guess", () => {
     assert.equal((await query("SELECT id FROM dashboard_users WHERE email = 'demo@example.test'")).length, 0);
   });
 
-  test("NODE_ENV=production without APP_ENV and without secrets exits with a clear message (npm start and next start)", async () => {
-    const env = cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(await freePort()) }) as NodeJS.ProcessEnv;
-    const viaStart = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    const s = collect(viaStart);
-    assert.equal(await s.exited, 1);
-    assert.match(s.output(), /APP_ENV/);
-    assert.match(s.output(), /refusing to run on the built-in development secrets/);
+  test("NODE_ENV=production without APP_ENV exits with a clear message, with or without the three secrets (npm start and next start)", async () => {
+    const secrets = { AUTH_SECRET: secret("auth"), JWT_SECRET: secret("jwt"), ENCRYPTION_KEY: secret("enc") };
+    for (const extra of [{}, secrets]) {
+      const env = cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(await freePort()), ...extra }) as NodeJS.ProcessEnv;
+      const viaStart = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const s = collect(viaStart);
+      assert.equal(await s.exited, 1, s.output());
+      assert.match(s.output(), /NODE_ENV=production but APP_ENV is not set/);
+      if (extra === secrets) assert.doesNotMatch(s.output(), /Demo merchant|simulated providers|is running at/);
+      else assert.match(s.output(), /refusing to run on the built-in development secrets/);
+    }
 
+    // A bare `next start` with real-looking secrets but no APP_ENV: it used to run as development
+    // (/metrics open, no two-factor, simulated payouts); now it refuses like npm start.
     const p2 = await freePort();
-    const bare = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(p2), "-H", "127.0.0.1"], { cwd: root, env: cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl }) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const bare = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(p2), "-H", "127.0.0.1"], { cwd: root, env: cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, ...secrets }) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const b = collect(bare);
     try {
       // The configuration is checked when the server starts; a request makes sure it has.
+      let metrics = 0;
       const code = await Promise.race([b.exited, (async () => {
-        await waitFor(async () => b.output().includes("refusing") || (await fetch(`http://127.0.0.1:${p2}/api/v1/ping`).then(() => false, () => false)), "the refusal", 60_000);
+        await waitFor(async () => b.output().includes("never inferred") || (await fetch(`http://127.0.0.1:${p2}/metrics`).then((r) => ((metrics = r.status), false), () => false)), "the refusal", 60_000);
         return b.exited;
       })()]);
       assert.notEqual(code, 0);
+      assert.notEqual(metrics, 200, "/metrics was never served open");
       assert.match(b.output(), /NODE_ENV=production but APP_ENV is not set/);
     } finally {
       try {
