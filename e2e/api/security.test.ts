@@ -370,6 +370,44 @@ describe("limits before lookups", () => {
   // Random per run: the failure counters live in Redis for a minute.
   const addr = () => `10.${randomBytes(3).join(".")}`;
 
+  test("count before check: 300 invalid keys sent at once from one address reach at most the allowance's lookups; an IPv6 /64 is one address", async () => {
+    for (const [label, addresses] of [
+      ["IPv4", () => addr()],
+      ["IPv6 /64", (() => { const net = `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}`; return () => `${net}:${randomBytes(2).toString("hex")}::${randomBytes(2).toString("hex")}`; })()],
+    ] as const) {
+      const one = addresses();
+      const statuses = (await Promise.all(Array.from({ length: 300 }, () => from(label === "IPv4" ? one : addresses(), invalidKey())))).map((r) => r.status);
+      const lookedUp = statuses.filter((s) => s === 401).length;
+      assert.ok(lookedUp >= 1 && lookedUp <= AUTH_FAILURES_PER_MINUTE, `${label}: ${lookedUp} of the burst were looked up (allowance ${AUTH_FAILURES_PER_MINUTE})`);
+      assert.equal(statuses.filter((s) => s === 429).length, 300 - lookedUp, `${label}: the rest were 429`);
+    }
+  });
+
+  test("count before check: 500 sign-in guesses at once for one email get 5 password checks, not 500", async () => {
+    const email = `burst-${randomBytes(4).toString("hex")}@example.test`;
+    const cli = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "user:create", "--merchant", (await query<{ id: string }>("SELECT id FROM merchants LIMIT 1"))[0]!.id, "--email", email, "--password", "correct horse battery staple", "--role", "viewer"], { cwd: root, env: cleanEnv(prodEnv) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const made = collect(cli);
+    assert.equal(await made.exited, 0, made.output());
+    const csrf = await fetch(`${base}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+    // Each guess from its own address: only the per-email limit applies.
+    const guesses = await Promise.all(
+      Array.from({ length: 500 }, async (_, i) => {
+        const res = await fetch(`${base}/api/auth/callback/credentials`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar, "x-forwarded-for": `10.${(i >> 8) & 255}.${i & 255}.${randomBytes(1)[0]}` },
+          body: new URLSearchParams({ email, password: `guess-${i}-wrong`, csrfToken, callbackUrl: `${base}/dashboard` }),
+        });
+        return new URL(res.headers.get("location") ?? "http://x/").searchParams.get("code");
+      }),
+    );
+    const checked = guesses.filter((c) => c === "credentials").length;
+    assert.equal(checked + guesses.filter((c) => c === "throttled").length, 500, guesses.slice(0, 5).join(","));
+    assert.ok(checked >= 1 && checked <= 5, `${checked} guesses had their password checked`);
+  });
+
   test("a flood of invalid keys from one address gets 429 after the limit, and the 429s cost no database lookup", async () => {
     const flooder = addr();
     const statuses: number[] = [];

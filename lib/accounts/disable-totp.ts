@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { consumeRecoveryCode, consumeTotp, looksLikeTotp } from "@/lib/accounts/totp";
 import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
-import { isThrottled, recordFailure } from "@/lib/dashboard/throttle";
+import { attemptSignIn, refundSignIn } from "@/lib/dashboard/throttle";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 
 export async function disableTotp(userId: string, code: string, actor: SecurityActor): Promise<{ enabled: false }> {
@@ -14,12 +14,12 @@ export async function disableTotp(userId: string, code: string, actor: SecurityA
   if (twoFactorRequired(user.role)) throw new AppError("two_factor_required", `Two-factor sign-in is required for the ${user.role} role.`);
   // A stolen session must not be able to guess its way out of two-factor: the sign-in throttle counts here too.
   const ip = actor.ip ?? "unknown";
-  if (await isThrottled(user.email, ip)) throw new AppError("rate_limited", "Too many wrong codes. Wait 15 minutes and try again.");
+  if (await attemptSignIn(user.email, ip)) throw new AppError("rate_limited", "Too many wrong codes. Wait 15 minutes and try again.");
   const ok = looksLikeTotp(code) ? await consumeTotp(user, code) : await consumeRecoveryCode(user.id, code);
   if (!ok) {
-    await recordFailure(user.email, ip);
     throw new AppError("two_factor_invalid", "That code is not valid.", { param: "code" });
   }
+  await refundSignIn(user.email, ip);
   await db().$transaction([
     db().dashboardUser.update({ where: { id: user.id }, data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null } }),
     db().dashboardRecoveryCode.deleteMany({ where: { userId: user.id } }),
