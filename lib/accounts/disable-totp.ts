@@ -1,5 +1,6 @@
 // Turning two-factor sign-in off: needs a current code (or a recovery code), and is refused where
-// the role must have it (production owners and roles that move money).
+// the role must have it (production owners and roles that move money). Every other session of
+// the user ends (its version is bumped).
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { consumeRecoveryCode, consumeTotp, looksLikeTotp } from "@/lib/accounts/totp";
@@ -7,7 +8,7 @@ import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
 import { attemptSignIn, refundSignIn } from "@/lib/dashboard/throttle";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 
-export async function disableTotp(userId: string, code: string, actor: SecurityActor): Promise<{ enabled: false }> {
+export async function disableTotp(userId: string, code: string, actor: SecurityActor): Promise<{ enabled: false; sessionVersion?: number }> {
   const user = await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, merchantId: true, role: true, totpSecret: true, totpEnabledAt: true } });
   if (!user) throw new AppError("dashboard_user_not_found", "No such dashboard user.");
   if (!user.totpEnabledAt) return { enabled: false };
@@ -20,10 +21,10 @@ export async function disableTotp(userId: string, code: string, actor: SecurityA
     throw new AppError("two_factor_invalid", "That code is not valid.", { param: "code" });
   }
   await refundSignIn(user.email, ip);
-  await db().$transaction([
-    db().dashboardUser.update({ where: { id: user.id }, data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null } }),
+  const [off] = await db().$transaction([
+    db().dashboardUser.update({ where: { id: user.id }, data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: { increment: 1 } }, select: { sessionVersion: true } }),
     db().dashboardRecoveryCode.deleteMany({ where: { userId: user.id } }),
   ]);
   await recordSecurityEvent({ merchantId: user.merchantId, type: "two_factor.disabled", ...actor });
-  return { enabled: false };
+  return { enabled: false, sessionVersion: off.sessionVersion };
 }

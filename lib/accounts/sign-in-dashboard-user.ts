@@ -8,7 +8,7 @@ import { consumeRecoveryCode, consumeTotp, looksLikeTotp } from "@/lib/accounts/
 import { recordSecurityEvent } from "@/lib/accounts/record-security-event";
 
 export type SignInResult =
-  | { ok: true; user: { id: string; email: string } }
+  | { ok: true; user: { id: string; email: string }; sessionVersion: number; secondFactor: boolean }
   | { ok: false; reason: "invalid" | "throttled" | "code_required" | "code_invalid" };
 
 export async function signInDashboardUser(input: { email: string; password: string; code?: string; ip: string }): Promise<SignInResult> {
@@ -41,5 +41,5 @@ export async function signInDashboardUser(input: { email: string; password: stri
   }
   await recordSuccess(email, ip);
   await recordSecurityEvent({ merchantId: user.merchantId, type: "sign_in.succeeded", actor: user.email, ip, details: { twoFactor } });
-  return { ok: true, user: { id: user.id, email: user.email } };
+  return { ok: true, user: { id: user.id, email: user.email }, sessionVersion: user.sessionVersion, secondFactor: twoFactor !== null };
 }
