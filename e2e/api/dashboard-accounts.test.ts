@@ -166,7 +166,7 @@ describe("two-factor sign-in", () => {
     const u = await enrolled();
     const actor = { actor: u.email, ip: "198.51.100.7" };
     await refusedWith(disableTotp(u.id, "12345-67890", actor), "two_factor_invalid");
-    assert.deepEqual(await disableTotp(u.id, u.recoveryCodes[0]!, actor), { enabled: false });
+    assert.equal((await disableTotp(u.id, u.recoveryCodes[0]!, actor)).enabled, false);
     assert.equal(await db().dashboardRecoveryCode.count({ where: { userId: u.id } }), 0);
     assert.ok((await attempt(u.email, PASSWORD)).cookie);
     assert.ok((await eventTypes(u.merchantId)).includes("two_factor.disabled"));

@@ -75,9 +75,13 @@ async function buyerContext(held: { merchantId: string; shopId: string; environm
 async function dashboardContext(credential: Extract<Credential, { kind: "dashboard" }>): Promise<AuthContext> {
   const { userId, environment } = credential;
   const user = userId
-    ? await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, sessionVersion: true, merchant: { select: MERCHANT } } })
+    ? await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, sessionVersion: true, totpEnabledAt: true, merchant: { select: MERCHANT } } })
     : null;
   if (!user || user.merchant.status !== "active" || user.sessionVersion !== credential.sessionVersion) throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
+  const required = twoFactorRequired(user.role);
+  // A password-only session of a user who has two-factor on (a session from before sessions
+  // carried their second factor): nothing to enrol in, so it ends; signing in asks for the code.
+  if (required && !credential.secondFactor && user.totpEnabledAt !== null) throw new AppError("missing_credentials", "Your session has ended. Sign in again with your code.");
   return {
     merchant: user.merchant,
     shop: null,
@@ -86,7 +90,7 @@ async function dashboardContext(credential: Extract<Credential, { kind: "dashboa
     keyPairId: `dashboard:${user.id}`,
     keyId: `dashboard:${user.email}`,
     via: "dashboard",
-    actor: { kind: "user", userId: user.id, email: user.email, role: user.role, twoFactorPending: twoFactorRequired(user.role) && !credential.secondFactor },
+    actor: { kind: "user", userId: user.id, email: user.email, role: user.role, twoFactorPending: required && !credential.secondFactor },
   };
 }
 

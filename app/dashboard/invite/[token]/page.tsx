@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { findInvite } from "@/lib/accounts/accept-invite";
 import { AcceptInviteForm } from "@/components/dashboard/pages/accept-invite";
+import { DashboardProviders } from "@/components/dashboard/providers";
 
 export const metadata: Metadata = { title: "Join the team · Latam Payments", referrer: "no-referrer" };
 export const dynamic = "force-dynamic";
@@ -20,7 +21,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
               {invite.merchantName} invited <span className="font-medium text-slate-800">{invite.email}</span> as {invite.role}. Choose your password to finish.
             </p>
             <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-              <AcceptInviteForm token={token} email={invite.email} />
+              <DashboardProviders>
+                <AcceptInviteForm token={token} email={invite.email} />
+              </DashboardProviders>
             </div>
           </>
         ) : (
