@@ -2,7 +2,8 @@
 // an address gets 429 for any credential that is not already cached, before any database
 // lookup, so a flood of guessed keys costs neither the database nor the credential cache.
 // Counters live in Redis when REDIS_URL is set (every instance sees the same count), else in
-// this process (bounded). A Redis failure fails open, like the API's limiter. An IPv6 client
+// this process (bounded); when Redis does not answer, this process counts on its own meanwhile
+// (an unanswered INCR never lets a lookup through uncounted). An IPv6 client
 // counts by its /64 (lib/auth/address-key.ts).
 //
 // Count before check: a lookup first takes its place (one atomic increment: Redis INCR, one
@@ -56,13 +57,14 @@ export class MemoryFailureCounter implements FailureCounter {
   }
 }
 
+/** Redis, and this process' own counter when Redis does not answer (never uncounted). */
 class RedisFailureCounter implements FailureCounter {
   private lastWarn = 0;
-  constructor(private r: Redis, private prefix = "authfail:") {}
+  constructor(private r: Redis, private prefix = "authfail:", private local: FailureCounter = new MemoryFailureCounter()) {}
   private warn(err: unknown) {
     if (Date.now() - this.lastWarn < 10_000) return;
     this.lastWarn = Date.now();
-    log.warn({ err: (err as Error).message }, "failed-authentication counter unavailable; not limiting");
+    log.warn({ err: (err as Error).message }, "failed-authentication counter unavailable; counting in this process");
   }
   async get(key: string) {
     try {
@@ -70,21 +72,25 @@ class RedisFailureCounter implements FailureCounter {
       return { n: Number(n ?? 0), resetMs: Math.max(0, Number(ttl)) };
     } catch (err) {
       this.warn(err);
-      return { n: 0, resetMs: 0 };
+      return this.local.get(key);
     }
   }
   async incr(key: string) {
     const k = this.prefix + key;
     try {
       const res = (await this.r.multi().incr(k).pexpire(k, WINDOW_MS, "NX").pttl(k).exec()) as [[unknown, number], [unknown, number], [unknown, number]];
-      return { n: Number(res[0][1]), resetMs: Math.max(0, Number(res[2][1])) };
+      if (typeof res?.[0]?.[1] !== "number") throw new Error("INCR answered no count");
+      return { n: res[0][1], resetMs: Math.max(0, Number(res[2][1])) };
     } catch (err) {
       this.warn(err);
-      return { n: 0, resetMs: 0 };
+      return this.local.incr(key);
     }
   }
   async decr(key: string) {
-    await this.r.eval(DECR_FLOOR, 1, this.prefix + key).catch((err) => this.warn(err));
+    await this.r.eval(DECR_FLOOR, 1, this.prefix + key).catch((err) => {
+      this.warn(err);
+      return this.local.decr(key);
+    });
   }
 }
 
@@ -95,7 +101,8 @@ function counter(): FailureCounter {
   return singleton("failed-auth-counter", () => {
     const url = config().REDIS_URL;
     if (!url) return new MemoryFailureCounter();
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 500 });
+    // Under a flood the event loop is slow: a short timeout would only send counts to the local fallback.
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
     onShutdown("redis failed-auth counter", CLOSE_ORDER.clients, () => redis.quit());
     redis.on("error", () => {});
     return new RedisFailureCounter(redis);
@@ -118,7 +125,7 @@ export function failedAuthGuard(address: string, store: () => FailureCounter = c
      */
     async beforeLookup(): Promise<void> {
       const { n, resetMs } = await store().incr(key);
-      counted = n > 0;
+      counted = true;
       if (n <= limit) return;
       refused = true;
       const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));

@@ -1,8 +1,8 @@
 // Throttles failed sign-ins: at most MAX_PER_EMAIL failures per email and MAX_PER_IP per client
 // address (an IPv6 client by its /64) in a WINDOW_MS fixed window; past that, sign-in is refused
 // (even with the right password) until the window ends. Counters live in Redis when REDIS_URL is
-// set (shared by every instance), else in this process. A Redis failure fails open, like the
-// API's limiter.
+// set (shared by every instance), else in this process; when Redis does not answer, this process
+// counts on its own meanwhile (never uncounted).
 //
 // Count before check: every attempt first takes its place with one atomic increment (Redis INCR,
 // one synchronous step in memory) and only then compares, so a burst of guesses sent at once
@@ -57,26 +57,42 @@ export class MemoryCounter implements Counter {
   }
 }
 
+/**
+ * Redis, and when Redis does not answer (down, or slower than the command timeout under load),
+ * this process' own counter: an unanswered INCR must not let an attempt through uncounted (a
+ * burst that slowed the server used to time its own counters out and pass).
+ */
 export class RedisCounter implements Counter {
-  constructor(private r: Redis, private prefix = "") {}
-  private guard<T>(p: Promise<T>, fallback: T): Promise<T> {
+  private lastWarn = 0;
+  constructor(private r: Redis, private prefix = "", private local: Counter = new MemoryCounter()) {}
+  private guard<T>(p: Promise<T>, fallback: () => Promise<T>): Promise<T> {
     return p.catch((err) => {
-      log.warn({ err: (err as Error).message }, "sign-in throttle store unavailable");
-      return fallback;
+      if (Date.now() - this.lastWarn > 10_000) {
+        this.lastWarn = Date.now();
+        log.warn({ err: (err as Error).message }, "sign-in throttle store unavailable; counting in this process");
+      }
+      return fallback();
     });
   }
   get(key: string) {
-    return this.guard(this.r.get(this.prefix + key).then((v) => Number(v ?? 0)), 0);
+    return this.guard(this.r.get(this.prefix + key).then((v) => Number(v ?? 0)), () => this.local.get(key));
   }
   incr(key: string) {
     const k = this.prefix + key;
-    return this.guard(this.r.multi().incr(k).pexpire(k, WINDOW_MS, "NX").exec().then((res) => Number(res?.[0]?.[1] ?? 0)), 0);
+    return this.guard(
+      this.r.multi().incr(k).pexpire(k, WINDOW_MS, "NX").exec().then((res) => {
+        const n = res?.[0]?.[1];
+        if (typeof n !== "number") throw new Error("INCR answered no count");
+        return n;
+      }),
+      () => this.local.incr(key),
+    );
   }
   async decr(key: string) {
-    await this.guard(this.r.eval(DECR_FLOOR, 1, this.prefix + key), 0);
+    await this.guard(this.r.eval(DECR_FLOOR, 1, this.prefix + key).then(() => undefined), () => this.local.decr(key));
   }
   async reset(key: string) {
-    await this.guard(this.r.del(this.prefix + key), 0);
+    await this.guard(this.r.del(this.prefix + key).then(() => undefined), () => this.local.reset(key));
   }
 }
 
@@ -87,7 +103,8 @@ function counter(): Counter {
   return singleton("sign-in-throttle", () => {
     const url = config().REDIS_URL;
     if (!url) return new MemoryCounter();
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 500 });
+    // A sign-in can wait for its count; a short timeout under load would only send it to the local count.
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 5_000 });
     redis.on("error", () => {});
     onShutdown("redis sign-in throttle", CLOSE_ORDER.clients, () => redis.quit());
     return new RedisCounter(redis);
