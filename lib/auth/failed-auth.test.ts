@@ -31,7 +31,7 @@ test("count before check: 300 lookups at once from one address get the allowance
   const { AppError } = await import("@/lib/errors");
   let lookups = 0;
   const attempt = async (address: string, found: boolean) => {
-    const guard = failedAuthGuard(address, () => c);
+    const guard = failedAuthGuard(address, () => c, () => c);
     try {
       await guard.beforeLookup();
       lookups++;

@@ -2,8 +2,9 @@
 // an address gets 429 for any credential that is not already cached, before any database
 // lookup, so a flood of guessed keys costs neither the database nor the credential cache.
 // Counters live in Redis when REDIS_URL is set (every instance sees the same count), else in
-// this process (bounded); when Redis does not answer, this process counts on its own meanwhile
-// (an unanswered INCR never lets a lookup through uncounted). An IPv6 client
+// this process (bounded). This process also keeps its own count in every case, so when Redis
+// does not answer (down, or slower than the timeout under a flood) a lookup is still counted and
+// one process never lets more than the allowance through. An IPv6 client
 // counts by its /64 (lib/auth/address-key.ts).
 //
 // Count before check: a lookup first takes its place (one atomic increment: Redis INCR, one
@@ -57,14 +58,14 @@ export class MemoryFailureCounter implements FailureCounter {
   }
 }
 
-/** Redis, and this process' own counter when Redis does not answer (never uncounted). */
+/** The count shared by every instance. When Redis does not answer it counts nothing: this process' own count (always kept) still holds. */
 class RedisFailureCounter implements FailureCounter {
   private lastWarn = 0;
-  constructor(private r: Redis, private prefix = "authfail:", private local: FailureCounter = new MemoryFailureCounter()) {}
+  constructor(private r: Redis, private prefix = "authfail:") {}
   private warn(err: unknown) {
     if (Date.now() - this.lastWarn < 10_000) return;
     this.lastWarn = Date.now();
-    log.warn({ err: (err as Error).message }, "failed-authentication counter unavailable; counting in this process");
+    log.warn({ err: (err as Error).message }, "failed-authentication counter unavailable; counting in this process only");
   }
   async get(key: string) {
     try {
@@ -72,7 +73,7 @@ class RedisFailureCounter implements FailureCounter {
       return { n: Number(n ?? 0), resetMs: Math.max(0, Number(ttl)) };
     } catch (err) {
       this.warn(err);
-      return this.local.get(key);
+      return { n: 0, resetMs: 0 };
     }
   }
   async incr(key: string) {
@@ -83,25 +84,27 @@ class RedisFailureCounter implements FailureCounter {
       return { n: res[0][1], resetMs: Math.max(0, Number(res[2][1])) };
     } catch (err) {
       this.warn(err);
-      return this.local.incr(key);
+      return { n: 0, resetMs: 0 };
     }
   }
   async decr(key: string) {
-    await this.r.eval(DECR_FLOOR, 1, this.prefix + key).catch((err) => {
-      this.warn(err);
-      return this.local.decr(key);
-    });
+    await this.r.eval(DECR_FLOOR, 1, this.prefix + key).catch((err) => this.warn(err));
   }
 }
 
 /** DECR that never leaves a count at or below zero. */
 const DECR_FLOOR = `local v = redis.call('DECR', KEYS[1]) if v <= 0 then redis.call('DEL', KEYS[1]) end return v`;
 
+/** This process' own count: always kept, so a slow or absent Redis never lets a burst through uncounted. */
+function localCounter(): FailureCounter {
+  return singleton("failed-auth-local-counter", () => new MemoryFailureCounter());
+}
+
+/** The shared count (Redis) when REDIS_URL is set; else this process' own. */
 function counter(): FailureCounter {
   return singleton("failed-auth-counter", () => {
     const url = config().REDIS_URL;
-    if (!url) return new MemoryFailureCounter();
-    // Under a flood the event loop is slow: a short timeout would only send counts to the local fallback.
+    if (!url) return localCounter();
     const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
     onShutdown("redis failed-auth counter", CLOSE_ORDER.clients, () => redis.quit());
     redis.on("error", () => {});
@@ -112,9 +115,13 @@ function counter(): FailureCounter {
 /** Codes that count as a failed authentication. */
 const FAILURES = new Set(["invalid_api_key", "invalid_token", "token_expired"]);
 
-export function failedAuthGuard(address: string, store: () => FailureCounter = counter) {
+export function failedAuthGuard(address: string, store: () => FailureCounter = counter, local: () => FailureCounter = localCounter) {
   const limit = config().AUTH_FAILURES_PER_MINUTE;
   const key = addressKey(address);
+  // This process' count and the shared one (one when they are the same): an address is over its
+  // allowance when either says so. A shared count that times out under a flood counts nothing,
+  // and this process' count still holds (one process never lets more than the allowance through).
+  const counters = () => [...new Set([local(), store()])];
   // This request's own place in the count: taken by the lookup, given back if it found a key.
   let counted = false;
   let refused = false;
@@ -124,11 +131,12 @@ export function failedAuthGuard(address: string, store: () => FailureCounter = c
      * over its allowance (no lookup happens).
      */
     async beforeLookup(): Promise<void> {
-      const { n, resetMs } = await store().incr(key);
+      const counts = await Promise.all(counters().map((c) => c.incr(key)));
       counted = true;
+      const n = Math.max(...counts.map((c) => c.n));
       if (n <= limit) return;
       refused = true;
-      const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+      const retryAfter = Math.max(1, Math.ceil(Math.max(...counts.map((c) => c.resetMs)) / 1000));
       throw new AppError("rate_limited", `Too many failed authentications from this address; retry after ${retryAfter} s.`, {
         details: { limit, retryAfter },
         headers: { "Retry-After": String(retryAfter) },
@@ -142,8 +150,8 @@ export function failedAuthGuard(address: string, store: () => FailureCounter = c
     async record(err: unknown): Promise<void> {
       if (refused) return;
       const failed = err instanceof AppError && FAILURES.has(err.code);
-      if (failed && !counted) await store().incr(key);
-      else if (!failed && counted) await store().decr(key);
+      if (failed && !counted) await Promise.all(counters().map((c) => c.incr(key)));
+      else if (!failed && counted) await Promise.all(counters().map((c) => c.decr(key)));
     },
   };
 }
