@@ -1,8 +1,10 @@
 // Dashboard sign-in (Auth.js / next-auth v5): email + password of dashboard users created by the
 // operator CLI (argon2id hashes), JWT sessions in an httpOnly same-site cookie that expire after
 // SESSION_MAX_AGE_S. Failed attempts are throttled per email and per client address. The session
-// carries only the user id: every request reloads the user, its role and its merchant
-// (server/dashboard.ts -> lib/auth/gate.ts), so a removed user or a suspended merchant is out at once.
+// carries the user id, the user's session version it was signed in under, and whether its second
+// factor was given (lib/accounts/session-grant.ts); every request reloads the user, its role, its
+// version and its merchant (server/dashboard.ts -> lib/auth/gate.ts), so a removed user, a bumped
+// version (two-factor, password or role changed) or a suspended merchant is out at once.
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
@@ -11,6 +13,7 @@ import { log } from "@/lib/log";
 import { clientAddress } from "@/lib/http/handler";
 import { pinnedAuthUrl } from "@/lib/auth/auth-url";
 import { signInDashboardUser } from "@/lib/accounts/sign-in-dashboard-user";
+import { readSessionGrant } from "@/lib/accounts/session-grant";
 
 /** Idle expiry: a session unused for 8 hours ends (each use slides it, at most every 15 min). */
 export const SESSION_MAX_AGE_S = 8 * 3600;
@@ -28,9 +31,12 @@ export class CodeInvalidSignIn extends CredentialsSignin {
   code = "code_invalid";
 }
 
+/** What a sign-in hands the session: the user, the version it is signed in under, and whether a second factor was given. */
+type SignedInUser = { id: string; email: string; sessionVersion: number; secondFactor: boolean };
+
 const credentials = z.object({ email: z.string().trim().min(3).max(254), password: z.string().min(1).max(200), code: z.string().max(32).optional() });
 
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+export const { handlers, auth, signIn, signOut, unstable_update: updateSession } = NextAuth(() => ({
   secret: config().AUTH_SECRET,
   // Pinned to APP_URL (lib/auth/auth-url.ts): Auth.js builds its URLs from AUTH_URL, never from
   // the request's Host or X-Forwarded-Host; secure cookies whenever APP_URL is https.
@@ -58,7 +64,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         const { email, password, code } = parsed.data;
         const ip = clientAddress(request); // the API's own notion of the client address
         const result = await signInDashboardUser({ email, password, code, ip });
-        if (result.ok) return result.user;
+        if (result.ok) return { id: result.user.id, email: result.user.email, sessionVersion: result.sessionVersion, secondFactor: result.secondFactor } as SignedInUser;
         if (result.reason === "throttled") throw new ThrottledSignIn();
         if (result.reason === "code_required") throw new CodeRequiredSignIn();
         if (result.reason === "code_invalid") throw new CodeInvalidSignIn();
@@ -72,17 +78,28 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       const target = new URL(url, baseUrl);
       return target.origin === baseUrl && target.pathname.startsWith("/dashboard") ? target.toString() : `${baseUrl}/dashboard`;
     },
-    jwt({ token, user }) {
+    jwt({ token, user, trigger, session }) {
       if (user?.id) {
         token.uid = user.id;
         token.signedInAt = Date.now();
+        token.sv = (user as SignedInUser).sessionVersion ?? 0;
+        token.mfa = (user as SignedInUser).secondFactor === true;
+      }
+      // The session that bumped its user's version continues, only with a grant the server signed
+      // (a client can post anything to the update endpoint).
+      if (trigger === "update") {
+        const granted = readSessionGrant((session as { grant?: unknown } | undefined)?.grant, token.uid);
+        if (granted) {
+          token.sv = granted.version;
+          token.mfa = granted.secondFactor;
+        }
       }
       if (typeof token.signedInAt !== "number" || Date.now() - token.signedInAt > SESSION_ABSOLUTE_S * 1000) return null;
       return token;
     },
     session({ session, token }) {
       if (typeof token.uid === "string") session.user.id = token.uid;
-      return session;
+      return Object.assign(session, { sessionVersion: typeof token.sv === "number" ? token.sv : 0, secondFactor: token.mfa === true });
     },
   },
 }));

@@ -1,6 +1,6 @@
 // What a production deployment must declare beyond lib/config.ts' secrets: shared rate limits
 // (Redis, or an explicit opt-out), well-formed trusted proxies, and a refusal to run on the
-// built-in secrets when only NODE_ENV says production (a bare `next start` sets NODE_ENV).
+// undeclared production (NODE_ENV=production, which a bare `next start` sets, without APP_ENV).
 import ipaddr from "ipaddr.js";
 import type { z } from "zod";
 import { ConfigError } from "@/lib/config";
@@ -38,15 +38,16 @@ export function requireProductionExtras(c: ProductionView, ctx: z.RefinementCtx)
 
 /**
  * NODE_ENV=production (which `next start` and `next build` set) without APP_ENV would otherwise
- * run as development, on the secret in the repository: forged tokens and sessions. Refused
- * unless every secret is set to something else.
+ * run as development: the built-in secrets, or, with real ones, /metrics open, no two-factor,
+ * demo data and simulated providers. Production is declared, never inferred from what else is
+ * set: refused whatever the secrets are.
  */
 export function refuseUndeclaredProduction(env: Record<string, string | undefined>, devSecret: string) {
   if (env.NODE_ENV !== "production" || env.APP_ENV) return;
   const weak = ["AUTH_SECRET", "JWT_SECRET", "ENCRYPTION_KEY"].filter((k) => !env[k] || env[k] === devSecret);
-  if (weak.length === 0) return;
+  const secrets = weak.length === 0 ? "" : `; ${weak.join(", ")} ${weak.length === 1 ? "is" : "are"} not set either (refusing to run on the built-in development secrets)`;
   throw new ConfigError(
-    `invalid configuration:\n  APP_ENV: NODE_ENV=production but APP_ENV is not set, and ${weak.join(", ")} ${weak.length === 1 ? "is" : "are"} not set: refusing to run on the built-in development secrets.\n` +
+    `invalid configuration:\n  APP_ENV: NODE_ENV=production but APP_ENV is not set${secrets}. Production is never inferred.\n` +
       `  Set APP_ENV=production with real secrets (see README "Security"), or APP_ENV=development for a local run.`,
   );
 }

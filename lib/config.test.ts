@@ -175,7 +175,14 @@ describe("production extras", () => {
     rejects({ NODE_ENV: "production", AUTH_SECRET: PROD.AUTH_SECRET, JWT_SECRET: PROD.JWT_SECRET, ENCRYPTION_KEY: devSecret }, "ENCRYPTION_KEY");
     // Declared either way, NODE_ENV alone decides nothing.
     assert.equal(parseConfig({ NODE_ENV: "production", APP_ENV: "development" }).APP_ENV, "development");
-    assert.equal(parseConfig({ NODE_ENV: "production", AUTH_SECRET: PROD.AUTH_SECRET, JWT_SECRET: PROD.JWT_SECRET, ENCRYPTION_KEY: PROD.ENCRYPTION_KEY }).APP_ENV, "development");
+    assert.equal(parseConfig({ ...PROD, NODE_ENV: "production" }).APP_ENV, "production");
+  });
+
+  test("NODE_ENV=production without APP_ENV is refused whatever else is set: production is never inferred from secrets", () => {
+    const { APP_ENV: _declared, ...everythingElse } = PROD;
+    const message = rejects({ ...everythingElse, NODE_ENV: "production", METRICS_TOKEN: "m".repeat(20) }, "APP_ENV");
+    assert.match(message, /never inferred/);
+    assert.doesNotMatch(message, /built-in development secrets/, "the secrets are fine; APP_ENV is what is missing");
   });
 
   test("TRUSTED_PROXIES: CIDRs and bare addresses, default none, garbage refused", () => {

@@ -4,7 +4,8 @@
 // Pages, server actions and the dashboard's data routes all start here.
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { auth } from "@/auth";
+import { auth, updateSession } from "@/auth";
+import { signSessionGrant, type SessionState } from "@/lib/accounts/session-grant";
 import { AppError } from "@/lib/errors";
 import { gate, withShopOf } from "@/lib/auth/gate";
 import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
@@ -26,6 +27,8 @@ export type Dashboard = {
   can: (p: Permission) => boolean;
   /** Two-factor sign-in: whether the user has it on, and whether their role must (production). */
   twoFactor: { enabled: boolean; required: boolean };
+  /** This session: the user's version it runs under, and whether its second factor was given. */
+  session: SessionState;
 };
 
 /** Where a user who must enroll in two-factor sign-in is sent; the gate refuses everything else until then. */
@@ -37,14 +40,24 @@ export async function currentEnvironment(): Promise<Environment> {
 }
 
 async function sessionGate(permission: Permission): Promise<Dashboard> {
-  const session = await auth();
-  const ctx = await gate({ kind: "dashboard", userId: session?.user?.id, environment: await currentEnvironment() }, permission);
+  // What auth.ts' session callback hands over.
+  const session = (await auth()) as { user?: { id?: string }; sessionVersion?: number; secondFactor?: boolean } | null;
+  const state: SessionState = { version: session?.sessionVersion ?? 0, secondFactor: session?.secondFactor === true };
+  const ctx = await gate({ kind: "dashboard", userId: session?.user?.id, sessionVersion: state.version, secondFactor: state.secondFactor, environment: await currentEnvironment() }, permission);
   if (ctx.actor.kind !== "user") throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
   const { userId, email, role, twoFactorPending } = ctx.actor;
   // The address, for the security log (the same trusted-proxy rules as the API's limits).
   ctx.ip = clientIp(await headers()) ?? undefined;
   const required = twoFactorRequired(role);
-  return { user: { id: userId, email, role }, merchant: ctx.merchant, environment: ctx.environment, ctx, can: (p) => !twoFactorPending && allows(ctx, p), twoFactor: { required, enabled: required ? !twoFactorPending : await twoFactorEnabled(userId) } };
+  return { user: { id: userId, email, role }, merchant: ctx.merchant, environment: ctx.environment, ctx, can: (p) => !twoFactorPending && allows(ctx, p), twoFactor: { required, enabled: required ? !twoFactorPending : await twoFactorEnabled(userId) }, session: state };
+}
+
+/**
+ * After a change that bumped the signed-in user's session version (every other session ends),
+ * this session continues under the new version (server actions only: it rewrites the cookie).
+ */
+export async function continueSession(d: Dashboard, state: SessionState): Promise<void> {
+  await updateSession({ grant: signSessionGrant(d.user.id, state) } as never);
 }
 
 /**

@@ -1,8 +1,10 @@
 // Dashboard accounts over real HTTP: two-factor sign-in through Auth.js' own endpoints (a code
 // after the password, replays refused, wrong codes throttled like passwords, recovery codes
 // single-use), the production rule that holds owners and money roles at enrollment (on a second
-// server started with APP_ENV=production), team rules (last owner, owners only), and the
-// security log those write.
+// server started with APP_ENV=production; a password-only session never gains money rights from an
+// enrolment elsewhere), session versions (enrolment, disabling, a password change and a role
+// change end every other session), team rules (last owner, owners only, one-time invite links,
+// an invite submitted twice made once), and the security log those write.
 import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -18,7 +20,8 @@ import { disableTotp } from "@/lib/accounts/disable-totp";
 import { listSecurityEvents } from "@/lib/accounts/list-security-events";
 import { changeRole } from "@/lib/accounts/change-role";
 import { removeUser } from "@/lib/accounts/remove-user";
-import { inviteUser } from "@/lib/accounts/invite-user";
+import { inviteUser, renewInvite } from "@/lib/accounts/invite-user";
+import { acceptInvite } from "@/lib/accounts/accept-invite";
 import { AppError } from "@/lib/errors";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
@@ -80,8 +83,13 @@ async function callAction(cookie: string, page: string, id: string, args: unknow
     headers: { cookie, "next-action": id, origin: base, accept: "text/x-component", "content-type": "text/plain;charset=UTF-8" },
     body: JSON.stringify(args),
   });
-  return { status: res.status, text: await res.text() };
+  // A session the action let continue under a new version comes back as a new cookie.
+  const renewed = res.headers.getSetCookie().find((c) => /session-token=/.test(c))?.split(";")[0];
+  return { status: res.status, text: await res.text(), cookie: renewed && !/session-token=$/.test(renewed) ? renewed : undefined };
 }
+
+/** 200 while the session serves, 401 once it has ended (the data route answers, never redirects). */
+const sessionStatus = async (cookie: string, base = API_URL) => (await fetch(`${base}/dashboard/api/payments`, { headers: { cookie } })).status;
 
 async function eventTypes(merchantId: string) {
   const page = await listSecurityEvents({ merchant: { id: merchantId } as AuthContext["merchant"] }, { limit: 100 });
@@ -158,7 +166,7 @@ describe("two-factor sign-in", () => {
     const u = await enrolled();
     const actor = { actor: u.email, ip: "198.51.100.7" };
     await refusedWith(disableTotp(u.id, "12345-67890", actor), "two_factor_invalid");
-    assert.deepEqual(await disableTotp(u.id, u.recoveryCodes[0]!, actor), { enabled: false });
+    assert.equal((await disableTotp(u.id, u.recoveryCodes[0]!, actor)).enabled, false);
     assert.equal(await db().dashboardRecoveryCode.count({ where: { userId: u.id } }), 0);
     assert.ok((await attempt(u.email, PASSWORD)).cookie);
     assert.ok((await eventTypes(u.merchantId)).includes("two_factor.disabled"));
@@ -211,10 +219,29 @@ describe("production: two-factor is required", () => {
       const shown = /data-testid="totp-secret"[^>]*>([A-Z2-7]+)</.exec(html)?.[1];
       assert.ok(shown, "the secret is shown");
       const confirm = await actionId(a.cookie!, "/dashboard/two-factor", "confirmTotpAction", server.url);
+      // A second, password-only session of the same owner, open while the first one enrolls.
+      const elsewhere = await attempt(owner.email, PASSWORD, undefined, server.url);
+      assert.ok(elsewhere.cookie);
       const r = await callAction(a.cookie!, "/dashboard/two-factor", confirm, [{ code: codeAt(shown!, Date.now()) }], server.url);
       assert.match(r.text, /"ok":true/);
-      const enrolledPage = await fetch(`${server.url}/dashboard`, { headers: { cookie: a.cookie! }, redirect: "manual" });
+      assert.ok(r.cookie, "the enrolling session continues under the new version");
+      const enrolledPage = await fetch(`${server.url}/dashboard`, { headers: { cookie: r.cookie! }, redirect: "manual" });
       assert.equal(enrolledPage.status, 200);
+      assert.equal(await sessionStatus(r.cookie!, server.url), 200);
+      // The password-only session never gains money rights from the enrolment: it has ended.
+      assert.equal(await sessionStatus(elsewhere.cookie!, server.url), 401);
+      const held = await fetch(`${server.url}/dashboard/payouts`, { headers: { cookie: elsewhere.cookie! }, redirect: "manual" });
+      assert.equal(new URL(held.headers.get("location")!, server.url).pathname, "/dashboard/sign-in");
+      // Nor does a client's own claim through the session update endpoint (only a server-signed grant counts).
+      const csrf = await fetch(`${server.url}/api/auth/csrf`, { headers: { cookie: elsewhere.cookie! } });
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const forged = await fetch(`${server.url}/api/auth/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: [elsewhere.cookie!, ...cookiesOf(csrf)].join("; ") },
+        body: JSON.stringify({ csrfToken, data: { grant: `${owner.id}.1.1.${Date.now() + 60_000}.forged`, sessionVersion: 1, secondFactor: true } }),
+      });
+      const forgedCookie = forged.headers.getSetCookie().find((c) => /session-token=/.test(c))?.split(";")[0] ?? elsewhere.cookie!;
+      assert.equal(await sessionStatus(forgedCookie, server.url), 401);
 
       const v = await attempt(viewer.email, PASSWORD, undefined, server.url);
       assert.ok(v.cookie);
@@ -240,42 +267,147 @@ describe("team", () => {
     await refusedWith(removeUser(ctx, other.id), "dashboard_user_not_found");
   });
 
-  test("a non-owner cannot invite (through the server action); an owner can, and the invitee signs in with the password shown once", async () => {
+  test("a non-owner cannot invite (through the server action); an owner's invite is a one-time link, and a double submit invites once", async () => {
     const o = await userOf("owner");
     const dev = await userOf("developer", o.merchantId);
     const ownerCookie = (await attempt(o.email, PASSWORD)).cookie!;
     const devCookie = (await attempt(dev.email, PASSWORD)).cookie!;
     const invite = await actionId(ownerCookie, "/dashboard/team", "inviteUserAction");
     const newcomer = `new-${rand()}@example.test`;
-    const refused = await callAction(devCookie, "/dashboard/team", invite, [{ email: newcomer, role: "owner" }]);
+    const refused = await callAction(devCookie, "/dashboard/team", invite, [{ email: newcomer, role: "owner" }, `form_${rand()}`]);
     assert.match(refused.text, /"code":"forbidden"/);
     assert.equal(await db().dashboardUser.count({ where: { email: newcomer } }), 0);
 
-    const ok = await callAction(ownerCookie, "/dashboard/team", invite, [{ email: newcomer, role: "viewer" }]);
-    const password = /"temporaryPassword":"([^"]+)"/.exec(ok.text)?.[1];
-    assert.ok(password, ok.text.slice(0, 300));
-    const signedIn = await attempt(newcomer, password!);
-    assert.ok(signedIn.cookie);
-    const dup = await callAction(ownerCookie, "/dashboard/team", invite, [{ email: newcomer.toUpperCase(), role: "viewer" }]);
+    // The same form submitted twice at once (a double click): one member, two answers with a link, no "already exists".
+    const formKey = `form_${rand()}${rand()}`;
+    const [first, second] = await Promise.all([0, 1].map(() => callAction(ownerCookie, "/dashboard/team", invite, [{ email: newcomer, role: "viewer" }, formKey])));
+    for (const r of [first!, second!]) {
+      assert.match(r.text, /"ok":true/, r.text.slice(0, 300));
+      assert.doesNotMatch(r.text, /dashboard_user_exists|temporaryPassword/);
+    }
+    assert.equal(await db().dashboardUser.count({ where: { email: newcomer } }), 1);
+    const links = [first!, second!].map((r) => /"inviteUrl":"([^"]+)"/.exec(r.text)?.[1]).filter(Boolean) as string[];
+    assert.equal(links.length, 2, "both answers carry a link");
+    // A later submit of a new form for the same address is a new request: "already exists".
+    const dup = await callAction(ownerCookie, "/dashboard/team", invite, [{ email: newcomer.toUpperCase(), role: "viewer" }, `form_${rand()}`]);
     assert.match(dup.text, /"code":"dashboard_user_exists"/);
+
+    // The token is stored only as its hash; the link works once.
+    const row = await db().dashboardUser.findUniqueOrThrow({ where: { email: newcomer } });
+    const live = await (async () => {
+      for (const link of links) {
+        const token = link.split("/").pop()!;
+        assert.ok(!row.inviteTokenHash!.includes(token) && row.inviteTokenHash !== token);
+        const page = await (await fetch(`${API_URL}/dashboard/invite/${token}`)).text();
+        if (page.includes("Choose your password")) return token;
+      }
+      return null;
+    })();
+    assert.ok(live, "the last link handed out is live");
+    assert.equal(await attempt(newcomer, "anything at all 123").then((a) => a.cookie), undefined, "no password works before the invite is accepted");
+    const accept = await actionId("", `/dashboard/invite/${live}`, "acceptInviteAction");
+    const chosen = `their own password ${rand()}`;
+    const accepted = await callAction("", `/dashboard/invite/${live}`, accept, [live, { password: chosen }]);
+    assert.match(accepted.text, /"ok":true/, accepted.text.slice(0, 300));
+    const again = await callAction("", `/dashboard/invite/${live}`, accept, [live, { password: "someone else's 1234" }]);
+    assert.match(again.text, /"code":"invalid_request"/);
+    assert.match(await (await fetch(`${API_URL}/dashboard/invite/${live}`)).text(), /not valid any more/);
+    const signedIn = await attempt(newcomer, chosen);
+    assert.ok(signedIn.cookie, `no session: ${signedIn.location}`);
+    assert.equal((await db().dashboardUser.findUniqueOrThrow({ where: { email: newcomer } })).inviteTokenHash, null);
 
     // Removed: the open session ends at once.
     const remove = await actionId(ownerCookie, "/dashboard/team", "removeUserAction");
-    const id = (await db().dashboardUser.findUniqueOrThrow({ where: { email: newcomer } })).id;
-    assert.match((await callAction(ownerCookie, "/dashboard/team", remove, [id])).text, /"ok":true/);
+    assert.match((await callAction(ownerCookie, "/dashboard/team", remove, [row.id])).text, /"ok":true/);
     const gone = await fetch(`${API_URL}/dashboard`, { headers: { cookie: signedIn.cookie! }, redirect: "manual" });
     assert.equal(gone.status, 307);
 
     const types = await eventTypes(o.merchantId);
-    assert.ok(types.includes("team.invited") && types.includes("team.removed"), types.join(","));
+    assert.ok(types.includes("team.invited") && types.includes("team.invite_accepted") && types.includes("team.removed"), types.join(","));
     const invited = (await listSecurityEvents({ merchant: { id: o.merchantId } as AuthContext["merchant"] }, {})).data.find((e) => e.type === "team.invited")!;
     assert.equal(invited.actor, o.email);
     assert.ok(invited.ip, "the actor's address is recorded");
   });
 
+  test("an invite link expires; a new link replaces the old one", async () => {
+    const o = await userOf("owner");
+    const ctx = ctxOf(o.merchantId, o.email);
+    const first = await inviteUser(ctx, { email: `late-${rand()}@example.test`, role: "viewer" });
+    const oldToken = first.inviteUrl!.split("/").pop()!;
+    const renewed = await renewInvite(ctx, first.id);
+    const newToken = renewed.inviteUrl!.split("/").pop()!;
+    assert.notEqual(newToken, oldToken);
+    await refusedWith(acceptInvite(oldToken, "a fine long password"), "invalid_request");
+    await db().dashboardUser.update({ where: { id: first.id }, data: { inviteExpiresAt: new Date(Date.now() - 1000) } });
+    await refusedWith(acceptInvite(newToken, "a fine long password"), "invalid_request");
+    const fresh = await renewInvite(ctx, first.id);
+    assert.deepEqual(await acceptInvite(fresh.inviteUrl!.split("/").pop()!, "a fine long password"), { email: first.email });
+    assert.equal((await renewInvite(ctx, first.id)).inviteUrl, null, "accepted: no more links");
+  });
+
   test("invites are scoped and validated by the use case", async () => {
     const o = await userOf("owner");
     await refusedWith(inviteUser(ctxOf(o.merchantId, o.email), { email: o.email, role: "viewer" }), "dashboard_user_exists");
+  });
+});
+
+describe("sessions carry a version", () => {
+  test("a password change keeps the changing session and ends every other one; the new password signs in", async () => {
+    const u = await userOf("developer");
+    const a = (await attempt(u.email, PASSWORD)).cookie!;
+    const b = (await attempt(u.email, PASSWORD)).cookie!;
+    assert.equal(await sessionStatus(a), 200);
+    const change = await actionId(b, "/dashboard/password", "changePasswordAction");
+    const wrong = await callAction(b, "/dashboard/password", change, [{ currentPassword: "not it at all", newPassword: "a new long password 1" }]);
+    assert.match(wrong.text, /"param":"currentPassword"/);
+    assert.equal(await sessionStatus(a), 200, "a refused change ends nothing");
+    const ok = await callAction(b, "/dashboard/password", change, [{ currentPassword: PASSWORD, newPassword: "a new long password 1" }]);
+    assert.match(ok.text, /"ok":true/, ok.text.slice(0, 300));
+    assert.ok(ok.cookie);
+    assert.equal(await sessionStatus(ok.cookie!), 200);
+    assert.equal(await sessionStatus(b), 401, "the old cookie of the changing session is spent too");
+    assert.equal(await sessionStatus(a), 401);
+    assert.equal((await attempt(u.email, PASSWORD)).cookie, undefined);
+    assert.ok((await attempt(u.email, "a new long password 1")).cookie);
+    assert.ok((await eventTypes(u.merchantId)).includes("password.changed"));
+  });
+
+  test("enrolling in two-factor and disabling it end every other session; the session that did it goes on", async () => {
+    const u = await userOf("owner");
+    const other = (await attempt(u.email, PASSWORD)).cookie!;
+    const mine = (await attempt(u.email, PASSWORD)).cookie!;
+    const html = await (await fetch(`${API_URL}/dashboard/two-factor`, { headers: { cookie: mine } })).text();
+    const secret = /data-testid="totp-secret"[^>]*>([A-Z2-7]+)</.exec(html)?.[1];
+    assert.ok(secret);
+    const confirm = await actionId(mine, "/dashboard/two-factor", "confirmTotpAction");
+    const enrolledAt = Date.now();
+    const on = await callAction(mine, "/dashboard/two-factor", confirm, [{ code: codeAt(secret!, enrolledAt) }]);
+    assert.match(on.text, /"ok":true/);
+    assert.equal(await sessionStatus(other), 401);
+    assert.equal(await sessionStatus(on.cookie!), 200);
+
+    // A second session, signed in with the code; then the first turns two-factor off.
+    const second = (await attempt(u.email, PASSWORD, codeAt(secret!, enrolledAt + 30_000))).cookie!;
+    assert.equal(await sessionStatus(second), 200);
+    const codes = JSON.parse(/"recoveryCodes":(\[[^\]]*\])/.exec(on.text)![1]!) as string[];
+    const disable = await actionId(on.cookie!, "/dashboard/two-factor", "disableTotpAction");
+    const off = await callAction(on.cookie!, "/dashboard/two-factor", disable, [{ code: codes[0] }]);
+    assert.match(off.text, /"ok":true/, off.text.slice(0, 300));
+    assert.equal(await sessionStatus(second), 401);
+    assert.equal(await sessionStatus(off.cookie!), 200);
+  });
+
+  test("a role change ends the member's sessions; the owner's own goes on", async () => {
+    const o = await userOf("owner");
+    const dev = await userOf("developer", o.merchantId);
+    const ownerCookie = (await attempt(o.email, PASSWORD)).cookie!;
+    const devCookie = (await attempt(dev.email, PASSWORD)).cookie!;
+    const role = await actionId(ownerCookie, "/dashboard/team", "changeRoleAction");
+    assert.match((await callAction(ownerCookie, "/dashboard/team", role, [dev.id, "viewer"])).text, /"ok":true/);
+    assert.equal(await sessionStatus(devCookie), 401, "signed in as a developer, it does not go on as a viewer");
+    assert.equal(await sessionStatus(ownerCookie), 200);
+    const again = (await attempt(dev.email, PASSWORD)).cookie!;
+    assert.equal(await sessionStatus(again), 200);
   });
 });
 

@@ -99,6 +99,29 @@ describe("dashboard sign-in", () => {
     assert.match(blocked.location, /code=throttled/);
   });
 
+  test(`count before check: 500 wrong passwords sent at once for one email get ${MAX_PER_EMAIL} password checks, not 500 (in-memory throttle)`, async () => {
+    const { email } = await userOf("viewer");
+    const c = await fetch(`${API_URL}/api/auth/csrf`);
+    const { csrfToken } = (await c.json()) as { csrfToken: string };
+    const jar = cookiesOf(c).join("; ");
+    const codes = await Promise.all(
+      Array.from({ length: 500 }, async (_, i) => {
+        const res = await fetch(`${API_URL}/api/auth/callback/credentials`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar },
+          body: new URLSearchParams({ email, password: `guess-${i}-wrong`, csrfToken, callbackUrl: `${API_URL}/dashboard` }),
+        });
+        return new URL(res.headers.get("location") ?? "http://x/").searchParams.get("code");
+      }),
+    );
+    const checked = codes.filter((code) => code === "credentials").length;
+    assert.equal(checked + codes.filter((code) => code === "throttled").length, 500);
+    assert.ok(checked >= 1 && checked <= MAX_PER_EMAIL, `${checked} of 500 had their password checked`);
+    // The right password is refused too until the window ends.
+    assert.match((await attempt(email, PASSWORD)).location, /code=throttled/);
+  });
+
   test("no CSRF token: refused, no session", async () => {
     const { email } = await userOf("owner");
     const a = await attempt(email, PASSWORD, { csrf: false });

@@ -136,24 +136,32 @@ describe("nothing to guess", () => {
     assert.equal((await query("SELECT id FROM dashboard_users WHERE email = 'demo@example.test'")).length, 0);
   });
 
-  test("NODE_ENV=production without APP_ENV and without secrets exits with a clear message (npm start and next start)", async () => {
-    const env = cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(await freePort()) }) as NodeJS.ProcessEnv;
-    const viaStart = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    const s = collect(viaStart);
-    assert.equal(await s.exited, 1);
-    assert.match(s.output(), /APP_ENV/);
-    assert.match(s.output(), /refusing to run on the built-in development secrets/);
+  test("NODE_ENV=production without APP_ENV exits with a clear message, with or without the three secrets (npm start and next start)", async () => {
+    const secrets = { AUTH_SECRET: secret("auth"), JWT_SECRET: secret("jwt"), ENCRYPTION_KEY: secret("enc") };
+    for (const extra of [{}, secrets]) {
+      const env = cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(await freePort()), ...extra }) as NodeJS.ProcessEnv;
+      const viaStart = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const s = collect(viaStart);
+      assert.equal(await s.exited, 1, s.output());
+      assert.match(s.output(), /NODE_ENV=production but APP_ENV is not set/);
+      if (extra === secrets) assert.doesNotMatch(s.output(), /Demo merchant|simulated providers|is running at/);
+      else assert.match(s.output(), /refusing to run on the built-in development secrets/);
+    }
 
+    // A bare `next start` with real-looking secrets but no APP_ENV: it used to run as development
+    // (/metrics open, no two-factor, simulated payouts); now it refuses like npm start.
     const p2 = await freePort();
-    const bare = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(p2), "-H", "127.0.0.1"], { cwd: root, env: cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl }) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const bare = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(p2), "-H", "127.0.0.1"], { cwd: root, env: cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, ...secrets }) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const b = collect(bare);
     try {
       // The configuration is checked when the server starts; a request makes sure it has.
+      let metrics = 0;
       const code = await Promise.race([b.exited, (async () => {
-        await waitFor(async () => b.output().includes("refusing") || (await fetch(`http://127.0.0.1:${p2}/api/v1/ping`).then(() => false, () => false)), "the refusal", 60_000);
+        await waitFor(async () => b.output().includes("never inferred") || (await fetch(`http://127.0.0.1:${p2}/metrics`).then((r) => ((metrics = r.status), false), () => false)), "the refusal", 60_000);
         return b.exited;
       })()]);
       assert.notEqual(code, 0);
+      assert.notEqual(metrics, 200, "/metrics was never served open");
       assert.match(b.output(), /NODE_ENV=production but APP_ENV is not set/);
     } finally {
       try {
@@ -361,6 +369,44 @@ describe("limits before lookups", () => {
   const from = (ip: string, key: string) => api("/me", { base, key, headers: { "x-forwarded-for": ip } });
   // Random per run: the failure counters live in Redis for a minute.
   const addr = () => `10.${randomBytes(3).join(".")}`;
+
+  test("count before check: 300 invalid keys sent at once from one address reach at most the allowance's lookups; an IPv6 /64 is one address", async () => {
+    for (const [label, addresses] of [
+      ["IPv4", () => addr()],
+      ["IPv6 /64", (() => { const net = `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}`; return () => `${net}:${randomBytes(2).toString("hex")}::${randomBytes(2).toString("hex")}`; })()],
+    ] as const) {
+      const one = addresses();
+      const statuses = (await Promise.all(Array.from({ length: 300 }, () => from(label === "IPv4" ? one : addresses(), invalidKey())))).map((r) => r.status);
+      const lookedUp = statuses.filter((s) => s === 401).length;
+      assert.ok(lookedUp >= 1 && lookedUp <= AUTH_FAILURES_PER_MINUTE, `${label}: ${lookedUp} of the burst were looked up (allowance ${AUTH_FAILURES_PER_MINUTE})`);
+      assert.equal(statuses.filter((s) => s === 429).length, 300 - lookedUp, `${label}: the rest were 429`);
+    }
+  });
+
+  test("count before check: 500 sign-in guesses at once for one email get 5 password checks, not 500", async () => {
+    const email = `burst-${randomBytes(4).toString("hex")}@example.test`;
+    const cli = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "user:create", "--merchant", (await query<{ id: string }>("SELECT id FROM merchants LIMIT 1"))[0]!.id, "--email", email, "--password", "correct horse battery staple", "--role", "viewer"], { cwd: root, env: cleanEnv(prodEnv) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const made = collect(cli);
+    assert.equal(await made.exited, 0, made.output());
+    const csrf = await fetch(`${base}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+    // Each guess from its own address: only the per-email limit applies.
+    const guesses = await Promise.all(
+      Array.from({ length: 500 }, async (_, i) => {
+        const res = await fetch(`${base}/api/auth/callback/credentials`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar, "x-forwarded-for": `10.${(i >> 8) & 255}.${i & 255}.${randomBytes(1)[0]}` },
+          body: new URLSearchParams({ email, password: `guess-${i}-wrong`, csrfToken, callbackUrl: `${base}/dashboard` }),
+        });
+        return new URL(res.headers.get("location") ?? "http://x/").searchParams.get("code");
+      }),
+    );
+    const checked = guesses.filter((c) => c === "credentials").length;
+    assert.equal(checked + guesses.filter((c) => c === "throttled").length, 500, guesses.slice(0, 5).join(","));
+    assert.ok(checked >= 1 && checked <= 5, `${checked} guesses had their password checked`);
+  });
 
   test("a flood of invalid keys from one address gets 429 after the limit, and the 429s cost no database lookup", async () => {
     const flooder = addr();

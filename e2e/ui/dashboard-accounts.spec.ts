@@ -1,7 +1,8 @@
 // Dashboard accounts in Debian's Chromium (desktop and tablet): two-factor enrollment with codes
 // computed here from the secret the page shows, sign-in with password + code, a wrong code and a
-// spent recovery code refused; the team (invite, role change, removal, the last owner kept); and
-// the security log that records all of it. Every page is screenshotted and scanned with axe-core.
+// spent recovery code refused; the team (a one-time invite link, the invitee's own password, role
+// change and removal ending sessions, the last owner kept); a password change; and the security
+// log that records all of it. Every page is screenshotted and scanned with axe-core.
 import { test, expect, type Page } from "@playwright/test";
 import * as OTPAuth from "otpauth";
 import { PASSWORD, checkPage, nav, newMerchant, signIn } from "./dashboard-helpers";
@@ -86,7 +87,7 @@ test("two-factor: enroll, sign in with password + code, wrong code refused, a re
   await checkPage(page, info, "security");
 });
 
-test("team: invite with a temporary password, change the role, remove; the last owner stays; the security log shows it", async ({ page, browser }, info) => {
+test("team: invite by one-time link (a double click invites once), the invitee sets their password, role change and removal end their session; the last owner stays", async ({ page, browser }, info) => {
   test.setTimeout(240_000);
   const m = await newMerchant("team");
   await signIn(page, m.owner);
@@ -96,26 +97,53 @@ test("team: invite with a temporary password, change the role, remove; the last 
   const invitee = `dev-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
   await page.getByLabel("Email").fill(invitee);
   await page.getByLabel("Role", { exact: true }).selectOption("developer");
-  await page.getByRole("button", { name: "Invite" }).click();
-  const temporary = (await page.getByTestId("revealed-secret").textContent())!.trim();
-  expect(temporary.length).toBeGreaterThanOrEqual(20);
+  // A double click: one member, the link shown, no "already exists".
+  await page.getByRole("button", { name: "Invite" }).dblclick();
+  const link = (await page.getByTestId("invite-link").textContent({ timeout: 20_000 }))!.trim();
+  expect(link).toMatch(/\/dashboard\/invite\/[0-9A-Za-z]{32}$/);
+  await expect(page.getByText("already exists")).toHaveCount(0);
   const row = page.locator(`[data-testid="team-row"][data-email="${invitee}"]`);
-  await expect(row).toBeVisible();
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("invited");
   await checkPage(page, info, "team");
-  await page.getByRole("button", { name: "I have stored it" }).click();
-  await expect(page.getByTestId("revealed-secret")).toHaveCount(0);
 
-  // The invitee signs in with the temporary password; a developer sees no Team page.
+  // The invitee opens the link and chooses their password; the link then is spent.
   const other = await browser.newContext();
   const theirs = await other.newPage();
-  await signIn(theirs, invitee, temporary);
+  await theirs.goto(new URL(link).pathname);
+  await expect(theirs.getByRole("heading", { level: 1, name: "Join the team" })).toBeVisible();
+  await expect(theirs.getByText(invitee)).toBeVisible();
+  await theirs.getByLabel("New password").fill("short");
+  await theirs.getByLabel("Repeat the password").fill("short");
+  await theirs.getByRole("button", { name: "Set my password" }).click();
+  await expect(theirs.getByText("at least 10 characters").first()).toBeVisible({ timeout: 20_000 });
+  const chosen = "their own long password 42";
+  await theirs.getByLabel("New password").fill(chosen);
+  await theirs.getByLabel("Repeat the password").fill(chosen);
+  await theirs.getByRole("button", { name: "Set my password" }).click();
+  await expect(theirs.getByText("Your password is set.")).toBeVisible({ timeout: 20_000 });
+  await checkPage(theirs, info, "invite-accepted");
+  await theirs.getByRole("link", { name: "Sign in" }).click();
+  await expect(theirs.getByLabel("Email")).toHaveValue(invitee);
+  await theirs.getByLabel("Password").fill(chosen);
+  await theirs.getByRole("button", { name: "Sign in" }).click();
+  await expect(theirs.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({ timeout: 20_000 });
   await expect(theirs.getByRole("navigation", { name: "Dashboard", exact: true }).getByRole("link", { name: "Team" })).toHaveCount(0);
+  const spent = await other.newPage();
+  await spent.goto(new URL(link).pathname);
+  await expect(spent.getByText("This invite link is not valid any more")).toBeVisible();
+  await spent.close();
 
-  // Role change.
+  // Role change: the member's session ends (it was signed in with the old role's rights).
+  await page.reload();
+  await expect(row).not.toContainText("invited");
   await row.getByLabel(`Role of ${invitee}`).selectOption("viewer");
   await expect(row.getByLabel(`Role of ${invitee}`)).toHaveValue("viewer");
   await page.reload();
   await expect(row.getByLabel(`Role of ${invitee}`)).toHaveValue("viewer");
+  await theirs.reload();
+  await expect(theirs.getByRole("heading", { level: 1, name: "Sign in to your dashboard" })).toBeVisible();
+  await signIn(theirs, invitee, chosen);
 
   // The last owner cannot demote themselves.
   const me = page.locator(`[data-testid="team-row"][data-email="${m.owner}"]`);
@@ -134,9 +162,40 @@ test("team: invite with a temporary password, change the role, remove; the last 
 
   await nav(page, "Security");
   const events = page.getByTestId("security-event");
-  for (const type of ["team.invited", "team.role_changed", "team.removed"]) {
+  for (const type of ["team.invited", "team.invite_accepted", "team.role_changed", "team.removed"]) {
     await expect(events.filter({ hasText: type }).first()).toBeVisible();
   }
   await expect(events.first()).toHaveAttribute("data-type", "team.removed");
   await expect(events.filter({ hasText: "team.role_changed" }).first()).toContainText("to: viewer");
+});
+
+test("password: changing it keeps this session, ends the other one, and the new password signs in", async ({ page, browser }, info) => {
+  test.setTimeout(180_000);
+  const m = await newMerchant("password");
+  await signIn(page, m.owner);
+  const other = await browser.newContext();
+  const elsewhere = await other.newPage();
+  await signIn(elsewhere, m.owner);
+
+  await nav(page, "Security");
+  await page.getByRole("link", { name: "Change your password" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your password" })).toBeVisible();
+  await page.getByLabel("Current password").fill("not my password at all");
+  await page.getByLabel("New password", { exact: true }).fill("a brand new password 7");
+  await page.getByLabel("Repeat the new password").fill("a brand new password 7");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("That is not your current password.")).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel("Current password").fill(PASSWORD);
+  await page.getByLabel("New password", { exact: true }).fill("a brand new password 7");
+  await page.getByLabel("Repeat the new password").fill("a brand new password 7");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Your password is changed.")).toBeVisible({ timeout: 20_000 });
+  await checkPage(page, info, "password");
+
+  // This session goes on; the other one has ended.
+  await nav(page, "Overview");
+  await elsewhere.reload();
+  await expect(elsewhere.getByRole("heading", { level: 1, name: "Sign in to your dashboard" })).toBeVisible();
+  await signIn(elsewhere, m.owner, "a brand new password 7");
+  await other.close();
 });

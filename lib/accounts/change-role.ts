@@ -1,4 +1,5 @@
-// An owner changes a team member's role; the last owner cannot be demoted.
+// An owner changes a team member's role; the last owner cannot be demoted. The member's sessions
+// end (their version is bumped): a session holds the rights it was signed in with, no others.
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { lockedOwnerIds } from "@/lib/accounts/lock-owners";
@@ -11,13 +12,13 @@ export async function changeRole(ctx: AuthContext & { ip?: string }, userId: str
     const owners = await lockedOwnerIds(tx, ctx.merchant.id);
     const user = await tx.dashboardUser.findFirst({ where: { id: userId, merchantId: ctx.merchant.id }, select: { id: true, email: true, role: true } });
     if (!user) throw new AppError("dashboard_user_not_found", `No team member ${userId}.`, { param: "userId" });
-    if (user.role === role) return { user, from: role };
+    if (user.role === role) return { user, from: role, sessionVersion: null };
     if (user.role === "owner" && owners.length <= 1) throw new AppError("last_owner", "The last owner cannot be demoted. Make someone else an owner first.", { param: "role" });
-    const updated = await tx.dashboardUser.update({ where: { id: user.id }, data: { role }, select: { id: true, email: true, role: true } });
-    return { user: updated, from: user.role };
+    const { sessionVersion, ...updated } = await tx.dashboardUser.update({ where: { id: user.id }, data: { role, sessionVersion: { increment: 1 } }, select: { id: true, email: true, role: true, sessionVersion: true } });
+    return { user: updated, from: user.role, sessionVersion };
   });
   if (result.from !== role) {
     await recordSecurityEvent({ merchantId: ctx.merchant.id, type: "team.role_changed", ...actorOf(ctx), details: { email: result.user.email, from: result.from, to: role } });
   }
-  return result.user;
+  return { ...result.user, sessionVersion: result.sessionVersion };
 }

@@ -15,6 +15,8 @@ export const SECURITY_EVENT_TYPES = [
   "webhook_secret.revealed",
   "webhook_secret.rotated",
   "team.invited",
+  "team.invite_accepted",
+  "password.changed",
   "team.role_changed",
   "team.removed",
 ] as const;

@@ -1,5 +1,6 @@
 // An owner removes a team member. Sessions reload the user on every request, so the removed
-// user's open sessions end at once. The last owner cannot be removed.
+// user's open sessions end at once (there is no user, hence no version, left to match; a user
+// invited again under the same email is a new user). The last owner cannot be removed.
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { lockedOwnerIds } from "@/lib/accounts/lock-owners";

@@ -15,8 +15,11 @@ import type { Environment } from "@/lib/generated/prisma/enums";
 export type Credential =
   /** `Authorization: Bearer <sk_*|pk_*|access token>` of an API request. */
   | { kind: "api"; authorization: string | null; host: string | null; shop?: "required" | "optional"; beforeLookup?: BeforeLookup }
-  /** A dashboard session: the signed-in user's id (null when signed out) and the chosen environment. */
-  | { kind: "dashboard"; userId: string | null | undefined; environment: Environment }
+  /**
+   * A dashboard session: the signed-in user's id (null when signed out), the user's session
+   * version it was signed in under, whether its second factor was given, and the chosen environment.
+   */
+  | { kind: "dashboard"; userId: string | null | undefined; sessionVersion: number; secondFactor: boolean; environment: Environment }
   /** The buyer's sandbox payment page: the transaction id in its URL. */
   | { kind: "sandboxPayment"; transactionId: string }
   /** A checkout session the buyer holds the token of (loaded by the caller, which claims it). */
@@ -31,7 +34,7 @@ export async function gate(credential: Credential, permission: Permission): Prom
       // The key path keeps its contract order (host, suspension, key kind, environment, shop).
       return authenticate(credential.authorization, credential.host, { permission, shop: credential.shop, beforeLookup: credential.beforeLookup });
     case "dashboard": {
-      const ctx = await dashboardContext(credential.userId, credential.environment);
+      const ctx = await dashboardContext(credential);
       authorize(ctx, permission);
       return ctx;
     }
@@ -63,12 +66,22 @@ async function buyerContext(held: { merchantId: string; shopId: string; environm
   return { merchant, shop: rest, environment: held.environment, keyKind: "secret", keyPairId: holder, keyId: holder.startsWith("checkout:") ? "checkout_session" : "sandbox_page", via: "checkout_session", actor: { kind: "buyer" } };
 }
 
-/** Merchant-wide (no shop): the dashboard sees every shop. A removed user or an inactive merchant is signed out. */
-async function dashboardContext(userId: string | null | undefined, environment: Environment): Promise<AuthContext> {
+/**
+ * Merchant-wide (no shop): the dashboard sees every shop. A removed user, an inactive merchant or
+ * a session signed in under an older version of the user (two-factor, password or role changed
+ * since) is signed out. Two-factor is a property of the session: where the role must have it,
+ * only a session whose second factor was given at sign-in (or at enrolment) gets past enrolment.
+ */
+async function dashboardContext(credential: Extract<Credential, { kind: "dashboard" }>): Promise<AuthContext> {
+  const { userId, environment } = credential;
   const user = userId
-    ? await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, totpEnabledAt: true, merchant: { select: MERCHANT } } })
+    ? await db().dashboardUser.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, sessionVersion: true, totpEnabledAt: true, merchant: { select: MERCHANT } } })
     : null;
-  if (!user || user.merchant.status !== "active") throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
+  if (!user || user.merchant.status !== "active" || user.sessionVersion !== credential.sessionVersion) throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
+  const required = twoFactorRequired(user.role);
+  // A password-only session of a user who has two-factor on (a session from before sessions
+  // carried their second factor): nothing to enrol in, so it ends; signing in asks for the code.
+  if (required && !credential.secondFactor && user.totpEnabledAt !== null) throw new AppError("missing_credentials", "Your session has ended. Sign in again with your code.");
   return {
     merchant: user.merchant,
     shop: null,
@@ -77,7 +90,7 @@ async function dashboardContext(userId: string | null | undefined, environment: 
     keyPairId: `dashboard:${user.id}`,
     keyId: `dashboard:${user.email}`,
     via: "dashboard",
-    actor: { kind: "user", userId: user.id, email: user.email, role: user.role, twoFactorPending: twoFactorRequired(user.role) && user.totpEnabledAt === null },
+    actor: { kind: "user", userId: user.id, email: user.email, role: user.role, twoFactorPending: required && !credential.secondFactor },
   };
 }
 

@@ -10,7 +10,7 @@ import type { DashboardRole, Environment } from "@/lib/generated/prisma/enums";
 /** Who is acting. Keys have no role: a secret key is the merchant's own integration. */
 export type Actor =
   | { kind: "key"; keyKind: KeyKind }
-  /** `twoFactorPending`: the role must use two-factor sign-in here and the user has not enrolled yet. */
+  /** `twoFactorPending`: the role must use two-factor sign-in here and this session gave no second factor. */
   | { kind: "user"; userId: string; email: string; role: DashboardRole; twoFactorPending?: boolean }
   | { kind: "buyer" };
 

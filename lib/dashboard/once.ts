@@ -19,12 +19,15 @@ export async function onceForForm<T>(
   input: unknown,
   run: () => Promise<T>,
   replay?: (ref: ResourceRef) => Promise<T>,
+  /** `storeAnswer: false` for an answer holding a secret: never stored, every replay re-rendered by `replay`. */
+  opts: { storeAnswer?: boolean } = {},
 ): Promise<T> {
   // Without a key (an older form), the action runs as it always did.
   if (formKey === undefined) return run();
   const scope = { merchantId: d.merchant.id, environment: d.environment, key: validateIdempotencyKey(formKey), method: "ACTION", path: `/dashboard/${action}/${d.user.id}` };
   const result = await withIdempotency(scope, input, async () => ({ status: 200, body: await run() }), {
     replay: replay && (async (ref) => ({ status: 200, body: await replay(ref) })),
+    storeAnswer: opts.storeAnswer,
     renderError: (err) => (err instanceof AppError ? { status: err.status, body: { error: { code: err.code, message: err.message, param: err.param, details: err.details } } satisfies StoredError } : null),
   });
   if (result.status >= 400) {

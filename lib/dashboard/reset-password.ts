@@ -1,5 +1,5 @@
 // Operator reset of a dashboard user's password (CLI `user:password`): a new random password,
-// shown once to the operator, stored only as its argon2id hash.
+// shown once to the operator, stored only as its argon2id hash. Every open session of the user ends.
 import { db } from "@/lib/db";
 import { randomBase62 } from "@/lib/ids";
 import { hashPassword } from "@/lib/merchants/create-merchant";
@@ -13,6 +13,6 @@ export async function resetDashboardPassword(emailRaw: string, password: string 
   const email = emailRaw.trim().toLowerCase();
   const user = await db().dashboardUser.findUnique({ where: { email }, select: { id: true } });
   if (!user) throw new Error(`no dashboard user ${email}`);
-  await db().dashboardUser.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+  await db().dashboardUser.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password), sessionVersion: { increment: 1 } } });
   return { email, password };
 }

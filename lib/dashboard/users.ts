@@ -5,8 +5,9 @@ import { newId } from "@/lib/ids";
 import { hashPassword } from "@/lib/merchants/create-merchant";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 import { ROLES } from "@/lib/auth/policy";
+import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/schema";
 
-export const MIN_PASSWORD_LENGTH = 10;
+export { MIN_PASSWORD_LENGTH };
 
 export async function createDashboardUser(input: { merchantId: string; email: string; password: string; role: DashboardRole }) {
   const email = input.email.trim().toLowerCase();
@@ -37,5 +38,5 @@ export async function verifyCredentials(emailRaw: string, password: string) {
   }
   const ok = await argon2Verify(user.passwordHash, password).catch(() => false);
   if (!ok || user.merchant.status !== "active") return null;
-  return { id: user.id, email: user.email, merchantId: user.merchantId, role: user.role };
+  return { id: user.id, email: user.email, merchantId: user.merchantId, role: user.role, sessionVersion: user.sessionVersion };
 }

@@ -16,6 +16,7 @@ import { canonicalIdempotencyPath, validateIdempotencyKey, withIdempotency, type
 import { recordRequest } from "@/lib/http/request-log";
 import { API_BODY_LIMIT, readBody, readMultipart, refuseDeclaredOversize } from "@/lib/http/body";
 import { failedAuthGuard } from "@/lib/auth/failed-auth";
+import { addressKey } from "@/lib/auth/address-key";
 import { observeRequest } from "@/lib/metrics/registry";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
@@ -105,10 +106,13 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       if (endpoint.auth !== "none") {
         const guard = failedAuthGuard(clientAddress(req));
         // The endpoint's permission (the type requires one when auth is not "none"); a missing one fails closed.
-        auth = await gate({ kind: "api", authorization: req.headers.get("authorization"), host: req.headers.get("host"), shop: endpoint.shop, beforeLookup: guard.beforeLookup }, endpoint.permission!).catch(async (err) => {
-          await guard.record(err);
-          throw err;
-        });
+        auth = await gate({ kind: "api", authorization: req.headers.get("authorization"), host: req.headers.get("host"), shop: endpoint.shop, beforeLookup: guard.beforeLookup }, endpoint.permission!).then(
+          async (a) => (await guard.record(null), a),
+          async (err) => {
+            await guard.record(err);
+            throw err;
+          },
+        );
         auth.ip = clientAddress(req);
       }
       const verdict = endpoint.rateLimit === false ? null : await limit(endpoint, req, auth);
@@ -173,7 +177,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
 }
 
 async function limit(endpoint: EndpointDef, req: Request, auth: AuthContext | null): Promise<Verdict> {
-  const key = auth ? `key:${auth.keyPairId}:${auth.keyKind}` : `ip:${clientAddress(req)}:${endpoint.path}`;
+  const key = auth ? `key:${auth.keyPairId}:${auth.keyKind}` : `ip:${addressKey(clientAddress(req))}:${endpoint.path}`;
   return rateLimitStore().take(key, capacityFor(auth?.merchant.tier ?? null));
 }
 

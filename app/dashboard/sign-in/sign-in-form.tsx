@@ -4,10 +4,10 @@ import { signInAction, type SignInState } from "@/app/dashboard/actions";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 
-export function SignInForm() {
+export function SignInForm({ defaultEmail = "" }: { defaultEmail?: string }) {
   const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, {});
   // Controlled, so the form's reset after each submit keeps them for the second step (the code).
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(defaultEmail);
   const [password, setPassword] = useState("");
   // A refused password is cleared, as an uncontrolled form would; it is kept only for the code step.
   useEffect(() => {

@@ -1,74 +1,100 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { changeRoleAction, inviteUserAction, removeUserAction } from "@/app/dashboard/account-actions";
+import { changeRoleAction, inviteUserAction, removeUserAction, renewInviteAction } from "@/app/dashboard/account-actions";
+import { ActionForm } from "@/components/dashboard/kit/action-form";
+import { CopyButton } from "@/components/ui/copy-button";
 import { actionError, useDashboardMutation } from "@/components/dashboard/use-dashboard-data";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
-import { SecretReveal } from "@/components/ui/secret-reveal";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { formatDateTime } from "@/components/ui/money";
 import { ROLES } from "@/lib/auth/policy";
 
-type Member = { id: string; email: string; role: string; twoFactor: boolean; createdAt: string };
+type Member = { id: string; email: string; role: string; twoFactor: boolean; invite: "pending" | "expired" | null; createdAt: string };
+
+/** A one-time invite link, shown to the owner who hands it over. */
+function InviteLink({ email, url, expiresAt }: { email: string; url: string; expiresAt: string | null }) {
+  return (
+    <div role="region" aria-label={`Invite link for ${email}`} className="space-y-2">
+      <p className="font-medium">Invite link for {email}</p>
+      <p>Send it to them: it works once{expiresAt ? `, until ${formatDateTime(expiresAt)}` : ""}, and is shown only now.</p>
+      <div className="flex flex-wrap items-center gap-2">
+        <code data-testid="invite-link" className="break-all rounded bg-white px-2 py-1 font-mono text-xs text-slate-900 ring-1 ring-emerald-200">
+          {url}
+        </code>
+        <CopyButton value={url} />
+      </div>
+    </div>
+  );
+}
 
 export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
   const router = useRouter();
   const refresh = () => router.refresh();
-  const invite = useDashboardMutation(inviteUserAction);
   const change = useDashboardMutation(changeRoleAction);
   const remove = useDashboardMutation(removeUserAction);
-  const [email, setEmail] = useState("");
+  const renew = useDashboardMutation(renewInviteAction);
   const [role, setRole] = useState<string>("developer");
-  const [dismissed, setDismissed] = useState<string | null>(null);
-  const invited = invite.data?.ok && invite.data.data.temporaryPassword !== dismissed ? invite.data.data : null;
-  const inviteError = actionError(invite.data, invite.error);
-  const rowError = actionError(change.data, change.error) ?? actionError(remove.data, remove.error);
+  const rowError = actionError(change.data, change.error) ?? actionError(remove.data, remove.error) ?? actionError(renew.data, renew.error);
+  const renewed = renew.data?.ok && renew.data.data.inviteUrl ? renew.data.data : null;
   return (
     <>
       <PageHeader title="Team" description="Who can sign in to this merchant's dashboard, and with which role." />
       <div className="space-y-6">
         <Card title="Invite a user">
-          <form
-            className="flex flex-wrap items-end gap-3"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              invite.mutate([{ email, role }], { onSuccess: (r) => r.ok && (setEmail(""), refresh()) });
-            }}
+          {/* Once per submission: a double click or a retry invites once and shows the link. */}
+          <ActionForm
+            label="Invite a user"
+            action={inviteUserAction}
+            toArgs={(f) => [{ email: String(f.get("email") ?? ""), role }]}
+            fields={["email", "role"]}
+            labels={{ email: "Email", role: "Role" }}
+            submitLabel="Invite"
+            after="lock"
+            againLabel="Invite someone else"
+            onDone={refresh}
+            done={(invited) =>
+              invited.inviteUrl ? (
+                <InviteLink email={invited.email} url={invited.inviteUrl} expiresAt={invited.inviteExpiresAt} />
+              ) : (
+                <span>{invited.email} has accepted the invite already.</span>
+              )
+            }
           >
-            <Field label="Email" className="min-w-64 flex-1" error={inviteError?.param === "email" ? inviteError.message : null}>
-              {(p) => <Input {...p} name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
-            </Field>
-            <Field label="Role" error={inviteError?.param === "role" ? inviteError.message : null}>
-              {(p) => (
-                <Select {...p} name="role" value={role} onChange={(e) => setRole(e.target.value)}>
-                  {ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </Select>
-              )}
-            </Field>
-            <Button type="submit" busy={invite.isPending}>
-              Invite
-            </Button>
-          </form>
-          <div className="mt-3">
-            <FormError message={inviteError && !inviteError.param ? inviteError.message : null} />
-          </div>
-          {invited ? (
-            <div className="mt-4">
-              <SecretReveal label={`Temporary password for ${invited.email}`} secret={invited.temporaryPassword} onDone={() => setDismissed(invited.temporaryPassword)} />
-            </div>
-          ) : null}
-          <p className="mt-3 text-xs text-slate-600">There is no invitation email: hand the temporary password to the new user yourself, over a channel you trust.</p>
+            {(f) => (
+              <div className="flex flex-wrap items-end gap-3">
+                <Field label="Email" className="min-w-64 flex-1" error={f.error("email")}>
+                  {(p) => <Input {...p} name="email" type="email" autoComplete="off" />}
+                </Field>
+                <Field label="Role" error={f.error("role")}>
+                  {(p) => (
+                    <Select {...p} name="role" value={role} onChange={(e) => setRole(e.target.value)}>
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </Select>
+                  )}
+                </Field>
+              </div>
+            )}
+          </ActionForm>
+          <p className="mt-3 text-xs text-slate-600">
+            There is no invitation email: hand the link to the new user yourself, over a channel you trust. It works once, for 7 days; the new user chooses their own password
+            there.
+          </p>
         </Card>
         <Card title="Members">
           <FormError message={rowError?.message} />
+          {renewed ? (
+            <div role="status" className="mb-3 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+              <InviteLink email={renewed.email} url={renewed.inviteUrl!} expiresAt={renewed.inviteExpiresAt} />
+            </div>
+          ) : null}
           <Table caption="Team members">
             <thead>
               <tr>
@@ -86,6 +112,15 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                 <tr key={u.id} data-testid="team-row" data-email={u.email}>
                   <Td>
                     {u.email} {u.id === me ? <span className="text-slate-500">(you)</span> : null}
+                    {u.invite === "pending" ? (
+                      <Badge tone="yellow" className="ml-2">
+                        invited
+                      </Badge>
+                    ) : u.invite === "expired" ? (
+                      <Badge tone="gray" className="ml-2">
+                        invite expired
+                      </Badge>
+                    ) : null}
                   </Td>
                   <Td>
                     <Select
@@ -103,7 +138,12 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                   </Td>
                   <Td>{u.twoFactor ? <Badge tone="green">on</Badge> : <Badge tone="gray">off</Badge>}</Td>
                   <Td className="text-slate-600">{formatDateTime(u.createdAt)}</Td>
-                  <Td>
+                  <Td className="space-x-2 whitespace-nowrap">
+                    {u.invite ? (
+                      <Button size="sm" variant="secondary" busy={renew.isPending && renew.variables?.[0] === u.id} onClick={() => renew.mutate([u.id], { onSuccess: refresh })}>
+                        New link<span className="sr-only"> for {u.email}</span>
+                      </Button>
+                    ) : null}
                     <Button
                       size="sm"
                       variant="danger"

@@ -11,7 +11,11 @@ import type { ActionResult } from "@/lib/dashboard/action-result";
 type Props = { state: "pending"; secret: string; uri: string; qr: string } | { state: "enabled"; canDisable: boolean };
 
 export function TwoFactorView(props: Props) {
-  return props.state === "pending" ? <Enroll secret={props.secret} uri={props.uri} qr={props.qr} /> : <Enabled canDisable={props.canDisable} />;
+  // Held here, not in Enroll: enrolling renews the session cookie, which refreshes the page (now
+  // "enabled"); the codes shown once must survive that.
+  const [codes, setCodes] = useState<string[] | null>(null);
+  if (codes) return <RecoveryCodes codes={codes} />;
+  return props.state === "pending" ? <Enroll secret={props.secret} uri={props.uri} qr={props.qr} onEnabled={setCodes} /> : <Enabled canDisable={props.canDisable} />;
 }
 
 function useAction<T>(run: (code: string) => Promise<ActionResult<T>>) {
@@ -34,9 +38,12 @@ function useAction<T>(run: (code: string) => Promise<ActionResult<T>>) {
   return { code, setCode, busy, result, error: actionError(result, failure), submit };
 }
 
-function Enroll({ secret, uri, qr }: { secret: string; uri: string; qr: string }) {
-  const a = useAction((code) => confirmTotpAction({ code }));
-  if (a.result?.ok) return <RecoveryCodes codes={a.result.data.recoveryCodes} />;
+function Enroll({ secret, uri, qr, onEnabled }: { secret: string; uri: string; qr: string; onEnabled: (codes: string[]) => void }) {
+  const a = useAction(async (code) => {
+    const r = await confirmTotpAction({ code });
+    if (r.ok) onEnabled(r.data.recoveryCodes);
+    return r;
+  });
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">Scan this code with an authenticator app (any app for TOTP codes), then enter the 6-digit code it shows.</p>

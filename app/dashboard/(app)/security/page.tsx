@@ -20,11 +20,16 @@ const detailText = (d: Record<string, unknown> | null) =>
 export default async function SecurityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const d = await requireDashboard();
   const twoFactor = (
-    <Card title="Your two-factor sign-in">
+    <Card title="Your sign-in">
       <p className="text-sm text-slate-700">
-        {d.twoFactor.enabled ? "On." : d.twoFactor.required ? "Required for your role, not set up yet." : "Off."}{" "}
+        Two-factor sign-in: {d.twoFactor.enabled ? "on." : d.twoFactor.required ? "required for your role, not set up yet." : "off."}{" "}
         <Link href="/dashboard/two-factor" className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
           {d.twoFactor.enabled ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}
+        </Link>
+      </p>
+      <p className="mt-2 text-sm text-slate-700">
+        <Link href="/dashboard/password" className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+          Change your password
         </Link>
       </p>
     </Card>
