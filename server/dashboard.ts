@@ -39,10 +39,19 @@ export async function currentEnvironment(): Promise<Environment> {
   return v === "production" ? "production" : "sandbox";
 }
 
+/**
+ * The state a server action moved this session to, for the rest of the same request: the page
+ * Next renders in the action's answer still sees the request's old cookie through auth(), which
+ * would read as an ended session (and lose what the action answered, such as recovery codes).
+ * Keyed by the request's headers object, so it lives exactly as long as the request.
+ */
+const continued = new WeakMap<object, { userId: string; state: SessionState }>();
+
 async function sessionGate(permission: Permission): Promise<Dashboard> {
   // What auth.ts' session callback hands over.
   const session = (await auth()) as { user?: { id?: string }; sessionVersion?: number; secondFactor?: boolean } | null;
-  const state: SessionState = { version: session?.sessionVersion ?? 0, secondFactor: session?.secondFactor === true };
+  const moved = continued.get(await headers());
+  const state: SessionState = moved && moved.userId === session?.user?.id ? moved.state : { version: session?.sessionVersion ?? 0, secondFactor: session?.secondFactor === true };
   const ctx = await gate({ kind: "dashboard", userId: session?.user?.id, sessionVersion: state.version, secondFactor: state.secondFactor, environment: await currentEnvironment() }, permission);
   if (ctx.actor.kind !== "user") throw new AppError("missing_credentials", "Your session has ended. Sign in again.");
   const { userId, email, role, twoFactorPending } = ctx.actor;
@@ -58,6 +67,7 @@ async function sessionGate(permission: Permission): Promise<Dashboard> {
  */
 export async function continueSession(d: Dashboard, state: SessionState): Promise<void> {
   await updateSession({ grant: signSessionGrant(d.user.id, state) } as never);
+  continued.set(await headers(), { userId: d.user.id, state });
 }
 
 /**
