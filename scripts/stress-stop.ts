@@ -2,29 +2,14 @@
 // process group, SIGTERM to the whole group (npm dies first), N times; each stop must be the
 // clean one ("SIGTERM: stopping", never a launcher's death) and leave nothing listening.
 //   npx tsx scripts/stress-stop.ts [runs=20]      (DATABASE_URL set: npm run serve; else npm start)
-import { spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { freePort } from "./lib/embedded-db.ts";
+import { groupAlive, listening, spawnGroup } from "./lib/process-group.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const runs = Number(process.argv[2] ?? 20);
 const script = process.env.DATABASE_URL ? "serve" : "start";
 
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, "127.0.0.1");
-    s.once("connect", () => (s.destroy(), resolve(true)));
-    s.once("error", () => resolve(false));
-  });
-const groupAlive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 async function until(check: () => Promise<boolean> | boolean, what: string, ms: number) {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -36,21 +21,18 @@ async function until(check: () => Promise<boolean> | boolean, what: string, ms: 
 let failed = 0;
 for (let i = 1; i <= runs; i++) {
   const port = await freePort();
-  const child = spawn("npm", ["run", "--silent", script], { cwd: root, detached: true, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SERVE_WITH_PARENT: "" }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
+  const { child, output } = spawnGroup("npm", ["run", "--silent", script], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SERVE_WITH_PARENT: "" } });
   try {
     await until(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok === true, "the server", 120_000);
     const t0 = Date.now();
     process.kill(-child.pid!, "SIGTERM");
     await until(() => !groupAlive(child.pid!), "the group to exit", 15_000);
-    const clean = /SIGTERM: stopping/.test(out) && !/gone/.test(out) && !(await listening(port));
+    const clean = /SIGTERM: stopping/.test(output()) && !/gone/.test(output()) && !(await listening(port));
     if (!clean) failed++;
-    console.log(`run ${i}: ${clean ? "clean" : "NOT CLEAN"} stop in ${Date.now() - t0} ms${clean ? "" : `\n${out.slice(-1500)}`}`);
+    console.log(`run ${i}: ${clean ? "clean" : "NOT CLEAN"} stop in ${Date.now() - t0} ms${clean ? "" : `\n${output().slice(-1500)}`}`);
   } catch (err) {
     failed++;
-    console.log(`run ${i}: ${(err as Error).message}\n${out.slice(-1500)}`);
+    console.log(`run ${i}: ${(err as Error).message}\n${output().slice(-1500)}`);
     try {
       process.kill(-child.pid!, "SIGKILL");
     } catch {}

@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { api, newMerchant, waitFor } from "./helpers.ts";
 import { db } from "@/lib/db";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
+import { groupAlive, listening, spawnGroup } from "../../scripts/lib/process-group.ts";
 
 after(() => db().$disconnect());
 
@@ -30,13 +31,6 @@ function run(cmd: string, args: string[], env: Record<string, string>): Proc {
   child.stderr!.on("data", (d) => (out += d));
   return { child, output: () => out, exited: new Promise((r) => child.once("exit", (code) => r(code))) };
 }
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, "127.0.0.1");
-    s.once("connect", () => (s.destroy(), resolve(true)));
-    s.once("error", () => resolve(false));
-  });
 
 async function ready(port: number, timeoutMs = 60_000) {
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200, `the server on ${port} to be ready`, timeoutMs);
@@ -135,27 +129,7 @@ test("SIGTERM during load: every accepted request is answered (no 5xx, no reset)
 });
 
 /** `npm run serve` in its own process group, as a terminal, systemd or Kubernetes starts it. */
-function npmServe(port: number, extra: Record<string, string> = {}): Proc {
-  const child = spawn("npm", ["run", "--silent", "serve"], {
-    cwd: root,
-    detached: true,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SERVE_WITH_PARENT: "", ...extra },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  return { child, output: () => out, exited: new Promise((r) => child.once("exit", (code) => r(code))) };
-}
-
-const groupAlive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const npmServe = (port: number): Proc => spawnGroup("npm", ["run", "--silent", "serve"], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SERVE_WITH_PARENT: "" } });
 
 test("SIGTERM to the process group of `npm run serve` under load: npm dies at once, yet the stop is the clean one and every accepted request is answered", async () => {
   const m = await newMerchant({ tier: "premium" });

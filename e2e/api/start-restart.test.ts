@@ -8,35 +8,20 @@ import net from "node:net";
 import path from "node:path";
 import { cpSync, mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { waitFor } from "./helpers.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
+import { groupAlive, listening, spawnGroup, type Started } from "../../scripts/lib/process-group.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 function npmStart(dir: string, port: number): Started {
   // Its own process group, as a terminal or a supervisor would start it.
   const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", APP_URL: `http://127.0.0.1:${port}` } as NodeJS.ProcessEnv;
   for (const k of ["DATABASE_URL", "APP_ENV", "TEST_REDIS_URL", "REDIS_URL", "ENABLE_TEST_FIXTURES", "NODE_OPTIONS"]) delete env[k];
   for (const k of Object.keys(env)) if (/^PROVIDER_/.test(k)) delete env[k];
-  const child = spawn("npm", ["start"], { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  return { child, output: () => out, exited: new Promise((r) => child.once("exit", (c) => r(c))) };
+  return spawnGroup("npm", ["start"], { cwd: dir, env });
 }
-
-/** True while any process of the group lives. */
-const groupAlive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** SIGTERM to the whole group (what a terminal's Ctrl-C or a supervisor does); resolves when all of it is gone. */
 async function stopGroup(s: Started): Promise<number> {
@@ -47,13 +32,6 @@ async function stopGroup(s: Started): Promise<number> {
   await waitFor(async () => !groupAlive(s.child.pid!), "every process of npm start to exit", 25_000);
   return Date.now() - t0;
 }
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, "127.0.0.1");
-    s.once("connect", () => (s.destroy(), resolve(true)));
-    s.once("error", () => resolve(false));
-  });
 
 async function running(s: Started) {
   await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 420_000).catch((err: Error) => {
