@@ -58,7 +58,7 @@ export const POLICY = {
   readSecurityLog: { label: "Read the merchant's security log", keys: [], roles: ["owner"] },
   enrollTwoFactor: { label: "Set up one's own two-factor sign-in", keys: [], roles: EVERYONE },
   listenWebhooks: { label: "Forward sandbox webhooks to a local machine (the SDK's listen command)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
-  manageRouting: { label: "Change the shop's payment routing rules (provider order, volume split, success-rate routing)", keys: SECRET, roles: ["owner"] },
+  manageRouting: { label: "Change the shop's payment routing rules (provider order, volume split, success-rate routing)", keys: SECRET, roles: ["owner"], money: true },
   sandboxFixture: { label: "Test fixtures of the foundation (sandbox only)", keys: SECRET, roles: [], environments: SANDBOX, outside: "production_key_refused" },
 } as const satisfies Record<string, Rule>;
 

@@ -42,3 +42,9 @@ test("static segments win over [params], [params] over the catch-all, as in Next
   assert.equal(matchApiRoute(routes, ["checkout", "sessions"])?.route.pattern, "/api/v1/checkout/sessions");
   assert.equal(matchApiRoute(routes, [])?.route ?? null, null, "/api/v1 itself is Next's");
 });
+
+test("the peer-address header is the one lib/http/client-ip.ts reads", async () => {
+  const { PEER_HEADER } = await import("./api-dispatch.ts");
+  const lib = await import("../../lib/http/client-ip.ts");
+  assert.equal(PEER_HEADER, lib.PEER_HEADER);
+});

@@ -91,6 +91,8 @@ function malformedEscape(res: http.ServerResponse): void {
 }
 
 let apiRoot = "";
+/** lib/http/client-ip.ts' PEER_HEADER (not imported: this file loads before the app's modules). */
+export const PEER_HEADER = "x-lp-peer-address";
 
 /**
  * The request body as a web stream. Not Readable.toWeb: its cancel destroys the request, and so
@@ -159,6 +161,27 @@ async function send(res: http.ServerResponse, response: Response, head: boolean)
 }
 
 /**
+ * The request's headers as Next hands them to a route handler: node's parsed headers (with the
+ * peer address lib/http/peer-address.ts stamps on every request, whatever the client sent under
+ * that name), and the x-forwarded-* defaults Next fills in when no proxy sent them.
+ */
+function requestHeaders(req: http.IncomingMessage): Headers {
+  const h = req.headers;
+  h[PEER_HEADER] = req.socket?.remoteAddress ?? "";
+  h["x-forwarded-host"] ??= h.host;
+  h["x-forwarded-port"] ??= String(req.socket?.localPort ?? "");
+  h["x-forwarded-proto"] ??= "http";
+  h["x-forwarded-for"] ??= req.socket?.remoteAddress;
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const one of v) headers.append(k, one);
+    else headers.set(k, v);
+  }
+  return headers;
+}
+
+/**
  * A request handler for /api/v1 that answers through the route files, or returns false so the
  * caller hands the request to Next.
  */
@@ -187,8 +210,7 @@ export function apiFastPath(root: string): { handle: (req: http.IncomingMessage,
       if (!handler) return void (await send(res, new Response(null, { status: 405 }), false));
       const host = req.headers.host ?? "localhost";
       const hasBody = method !== "GET" && method !== "DELETE" ? true : req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0";
-      const headers = new Headers();
-      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+      const headers = requestHeaders(req);
       const body = hasBody ? bodyStream(req) : null;
       // request.signal aborts when the client goes away (streams and long polls stop on it), as Next's does.
       const aborted = new AbortController();
