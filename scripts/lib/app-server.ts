@@ -20,8 +20,6 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
   const app = next({ dev: opts.dev, dir: root, hostname: opts.host, port: opts.port, quiet: !opts.dev });
   await app.prepare();
   const handle = app.getRequestHandler();
-  // Production: /api/v1 answered by the route files directly (scripts/lib/api-dispatch.ts).
-  const fast = !opts.dev && process.env.API_FAST_PATH !== "off" ? (await import("./api-dispatch.ts")).apiFastPath(root) : null;
 
   let draining = false;
   let inFlight = 0;
@@ -36,7 +34,6 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
     res.once("close", finish);
     // Draining: answer this request, then close its connection so the client opens a new one elsewhere.
     if (draining) res.setHeader("Connection", "close");
-    if (fast?.handle(req, res)) return;
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000; // longer than typical load-balancer idle timeouts
@@ -49,7 +46,6 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
     server.listen(opts.port, opts.host, () => resolve());
   });
   const url = `http://${opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host}:${opts.port}`;
-  if (fast) await fast.warm();
 
   let stopping: Promise<void> | null = null;
   const stop = (deadlineMs = 9_000) =>
