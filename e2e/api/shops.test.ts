@@ -206,7 +206,8 @@ function pathFor(path: string, a: Record<string, string>): string | null {
 
 // Endpoints with a path parameter whose objects belong to the merchant, not a shop (settlements,
 // withdrawals, top-ups), or whose credential is the object itself (checkout tokens, providers).
-const MERCHANT_LEVEL = /^\/(settlements|me\/withdrawals|me\/payout\/topups)\/\{id\}/;
+// The merchant's own objects (no shop), and the listen inbox's deliveries (the merchant's, sandbox only).
+const MERCHANT_LEVEL = /^\/(settlements|me\/withdrawals|me\/payout\/topups)\/\{id\}|^\/webhooks\/listen\/deliveries\//;
 
 const BODIES: Record<string, unknown> = {
   "POST /payments/{id}/refund": { amount: 1 },
