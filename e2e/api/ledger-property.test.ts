@@ -531,7 +531,9 @@ class Run {
         await runScheduledActions({ merchantId: this.merchantId });
         const actions = await scheduledActionsOf(this.merchantId);
         last = actions;
-        const broken = actions.filter((a) => a.state === "failed" || a.last_error !== null);
+        // A thrown error (a lost connection) is retried without spending an attempt and may leave
+        // its last_error on an action that then completed: only a failed action is broken.
+        const broken = actions.filter((a) => a.state === "failed");
         if (broken.length) this.fail("drain", `scheduled actions failed: ${j(broken)}`);
         return actions.every((a) => a.state === "done");
       },
