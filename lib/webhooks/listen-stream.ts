@@ -24,18 +24,20 @@ const MAX_STREAM_MS = 30 * 60_000;
 /** Inbox rows are read again this far back: a row committed late (an earlier receivedAt), or whose delivery was still being recorded, is not missed. */
 const LATE_COMMIT_MS = 10_000;
 
-export async function listenSubscription(auth: Pick<AuthContext, "merchant" | "environment">): Promise<WebhookSubscription> {
-  const where = { merchantId: auth.merchant.id, environment: auth.environment, managed: true, deletedAt: null, url: { endsWith: LISTEN_MARKER } };
+export async function listenSubscription(auth: Pick<AuthContext, "merchant" | "environment" | "shop">): Promise<WebhookSubscription> {
+  // A shop key's inbox is its shop's (decisions.md "Shops": it lists and receives that shop's only).
+  const shopId = auth.shop?.id ?? null;
+  const where = { merchantId: auth.merchant.id, environment: auth.environment, shopId, managed: true, deletedAt: null, url: { endsWith: LISTEN_MARKER } };
   const found = await db().webhookSubscription.findFirst({ where, orderBy: { createdAt: "asc" } });
   if (found) return found.status === "enabled" ? found : db().webhookSubscription.update({ where: { id: found.id }, data: { status: "enabled", failingSince: null } });
   // Two first sessions at once make one inbox.
   return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`listen:${auth.merchant.id}:${auth.environment}`}))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`listen:${auth.merchant.id}:${auth.environment}:${shopId ?? ""}`}))`;
     const again = await tx.webhookSubscription.findFirst({ where, orderBy: { createdAt: "asc" } });
     if (again) return again;
     const id = newId("webhook");
     return tx.webhookSubscription.create({
-      data: { id, merchantId: auth.merchant.id, environment: auth.environment, url: `${inboxUrl(id)}${LISTEN_MARKER}`, managed: true, events: ["*"], secretEncrypted: seal(`whsec_${randomBytes(24).toString("base64")}`) },
+      data: { id, merchantId: auth.merchant.id, environment: auth.environment, shopId, url: `${inboxUrl(id)}${LISTEN_MARKER}`, managed: true, events: ["*"], secretEncrypted: seal(`whsec_${randomBytes(24).toString("base64")}`) },
     });
   });
 }
