@@ -43,6 +43,7 @@ const besideLoop = (async () => {
 })();
 
 let failed = 0;
+let ran = 0;
 const t0 = Date.now();
 for (let i = 1; i <= runs; i++) {
   const started = Date.now();
@@ -51,6 +52,7 @@ for (let i = 1; i <= runs; i++) {
   const secs = Math.round((Date.now() - started) / 1000);
   const summary = output.match(/tests: (\d+ passed.*)/)?.[1] ?? "";
   const ok = code === 0;
+  ran++;
   if (!ok) {
     failed++;
     writeFileSync(path.join(logDir, `run-${i}.log`), output);
@@ -65,5 +67,5 @@ if (current?.pid) {
   } catch {}
 }
 await besideLoop;
-console.log(`\n${runs - failed}/${runs} runs passed${failed ? ` (${failed} failed)` : ""} in ${Math.round((Date.now() - t0) / 60000)} min; the suite beside ("${beside}") ran ${besideRuns} times`);
+console.log(`\n${ran - failed}/${ran} runs passed${failed ? ` (${failed} failed)` : ""}${ran < runs ? `, stopped at the first failure of ${runs}` : ""} in ${Math.round((Date.now() - t0) / 60000)} min; the suite beside ("${beside}") ran ${besideRuns} times`);
 process.exit(failed ? 1 : 0);

@@ -33,13 +33,15 @@ async function stopGroup(s: Started): Promise<number> {
   return Date.now() - t0;
 }
 
+// A fresh clone's first start builds the app: ~3 min on a quiet machine of this kind, over 7 min
+// beside another suite and other builds (seen in the soak). The bound is for that, not a target.
 async function running(s: Started) {
-  await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 420_000).catch((err: Error) => {
+  await waitFor(async () => s.output().includes("is running at") || (s.child.exitCode !== null && Promise.reject(new Error(`npm start exited:\n${s.output()}`))), "npm start to serve", 900_000).catch((err: Error) => {
     throw new Error(`${err.message}; npm start said:\n${s.output().slice(-3000)}`);
   });
 }
 
-test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there; the same after SIGKILL of the whole tree", { timeout: 900_000 }, async () => {
+test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there; the same after SIGKILL of the whole tree", { timeout: 1_500_000 }, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "lp-clone-"));
   const port = await freePort();
   const started: Started[] = [];
