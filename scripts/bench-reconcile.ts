@@ -8,12 +8,12 @@
 // second, and the lag (how far the job was behind its schedule: the age of the oldest due check,
 // /metrics' lp_reconcile_lag_seconds) at its worst. Run for N = 2,000 and 20,000.
 //   npm run bench:reconcile [-- --period-ms 60000 --sizes 2000,20000 --lost 200]
-import pg from "pg";
 import os from "node:os";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { deployMigrations, parseDatabaseUrl } from "./lib/schema-engine.ts";
+import { deployMigrations } from "./lib/schema-engine.ts";
+import { scratchDatabase } from "./lib/scratch-database.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
 
@@ -25,17 +25,6 @@ const PERIOD_MS = Number(arg("period-ms", "60000"));
 const SIZES = arg("sizes", "2000,20000").split(",").map(Number);
 const LOST = Number(arg("lost", "200"));
 const MERCHANTS = Number(arg("merchants", "20"));
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-async function admin(text: string) {
-  const c = new pg.Client(parseDatabaseUrl(adminUrl));
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 // The simulated provider runs in a child process of its own (over HTTP, like a real one), so
 // the job and the provider do not share one event loop.
@@ -47,16 +36,13 @@ if (process.argv[2] === "--serve-simulator") {
   await new Promise(() => {});
 }
 
-const name = `lp_bench_reconcile_${Date.now().toString(36)}`;
-const u = new URL(adminUrl);
-u.pathname = `/${name}`;
-const databaseUrl = u.toString();
-await admin(`CREATE DATABASE "${name}"`);
+const scratch = await scratchDatabase("lp_bench_reconcile");
+const databaseUrl = scratch.url;
 // Interrupted: the scratch database and the simulator go too.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     child?.kill();
-    void admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => process.exit(130));
+    void scratch.drop().finally(() => process.exit(130));
   });
 }
 let child: ReturnType<typeof fork> | undefined;
@@ -174,6 +160,6 @@ try {
   console.error(err);
 } finally {
   await sim.stop();
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+  await scratch.drop().catch(() => undefined);
 }
 process.exit(failed ? 1 : 0);

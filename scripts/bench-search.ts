@@ -8,30 +8,17 @@
 //   npx tsx scripts/bench-search.ts [rows=100000]
 import pg from "pg";
 import { deployMigrations, parseDatabaseUrl } from "./lib/schema-engine.ts";
+import { scratchDatabase } from "./lib/scratch-database.ts";
 
 const ROWS = Number(process.argv[2] ?? 100_000);
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-async function admin(text: string) {
-  const c = new pg.Client(parseDatabaseUrl(adminUrl));
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 const FIRST = ["María", "José", "Ana", "Luis", "Camila", "Juan", "Sofía", "Carlos", "Valentina", "Diego", "Lucía", "Mateo", "Isabella", "Andrés", "Gabriela", "Felipe", "Daniela", "Jorge", "Paula", "Ricardo"];
 const LAST = ["López", "González", "Pérez", "Rodríguez", "Martínez", "Gómez", "Díaz", "Hernández", "Souza", "Silva", "Rojas", "Castro", "Vargas", "Ramírez", "Torres", "Flores", "Núñez", "Mendoza", "Ortiz", "Cruz"];
 const CURRENCIES = [["MXN", 2], ["BRL", 2], ["CLP", 0], ["COP", 2], [null, 2]] as const;
 const AMOUNTS = [100, 250, 499, 1000, 1999, 5000, 12_345];
 
-const name = `lp_bench_search_${Date.now().toString(36)}`;
-const u = new URL(adminUrl);
-u.pathname = `/${name}`;
-const databaseUrl = u.toString();
-await admin(`CREATE DATABASE "${name}"`);
+const scratch = await scratchDatabase("lp_bench_search");
+const databaseUrl = scratch.url;
 let failed = false;
 try {
   await deployMigrations(databaseUrl);
@@ -182,7 +169,7 @@ try {
   console.error(err);
   failed = true;
 } finally {
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await scratch.drop();
 }
 if (failed) console.error("\nFAIL: a search read no index");
 process.exit(failed ? 1 : 0);

@@ -6,21 +6,14 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { api, newMerchant, waitFor } from "./helpers.ts";
+import { buyerEmail, paymentRow, psp, type Psp } from "./psp.ts";
 import { db } from "@/lib/db";
 import { setRate } from "@/lib/money/rates";
 import { registerEstablishment } from "@/lib/qr/establishments";
 
-const PSP = { pagosur: process.env.PROVIDER_PAGOSUR_URL!, andespay: process.env.PROVIDER_ANDESPAY_URL!, rapidpay: process.env.PROVIDER_RAPIDPAY_URL! };
-type Psp = keyof typeof PSP;
-
-async function psp(p: Psp, path: string, body?: unknown) {
-  const r = await fetch(`${PSP[p]}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  assert.equal(r.status, 200, `${path}: ${await r.clone().text()}`);
-  return r.json() as Promise<any>;
-}
-const email = () => `late-${randomUUID().slice(0, 8)}@example.com`;
+const email = () => buyerEmail("late");
 const oxxo = (buyer: string) => ({ amount: 20, paymentMethodId: "1004", userName: "Ana Ruiz", userEmail: buyer, userPhone: "+525512345678", documentId: "GODE561231GR8" });
-const row = (id: string) => db().transaction.findUniqueOrThrow({ where: { id } });
+const row = paymentRow;
 const eventsOf = (id: string, type: string) => db().event.findMany({ where: { type, objectId: id }, orderBy: { sequence: "asc" } });
 
 before(async () => {

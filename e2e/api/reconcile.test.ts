@@ -6,6 +6,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant, waitFor, API_URL } from "./helpers.ts";
+import { buyerEmail, paymentRow, psp } from "./psp.ts";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { setRate } from "@/lib/money/rates";
@@ -13,17 +14,9 @@ import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
 import { sweepProvisioningAccounts } from "@/lib/deposits/sweep-provisioning";
 import { seedPendingFrom } from "../../scripts/lib/seed-pending.ts";
 
-const PSP = { pagosur: process.env.PROVIDER_PAGOSUR_URL!, andespay: process.env.PROVIDER_ANDESPAY_URL!, rapidpay: process.env.PROVIDER_RAPIDPAY_URL! };
-type Psp = keyof typeof PSP;
-
-async function psp(p: Psp, path: string, body?: unknown) {
-  const r = await fetch(`${PSP[p]}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  assert.equal(r.status, 200, `${path}: ${await r.clone().text()}`);
-  return r.json() as Promise<any>;
-}
-const email = () => `rec-${randomUUID().slice(0, 8)}@example.com`;
+const email = () => buyerEmail("rec");
 const spei = (buyer: string) => ({ amount: 25, paymentMethodId: "1003", userName: "Juan Pérez", userEmail: buyer, documentId: "GODE561231GR8" });
-const row = (id: string) => db().transaction.findUniqueOrThrow({ where: { id } });
+const row = paymentRow;
 
 before(async () => {
   await setRate("MXN", "18.20", "test");

@@ -159,8 +159,15 @@ async function twoShops(): Promise<World> {
   const chargeback = claims.body.data[0].id as string;
   const account = await api("/me/deposit-accounts", { key, body: { endUserRef: `u-${randomUUID()}`, name: "María López", email: `m-${randomUUID().slice(0, 6)}@example.com` } });
   assert.ok(account.status === 201 || account.status === 200, account.text);
-  const payout = await api("/me/payout/send", { key, body: { methodId: "sbx_po_br_pix", amount: 9.99, recipient: { name: "Ana Souza", account: "529.982.247-25", accountType: "CPF", documentId: "52998224725", documentType: "CPF" } } });
+  const pix = { name: "Ana Souza", account: "529.982.247-25", accountType: "CPF", documentId: "52998224725", documentType: "CPF" };
+  const payout = await api("/me/payout/send", { key, body: { methodId: "sbx_po_br_pix", amount: 9.99, recipient: pix } });
   ok(payout);
+  // A payout that moves money (a production rail in the sandbox is debited): its postings are
+  // shop A's, and B's ledger export must not show them (they name no payment to scope by).
+  ok(await api("/me/payout/fund-sandbox", { key, body: { currency: "BRL", amount: 50 } }));
+  const debited = await api("/me/payout/send", { key, body: { methodId: "po_br_pix", amount: 12.5, recipient: pix } });
+  ok(debited);
+  const payoutPosting = await db().ledgerPosting.findFirstOrThrow({ where: { merchantId: m.merchantId, kind: "payout_debit" }, include: { entries: { select: { id: true } } } });
   await registerEstablishment({ shopId: m.shopId, name: "Padaria Sol", city: "Sao Paulo", mcc: "5812" });
   const qr = await api("/qr/orders", { key, body: { amount: 25.5, merchantOrderId: "qr-a" } });
   assert.ok(qr.status === 200 || qr.status === 201, qr.text);
@@ -180,6 +187,9 @@ async function twoShops(): Promise<World> {
       chargebackTx: cbTx,
       account: account.body.account.id,
       payout: payout.body.payout.id,
+      debitedPayout: debited.body.payout.id,
+      payoutPosting: payoutPosting.id,
+      ...Object.fromEntries(payoutPosting.entries.map((e, i) => [`payoutEntry${i}`, e.id])),
       qr: qr.body.id ?? qr.body.order?.id,
       subscription: sub.body.id,
       delivery,
@@ -274,6 +284,20 @@ test("the walk: shop B's key never sees or changes shop A's objects, on any endp
   // And A's own exports hold A's objects (the scoping hides, it does not lose).
   const ledgerA = await (await fetch(`${API_URL}/api/v1/exports/ledger.csv`, { headers: { authorization: `Bearer ${keyA}` } })).text();
   assert.ok(ledgerA.includes(a.payment!) && !ledgerA.includes(ownPayment));
+  assert.ok(ledgerA.includes(a.payoutPosting!) && ledgerA.includes(a.payoutEntry0!), "A's ledger export has its payout's movements");
+  // B's own payout is in B's export and not in A's; a merchant-wide key sees both.
+  ok(await api("/me/payout/fund-sandbox", { key: keyB, body: { currency: "BRL", amount: 20 } }));
+  const payoutB = await api("/me/payout/send", { key: keyB, body: { methodId: "po_br_pix", amount: 3, recipient: { name: "Ana Souza", account: "529.982.247-25", accountType: "CPF", documentId: "52998224725", documentType: "CPF" } } });
+  ok(payoutB);
+  const postingB = (await db().ledgerPosting.findMany({ where: { merchantId: m.merchantId, kind: "payout_debit" }, select: { id: true } })).map((p) => p.id).find((id) => id !== a.payoutPosting)!;
+  assert.ok(postingB, "B's payout was debited");
+  const csv = async (key: string) => (await fetch(`${API_URL}/api/v1/exports/ledger.csv`, { headers: { authorization: `Bearer ${key}` } })).text();
+  const [nowA, nowB] = [await csv(keyA), await csv(keyB)];
+  assert.ok(nowB.includes(postingB) && !nowB.includes(a.payoutPosting!), "B's ledger export: its payout, not A's");
+  assert.ok(!nowA.includes(postingB), "A's ledger export: not B's payout");
+  const wide = await createMerchantWideKeys({ merchantId: m.merchantId, environment: "sandbox" });
+  const all = await csv(wide.secretKey);
+  assert.ok(all.includes(postingB) && all.includes(a.payoutPosting!) && all.includes(a.payment!) && all.includes(ownPayment), "a merchant-wide key's ledger export has both shops'");
   const payoutsA = await (await fetch(`${API_URL}/api/v1/exports/payouts.csv`, { headers: { authorization: `Bearer ${keyA}` } })).text();
   assert.ok(payoutsA.includes(a.payout!));
 });

@@ -25,7 +25,7 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
       return t && t.merchantId === auth.merchant.id && t.environment === auth.environment && (!auth.shop || t.shopId === auth.shop.id) ? t : null;
     },
     missing: () => new AppError("transaction_not_found", `No transaction ${id}.`, { param: "id" }),
-    ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment }),
+    ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment, shopId: t.shopId }),
     status: (t) => t.status,
     from: ["completed"],
     refuse: (t) => new AppError("invalid_request", `Only completed payments can be refunded; this one is ${t.status}.`, { param: "id", details: { status: t.status } }),

@@ -18,7 +18,7 @@ export async function resolveRefund(claimId: string, outcome: "resolved" | "reje
       return { claim, payment: (await lockTransaction(tx, claim.transactionId))! };
     },
     missing: () => new AppError("claim_not_found", "No such refund claim."),
-    ledger: ({ claim }) => ({ merchantId: claim.merchantId, environment: claim.environment }),
+    ledger: ({ claim, payment }) => ({ merchantId: claim.merchantId, environment: claim.environment, shopId: payment.shopId }),
     status: ({ claim }) => claim.status,
     from: ["pending"],
     apply: async (tx, { claim: c, payment: t }) => {

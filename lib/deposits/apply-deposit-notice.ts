@@ -6,7 +6,7 @@
 import { db } from "@/lib/db";
 import { holdDeposit } from "@/lib/deposits/held-deposits";
 import { depositNoticeBody } from "@/lib/deposits/schema";
-import { receiveDeposit } from "@/lib/deposits/receive-deposit";
+import { depositFromNotice, receiveDeposit } from "@/lib/deposits/receive-deposit";
 import { receiveNotice } from "@/lib/providers/notice-pipeline";
 
 export async function applyDepositNotice(provider: string, rawBody: string, signature: string | null) {
@@ -19,21 +19,7 @@ export async function applyDepositNotice(provider: string, rawBody: string, sign
       await holdDeposit(provider, n, record);
       return false;
     }
-    const r = await receiveDeposit(
-      account.id,
-      {
-        amount: BigInt(n.amount),
-        currency: n.currency,
-        trackingKey: n.trackingKey,
-        payerName: n.payerName ?? null,
-        payerBank: n.payerBank ?? null,
-        payerDocument: n.payerDocument ?? null,
-        reference: n.reference ?? null,
-        receivedAt: n.receivedAt ? new Date(n.receivedAt) : new Date(),
-        status: n.status,
-      },
-      { inTransaction: record },
-    );
+    const r = await receiveDeposit(account.id, depositFromNotice(n), { inTransaction: record });
     return r.created || r.credited;
   });
 }

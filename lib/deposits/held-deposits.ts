@@ -7,13 +7,10 @@
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { newId } from "@/lib/ids";
-import { receiveDeposit } from "@/lib/deposits/receive-deposit";
+import { depositFromNotice, receiveDeposit } from "@/lib/deposits/receive-deposit";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { RecordNotice } from "@/lib/providers/notice-pipeline";
-import type { z } from "zod";
-import type { depositNoticeBody } from "@/lib/deposits/schema";
-
-type Notice = z.infer<typeof depositNoticeBody>;
+import type { DepositNotice as Notice } from "@/lib/deposits/schema";
 
 /** Holds `notice` (its id recorded in the same transaction, so a replay holds nothing twice). */
 export async function holdDeposit(provider: string, notice: Notice, record: RecordNotice): Promise<void> {
@@ -37,21 +34,10 @@ export async function applyHeldDeposits(accountId?: string): Promise<number> {
     ORDER BY h.received_at LIMIT 200`;
   let applied = 0;
   for (const h of held) {
-    const n = h.notice;
     try {
       const r = await receiveDeposit(
         h.account_id,
-        {
-          amount: BigInt(n.amount),
-          currency: n.currency,
-          trackingKey: n.trackingKey,
-          payerName: n.payerName ?? null,
-          payerBank: n.payerBank ?? null,
-          payerDocument: n.payerDocument ?? null,
-          reference: n.reference ?? null,
-          receivedAt: n.receivedAt ? new Date(n.receivedAt) : new Date(),
-          status: n.status ?? "credited",
-        },
+        depositFromNotice(h.notice),
         { inTransaction: async (tx) => void (await tx.heldDeposit.updateMany({ where: { id: h.id }, data: { appliedAt: new Date() } })) },
       );
       await db().heldDeposit.updateMany({ where: { id: h.id }, data: { depositId: r.deposit.id, appliedAt: new Date() } });

@@ -19,6 +19,7 @@ import { depositMethodById } from "@/lib/deposits/methods";
 import type { Deposit, DepositAccount, Transaction } from "@/lib/generated/prisma/client";
 import { bindIdempotency } from "@/lib/http/idempotency";
 import { searchKeys } from "@/lib/payments/search";
+import type { DepositNotice } from "@/lib/deposits/schema";
 
 export type IncomingTransfer = {
   /** Minor units of `currency`. */
@@ -35,6 +36,25 @@ export type IncomingTransfer = {
 };
 
 export type ReceiveResult = { deposit: Deposit; created: boolean; credited: boolean };
+
+/**
+ * A provider's deposit notice as a transfer to receive: the notice endpoint's parsed body, or
+ * one held for a provisioning CLABE and read back from its JSON (a stored notice without a
+ * status is a credited one, the body's default).
+ */
+export function depositFromNotice(n: Omit<DepositNotice, "status"> & { status?: DepositNotice["status"] }): IncomingTransfer {
+  return {
+    amount: BigInt(n.amount),
+    currency: n.currency,
+    trackingKey: n.trackingKey,
+    payerName: n.payerName ?? null,
+    payerBank: n.payerBank ?? null,
+    payerDocument: n.payerDocument ?? null,
+    reference: n.reference ?? null,
+    receivedAt: n.receivedAt ? new Date(n.receivedAt) : new Date(),
+    status: n.status ?? "credited",
+  };
+}
 
 async function lockAccount(tx: Tx, id: string): Promise<DepositAccount | null> {
   // A row still waiting for its CLABE cannot receive money: as unknown as a missing account.
@@ -104,7 +124,7 @@ export async function receiveDeposit(accountId: string, t: IncomingTransfer, opt
     before: opts.inTransaction,
     load: (tx) => lockAccount(tx, accountId),
     missing: () => new AppError("deposit_account_not_found", `No deposit account ${accountId}.`),
-    ledger: (a) => ({ merchantId: a.merchantId, environment: a.environment }),
+    ledger: (a) => ({ merchantId: a.merchantId, environment: a.environment, shopId: a.shopId }),
     apply: async (tx, account): Promise<Change<ReceiveResult>> => {
       const seen = await tx.deposit.findUnique({ where: { depositAccountId_trackingKey: { depositAccountId: accountId, trackingKey: t.trackingKey } } });
       if (seen && (seen.status !== "pending" || t.status === "pending")) return { result: { deposit: seen, created: false, credited: false } };

@@ -208,6 +208,8 @@ export const depositNoticeBody = z.object({
   receivedAt: z.iso.datetime({ offset: true }).optional(),
 });
 
+export type DepositNotice = z.output<typeof depositNoticeBody>;
+
 export const depositNoticeEndpoint = defineEndpoint({
   method: "POST",
   path: "/providers/{provider}/deposits",

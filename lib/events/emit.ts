@@ -59,7 +59,8 @@ export async function emitEvent(tx: Tx, e: { merchantId: string; environment: En
 }
 
 /**
- * The shop an event's object belongs to, read in the emitting transaction: a payment's shop, its
+ * The fallback when the caller did not say (the kernel passes its operation's shop): the shop an
+ * event's object belongs to, read in the emitting transaction: a payment's shop, its
  * claim's (refund or chargeback) payment's shop, the shop of the key that sent a payout. Null for
  * the merchant's own objects (settlements, withdrawals, merchant-wide payouts): those reach every
  * key and subscription of the merchant (decisions.md, Shops).

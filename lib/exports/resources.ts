@@ -67,8 +67,9 @@ const payments: ExportResource = {
 /** The merchant's own accounts (its balance buckets and payout balances), not the counter accounts. */
 const MERCHANT_ACCOUNTS = ["available", "pending", "reserve", "frozen", "payout_available", "payout_in_flight", "in_transit"];
 
-// A shop-bound key: the movements of its shop's payments and their claims, plus the merchant's
-// own (transfers, swaps, payouts, settlements: they carry no payment); never another shop's.
+// A shop-bound key: the movements its shop's operations posted (its payments, their claims, its
+// deposits, the payouts its keys sent), plus the merchant's own (transfers, swaps, settlements,
+// withdrawals: no shop); never another shop's (the posting's shop_id, written by the kernel).
 const ledger: ExportResource = {
   header: ["id", "created_at", "posting_id", "kind", "account", "currency", "amount", "transaction_id", "claim_id"],
   // Entries are paged by their insertion sequence (the (merchant, environment, seq) index).
@@ -77,7 +78,7 @@ const ledger: ExportResource = {
       `SELECT e.id, e.seq::text AS seq, ${local("e.created_at")} AS created, e.posting_id, p.kind, e.account, e.currency, e.amount::text AS amount, p.transaction_id, p.claim_id
          FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
         WHERE e.merchant_id = $1 AND e.environment = $2::"Environment"
-          AND ($3::text IS NULL OR p.transaction_id IS NULL OR EXISTS (SELECT 1 FROM transactions t WHERE t.id = p.transaction_id AND t.shop_id = $3))
+          AND ($3::text IS NULL OR p.shop_id IS NULL OR p.shop_id = $3)
           AND e.account = ANY($9::text[])
           AND e.created_at >= $5 AND e.created_at < $6
           AND ($7::bigint IS NULL OR e.seq > $7::bigint)

@@ -15,7 +15,7 @@ export async function forEachDueTransaction(
     const r = await transition({
       name: due.name,
       load: (tx) => lockRow(tx, "transactions", id, () => tx.transaction.findUnique({ where: { id } }), { skipLocked: true, where: due.stillDue }),
-      ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment }),
+      ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment, shopId: t.shopId }),
       status: due.status,
       from: due.from,
       apply,

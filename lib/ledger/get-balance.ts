@@ -3,7 +3,7 @@
 // are the newest entries (by seq), and `ledgerWarnings` is the last result of the verification
 // job (lib/jobs/verify-ledgers.ts), which recomputes the ledger from its entries. The balance is
 // the merchant's (one per merchant and environment); a shop-bound key's movements leave out
-// those of another shop's payments (decisions.md, Shops).
+// those another shop's operations posted (the posting's shop; decisions.md, Shops).
 import { sql } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
 import { DAILY_ACCOUNTS, MERCHANT_BUCKETS } from "@/lib/ledger/post";
@@ -39,7 +39,7 @@ const BALANCE_SQL = `SELECT
     SELECT e.id, e.account, e.amount::text AS amount, e.created_at, e.seq, p.kind, p.transaction_id, p.claim_id
     FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
     WHERE e.merchant_id = $1 AND e.environment = $2::"Environment" AND e.account = ANY($3::text[])
-      AND ($6::text IS NULL OR p.transaction_id IS NULL OR EXISTS (SELECT 1 FROM transactions t WHERE t.id = p.transaction_id AND t.shop_id = $6))
+      AND ($6::text IS NULL OR p.shop_id IS NULL OR p.shop_id = $6)
     ORDER BY e.seq DESC LIMIT 20) m) AS movements,
   (SELECT COALESCE(json_agg(s ORDER BY s.day), '[]'::json) FROM (
     SELECT date_trunc('day', reserve_release_at) AS day, SUM(reserve_amount)::text AS amount FROM transactions

@@ -106,7 +106,7 @@ export function negativeAfter(legs: Leg[], totals: { account: string; currency: 
   return null;
 }
 
-export type PostingInput = { merchantId: string; environment: Environment; kind: PostingKind; transactionId?: string | null; claimId?: string | null; legs: Leg[] };
+export type PostingInput = { merchantId: string; environment: Environment; shopId: string | null; kind: PostingKind; transactionId?: string | null; claimId?: string | null; legs: Leg[] };
 
 /**
  * Writes the posting, its entries, the running totals and the daily totals in one statement.
@@ -117,15 +117,15 @@ export async function post(tx: Tx, p: PostingInput): Promise<string> {
   const legs = balancedLegs(p.kind, p.legs);
   const postingId = newId("posting");
   if (legs.length === 0) {
-    await tx.$executeRaw`INSERT INTO ledger_postings (id, merchant_id, environment, kind, transaction_id, claim_id, created_at)
-      VALUES (${postingId}, ${p.merchantId}, ${p.environment}::"Environment", ${p.kind}, ${p.transactionId ?? null}, ${p.claimId ?? null}, now())`;
+    await tx.$executeRaw`INSERT INTO ledger_postings (id, merchant_id, environment, kind, transaction_id, claim_id, shop_id, created_at)
+      VALUES (${postingId}, ${p.merchantId}, ${p.environment}::"Environment", ${p.kind}, ${p.transactionId ?? null}, ${p.claimId ?? null}, ${p.shopId}, now())`;
     return postingId;
   }
   const ids = legs.map(() => newId("ledgerEntry"));
   const totals = await tx.$queryRawUnsafe<{ account: string; currency: string; balance: bigint }[]>(
     `WITH posting AS (
-       INSERT INTO ledger_postings (id, merchant_id, environment, kind, transaction_id, claim_id, created_at)
-       VALUES ($1, $2, $3::"Environment", $4, $5, $6, now())),
+       INSERT INTO ledger_postings (id, merchant_id, environment, kind, transaction_id, claim_id, shop_id, created_at)
+       VALUES ($1, $2, $3::"Environment", $4, $5, $6, $12, now())),
      legs AS (SELECT * FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[]) AS l(id, account, currency, amount)),
      entries AS (
        INSERT INTO ledger_entries (id, posting_id, merchant_id, environment, account, currency, amount, created_at)
@@ -151,6 +151,7 @@ export async function post(tx: Tx, p: PostingInput): Promise<string> {
     legs.map((l) => l.currency),
     legs.map((l) => l.amount.toString()),
     [...DAILY_ACCOUNTS],
+    p.shopId,
   );
   const negative = negativeAfter(legs, totals);
   if (negative) throw new LedgerInvariantError(`posting ${p.kind} would take ${negative}`);

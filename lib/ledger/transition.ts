@@ -17,7 +17,12 @@ import type { Posting } from "@/lib/ledger/recipes";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { bindPendingIdempotency } from "@/lib/http/idempotency";
 
-export type LedgerScope = { merchantId: string; environment: Environment };
+/**
+ * The merchant ledger a change touches, and the shop it is attributed to: every posting carries
+ * it (a shop-bound key's ledger export and movements read by it) and so does every event (no
+ * lookup per event). Null: the merchant's own move (a transfer, a settlement, a withdrawal).
+ */
+export type LedgerScope = { merchantId: string; environment: Environment; shopId: string | null };
 /** `data`: fields beside `object` in the event's data (e.g. `lateCompletion`). */
 export type Emit = { type: EventType; object: unknown; data?: Record<string, unknown> };
 export type Wake = { name: (typeof JOB_SIGNALS)[keyof typeof JOB_SIGNALS]; data?: Record<string, unknown> };
@@ -34,7 +39,7 @@ export type Operation<R, T> = {
   load: (tx: Tx) => Promise<R | null>;
   /** Thrown when `load` found nothing; without it, nothing changes. */
   missing?: () => Error;
-  /** The merchant ledger the change touches; locked right after the row. */
+  /** The merchant ledger the change touches (locked right after the row) and the row's shop. */
   ledger: (row: R) => LedgerScope;
   /** The row's state, and the states this operation accepts. Omitted: a move that creates its row. */
   status?: (row: R) => string;

@@ -39,7 +39,7 @@ export async function lockClaim(tx: Tx, id: string): Promise<Claim | null> {
 const paymentEvents = (t: Transaction, types: EventType[]): Emit[] => types.map((type) => ({ type, object: presentTransaction(t) }));
 const claimEvents = (c: Claim, types: EventType[]): Emit[] => types.map((type) => ({ type, object: presentClaim(c) }));
 const notFound = () => new AppError("transaction_not_found", "No such transaction.");
-const scopeOf = (r: { merchantId: string; environment: Transaction["environment"] }) => ({ merchantId: r.merchantId, environment: r.environment });
+const scopeOf = (t: Transaction) => ({ merchantId: t.merchantId, environment: t.environment, shopId: t.shopId });
 
 /** The skeleton every pay-in transition shares: lock transaction `id`, accept `from`, then `apply`. */
 function paymentOp<T>(id: string, name: string, from: Transaction["status"][], opts: InTransaction, apply: Operation<Transaction, T>["apply"]): Operation<Transaction, T> {
@@ -215,7 +215,7 @@ export async function resolveChargeback(claimId: string, outcome: "won" | "lost"
       return { claim, payment };
     },
     missing: () => new AppError("claim_not_found", "No such chargeback claim.", { param: "id" }),
-    ledger: ({ claim }) => scopeOf(claim),
+    ledger: ({ payment }) => scopeOf(payment),
     status: ({ claim }) => claim.status,
     from: ["open"],
     refuse: ({ claim }) => new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } }),

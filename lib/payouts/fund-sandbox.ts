@@ -20,7 +20,7 @@ export async function fundSandbox(auth: MerchantContext, input: { currency: stri
     await transitionIn(tx, {
       name: "fundSandbox",
       load: async () => ({ merchantId: auth.merchant.id, environment: auth.environment }),
-      ledger: (scope) => scope,
+      ledger: (scope) => ({ ...scope, shopId: null }),
       apply: async (tx) => {
         await bindIdempotency(tx, { resource: "payout_funding", id: currency });
         return { result: true, postings: [sandboxFunding(currency, amount)] };

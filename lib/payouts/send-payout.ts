@@ -69,7 +69,8 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
         name: "payoutDebit",
         // The payout row is created by this move: there is no row to lock or status to check.
         load: async () => ({ merchantId: auth.merchant.id, environment: auth.environment }),
-        ledger: (scope) => scope,
+        // The payout's shop (the sending key's), as the payout row's own.
+        ledger: (scope) => ({ ...scope, shopId: base.shopId }),
         apply: async (tx) => {
           const balance = (await payoutBalances(tx, auth.merchant.id, auth.environment)).get(method.currency);
           if (!balance) throw new AppError("currency_not_funded", `There is no payout balance in ${method.currency}; swap USD to ${method.currency} first (GET/POST /me/payout/swap).`, { details: { currency: method.currency } });

@@ -59,7 +59,7 @@ export async function executeSwap(auth: MerchantContext, input: { quoteId: strin
         return q && q.merchantId === merchantId && q.environment === auth.environment ? q : null;
       },
       missing: () => refuse("quote_not_found", `No swap quote ${input.quoteId}; get one with GET /me/payout/swap.`),
-      ledger: (q) => ({ merchantId: q.merchantId, environment: q.environment }),
+      ledger: (q) => ({ merchantId: q.merchantId, environment: q.environment, shopId: null }),
       status: (q) => (q.executedAt ? "executed" : "quoted"),
       from: ["quoted"],
       refuse: (q) => refuse("quote_already_executed", `Quote ${q.id} was already executed at ${q.executedAt!.toISOString()}.`),

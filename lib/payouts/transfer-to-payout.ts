@@ -20,7 +20,7 @@ export async function transferToPayout(auth: MerchantContext, input: { amountUsd
       name: "transferToPayout",
       // The transfer row is created by this move: nothing to lock but the ledger.
       load: async () => ({ merchantId, environment: auth.environment }),
-      ledger: (scope) => scope,
+      ledger: (scope) => ({ ...scope, shopId: null }),
       apply: async () => {
         const payin = await bucketTotals(tx, merchantId, auth.environment);
         if (payin.available < amount) {

@@ -27,7 +27,7 @@ function payoutOp(id: string, from: Payout["status"][], end: { data: Prisma.Payo
     name: `payout:${String(end.data.status)}`,
     before: opts.inTransaction,
     load: (tx) => lockPayout(tx, id),
-    ledger: (p) => ({ merchantId: p.merchantId, environment: p.environment }),
+    ledger: (p) => ({ merchantId: p.merchantId, environment: p.environment, shopId: p.shopId }),
     status: (p) => p.status,
     from,
     apply: async (tx, p) => {

@@ -64,7 +64,7 @@ export async function cancelQrOrder(auth: Scope, idOrToken: string) {
       return payment && order ? { payment, order } : null;
     },
     missing: () => new AppError("qr_order_not_found", `No QR order ${idOrToken}.`),
-    ledger: ({ payment }) => ({ merchantId: payment.merchantId, environment: payment.environment }),
+    ledger: ({ payment }) => ({ merchantId: payment.merchantId, environment: payment.environment, shopId: payment.shopId }),
     status: ({ order }) => order.status,
     from: ["pending"],
     refuse: ({ order }) => notPending(order),

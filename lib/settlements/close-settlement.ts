@@ -36,7 +36,7 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
       const r = await transitionIn(tx, {
         name: "closeSettlement",
         load: async () => ({ merchantId, environment }),
-        ledger: (s) => s,
+        ledger: (s) => ({ ...s, shopId: null }),
         apply: async () => {
           const { available } = await bucketTotals(tx, merchantId, environment);
           if (available < SETTLEMENT_MINIMUM_USD_MINOR || available <= fee) return null;

@@ -65,7 +65,7 @@ export async function renderDueReceipts(opts: { limit?: number } = {}): Promise<
       const { count } = await tx.settlement.updateMany({ where: { id: s.id, status: s.status, receiptStale: true }, data: { receipt: new Uint8Array(pdf), receiptReady: true, receiptStale: false } });
       if (count !== 1) return false;
       const row = await tx.settlement.findUniqueOrThrow({ where: { id: s.id } });
-      await emitEvent(tx, { merchantId: s.merchantId, environment: s.environment, type: "settlement.pdf_ready", object: presentSettlement(row) });
+      await emitEvent(tx, { merchantId: s.merchantId, environment: s.environment, shopId: null, type: "settlement.pdf_ready", object: presentSettlement(row) });
       return true;
     });
     if (stored) rendered++;

@@ -33,7 +33,7 @@ function settleOp(id: string, name: string, apply: (tx: Tx, s: Settlement) => Pr
     name,
     load: (tx) => lockRow(tx, "settlements", id, () => tx.settlement.findUnique({ where: { id } })),
     missing: () => new AppError("settlement_not_found", `No settlement ${id}.`, { param: "id" }),
-    ledger: (s) => ({ merchantId: s.merchantId, environment: s.environment }),
+    ledger: (s) => ({ merchantId: s.merchantId, environment: s.environment, shopId: null }),
     status: (s) => s.status,
     from: ["closed"],
     refuse: (s) => refusal(s),

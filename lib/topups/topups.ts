@@ -154,7 +154,7 @@ export async function takeTransfer(topupId: string, transfer: Transfer, before?:
     name: "topupTransfer",
     before,
     load: (tx) => lockRow(tx, "topups", topupId, () => tx.topup.findUnique({ where: { id: topupId } })),
-    ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment }),
+    ledger: (t) => ({ merchantId: t.merchantId, environment: t.environment, shopId: null }),
     apply: async (tx, t) => {
       const network = t.network as CryptoNetwork;
       environment = t.environment;

@@ -48,7 +48,7 @@ export async function requestWithdrawal(auth: Scope, body: z.output<typeof creat
     transitionIn(tx, {
       name: "withdrawalRequested",
       load: async () => ({ merchantId, environment }),
-      ledger: (s) => s,
+      ledger: (s) => ({ ...s, shopId: null }),
       apply: async () => {
         const { available } = await bucketTotals(tx, merchantId, environment);
         if (available < amount + fee) {

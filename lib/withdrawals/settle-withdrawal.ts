@@ -28,7 +28,7 @@ function end(id: string, outcome: { kind: "completed"; txHash: string } | { kind
     before: opts.before,
     load: (tx) => lockRow(tx, "withdrawals", id, () => tx.withdrawal.findUnique({ where: { id } })),
     missing: () => new AppError("withdrawal_not_found", `No withdrawal ${id}.`, { param: "id" }),
-    ledger: (w) => ({ merchantId: w.merchantId, environment: w.environment }),
+    ledger: (w) => ({ merchantId: w.merchantId, environment: w.environment, shopId: null }),
     status: (w) => w.status,
     from: ["processing"],
     refuse: (w) => (opts.refuseEnded ? new AppError("invalid_request", `Withdrawal ${w.id} is already ${w.status}.`, { details: { status: w.status } }) : undefined),

@@ -82,6 +82,26 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
     if (r.times !== undefined && --r.times <= 0) rules.splice(i, 1);
     return r;
   };
+  /** The answers a rule gives on a send and on a status lookup alike (no transfer made); false for the others. */
+  const answerFailure = (res: http.ServerResponse, mode: Mode | undefined): boolean => {
+    switch (mode) {
+      case "unauthorized":
+        json(res, 401, { error: "bad_signature" });
+        return true;
+      case "forbidden":
+        json(res, 403, { error: "ip_not_allowed" });
+        return true;
+      case "bare_not_found":
+        res.writeHead(404, { "content-type": "text/plain" });
+        res.end("Not Found");
+        return true;
+      case "error":
+        json(res, 503, { error: "unavailable" });
+        return true;
+      default:
+        return false;
+    }
+  };
   const view = (t: Transfer) => ({ id: t.id, reference: t.reference, status: t.status, txHash: t.txHash, ...(t.status === "failed" ? { reason: t.reason ?? "failed" } : {}) });
 
   const server = http.createServer((req, res) => {
@@ -137,17 +157,7 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
         const reference = m ? decodeURIComponent(m[1]!) : "";
         const t = transfers.get(reference);
         if (m) lookups.set(reference, (lookups.get(reference) ?? 0) + 1);
-        switch (m ? ruleFor("status", t?.address, reference)?.mode : undefined) {
-          case "unauthorized":
-            return json(res, 401, { error: "bad_signature" });
-          case "forbidden":
-            return json(res, 403, { error: "ip_not_allowed" });
-          case "bare_not_found":
-            res.writeHead(404, { "content-type": "text/plain" });
-            return res.end("Not Found");
-          case "error":
-            return json(res, 503, { error: "unavailable" });
-        }
+        if (answerFailure(res, m ? ruleFor("status", t?.address, reference)?.mode : undefined)) return;
         return t ? json(res, 200, view(t)) : json(res, 404, { error: "not_found" });
       }
       if (req.method !== "POST" || path !== "/withdrawals") return json(res, 404, { error: "not_found" });
@@ -164,6 +174,7 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
       if (known) return known.status === "failed" ? json(res, 422, { error: known.reason ?? "failed" }) : json(res, known.status === "completed" ? 200 : 202, view(known));
       const rule = ruleFor("send", input.address, reference) ?? { mode: "accept" as const };
       const mode = rule.mode;
+      if (answerFailure(res, mode)) return;
       const make = (status: Transfer["status"]) => {
         const t: Transfer = { id: `cw_${randomBytes(8).toString("hex")}`, reference, status, txHash: status === "completed" ? hash(input.network!) : null, network: input.network!, address: input.address!, amount: input.amount!, notify: rule.notify ?? opts.notify ?? true, noticeDelayMs: rule.noticeDelayMs ?? 0 };
         transfers.set(reference, t);
@@ -177,8 +188,6 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
           return json(res, 202, view(make("pending")));
         case "refuse":
           return json(res, 422, { error: "address_blocked" });
-        case "error":
-          return json(res, 503, { error: "unavailable" });
         case "garbage":
           res.writeHead(200, { "content-type": "text/html" });
           return res.end("<html>upstream error</html>");
@@ -190,13 +199,6 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
           held.add(res); // never answered; closed when the caller gives up or the simulator stops
           res.on("close", () => held.delete(res));
           return;
-        case "unauthorized":
-          return json(res, 401, { error: "bad_signature" });
-        case "forbidden":
-          return json(res, 403, { error: "ip_not_allowed" });
-        case "bare_not_found":
-          res.writeHead(404, { "content-type": "text/plain" });
-          return res.end("Not Found");
       }
     });
   });
