@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { FlaskConical, LogOut } from "lucide-react";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { EnvironmentSwitch } from "@/components/dashboard/env-switch";
-import { signOutAction } from "@/app/dashboard/actions";
+import { signOutAction } from "@/server/actions/session";
 import { Badge } from "@/components/ui/badge";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 

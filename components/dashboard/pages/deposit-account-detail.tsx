@@ -7,7 +7,7 @@ import type { LoaderData } from "@/server/dashboard-loaders";
 import { useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
-import { simulateDepositAction } from "@/app/dashboard/actions";
+import { simulateDepositAction } from "@/server/actions/deposits";
 import { Breadcrumb } from "@/components/dashboard/detail-header";
 import { useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import type { DepositAccount } from "@/components/dashboard/pages/deposit-accounts";

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import type { PaymentDetail } from "@/lib/dashboard/queries";
-import { refundAction, simulateAction } from "@/app/dashboard/actions";
+import { refundAction, simulateAction } from "@/server/actions/payments";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { ActionForm } from "@/components/dashboard/kit/action-form";

@@ -5,7 +5,7 @@
 // report.
 import { useRouter } from "next/navigation";
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { runSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/app/dashboard/actions";
+import { runSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/server/actions/settlements";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";

@@ -3,7 +3,7 @@
 // another is given), with the tier's fee shown before sending and a confirmation step; the list
 // of withdrawals, live; in the sandbox, the custody provider's outcomes as buttons.
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { simulateWithdrawalAction, withdrawAction } from "@/app/dashboard/actions";
+import { simulateWithdrawalAction, withdrawAction } from "@/server/actions/withdrawals";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
