@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const LIB = path.join(import.meta.dirname);
+const ROOT = path.join(LIB, "..");
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -55,10 +56,31 @@ test("the check itself catches each form", () => {
   assert.ok(!caught(`import { authorize } from "@/lib/auth/policy";`));
 });
 
-test("no domain file knows the job driver: only the server start attaches Inngest (lib/events/wake.ts carries the signal)", () => {
+test("no file of lib/ knows the job driver: only the server start (server-start.ts, beside instrumentation.ts) attaches Inngest (lib/events/wake.ts carries the signal)", () => {
   const offenders: string[] = [];
-  for (const file of sources(LIB).filter((f) => f !== import.meta.filename && path.relative(LIB, f) !== "server-start.ts")) {
+  for (const file of sources(LIB).filter((f) => f !== import.meta.filename)) {
     for (const i of imports(readFileSync(file, "utf8"))) if (i.spec.startsWith("@/inngest") || i.spec === "inngest" || i.spec.startsWith("inngest/")) offenders.push(`${path.relative(LIB, file)}: ${i.spec}`);
   }
   assert.deepEqual(offenders, []);
+});
+
+// The app layer's own direction: pages and route handlers (app/) and their components read and
+// change data through lib/ use cases (dashboard loaders and server actions live in server/), never
+// the database client; components never import from app/ (an arrow back up the house).
+test("nothing in app/ or components/ imports the database client (lib/db); components import nothing from app/", () => {
+  const offenders: string[] = [];
+  for (const dir of ["app", "components"]) {
+    for (const file of sources(path.join(ROOT, dir))) {
+      for (const { spec } of imports(readFileSync(file, "utf8"))) {
+        if (spec === "@/lib/db" || /(^|\/)lib\/db(\.ts)?$/.test(spec)) offenders.push(`${path.relative(ROOT, file)}: ${spec}`);
+        if (dir === "components" && spec.startsWith("@/app/")) offenders.push(`${path.relative(ROOT, file)}: ${spec}`);
+      }
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
+test("server actions live in server/actions/, not in app/ (app/ holds routes and pages)", () => {
+  const offenders = sources(path.join(ROOT, "app")).filter((f) => /^\s*["']use server["']/.test(readFileSync(f, "utf8")));
+  assert.deepEqual(offenders.map((f) => path.relative(ROOT, f)), []);
 });

@@ -29,6 +29,7 @@ import { getDepositAccount, listDepositAccounts } from "@/lib/deposits/list-acco
 import { listDeposits } from "@/lib/deposits/list-deposits";
 import { listPayoutsEndpoint } from "@/lib/payouts/schema";
 import { getPayoutBalance } from "@/lib/payouts/balances";
+import { getBalance } from "@/lib/ledger/get-balance";
 import { listPayoutMethods } from "@/lib/payouts/list-methods";
 import { getPayout, listPayouts } from "@/lib/payouts/list-payouts";
 import { getRouting } from "@/lib/routing/rules";
@@ -71,6 +72,9 @@ export const LOADERS = {
   "deposit-account": loader(id, async (d, q) => getDepositAccount(await withShop(d), q.id)),
   deposits: loader(depositsQuery, async (d, q) => listDeposits(await withShop(d), q.id, q)),
   "payout-balance": loader(none, (d) => getPayoutBalance(d.ctx)),
+  // The pay-in balance (GET /me/balance's read): the withdrawals page shows it live, so a
+  // withdrawal (or a failed one returning) shows in "Available" without a reload.
+  balance: loader(none, (d) => getBalance(d.ctx)),
   "payout-methods": loader(none, (d) => listPayoutMethods(d.ctx)),
   payouts: loader(listPayoutsEndpoint.query, (d, q) => listPayouts(d.ctx, q)),
   payout: loader(id, (d, q) => getPayout(d.ctx, q.id)),

@@ -2,7 +2,7 @@
 import { useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
-import { setEnvironmentAction } from "@/app/dashboard/actions";
+import { setEnvironmentAction } from "@/server/actions/session";
 
 /** The sandbox / production toggle of the header (like a test-mode switch). */
 export function EnvironmentSwitch({ environment }: { environment: "sandbox" | "production" }) {

@@ -2,7 +2,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { HTMLAttributes, MouseEvent } from "react";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { DateTimeCell } from "@/components/ui/date-time";
 import { StatusBadge } from "@/components/ui/badge";
 import { paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -68,13 +69,12 @@ function PaymentLink({ id }: { id: string }) {
 const shortDateTime = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
 
 /**
- * The payments table (list page and overview). The id column, the row's only link, comes right
- * after the amount, so when a narrow screen makes the table scroll sideways it is the secondary
- * columns that go out of view, never the link. `compact` (the overview's two-thirds card) drops
- * the local amount and order id, shortens the date (UTC said once, in the header) and, from the
- * lg breakpoint where the card is two thirds wide, lets the method wrap, so the table fits the
- * card at 1366 px. Narrower, the table scrolls inside its card (wrapping there only made rows
- * three lines tall without making it fit).
+ * The payments table (list page and overview). What matters comes first and stays in view at
+ * 1366 and 820 px: the amount (the local amount under it), the id (the row's only link), the
+ * status and the date (day over time, never clipped). Method and customer/order are columns from
+ * the xl breakpoint; narrower they stack under the link, and below lg the status does too, so
+ * the table fits its card instead of hiding columns behind a sideways scroll. `compact` (the
+ * overview's two-thirds card) drops the local amount and the customer, and shortens the date.
  */
 export function PaymentRows({ payments, caption, compact }: { payments: PaymentRow[]; caption: string; compact?: boolean }) {
   return (
@@ -82,50 +82,54 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
       <thead>
         <tr>
           <Th className="text-right">Amount</Th>
-          {compact ? null : <Th className="text-right">Local</Th>}
           <Th>Payment</Th>
-          <Th>Status</Th>
-          <Th>Method</Th>
-          {compact ? null : <Th>Customer</Th>}
-          {compact ? null : <Th>Order</Th>}
+          <Th className="hidden lg:table-cell">Status</Th>
+          <Th className={compact ? undefined : "hidden xl:table-cell"}>Method</Th>
+          {compact ? null : <Th className="hidden xl:table-cell">Customer · order</Th>}
           <Th>{compact ? "Created (UTC)" : "Created"}</Th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
         {payments.map((p) => (
           <ClickableRow key={p.id} href={`/dashboard/payments/${p.id}`} data-testid="payment-row" data-payment-id={p.id}>
-            <Td className="text-right font-medium">
+            <Td className="text-right font-medium" data-col="amount">
               <Money amount={p.amount} currency={p.currency} />
+              {compact ? null : <Money className="block text-xs font-normal text-slate-600" amount={p.amountLocal} currency={p.currencyLocal} />}
             </Td>
-            {compact ? null : (
-              <Td className="text-right text-slate-600">
-                <Money amount={p.amountLocal} currency={p.currencyLocal} />
-              </Td>
-            )}
-            <Td data-testid="payment-link-cell">
+            <Td data-testid="payment-link-cell" data-col="link">
               <PaymentLink id={p.id} />
+              <span className="mt-1 block lg:hidden" data-col="status">
+                <StatusBadge status={paymentDisplayStatus(p)} />
+              </span>
+              {compact ? null : (
+                <span className="block max-w-60 whitespace-normal break-words text-xs text-slate-600 xl:hidden">
+                  {p.paymentMethodName} · {countryName(p.country)}
+                  {p.customer?.name || p.customer?.email ? ` · ${p.customer.name ?? p.customer.email}` : ""}
+                  {p.merchantOrderId ? ` · order ${p.merchantOrderId}` : ""}
+                </span>
+              )}
             </Td>
-            <Td>
+            <Td className="hidden lg:table-cell" data-col="status">
               <StatusBadge status={paymentDisplayStatus(p)} />
             </Td>
-            <Td className={compact ? "min-w-24 lg:whitespace-normal!" : undefined}>
+            <Td className={compact ? "min-w-24 lg:whitespace-normal!" : "hidden whitespace-normal! xl:table-cell"}>
               {p.paymentMethodName} <span className="text-slate-600">· {countryName(p.country)}</span>
             </Td>
             {compact ? null : (
-              <Td data-testid="payment-customer">
+              <Td data-testid="payment-customer" className="hidden xl:table-cell">
                 {p.customer?.name || p.customer?.email ? (
                   <>
-                    <span className="block max-w-56 truncate">{p.customer.name ?? "—"}</span>
-                    {p.customer.email ? <span className="block max-w-56 truncate text-xs text-slate-600">{p.customer.email}</span> : null}
+                    <span className="block max-w-48 truncate">{p.customer.name ?? "—"}</span>
+                    {p.customer.email ? <span className="block max-w-48 truncate text-xs text-slate-600">{p.customer.email}</span> : null}
                   </>
                 ) : (
                   <span className="text-slate-600">—</span>
                 )}
+                {p.merchantOrderId ? <span className="block max-w-48 whitespace-normal break-all font-mono text-xs text-slate-600">order {p.merchantOrderId}</span> : null}
               </Td>
             )}
-            {compact ? null : <Td className="font-mono text-xs">{p.merchantOrderId ?? "—"}</Td>}
-            <Td className="text-slate-600">
-              <time dateTime={p.timestamps.created}>{compact ? shortDateTime(p.timestamps.created) : formatDateTime(p.timestamps.created)}</time>
+            <Td className="text-slate-600" data-col="date">
+              {compact ? <time dateTime={p.timestamps.created}>{shortDateTime(p.timestamps.created)}</time> : <DateTimeCell iso={p.timestamps.created} />}
             </Td>
           </ClickableRow>
         ))}

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { FlaskConical, LogOut } from "lucide-react";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { EnvironmentSwitch } from "@/components/dashboard/env-switch";
-import { signOutAction } from "@/app/dashboard/actions";
+import { signOutAction } from "@/server/actions/session";
 import { Badge } from "@/components/ui/badge";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 
@@ -12,7 +12,9 @@ type ShellProps = { merchantName: string; email: string; role: DashboardRole; en
 export function DashboardShell({ merchantName, email, role, environment, children }: ShellProps) {
   const sandbox = environment === "sandbox";
   return (
-    <div className={`min-h-screen ${sandbox ? "border-t-4 border-amber-500" : ""}`} data-environment={environment}>
+    // A column as tall as the window at least: the row of navigation and content fills what the
+    // header leaves, so the sidebar's background reaches the bottom even on a short page.
+    <div className={`flex min-h-screen flex-col ${sandbox ? "border-t-4 border-amber-500" : ""}`} data-environment={environment}>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
         Skip to content
       </a>
@@ -47,7 +49,7 @@ export function DashboardShell({ merchantName, email, role, environment, childre
           </div>
         </div>
       </header>
-      <div className="flex">
+      <div className="flex flex-1">
         {/* The column stretches with the page (its background and border reach the bottom of long
             pages); the navigation inside stays in view while the page scrolls. */}
         <div data-testid="sidebar" className="hidden w-52 shrink-0 border-r border-slate-200 bg-white md:block">

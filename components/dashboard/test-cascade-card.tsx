@@ -4,7 +4,7 @@
 // showing what an integration would get back.
 import Link from "next/link";
 import { useState } from "react";
-import { testCascadeAction } from "@/app/dashboard/actions";
+import { testCascadeAction } from "@/server/actions/payments";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";

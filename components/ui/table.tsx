@@ -2,7 +2,11 @@ import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "@/components/ui/cn";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 
-/** A table that scrolls sideways on narrow screens instead of squashing. */
+/**
+ * A table that scrolls sideways on narrow screens instead of squashing. Lists choose what shows
+ * at each width (the record's link, amount, status and date first; the rest stacks or wraps), so
+ * at 1366 and 820 px nothing they need is behind the scroll. Cells are a little tighter below lg.
+ */
 export function Table({ caption, children, className }: { caption: string; children: ReactNode; className?: string }) {
   return (
     <ScrollRegion label={caption} className={className}>
@@ -15,11 +19,11 @@ export function Table({ caption, children, className }: { caption: string; child
 }
 
 export function Th({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={cn("whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600", className)} {...props} />;
+  return <th scope="col" className={cn("whitespace-nowrap px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 lg:px-3", className)} {...props} />;
 }
 
 export function Td({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={cn("whitespace-nowrap px-3 py-2 text-slate-800", className)} {...props} />;
+  return <td className={cn("whitespace-nowrap px-2 py-2 text-slate-800 lg:px-3", className)} {...props} />;
 }
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {

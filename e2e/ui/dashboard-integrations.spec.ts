@@ -14,6 +14,8 @@ test("Export CSV downloads the merchant's payments", async ({ page }, info) => {
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   await signIn(page, m.owner);
   await nav(page, "Payments");
+  // The export is folded under the results' filters.
+  await page.getByText(/^Export payments, ledger/).click();
   await checkPage(page, info, "payments-export");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^payments-sandbox-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -14,6 +14,7 @@ import { presentRefund } from "@/lib/claims/present";
 import { JOB_SIGNALS } from "@/lib/events/wake";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import { bindIdempotency } from "@/lib/http/idempotency";
+import { refundableLocal } from "@/lib/claims/refundable";
 
 export const SANDBOX_REFUND_CONFIRM_SECONDS = 5;
 
@@ -31,8 +32,7 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
     refuse: (t) => new AppError("invalid_request", `Only completed payments can be refunded; this one is ${t.status}.`, { param: "id", details: { status: t.status } }),
     apply: async (tx, t) => {
       // What is still captured: not refunded, not being refunded, not disputed by an open or lost chargeback.
-      const held = await tx.claim.aggregate({ where: { transactionId: id, OR: [{ kind: "user_dispute", status: "pending" }, { kind: "chargeback", status: { in: ["open", "lost"] } }] }, _sum: { amountLocal: true } });
-      const remaining = t.amountLocal - t.refundedLocal - (held._sum.amountLocal ?? 0n);
+      const remaining = await refundableLocal(tx, t);
       const local = input.amount !== undefined ? parseAmount(input.amount, t.currencyLocal) : remaining;
       if (remaining <= 0n || local > remaining) {
         throw new AppError("amount_out_of_limits", `At most ${toMajor(remaining > 0n ? remaining : 0n, t.currencyLocal)} ${t.currencyLocal} of this payment can still be refunded.`, {

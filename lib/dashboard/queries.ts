@@ -6,6 +6,7 @@ import { toMajor } from "@/lib/money/amount";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { getPayment, listPayments } from "@/lib/payments/list-payments";
 import { listClaims } from "@/lib/claims/list-claims";
+import { refundableLocal } from "@/lib/claims/refundable";
 import { presentDelivery } from "@/lib/webhooks/deliveries";
 import { listRecentRequests } from "@/lib/http/request-log";
 import { maskKey } from "@/lib/auth/keys";
@@ -83,8 +84,12 @@ export async function paymentDetail(auth: AuthContext, id: string) {
         take: 200,
       })
     : [];
+  // What the refund form offers and checks against (the refund use case's own rule).
+  const row = await db().transaction.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment }, select: { id: true, amountLocal: true, refundedLocal: true, currencyLocal: true } });
+  const refundable = row ? toMajor(await refundableLocal(db(), row), row.currencyLocal) : 0;
   return {
     payment,
+    refundable,
     claims: claims.data,
     events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt.toISOString() })),
     deliveries: deliveries.map((d) => ({ ...presentDelivery(d, undefined), subscriptionId: d.subscriptionId })),

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { root } from "./schema-engine.ts";
 
-const SOURCES = ["app", "lib", "components", "public", "inngest", "instrumentation.ts", "auth.ts", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = ["app", "lib", "server", "components", "public", "inngest", "instrumentation.ts", "server-start.ts", "auth.ts", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;

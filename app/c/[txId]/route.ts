@@ -2,14 +2,13 @@
 // `locale` follows the buyer onto our own pages (the sandbox provider's); it is never sent to
 // another host.
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { TX_ID } from "@/lib/payments/ids";
+import { paymentPageOf } from "@/lib/checkout/payment-link";
 
 export async function GET(req: Request, ctx: { params: Promise<{ txId: string }> }) {
   const { txId } = await ctx.params;
-  const tx = TX_ID.test(txId) ? await db().transaction.findUnique({ where: { id: txId }, select: { paymentFormUrl: true } }) : null;
-  if (!tx?.paymentFormUrl) return new Response("This payment link is not valid.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
-  const target = new URL(tx.paymentFormUrl);
+  const page = await paymentPageOf(txId);
+  if (!page) return new Response("This payment link is not valid.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+  const target = new URL(page);
   const locale = new URL(req.url).searchParams.get("locale");
   if (locale && target.origin === new URL(config().APP_URL).origin) target.searchParams.set("locale", locale);
   return new Response(null, { status: 307, headers: { location: target.toString(), "cache-control": "no-store" } });

@@ -1,6 +1,6 @@
 "use client";
 import { useActionState, useEffect, useState } from "react";
-import { signInAction, type SignInState } from "@/app/dashboard/actions";
+import { signInAction, type SignInState } from "@/server/actions/session";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 

@@ -5,7 +5,7 @@ import { currentDashboard } from "@/server/dashboard";
 import { startTotpEnrollment } from "@/lib/accounts/start-totp-enrollment";
 import { qrDataUrl } from "@/lib/checkout/codes";
 import { TwoFactorView } from "@/components/dashboard/pages/two-factor";
-import { signOutAction } from "@/app/dashboard/actions";
+import { signOutAction } from "@/server/actions/session";
 
 export const metadata: Metadata = { title: "Two-factor sign-in · Dashboard" };
 export const dynamic = "force-dynamic";

@@ -13,10 +13,17 @@ export type Column<R> = {
   header: ReactNode;
   cell: (row: R) => ReactNode;
   align?: "left" | "right";
-  /** Long text (names, addresses) wraps instead of widening the table. */
+  /** Long text (names, addresses) wraps instead of widening the table (over Td's nowrap: cn only joins). */
   wrap?: boolean;
   className?: string;
+  /** The column's name on its cells (`data-col`), for tests that check what stays in view. */
+  name?: string;
+  /** Shown from this breakpoint up; narrower, the page stacks what matters of it into another column. */
+  from?: "lg" | "xl";
 };
+
+// Literal class names (Tailwind only generates what it finds written out).
+const FROM = { lg: "hidden lg:table-cell", xl: "hidden xl:table-cell" } as const;
 
 type Props<R> = {
   caption: string;
@@ -41,7 +48,7 @@ export function ResourceTable<R>({ caption, rows, columns, rowKey, rowHref, rowP
         <thead>
           <tr>
             {cols.map((c, i) => (
-              <Th key={i} className={cn(c.align === "right" && "text-right")}>
+              <Th key={i} className={cn(c.align === "right" && "text-right", c.from && FROM[c.from])}>
                 {c.header}
               </Th>
             ))}
@@ -68,7 +75,7 @@ export function ResourceTable<R>({ caption, rows, columns, rowKey, rowHref, rowP
                 }
               >
                 {cols.map((c, i) => (
-                  <Td key={i} className={cn(c.align === "right" && "text-right", c.wrap && "whitespace-normal break-words", c.className)}>
+                  <Td key={i} data-col={c.name} className={cn(c.align === "right" && "text-right", c.wrap && "whitespace-normal! break-words", c.from && FROM[c.from], c.className)}>
                     {c.cell(r)}
                   </Td>
                 ))}

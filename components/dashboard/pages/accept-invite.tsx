@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { acceptInviteAction } from "@/app/dashboard/account-actions";
+import { acceptInviteAction } from "@/server/actions/team";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { Field, Input } from "@/components/ui/field";
 import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/schema";

@@ -1,5 +1,5 @@
 "use client";
-import { changePasswordAction } from "@/app/dashboard/account-actions";
+import { changePasswordAction } from "@/server/actions/account";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";

@@ -4,7 +4,7 @@
 // outcome buttons (won needs evidence: the API's rule, shown as its error).
 import { useState } from "react";
 import type { z } from "zod";
-import { acceptClaimAction, simulateClaimAction } from "@/app/dashboard/actions";
+import { acceptClaimAction, simulateClaimAction } from "@/server/actions/claims";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";

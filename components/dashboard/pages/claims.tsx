@@ -8,6 +8,7 @@ import { ResourceTable, IdLink } from "@/components/dashboard/kit/resource-table
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
 import { Money, formatDateTime } from "@/components/ui/money";
+import { DateTimeCell } from "@/components/ui/date-time";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 
 type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; dueBy: string | null; history: Array<{ status: string; at: string }> };
@@ -57,20 +58,32 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
           rowHref={(c) => `/dashboard/claims/${c.id}`}
           rowProps={() => ({ "data-testid": "claim-row" })}
           empty={{ title: "No claims", body: "Refunds you issue and chargebacks buyers open appear here." }}
+          // At 1366 and 820 px the claim's link, amount, status and date stay in view: the
+          // history is a column from xl (the claim's page has it), the kind and reason from lg;
+          // below lg the status and kind stack under the link.
           columns={[
             {
               header: "Claim",
+              name: "link",
               cell: (c) => (
                 <>
                   <IdLink href={`/dashboard/claims/${c.id}`} id={c.id} />
                   <span className="block text-xs text-slate-600">
                     on <IdLink href={`/dashboard/payments/${c.transactionId}`} id={c.transactionId} label={`Payment ${c.transactionId}`} />
                   </span>
+                  <span className="mt-1 flex flex-wrap items-center gap-x-2 lg:hidden">
+                    <span data-col="status">
+                      <StatusBadge status={c.status} />
+                    </span>
+                    <span className="text-xs text-slate-700">{c.kind === "chargeback" ? "Chargeback" : "Refund"}</span>
+                  </span>
                 </>
               ),
             },
             {
               header: "Kind",
+              from: "lg",
+              wrap: true,
               cell: (c) => (
                 <>
                   {c.kind === "chargeback" ? "Chargeback" : "Refund"}
@@ -80,6 +93,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
             },
             {
               header: "Amount",
+              name: "amount",
               align: "right",
               cell: (c) => (
                 <>
@@ -88,9 +102,12 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                 </>
               ),
             },
-            { header: "Status", cell: (c) => <StatusBadge status={c.status} /> },
+            { header: "Status", name: "status", from: "lg", cell: (c) => <StatusBadge status={c.status} /> },
+            { header: "Opened", name: "date", cell: (c) => <DateTimeCell iso={c.createdAt} /> },
+            { header: "Reason", name: "reason", from: "lg", wrap: true, cell: (c) => (c.reason ? c.reason.replace(/_/g, " ") : "—") },
             {
               header: "History",
+              from: "xl",
               wrap: true,
               cell: (c) => (
                 <ol className="flex flex-wrap gap-x-2 text-xs text-slate-600" aria-label={`Status history of ${c.id}`}>
@@ -103,7 +120,6 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                 </ol>
               ),
             },
-            { header: "Reason", wrap: true, cell: (c) => (c.reason ? c.reason.replace(/_/g, " ") : "—") },
           ]}
           footer={<Pagination pagination={data.pagination} href={href} label="Claims pages" />}
         />

@@ -7,7 +7,7 @@ import type { LoaderData } from "@/server/dashboard-loaders";
 import { useState } from "react";
 import Link from "next/link";
 import type { z } from "zod";
-import { simulateDepositAction } from "@/app/dashboard/actions";
+import { simulateDepositAction } from "@/server/actions/deposits";
 import { Breadcrumb } from "@/components/dashboard/detail-header";
 import { useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import type { DepositAccount } from "@/components/dashboard/pages/deposit-accounts";
@@ -18,6 +18,7 @@ import { PagerButtons } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Money, formatDateTime } from "@/components/ui/money";
+import { DateTimeCell } from "@/components/ui/date-time";
 import type { deposit, depositStats } from "@/lib/deposits/schema";
 
 type Deposit = z.infer<typeof deposit>;
@@ -70,33 +71,32 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
               <EmptyState title="No deposits yet">Transfers to the CLABE appear here as they arrive.</EmptyState>
             ) : (
               <>
+                {/* What matters stays in view at 1366 and 820 px (the card is two thirds wide on a
+                    desktop, the page's width on a tablet): the day and status, the amount (net USD
+                    under it), the payment with the payer and tracking key under it. */}
                 <Table caption="Deposits on this account, newest first">
                   <thead>
                     <tr>
-                      <Th>Received</Th>
-                      <Th className="text-right">Amount</Th>
-                      <Th className="text-right">Net (USD)</Th>
-                      <Th>Status</Th>
-                      <Th>Payer</Th>
-                      <Th>Tracking key</Th>
-                      <Th>Payment</Th>
+                      <Th>Received · status</Th>
+                      <Th className="text-right">Amount (net USD)</Th>
+                      <Th>Payment · payer</Th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
                     {q.data.deposits.map((dp) => (
                       <tr key={dp.id} data-testid="deposit-row">
-                        <Td>{formatDateTime(dp.receivedAt)}</Td>
-                        <Td className="text-right">
+                        <Td data-col="date">
+                          <DateTimeCell iso={dp.receivedAt} />
+                          <span className="mt-1 block" data-col="status">
+                            <StatusBadge status={dp.status} />
+                          </span>
+                          {dp.rejectReason ? <span className="block max-w-40 whitespace-normal text-xs text-slate-600">{dp.rejectReason}</span> : null}
+                        </Td>
+                        <Td className="text-right" data-col="amount">
                           <Money amount={dp.amount} currency={dp.currency} />
+                          <span className="block text-xs text-slate-600">{dp.netUsd === null ? "—" : <Money amount={dp.netUsd} currency="USD" />}</span>
                         </Td>
-                        <Td className="text-right">{dp.netUsd === null ? "—" : <Money amount={dp.netUsd} currency="USD" />}</Td>
-                        <Td>
-                          <StatusBadge status={dp.status} />
-                          {dp.rejectReason ? <span className="ml-2 text-xs text-slate-600">{dp.rejectReason}</span> : null}
-                        </Td>
-                        <Td className="whitespace-normal">{[dp.payerName, dp.payerBank].filter(Boolean).join(" · ") || "—"}</Td>
-                        <Td className="font-mono text-xs">{dp.trackingKey}</Td>
-                        <Td>
+                        <Td data-col="link">
                           {dp.transactionId ? (
                             <Link href={`/dashboard/payments/${dp.transactionId}`} className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
                               {dp.transactionId}
@@ -104,6 +104,11 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
                           ) : (
                             "—"
                           )}
+                          <span className="block max-w-56 whitespace-normal break-words text-xs text-slate-600">{[dp.payerName, dp.payerBank].filter(Boolean).join(" · ") || "—"}</span>
+                          <span className="block max-w-56 whitespace-normal break-all font-mono text-xs text-slate-600" data-col="tracking">
+                            <span className="sr-only">Tracking key </span>
+                            {dp.trackingKey}
+                          </span>
                         </Td>
                       </tr>
                     ))}

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useState } from "react";
-import { rollSecretKeyAction } from "@/app/dashboard/actions";
+import { rollSecretKeyAction } from "@/server/actions/keys";
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { useDashboardData, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import type { PaymentDetail } from "@/lib/dashboard/queries";
-import { refundAction, simulateAction } from "@/app/dashboard/actions";
+import { refundAction, simulateAction } from "@/server/actions/payments";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
@@ -29,7 +29,11 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
   return (
     <>
       <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} status={paymentDisplayStatus(p, claims)} statusTestId="payment-status" />
-      <div className="grid gap-6 lg:grid-cols-3">
+      {/* Three blocks: the amounts, the actions (simulate, refund) with the timeline and claims,
+          then the details and diagnostics. On a desktop the actions are the right-hand column
+          beside the other two; on a tablet or phone they come right after the amounts, before
+          the diagnostic panels. */}
+      <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Amounts" id="amounts">
             <DescriptionList
@@ -45,6 +49,59 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
               ]}
             />
           </Card>
+        </div>
+        <div className="space-y-6 lg:col-start-3 lg:row-span-2 lg:row-start-1" data-testid="payment-actions">
+          {canMoveMoney && environment === "sandbox" ? (
+            <SimulateCard
+              target={p.id}
+              action={simulateAction}
+              description="Drive this test payment through its states, as the provider would."
+              outcomes={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: p.status === s.when }))}
+            />
+          ) : null}
+          {canMoveMoney && p.status === "completed" && disputed ? (
+            <Card title="Refund" id="refund">
+              <p className="text-sm text-slate-700">A chargeback is open on this payment: the disputed amount is held until the issuer decides, so no refund can be made meanwhile.</p>
+            </Card>
+          ) : null}
+          {canMoveMoney && p.status === "completed" && !disputed ? <RefundCard id={p.id} currency={p.currencyLocal} refundable={data.refundable} claims={claims} /> : null}
+          <Card title="Timeline" id="timeline">
+            {events.length === 0 ? (
+              <EmptyState title="No events yet" />
+            ) : (
+              <ol className="space-y-3 border-l border-slate-200 pl-4" aria-label="Events, oldest first">
+                {events.map((e) => (
+                  <li key={e.id} className="relative">
+                    <span aria-hidden className="absolute -left-[21px] top-1.5 size-2.5 rounded-full bg-indigo-500" />
+                    <p className="text-sm font-medium text-slate-900">{e.type}</p>
+                    <p className="text-xs text-slate-600">
+                      {formatDateTime(e.createdAt)} · <span className="font-mono">{e.id}</span>
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Card>
+          <Card title="Refunds and chargebacks" id="claims">
+            {claims.length === 0 ? (
+              <EmptyState title="None" />
+            ) : (
+              <ul className="space-y-3">
+                {claims.map((c) => (
+                  <li key={c.id} data-testid="payment-claim" className="rounded-md border border-slate-200 p-3 text-sm">
+                    <p className="flex flex-wrap items-center gap-2">
+                      <span className="font-medium">{c.kind === "chargeback" ? "Chargeback" : "Refund"}</span>
+                      <Money amount={c.amount} currency={c.currency} />
+                      <StatusBadge status={c.status} />
+                    </p>
+                    <p className="mt-1 text-xs text-slate-600">{c.history.map((h) => `${h.status} ${formatDateTime(h.at)}`).join(" → ")}</p>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+        <div className="space-y-6 lg:col-span-2">
           <Card title="Settlement" id="settlement">
             <DescriptionList
               items={[
@@ -141,82 +198,59 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
             )}
           </Card>
         </div>
-        <div className="space-y-6">
-          {canMoveMoney && environment === "sandbox" ? (
-            <SimulateCard
-              target={p.id}
-              action={simulateAction}
-              description="Drive this test payment through its states, as the provider would."
-              outcomes={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: p.status === s.when }))}
-            />
-          ) : null}
-          {canMoveMoney && p.status === "completed" && disputed ? (
-            <Card title="Refund" id="refund">
-              <p className="text-sm text-slate-700">A chargeback is open on this payment: the disputed amount is held until the issuer decides, so no refund can be made meanwhile.</p>
-            </Card>
-          ) : null}
-          {canMoveMoney && p.status === "completed" && !disputed ? <RefundCard id={p.id} currency={p.currencyLocal} amountLocal={p.amountLocal} refundedLocal={p.refundedAmountLocal} claims={claims} /> : null}
-          <Card title="Timeline" id="timeline">
-            {events.length === 0 ? (
-              <EmptyState title="No events yet" />
-            ) : (
-              <ol className="space-y-3 border-l border-slate-200 pl-4" aria-label="Events, oldest first">
-                {events.map((e) => (
-                  <li key={e.id} className="relative">
-                    <span aria-hidden className="absolute -left-[21px] top-1.5 size-2.5 rounded-full bg-indigo-500" />
-                    <p className="text-sm font-medium text-slate-900">{e.type}</p>
-                    <p className="text-xs text-slate-600">
-                      {formatDateTime(e.createdAt)} · <span className="font-mono">{e.id}</span>
-                    </p>
-                  </li>
-                ))}
-              </ol>
-            )}
-          </Card>
-          <Card title="Refunds and chargebacks" id="claims">
-            {claims.length === 0 ? (
-              <EmptyState title="None" />
-            ) : (
-              <ul className="space-y-3">
-                {claims.map((c) => (
-                  <li key={c.id} data-testid="payment-claim" className="rounded-md border border-slate-200 p-3 text-sm">
-                    <p className="flex flex-wrap items-center gap-2">
-                      <span className="font-medium">{c.kind === "chargeback" ? "Chargeback" : "Refund"}</span>
-                      <Money amount={c.amount} currency={c.currency} />
-                      <StatusBadge status={c.status} />
-                    </p>
-                    <p className="mt-1 text-xs text-slate-600">{c.history.map((h) => `${h.status} ${formatDateTime(h.at)}`).join(" → ")}</p>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
-        </div>
       </div>
     </>
   );
 }
 
-function RefundCard({ id, currency, amountLocal, refundedLocal, claims }: { id: string; currency: string; amountLocal: number; refundedLocal: number; claims: ReadonlyArray<{ id: string; status: string }> }) {
-  // Minor-unit exactness is the server's; this is only the default shown in the field.
-  const remaining = Math.max(0, Math.round((amountLocal - refundedLocal) * 100) / 100);
+/** "150.00 BRL can still be refunded": what remains after every refund made or under way. */
+const canStill = (amount: number, currency: string) => `${formatMoney(amount, currency)} can still be refunded`;
+
+/** A typed amount as a number (a comma is a decimal point, as the server reads it); NaN if it is none. */
+const typed = (amount: string) => (amount.trim() === "" ? Number.NaN : Number(amount.trim().replace(",", ".")));
+
+function RefundCard({ id, currency, refundable, claims }: { id: string; currency: string; refundable: number; claims: ReadonlyArray<{ id: string; status: string }> }) {
+  // `refundable` is live (the payment's data is read again after the refund is sent), so the
+  // field, its hint and the review below follow each refund without a reload. The server checks
+  // again in the refund's own transaction: this only spares a confirmation that would be refused.
+  if (refundable <= 0) {
+    return (
+      <Card title="Refund" id="refund">
+        <p className="text-sm text-slate-700" data-testid="refundable">
+          Nothing more can be refunded: the whole payment is refunded or being refunded.
+        </p>
+      </Card>
+    );
+  }
   return (
     <Card title="Refund" id="refund">
+      <p className="mb-3 text-sm text-slate-700" data-testid="refundable">
+        {canStill(refundable, currency)}.
+      </p>
       <ActionForm
         label="Refund"
         action={refundAction}
         toArgs={(f) => [id, { amount: String(f.get("amount") ?? "").trim(), reason: String(f.get("reason") ?? "") }]}
-        check={(f) => (String(f.get("amount") ?? "").trim() === "" ? { param: "amount", message: `Enter the amount to refund, up to ${formatMoney(remaining, currency)}.` } : null)}
+        check={(f) => {
+          const amount = typed(String(f.get("amount") ?? ""));
+          if (String(f.get("amount") ?? "").trim() === "") return { param: "amount", message: `Enter the amount to refund, up to ${formatMoney(refundable, currency)}.` };
+          if (!Number.isFinite(amount) || amount <= 0) return { param: "amount", message: `Enter an amount such as ${formatMoney(refundable, currency)}.` };
+          if (amount > refundable) return { param: "amount", message: `Only ${formatMoney(refundable, currency)} can still be refunded. Enter that or less.` };
+          return null;
+        }}
         fields={["amount", "reason"]}
         labels={{ amount: "Amount" }}
         submitLabel="Review refund"
         submitVariant="secondary"
-        review={([, { amount = "", reason = "" }]) => (
-          <p>
-            Refund <strong>{amount} {currency}</strong> of this payment to the buyer ({REASONS[reason] ?? reason}).{" "}
-            {Number(amount.replace(",", ".")) >= remaining ? "That is everything that remains." : `${formatMoney(remaining, currency)} remains refundable today.`} A refund cannot be undone.
-          </p>
-        )}
+        review={([, { amount = "", reason = "" }]) => {
+          const after = Math.max(0, Math.round((refundable - typed(amount)) * 100) / 100);
+          return (
+            <p>
+              Refund <strong>{formatMoney(typed(amount), currency)}</strong> of this payment to the buyer ({REASONS[reason] ?? reason}).{" "}
+              {after <= 0 ? "That is everything that can still be refunded." : `After it, ${canStill(after, currency)}.`} A refund cannot be undone.
+            </p>
+          );
+        }}
         confirmLabel="Refund now"
         confirmVariant="danger"
         done={(d) => {
@@ -231,8 +265,8 @@ function RefundCard({ id, currency, amountLocal, refundedLocal, claims }: { id: 
       >
         {(f) => (
           <>
-            <Field label={`Amount (${currency})`} hint={`Up to ${formatMoney(remaining, currency)}.`} error={f.error("amount")}>
-              {(p) => <Input {...p} name="amount" inputMode="decimal" autoComplete="off" defaultValue={String(remaining)} />}
+            <Field label={`Amount (${currency})`} hint={`Up to ${formatMoney(refundable, currency)}.`} error={f.error("amount")}>
+              {(p) => <Input {...p} name="amount" inputMode="decimal" autoComplete="off" defaultValue={String(refundable)} />}
             </Field>
             <Field label="Reason" error={f.error("reason")}>
               {(p) => (

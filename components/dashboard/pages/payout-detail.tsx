@@ -2,7 +2,7 @@
 // One payout, live; in the sandbox, buttons that drive it to its outcome (the API's simulate
 // use case: the same transitions as a provider's notice).
 import type { z } from "zod";
-import { simulatePayoutAction } from "@/app/dashboard/actions";
+import { simulatePayoutAction } from "@/server/actions/payouts";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { CopyButton } from "@/components/ui/copy-button";

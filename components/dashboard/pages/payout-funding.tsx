@@ -3,7 +3,7 @@
 // local swap at a live quote. The swap keeps its own form: its quote is live and expires.
 import { useEffect, useRef, useState } from "react";
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { executeSwapAction, fundSandboxAction, quoteSwapAction, transferToPayoutAction } from "@/app/dashboard/actions";
+import { executeSwapAction, fundSandboxAction, quoteSwapAction, transferToPayoutAction } from "@/server/actions/payouts";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { actionError, useDashboardMutation, useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";

@@ -9,7 +9,7 @@ import type { LoaderData } from "@/server/dashboard-loaders";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { PayoutBalanceCard, PayoutsHeader } from "@/components/dashboard/pages/payouts";
 import { plainMessage } from "@/components/dashboard/kit/plain-message";
-import { sendPayoutAction } from "@/app/dashboard/actions";
+import { sendPayoutAction } from "@/server/actions/payouts";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
 import { Card } from "@/components/ui/card";

@@ -5,7 +5,7 @@
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { useState } from "react";
 import type { z } from "zod";
-import { cancelQrOrderAction, createQrOrderAction, simulateQrOrderAction } from "@/app/dashboard/actions";
+import { cancelQrOrderAction, createQrOrderAction, simulateQrOrderAction } from "@/server/actions/qr";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
 import { actionError, useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";

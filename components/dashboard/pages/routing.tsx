@@ -3,7 +3,7 @@
 // version), a readable list of them, and a preview: "this payment would go to …".
 import { useState } from "react";
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { previewRoutingAction, saveRoutingAction } from "@/app/dashboard/(app)/routing/actions";
+import { previewRoutingAction, saveRoutingAction } from "@/server/actions/routing";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { SubNav } from "@/components/dashboard/kit/sub-nav";

@@ -5,7 +5,7 @@
 // report.
 import { useRouter } from "next/navigation";
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { runSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/app/dashboard/actions";
+import { runSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/server/actions/settlements";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
@@ -13,7 +13,8 @@ import { SimulateControls } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDate, formatDateTime } from "@/components/ui/money";
+import { Money, formatDate } from "@/components/ui/money";
+import { DateTimeCell } from "@/components/ui/date-time";
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
 
 type List = LoaderData<"settlements">;
@@ -37,53 +38,57 @@ export function SettlementsView({ environment, initial, destination, canRun, can
           rowKey={(s) => s.id}
           rowProps={() => ({ "data-testid": "settlement-row" })}
           empty={{ title: "No settlements yet", body: "A batch closes once a day when the available balance reaches 50 USD and a destination is set." }}
+          // At 1366 and 820 px the period (its dates whole), the net amount, the status, the
+          // receipt and the sandbox outcomes stay in view: the gross − fee breakdown stacks under
+          // the net, and below xl the receipt link stacks under the status.
           columns={[
             {
               header: "Period",
+              name: "date",
+              wrap: true,
               cell: (s) => (
                 <>
-                  <span className="block whitespace-normal">
-                    {formatDate(s.periodFrom)} – {formatDate(s.periodTo)}
+                  <span className="block">
+                    <span className="whitespace-nowrap">{formatDate(s.periodFrom)}</span> – <span className="whitespace-nowrap">{formatDate(s.periodTo)}</span>
                   </span>
                   <span className="break-all font-mono text-xs text-slate-600">{s.id}</span>
                 </>
               ),
             },
             {
-              header: "Net (gross − fee)",
+              header: "Net",
+              name: "amount",
               align: "right",
               cell: (s) => (
                 <>
                   <Money className="font-medium" amount={s.netUsd} currency="USD" />
                   <span className="block text-xs text-slate-600">
-                    <Money amount={s.grossUsd} currency="USD" /> − <Money amount={s.feeUsd} currency="USD" />
+                    <Money amount={s.grossUsd} currency="USD" /> gross
+                  </span>
+                  <span className="block text-xs text-slate-600">
+                    − <Money amount={s.feeUsd} currency="USD" /> fee
                   </span>
                 </>
               ),
             },
             {
               header: "Status",
+              name: "status",
               cell: (s) => (
                 <>
                   <StatusBadge status={s.status} />
-                  {s.paidAt ? <span className="block text-xs text-slate-600">{formatDateTime(s.paidAt)}</span> : null}
+                  {s.paidAt ? <DateTimeCell iso={s.paidAt} /> : null}
+                  <span className="mt-1 block xl:hidden" data-col="receipt">
+                    <Receipt s={s} />
+                  </span>
                 </>
               ),
             },
-            {
-              header: "Receipt",
-              cell: (s) =>
-                s.receiptReady ? (
-                  <a className="text-indigo-700 underline underline-offset-2" href={`/dashboard/api/settlements/${s.id}/receipt`} download>
-                    Download receipt
-                  </a>
-                ) : (
-                  <span className="text-xs text-slate-600">Preparing…</span>
-                ),
-            },
+            { header: "Receipt", name: "receipt", from: "xl", cell: (s) => <Receipt s={s} /> },
             sandbox &&
               canSimulate && {
                 header: "Sandbox",
+                name: "simulate",
                 cell: (s: Settlement) => (
                   <SimulateControls
                     target={s.id}
@@ -99,6 +104,16 @@ export function SettlementsView({ environment, initial, destination, canRun, can
         />
       </Card>
     </>
+  );
+}
+
+function Receipt({ s }: { s: Settlement }) {
+  return s.receiptReady ? (
+    <a className="whitespace-nowrap text-indigo-700 underline underline-offset-2" href={`/dashboard/api/settlements/${s.id}/receipt`} download>
+      Download receipt
+    </a>
+  ) : (
+    <span className="text-xs text-slate-600">Preparing…</span>
   );
 }
 

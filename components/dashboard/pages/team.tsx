@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { changeRoleAction, inviteUserAction, removeUserAction, renewInviteAction } from "@/app/dashboard/account-actions";
+import { changeRoleAction, inviteUserAction, removeUserAction, renewInviteAction } from "@/server/actions/team";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { CopyButton } from "@/components/ui/copy-button";
 import { actionError, useDashboardMutation } from "@/components/dashboard/use-dashboard-data";

@@ -2,7 +2,7 @@
 // Top-ups: a deposit address (24 h) to fund the payout USD balance with USDT or USDC; the list
 // of top-ups, live, with their status and what was credited; in the sandbox, "Simulate transfer".
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { createTopupAction, simulateTopupAction } from "@/app/dashboard/actions";
+import { createTopupAction, simulateTopupAction } from "@/server/actions/topups";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";

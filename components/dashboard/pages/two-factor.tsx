@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useState } from "react";
-import { confirmTotpAction, disableTotpAction } from "@/app/dashboard/account-actions";
+import { confirmTotpAction, disableTotpAction } from "@/server/actions/account";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";

@@ -3,7 +3,7 @@ import type { LoaderData } from "@/server/dashboard-loaders";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { deleteWebhookAction, replayDeliveryAction, rotateWebhookSecretAction, updateWebhookAction } from "@/app/dashboard/actions";
+import { deleteWebhookAction, replayDeliveryAction, rotateWebhookSecretAction, updateWebhookAction } from "@/server/actions/webhooks";
 import type { ActionError, ActionResult } from "@/lib/dashboard/action-result";
 import { useDashboardData, useDashboardMutation } from "@/components/dashboard/use-dashboard-data";
 import { EventPicker } from "@/components/dashboard/event-picker";

@@ -2,7 +2,7 @@
 import type { LoaderData } from "@/server/dashboard-loaders";
 import Link from "next/link";
 import { useState } from "react";
-import { createWebhookAction } from "@/app/dashboard/actions";
+import { createWebhookAction } from "@/server/actions/webhooks";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";

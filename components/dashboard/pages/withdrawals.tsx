@@ -3,7 +3,7 @@
 // another is given), with the tier's fee shown before sending and a confirmation step; the list
 // of withdrawals, live; in the sandbox, the custody provider's outcomes as buttons.
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { simulateWithdrawalAction, withdrawAction } from "@/app/dashboard/actions";
+import { simulateWithdrawalAction, withdrawAction } from "@/server/actions/withdrawals";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
@@ -11,19 +11,30 @@ import { SimulateControls } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { DateTimeCell } from "@/components/ui/date-time";
 
 type List = LoaderData<"withdrawals">;
 type Withdrawal = List["data"][number];
 type Destination = { asset: string; network: string; address: string } | null;
 
-export function WithdrawalsView(props: { environment: string; initial: List; destination: Destination; availableUsd: number; feeUsd: number; canWithdraw: boolean; canSimulate: boolean }) {
+export function WithdrawalsView(props: { environment: string; initial: List; destination: Destination; initialBalance: LoaderData<"balance">; canWithdraw: boolean; canSimulate: boolean }) {
   const { data } = useLiveData(props.environment, "withdrawals", { limit: 20 }, props.initial, 3_000);
+  // Live data (every dashboard query is read again once an action settles): "Available" shows a
+  // withdrawal the moment it is sent, and a failed one's money coming back.
+  const { data: balance } = useLiveData(props.environment, "balance", {}, props.initialBalance, 3_000);
   const sandbox = props.environment === "sandbox";
   return (
     <>
       <PageHeader title="Withdrawals" description="Send available USD to a crypto address on demand, as stablecoins. The withdrawal fee is taken on top of the amount." />
-      {props.canWithdraw ? <WithdrawCard destination={props.destination} availableUsd={props.availableUsd} feeUsd={props.feeUsd} list={data.data} /> : null}
+      {props.canWithdraw ? (
+        <WithdrawCard
+          destination={props.destination}
+          availableUsd={balance.balance.available}
+          feeUsd={balance.withdrawalFeeUsd}
+          list={data.data}
+        />
+      ) : null}
       <Card title="Withdrawals" id="withdrawals-list" className="mt-6">
         <ResourceTable
           caption="Withdrawals, newest first"
@@ -31,18 +42,25 @@ export function WithdrawalsView(props: { environment: string; initial: List; des
           rowKey={(w) => w.id}
           rowProps={() => ({ "data-testid": "withdrawal-row" })}
           empty={{ title: "No withdrawals yet", body: "Withdrawals you request appear here with their transaction hash once sent." }}
+          // At 1366 and 820 px the date, amount, status and the sandbox outcomes stay in view:
+          // the destination is a column from xl; narrower it stacks under the date.
           columns={[
             {
               header: "Created",
+              name: "date",
               cell: (w) => (
                 <>
-                  <span className="block">{formatDateTime(w.createdAt)}</span>
-                  <span className="font-mono text-xs text-slate-600">{w.id}</span>
+                  <DateTimeCell iso={w.createdAt} />
+                  <span className="block max-w-28 whitespace-normal break-all font-mono text-xs text-slate-600">{w.id}</span>
+                  <span className="block max-w-28 whitespace-normal break-all text-xs text-slate-600 xl:hidden">
+                    to {w.destination.asset} on {w.destination.network} {w.destination.address}
+                  </span>
                 </>
               ),
             },
             {
               header: "Amount (fee)",
+              name: "amount",
               align: "right",
               cell: (w) => (
                 <>
@@ -55,6 +73,7 @@ export function WithdrawalsView(props: { environment: string; initial: List; des
             },
             {
               header: "Destination",
+              from: "xl",
               wrap: true,
               cell: (w) => (
                 <>
@@ -65,17 +84,23 @@ export function WithdrawalsView(props: { environment: string; initial: List; des
             },
             {
               header: "Status",
+              name: "status",
               cell: (w) => (
                 <>
                   <StatusBadge status={w.status} />
-                  {w.txHash ? <span className="block break-all font-mono text-xs text-slate-600">{w.txHash.slice(0, 18)}…</span> : null}
-                  {w.failureReason ? <span className="block text-xs text-slate-600">{w.failureReason}</span> : null}
+                  {w.txHash ? (
+                    <span className="block font-mono text-xs text-slate-600" title={w.txHash}>
+                      {w.txHash.slice(0, 10)}…
+                    </span>
+                  ) : null}
+                  {w.failureReason ? <span className="block max-w-48 whitespace-normal text-xs text-slate-600">{w.failureReason}</span> : null}
                 </>
               ),
             },
             sandbox &&
               props.canSimulate && {
                 header: "Sandbox",
+                name: "simulate",
                 cell: (w: Withdrawal) => (
                   <SimulateControls
                     target={w.id}
@@ -98,7 +123,9 @@ function WithdrawCard({ destination, availableUsd, feeUsd, list }: { destination
   return (
     <Card title="Withdraw" id="withdraw">
       <p className="mb-3 text-sm text-slate-700">
-        Available: <Money amount={availableUsd} currency="USD" /> · fee per withdrawal: <Money amount={feeUsd} currency="USD" />
+        Available: <span data-testid="withdraw-available">
+          <Money amount={availableUsd} currency="USD" className="font-medium" />
+        </span> · fee per withdrawal: <Money amount={feeUsd} currency="USD" />
       </p>
       {destination ? (
         <p className="mb-3 text-sm text-slate-700">

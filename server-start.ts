@@ -1,5 +1,6 @@
-// Server start-up: refuse to serve with an invalid configuration (e.g. production without real
-// secrets). Background job runners attach here as well.
+// Server start-up (called by instrumentation.ts, the Next server's start hook): refuse to serve with
+// an invalid configuration (e.g. production without real secrets), then attach the background
+// job runner (the local ticker, or the Inngest driver: the one place that knows it).
 import { config, ConfigError } from "@/lib/config";
 
 export async function onServerStart() {
