@@ -126,8 +126,13 @@ export function selectRoute(rules: CompiledRule[], version: number | null, facts
         order = [probe, ...successRateOrder(names.filter((p) => p !== probe), ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm)];
         first = "exploration";
       } else if (eligible.length > 1 && ctx.rng() < (rule.exploration ?? DEFAULT_EXPLORATION)) {
-        const pick = eligible[Math.floor(ctx.rng() * eligible.length)]!;
-        order = [pick, ...successRateOrder(names.filter((p) => p !== pick), ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm)];
+        // Exploration goes to a provider other than the one success-rate would pick: the share
+        // is then all learning (picking the leader by chance, a third of the time with three
+        // providers, was exploration paid for and not had).
+        const ranked = successRateOrder(eligible, ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm);
+        const others = ranked.slice(1);
+        const pick = others[Math.floor(ctx.rng() * others.length)]!;
+        order = [pick, ...ranked.filter((p) => p !== pick), ...names.filter((p) => !eligible.includes(p))];
         first = "exploration";
       } else {
         order = successRateOrder(names, ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm);

@@ -28,3 +28,37 @@ test("amount bands", () => {
   assert.equal(amountBand(5_000n), "lt500");
   assert.equal(amountBand(50_000n), "ge500");
 });
+
+test("evidence: errors are the circuit's, the buyer's declines count for no provider", async () => {
+  const { evidenceOf } = await import("./window.ts");
+  assert.equal(evidenceOf("approved", null), "approved");
+  assert.equal(evidenceOf("hard", "do_not_honor"), "declined", "the issuer's generic refusal is the provider's result");
+  assert.equal(evidenceOf("declined", "provider_rate_limited"), "declined");
+  assert.equal(evidenceOf("hard", "insufficient_funds"), null);
+  assert.equal(evidenceOf("error", "provider_unavailable"), "error");
+});
+
+test("the change detector forgets a provider's history when its recent answers disagree with it", async () => {
+  const { scoreBuckets } = await import("./window.ts");
+  const cfg = { halfLifeMs: 300_000, recentHalfLifeMs: 5_000, changeThreshold: 3 };
+  // 200 s of 90 % approvals, one answer a second.
+  const good = Array.from({ length: 200 }, (_, i) => ({ start: i * 1000, approved: i % 10 === 0 ? 0 : 1, declined: i % 10 === 0 ? 1 : 0, errors: 0 }));
+  const steady = scoreBuckets(good, 200_000, cfg, null);
+  assert.equal(steady.resetAt, null, "no change, no reset");
+  assert.ok(steady.score.approved / (steady.score.approved + steady.score.failed) > 0.85);
+  // Then it falls: refusals only. A handful is enough to forget the good history.
+  let resetAt: number | null = null;
+  let seen = 0;
+  const falling = [...good];
+  for (let k = 0; k < 10 && resetAt === null; k++) {
+    falling.push({ start: 200_000 + k * 1000, approved: 0, declined: 1, errors: 0 });
+    const r = scoreBuckets(falling, 200_000 + k * 1000, cfg, null);
+    resetAt = r.resetAt;
+    seen = k + 1;
+    if (resetAt !== null) assert.ok(r.score.approved / (r.score.approved + r.score.failed) < 0.5, "scored on the recent answers only");
+  }
+  assert.ok(resetAt !== null && seen <= 6, `detected after ${seen} refusals`);
+  // Once reset, the history before it stays forgotten.
+  const after = scoreBuckets(falling, 200_000 + seen * 1000, cfg, resetAt);
+  assert.ok(after.score.approved + after.score.failed < 15, "only the outcomes after the reset weigh");
+});
