@@ -1,22 +1,32 @@
 // Routing benchmark (issue 22): a seeded market (scripts/psp/market.ts) played by the simulated
-// PSPs, and N production SPEI payments sent through the real API under each policy:
+// PSPs, and N production SPEI payments sent through the real API (a production server, HTTP,
+// PostgreSQL) under each policy:
 //   fixed         the platform order (pagosur, andespay, rapidpay), as before routing rules
 //   rules         a merchant's static split (rapidpay 50, pagosur 30, andespay 20: cheapest first)
-//   success_rate  a success-rate rule over all three (discounted Thompson sampling, 5 % exploration, circuit)
+//   success_rate  a success-rate rule over all three (Thompson sampling on a long discounted
+//                 memory, a change detector, 3 % exploration, the circuit)
 // and the oracle: each payment sent only to the provider with the highest true approval at its
 // moment. Prints approval rate, attempts per payment, provider cost, each policy's share of the
-// oracle's approvals, and what choosing the route cost (lp_routing_decision_seconds p99) beside
-// the provider calls' own latency.
-//   npm run bench:routing [-- --n 600 --concurrency 6 --seed 22]
+// oracle's approvals, and what choosing the route cost inside the payment path
+// (lp_routing_decision_seconds: a timer around the routing decision in lib/providers/cascade.ts,
+// p50 and p99) beside the provider calls' own latency.
+//
+// Payments are paced (--rate per second) so the routing windows, set in payments by the offline
+// measurement, map onto time: half-life 300 payments = 300 / rate seconds, and so on. The
+// default (600 payments per run, 9 runs) takes about 10 minutes on a loaded 2-core machine;
+// --n 2000 is closer to the offline figures (learning costs spread over more payments).
+// The bench's server uses the PostgreSQL routing store (REDIS_URL is ignored here).
+//   npm run bench:routing [-- --n 600 --rate 12 --seed 22]
 //   npm run bench:routing -- --offline [--n 600 --seeds 20]   (the selector alone, in process:
-//        compares Thompson sampling with a sliding-window rate, for choosing the algorithm)
+//        compares algorithms and settings over many seeds; how they were chosen)
 import { parseArgs } from "node:util";
 import { withBenchServer, sql } from "./lib/bench-server.ts";
 import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { benchEmail, decide, oracle, scenarios, type Scenario } from "./psp/market.ts";
+import { benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
+import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, concurrency: { type: "string", default: "6" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" } } });
+const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, rate: { type: "string", default: "12" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, variant: { type: "string" } } });
 const N = Number(values.n);
 const SEED = Number(values.seed);
 const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
@@ -26,10 +36,10 @@ type Policy = { name: string; rules: unknown[] };
 const POLICIES: Policy[] = [
   { name: "fixed", rules: [] },
   { name: "rules", rules: [{ paymentMethodId: "1003", strategy: "split", providers: [{ provider: "rapidpay", weight: 50 }, { provider: "pagosur", weight: 30 }, { provider: "andespay", weight: 20 }] }] },
-  { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.05, providers: PROVIDERS.map((provider) => ({ provider })) }] },
+  { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.03, providers: PROVIDERS.map((provider) => ({ provider })) }] },
 ];
 
-type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP99Ms: number | null; providerP50Ms: number | null };
+type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; providerP50Ms: number | null };
 
 function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>): number {
   let cents = 0;
@@ -44,13 +54,21 @@ function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string
 
 function table(rows: Result[]) {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | routing p99 | provider call p50 |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  const ms = (x: number | null) => (x === null || Number.isNaN(x) ? "—" : `${x.toFixed(3)} ms`);
+  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | routing p50 | routing p99 | provider call p50 |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${r.routingP99Ms === null ? "—" : `${r.routingP99Ms.toFixed(3)} ms`} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
+    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
   }
-  const oracles = [...new Set(rows.map((r) => `${r.scenario}: ${r.oracle} of ${N} (${pct(r.oracle / N)})`))];
-  console.log(`\noracle approvals: ${oracles.join("; ")}`);
+  // The issue's table: success-rate against the oracle and against fixed priority.
+  console.log("\n| scenario | oracle | fixed priority | success-rate routing | % of oracle | gain over fixed (payments) |");
+  console.log("|---|---|---|---|---|---|");
+  for (const sc of [...new Set(rows.map((r) => r.scenario))]) {
+    const fixed = rows.find((r) => r.scenario === sc && r.policy === "fixed");
+    const sr = rows.find((r) => r.scenario === sc && r.policy === "success_rate");
+    if (!fixed || !sr) continue;
+    console.log(`| ${sc} | ${sr.oracle} | ${fixed.approved} | ${sr.approved} | ${pct(sr.approved / sr.oracle)} | ${sr.approved - fixed.approved >= 0 ? "+" : ""}${sr.approved - fixed.approved} (fixed is ${fixed.oracle - fixed.approved} below the oracle) |`);
+  }
 }
 
 async function online() {
@@ -60,8 +78,26 @@ async function online() {
   for (const p of sims) stops.push((await startSimulatedProvider(p)).stop);
   const results: Result[] = [];
   try {
-    // The learning windows scaled to a run of a few minutes (production: minutes to hours).
-    const env = { ...providerEnv(sims), PROVIDER_PAGOSUR_TIMEOUT_MS: "2000", PROVIDER_ANDESPAY_TIMEOUT_MS: "2000", PROVIDER_RAPIDPAY_TIMEOUT_MS: "2000", ROUTING_REFRESH_MS: "100", ROUTING_HALF_LIFE_MS: "4000", ROUTING_WINDOW_MS: "30000", ROUTING_CIRCUIT_WINDOW_MS: "5000", ROUTING_CIRCUIT_COOLDOWN_MS: "1500", ROUTING_CIRCUIT_MIN_VOLUME: "4", DATABASE_POOL_SIZE: "10", LOG_LEVEL: "error" };
+    // The windows of the offline choice (in payments) turned into time at the paced rate.
+    const RATE = Number(values.rate);
+    const inMs = (payments: number) => String(Math.max(10, Math.round((payments / RATE) * 1000)));
+    delete process.env.REDIS_URL;
+    const env = {
+      ...providerEnv(sims),
+      PROVIDER_PAGOSUR_TIMEOUT_MS: "2000",
+      PROVIDER_ANDESPAY_TIMEOUT_MS: "2000",
+      PROVIDER_RAPIDPAY_TIMEOUT_MS: "2000",
+      ROUTING_REFRESH_MS: "100",
+      ROUTING_BUCKET_MS: inMs(1),
+      ROUTING_HALF_LIFE_MS: inMs(CHOSEN.halfLife),
+      ROUTING_CHANGE_THRESHOLD: String(CHOSEN.threshold),
+      ROUTING_WINDOW_MS: inMs(8 * CHOSEN.halfLife),
+      ROUTING_CIRCUIT_WINDOW_MS: inMs(60),
+      ROUTING_CIRCUIT_COOLDOWN_MS: inMs(20),
+      ROUTING_CIRCUIT_MIN_VOLUME: "4",
+      DATABASE_POOL_SIZE: "10",
+      LOG_LEVEL: "error",
+    };
     await withBenchServer(env, async (server) => {
       const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
       const { setRate } = await import("../lib/money/rates.ts");
@@ -91,9 +127,14 @@ async function online() {
           let attempts = 0;
           let cost = 0;
           const durations: number[] = [];
+          // Payment i leaves at i / rate seconds (paced, so payments and time agree), at most
+          // --concurrency in flight.
+          const started = performance.now();
           let next = 0;
           const worker = async () => {
             for (let i = next++; i < N; i = next++) {
+              const wait = started + (i * 1000) / RATE - performance.now();
+              if (wait > 0) await new Promise((r) => setTimeout(r, wait));
               const r = await call("/payments", key, "POST", { amount: AMOUNT_USD, paymentMethodId: "1003", userName: "Juan Perez", userEmail: benchEmail(i), documentId: "GODE561231GR8" });
               let tried: Array<{ provider: string; outcome: string; durationMs: number }>;
               if (r.status === 200) {
@@ -108,8 +149,10 @@ async function online() {
             }
           };
           await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
+          const lag = (performance.now() - started) / 1000 - N / RATE;
+          if (lag > 5) console.log(`  (the run took ${lag.toFixed(0)} s longer than paced: the server fell behind ${RATE}/s)`);
           durations.sort((a, b) => a - b);
-          results.push({ scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
+          results.push({ scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
           console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved, ${(attempts / N).toFixed(2)} attempts per payment`);
         }
       }
@@ -120,86 +163,34 @@ async function online() {
   table(results);
 }
 
-/**
- * The selector alone against the market model: the same selectRoute and the same window
- * (lib/routing/window.ts: evidence, discount, change detector), with time counted in payments (one
- * bucket per payment, half-lives in payments), no HTTP. Many seeds in seconds: this is how the
- * algorithm and its settings were chosen.
- */
-export type OfflineVariant = { name: string; halfLife: number; recentHalfLife: number; threshold: number; exploration: number; legacy?: boolean };
-export const CHOSEN: OfflineVariant = { name: "thompson + change detector (shipped)", halfLife: 300, recentHalfLife: 5, threshold: 3, exploration: 0.03 };
-
-/** One run of the success-rate policy over scenario `s`; its share of the oracle's approvals. */
-export async function offlineShare(s: Scenario, v: OfflineVariant, rngSeed: number): Promise<number> {
-  const { compileRoutingRules, selectRoute, seededRng } = await import("../lib/routing/select.ts");
-  const { evidenceOf, scoreBuckets } = await import("../lib/routing/window.ts");
-  const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: PROVIDERS.map((provider) => ({ provider })) }]);
-  const buckets = new Map(PROVIDERS.map((p) => [p, [] as Array<{ start: number; approved: number; declined: number; errors: number }>]));
-  const resets = new Map<string, number | null>(PROVIDERS.map((p) => [p, null]));
-  const cfg = { halfLifeMs: v.halfLife, recentHalfLifeMs: v.recentHalfLife, changeThreshold: v.threshold };
-  const rng = seededRng(rngSeed);
-  let got = 0;
-  let best = 0;
-  for (let i = 0; i < s.n; i++) {
-    if (oracle(s, i, PROVIDERS).approved) best++;
-    const scores = new Map(
-      PROVIDERS.map((p) => {
-        if (v.legacy) {
-          // Before: every failure (errors and the buyer's declines included) against the provider, no detector.
-          let a = 0, f = 0;
-          for (const b of buckets.get(p)!) (a += b.approved * Math.pow(0.5, (i - b.start) / v.halfLife)), (f += (b.declined + b.errors) * Math.pow(0.5, (i - b.start) / v.halfLife));
-          return [p, { approved: a, failed: f }];
-        }
-        const r = scoreBuckets(buckets.get(p)!, i, cfg, resets.get(p)!);
-        resets.set(p, r.resetAt);
-        return [p, r.score];
-      }),
-    );
-    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, PROVIDERS, { rng, score: (p) => scores.get(p)! });
-    for (const step of plan.steps) {
-      const d = decide(s, step.provider, i);
-      const kind = d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "hard";
-      const e = v.legacy ? (d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "declined") : evidenceOf(kind, d.reason ?? null);
-      if (e) {
-        const list = buckets.get(step.provider)!;
-        let b = list.at(-1);
-        if (!b || b.start !== i) list.push((b = { start: i, approved: 0, declined: 0, errors: 0 }));
-        if (e === "approved") b.approved++;
-        else if (e === "declined") b.declined++;
-        else b.errors++;
-      }
-      if (d.mode === "accept") {
-        got++;
-        break;
-      }
-      if (d.mode === "decline") break; // do_not_honor and the buyer's hard declines stop the cascade
-    }
-    // Old buckets past eight half-lives weigh nothing: drop them (keeps a run linear).
-    for (const list of buckets.values()) while (list.length && i - list[0]!.start > 8 * v.halfLife) list.shift();
-  }
-  return got / best;
-}
-
+/** The selector alone against the market model, many seeds (scripts/psp/market-replay.ts). */
 async function offline() {
   const seeds = Number(values.seeds);
-  const variants: OfflineVariant[] = [
-    { name: "before: discounted thompson, half-life 50", halfLife: 50, recentHalfLife: 5, threshold: 3, exploration: 0.05, legacy: true },
-    { name: "thompson, half-life 300, no detector", halfLife: 300, recentHalfLife: 5, threshold: Infinity, exploration: 0.05 },
-    { name: "thompson, half-life 100, no detector", halfLife: 100, recentHalfLife: 5, threshold: Infinity, exploration: 0.05 },
-    { name: "thompson + detector (recent 10, threshold 6)", halfLife: 300, recentHalfLife: 10, threshold: 6, exploration: 0.05 },
-    { name: "thompson + detector, 5 % explore", halfLife: 300, recentHalfLife: 5, threshold: 3, exploration: 0.05 },
-    { name: "thompson + detector, 8 % explore", halfLife: 300, recentHalfLife: 5, threshold: 3, exploration: 0.08 },
+  const variants: ReplayVariant[] = [
+    { name: "before: discounted thompson, half-life 50, errors as failures", halfLife: 50, threshold: Infinity, exploration: 0.05, legacy: true },
+    { name: "thompson, half-life 100, no detector", halfLife: 100, threshold: Infinity, exploration: 0.03 },
+    { name: "thompson, half-life 300, no detector", halfLife: 300, threshold: Infinity, exploration: 0.03 },
+    { name: "thompson + detector, threshold 3", halfLife: 300, threshold: 3, exploration: 0.03 },
+    { name: "thompson + detector, threshold 7", halfLife: 300, threshold: 7, exploration: 0.03 },
+    { name: "thompson + detector, half-life 1000", halfLife: 1000, threshold: 5, exploration: 0.03 },
+    { name: "thompson + detector, 5 % explore", halfLife: 300, threshold: 5, exploration: 0.05 },
     CHOSEN,
   ];
-  console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds) | worst seed | 10th percentile |`);
-  console.log("|---|---|---|---|---|");
+  console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds) | worst seed | 10th percentile | fixed priority's share (mean) |`);
+  console.log("|---|---|---|---|---|---|");
   for (const base of scenarios(N, SEED)) {
-    for (const v of variants) {
+    for (const v of variants.filter((x) => !values.variant || x.name.includes(values.variant))) {
       const shares: number[] = [];
-      for (let k = 0; k < seeds; k++) shares.push(await offlineShare({ ...base, seed: SEED + k }, v, 1000 + k));
+      let fixed = 0;
+      for (let k = 0; k < seeds; k++) {
+        const s = { ...base, seed: SEED + k };
+        const r = replay(s, v, 1000 + k);
+        shares.push(r.approved / r.oracle);
+        fixed += replayFixed(s) / r.oracle;
+      }
       shares.sort((a, b) => a - b);
       const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
-      console.log(`| ${base.name} | ${v.name} | ${(mean * 100).toFixed(1)} % | ${(shares[0]! * 100).toFixed(1)} % | ${(shares[Math.floor(shares.length / 10)]! * 100).toFixed(1)} % |`);
+      console.log(`| ${base.name} | ${v.name} | ${(mean * 100).toFixed(1)} % | ${(shares[0]! * 100).toFixed(1)} % | ${(shares[Math.floor(shares.length / 10)]! * 100).toFixed(1)} % | ${((fixed / seeds) * 100).toFixed(1)} % |`);
     }
   }
 }

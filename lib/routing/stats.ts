@@ -32,7 +32,7 @@ export const ROUTING = {
   },
   get scoring() {
     const c = config();
-    return { halfLifeMs: c.ROUTING_HALF_LIFE_MS, recentHalfLifeMs: c.ROUTING_RECENT_HALF_LIFE_MS, changeThreshold: c.ROUTING_CHANGE_THRESHOLD };
+    return { halfLifeMs: c.ROUTING_HALF_LIFE_MS, changeThreshold: c.ROUTING_CHANGE_THRESHOLD };
   },
   get refreshMs() {
     return config().ROUTING_REFRESH_MS;

@@ -16,9 +16,10 @@
 // (discounted with the short ROUTING_RECENT_HALF_LIFE_MS) are compared with the older ones by a
 // generalised likelihood ratio for Bernoulli rates (Besson & Kaufmann, "Efficient change-point
 // detection for tackling piecewise-stationary bandits", JMLR 2022). When it crosses
-// ROUTING_CHANGE_THRESHOLD (≈ −log of the false-alarm probability per test), the history before
-// the change is forgotten (a reset time per provider, rail and band) and only the recent outcomes
-// count. Every instance runs the same detector on the same shared window, so they forget together.
+// ROUTING_CHANGE_THRESHOLD (≈ −log of the false-alarm probability per test; 5 measured best of
+// 3, 5 and 7: 3 forgets on noise, 7 notices a fall late), the history before the change is
+// forgotten (a reset time per provider, rail and band) and only the outcomes after it count.
+// Every instance runs the same detector on the same shared window, so they forget together.
 import type { Score } from "@/lib/routing/select";
 import type { OutcomeKind } from "@/lib/routing/stats";
 
@@ -37,7 +38,7 @@ export function evidenceOf(outcome: OutcomeKind, declineCode: string | null): Ev
 
 /** One time bucket of one provider, rail and band. */
 export type Bucket = { start: number; approved: number; declined: number; errors: number };
-export type WindowConfig = { halfLifeMs: number; recentHalfLifeMs: number; changeThreshold: number };
+export type WindowConfig = { halfLifeMs: number; changeThreshold: number };
 
 /** Bernoulli Kullback–Leibler divergence, clamped away from 0 and 1. */
 function kl(p: number, q: number): number {
@@ -54,36 +55,47 @@ export function changeStatistic(a1: number, n1: number, a2: number, n2: number):
   return n1 * kl(a1 / n1, pooled) + n2 * kl(a2 / n2, pooled);
 }
 
-/** The recent sample must weigh this much (≈ outcomes) before the detector may fire: fewer is noise. */
-const MIN_RECENT = 3;
+/** Each side of a change must hold this many outcomes before the detector may fire: fewer is noise. */
+const MIN_SIDE = 3;
+/** The detector looks for a change among the provider's last MAX_RECENT outcomes (its own, however far apart in time). */
+export const MAX_RECENT = 30;
 
 /**
  * The score of one provider, rail and band at `now`, and its reset time (outcomes at or before
  * it are forgotten). `resetAt` is the one the caller kept from earlier calls.
+ *
+ * The detector counts the provider's own outcomes, not time: a provider that loses its traffic
+ * after a few refusals (success-rate stops sending it any) must still be judged on those few, and
+ * a recovering one on the handful that exploration sends it. Every split point among its last
+ * MAX_RECENT outcomes (bucket boundaries, newest first) is tested — the generalised likelihood
+ * ratio takes the best split — and the first crossing forgets everything before the split.
  */
 export function scoreBuckets(buckets: Bucket[], now: number, cfg: WindowConfig, resetAt: number | null): { score: Score; resetAt: number | null } {
+  const live = resetAt === null ? buckets : buckets.filter((b) => b.start > resetAt);
+  let totalA = 0;
+  let totalN = 0;
+  for (const b of live) (totalA += b.approved), (totalN += b.approved + b.declined);
+  let a1 = 0;
+  let n1 = 0;
+  let cut = -1;
+  for (let k = live.length - 1; k > 0 && n1 < MAX_RECENT; k--) {
+    const b = live[k]!;
+    a1 += b.approved;
+    n1 += b.approved + b.declined;
+    const n2 = totalN - n1;
+    if (n1 >= MIN_SIDE && n2 >= MIN_SIDE && changeStatistic(a1, n1, totalA - a1, n2) > cfg.changeThreshold) {
+      cut = k;
+      break;
+    }
+  }
+  const kept = cut < 0 ? live : live.slice(cut);
+  const lastReset = cut < 0 ? resetAt : live[cut - 1]!.start;
   let approved = 0;
   let declined = 0;
-  let recentApproved = 0;
-  let recentDeclined = 0;
-  for (const b of buckets) {
-    if (resetAt !== null && b.start <= resetAt) continue;
-    const age = Math.max(0, now - b.start);
-    const w = Math.pow(0.5, age / cfg.halfLifeMs);
-    const r = Math.pow(0.5, age / cfg.recentHalfLifeMs);
+  for (const b of kept) {
+    const w = Math.pow(0.5, Math.max(0, now - b.start) / cfg.halfLifeMs);
     approved += w * b.approved;
     declined += w * b.declined;
-    recentApproved += r * b.approved;
-    recentDeclined += r * b.declined;
   }
-  const nRecent = recentApproved + recentDeclined;
-  // The older part: what the long memory holds beyond the recent sample.
-  const oldApproved = Math.max(0, approved - recentApproved);
-  const oldDeclined = Math.max(0, declined - recentDeclined);
-  const nOld = oldApproved + oldDeclined;
-  if (nRecent >= MIN_RECENT && nOld >= MIN_RECENT && changeStatistic(recentApproved, nRecent, oldApproved, nOld) > cfg.changeThreshold) {
-    // Forget what came before the recent sample (about two of its half-lives back).
-    return { score: { approved: recentApproved, failed: recentDeclined }, resetAt: now - 2 * cfg.recentHalfLifeMs };
-  }
-  return { score: { approved, failed: declined }, resetAt };
+  return { score: { approved, failed: declined }, resetAt: lastReset };
 }
