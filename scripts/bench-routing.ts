@@ -7,9 +7,11 @@
 //                 memory, a change detector, 3 % exploration, the circuit)
 // and the oracle: each payment sent only to the provider with the highest true approval at its
 // moment. Prints approval rate, attempts per payment, provider cost, each policy's share of the
-// oracle's approvals, and what choosing the route cost inside the payment path
-// (lp_routing_decision_seconds: a timer around the routing decision in lib/providers/cascade.ts,
-// p50 and p99) beside the provider calls' own latency.
+// oracle's approvals, and what choosing the route cost inside the payment path beside the
+// provider calls' own latency: lp_routing_decision_seconds (a timer around the decision in
+// lib/providers/cascade.ts, p50 and p99) and lp_routing_plan_seconds (the whole step, with the
+// cached rules and window reads, p99). The summaries are read from the server's /metrics after
+// each run and cover its last 10 minutes.
 //
 // Payments are paced (--rate per second) so the routing windows, set in payments by the offline
 // measurement, map onto time: half-life 300 payments = 300 / rate seconds, and so on. The
@@ -39,7 +41,7 @@ const POLICIES: Policy[] = [
   { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.03, providers: PROVIDERS.map((provider) => ({ provider })) }] },
 ];
 
-type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; providerP50Ms: number | null };
+type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null };
 
 function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>): number {
   let cents = 0;
@@ -55,10 +57,10 @@ function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string
 function table(rows: Result[]) {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const ms = (x: number | null) => (x === null || Number.isNaN(x) ? "—" : `${x.toFixed(3)} ms`);
-  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | routing p50 | routing p99 | provider call p50 |");
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | decision p50 | decision p99 | routing step p99 | provider call p50 |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
+    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
   }
   // The issue's table: success-rate against the oracle and against fixed priority.
   console.log("\n| scenario | oracle | fixed priority | success-rate routing | % of oracle | gain over fixed (payments) |");
@@ -152,7 +154,7 @@ async function online() {
           const lag = (performance.now() - started) / 1000 - N / RATE;
           if (lag > 5) console.log(`  (the run took ${lag.toFixed(0)} s longer than paced: the server fell behind ${RATE}/s)`);
           durations.sort((a, b) => a - b);
-          results.push({ scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
+          results.push({ scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
           console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved, ${(attempts / N).toFixed(2)} attempts per payment`);
         }
       }
