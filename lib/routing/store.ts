@@ -100,10 +100,15 @@ export class RedisRoutingStore implements RoutingStore {
       p.sadd(this.prefix + "keys", k).pexpire(this.prefix + "keys", windowMs);
       p.eval(MAX_SCRIPT, 1, this.prefix + "c:" + circuitKey(o.provider, o.rail), o.outcome === "error" ? "lastError" : "lastAnswer", String(at), String(windowMs));
     }
-    const results = (await p.exec()) ?? [];
-    const failed = results.find(([err]) => err);
-    if (failed) throw failed[0];
-    if (this.rows) await insertRows(batch);
+    // Both, independently: a Redis outage must not lose the rows, nor a database one the counters.
+    const [counters, rows] = await Promise.allSettled([
+      p.exec().then((results) => {
+        const failed = (results ?? []).find(([err]) => err);
+        if (failed) throw failed[0];
+      }),
+      this.rows ? insertRows(batch) : Promise.resolve(),
+    ]);
+    for (const r of [counters, rows]) if (r.status === "rejected") throw r.reason;
   }
 
   async read(now: number): Promise<WindowData> {
