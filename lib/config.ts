@@ -51,9 +51,17 @@ export const configSchema = z
     /** Reconciliation poll of pending transactions against their providers (contract: 5 minutes). */
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
     REDIS_URL: z.string().min(1).optional(),
-    /** Success-rate routing (lib/routing/stats.ts): the outcome window, its discount's half-life, how often each instance re-reads it. */
-    ROUTING_WINDOW_MS: z.coerce.number().int().min(1000).default(600_000),
-    ROUTING_HALF_LIFE_MS: z.coerce.number().int().min(100).default(120_000),
+    /**
+     * Success-rate routing (lib/routing/window.ts, stats.ts): the outcome window, its time buckets,
+     * the long half-life that separates close providers, the change detector's threshold, how
+     * often each instance re-reads the window. Chosen on the market simulation in payments
+     * (half-life 300 payments, threshold 5); the times here assume about one payment a second
+     * per rail and amount band.
+     */
+    ROUTING_WINDOW_MS: z.coerce.number().int().min(1000).default(1_800_000),
+    ROUTING_BUCKET_MS: z.coerce.number().int().min(10).default(2_000),
+    ROUTING_HALF_LIFE_MS: z.coerce.number().int().min(100).default(300_000),
+    ROUTING_CHANGE_THRESHOLD: z.coerce.number().min(0.5).default(5),
     ROUTING_REFRESH_MS: z.coerce.number().int().min(10).default(1000),
     /** The routing circuit: error share of at least MIN_VOLUME attempts in WINDOW that opens it, and its cool-down before a probe. */
     ROUTING_CIRCUIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),

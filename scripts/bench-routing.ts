@@ -1,22 +1,34 @@
 // Routing benchmark (issue 22): a seeded market (scripts/psp/market.ts) played by the simulated
-// PSPs, and N production SPEI payments sent through the real API under each policy:
+// PSPs, and N production SPEI payments sent through the real API (a production server, HTTP,
+// PostgreSQL) under each policy:
 //   fixed         the platform order (pagosur, andespay, rapidpay), as before routing rules
 //   rules         a merchant's static split (rapidpay 50, pagosur 30, andespay 20: cheapest first)
-//   success_rate  a success-rate rule over all three (discounted Thompson sampling, 5 % exploration, circuit)
+//   success_rate  a success-rate rule over all three (Thompson sampling on a long discounted
+//                 memory, a change detector, 3 % exploration, the circuit)
 // and the oracle: each payment sent only to the provider with the highest true approval at its
 // moment. Prints approval rate, attempts per payment, provider cost, each policy's share of the
-// oracle's approvals, and what choosing the route cost (lp_routing_decision_seconds p99) beside
-// the provider calls' own latency.
-//   npm run bench:routing [-- --n 600 --concurrency 6 --seed 22]
+// oracle's approvals, and what choosing the route cost inside the payment path beside the
+// provider calls' own latency: lp_routing_decision_seconds (a timer around the decision in
+// lib/providers/cascade.ts, p50 and p99) and lp_routing_plan_seconds (the whole step, with the
+// cached rules and window reads, p99). The summaries are read from the server's /metrics after
+// each run and cover its last 10 minutes.
+//
+// Payments are paced (--rate per second) so the routing windows, set in payments by the offline
+// measurement, map onto time: half-life 300 payments = 300 / rate seconds, and so on. The
+// default (600 payments per run, 9 runs) takes about 10 minutes on a loaded 2-core machine;
+// --n 2000 is closer to the offline figures (learning costs spread over more payments).
+// The bench's server uses the PostgreSQL routing store (REDIS_URL is ignored here).
+//   npm run bench:routing [-- --n 600 --rate 12 --seed 22]
 //   npm run bench:routing -- --offline [--n 600 --seeds 20]   (the selector alone, in process:
-//        compares Thompson sampling with a sliding-window rate, for choosing the algorithm)
+//        compares algorithms and settings over many seeds; how they were chosen)
 import { parseArgs } from "node:util";
 import { withBenchServer, sql } from "./lib/bench-server.ts";
 import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { benchEmail, decide, oracle, scenarios, type Scenario } from "./psp/market.ts";
+import { benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
+import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, concurrency: { type: "string", default: "6" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" } } });
+const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, rate: { type: "string", default: "12" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, variant: { type: "string" } } });
 const N = Number(values.n);
 const SEED = Number(values.seed);
 const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
@@ -26,10 +38,10 @@ type Policy = { name: string; rules: unknown[] };
 const POLICIES: Policy[] = [
   { name: "fixed", rules: [] },
   { name: "rules", rules: [{ paymentMethodId: "1003", strategy: "split", providers: [{ provider: "rapidpay", weight: 50 }, { provider: "pagosur", weight: 30 }, { provider: "andespay", weight: 20 }] }] },
-  { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.05, providers: PROVIDERS.map((provider) => ({ provider })) }] },
+  { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.03, providers: PROVIDERS.map((provider) => ({ provider })) }] },
 ];
 
-type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP99Ms: number | null; providerP50Ms: number | null };
+type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null };
 
 function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>): number {
   let cents = 0;
@@ -44,13 +56,21 @@ function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string
 
 function table(rows: Result[]) {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | routing p99 | provider call p50 |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  const ms = (x: number | null) => (x === null || Number.isNaN(x) ? "—" : `${x.toFixed(3)} ms`);
+  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | decision p50 | decision p99 | routing step p99 | provider call p50 |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${r.routingP99Ms === null ? "—" : `${r.routingP99Ms.toFixed(3)} ms`} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
+    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
   }
-  const oracles = [...new Set(rows.map((r) => `${r.scenario}: ${r.oracle} of ${N} (${pct(r.oracle / N)})`))];
-  console.log(`\noracle approvals: ${oracles.join("; ")}`);
+  // The issue's table: success-rate against the oracle and against fixed priority.
+  console.log("\n| scenario | oracle | fixed priority | success-rate routing | % of oracle | gain over fixed (payments) |");
+  console.log("|---|---|---|---|---|---|");
+  for (const sc of [...new Set(rows.map((r) => r.scenario))]) {
+    const fixed = rows.find((r) => r.scenario === sc && r.policy === "fixed");
+    const sr = rows.find((r) => r.scenario === sc && r.policy === "success_rate");
+    if (!fixed || !sr) continue;
+    console.log(`| ${sc} | ${sr.oracle} | ${fixed.approved} | ${sr.approved} | ${pct(sr.approved / sr.oracle)} | ${sr.approved - fixed.approved >= 0 ? "+" : ""}${sr.approved - fixed.approved} (fixed is ${fixed.oracle - fixed.approved} below the oracle) |`);
+  }
 }
 
 async function online() {
@@ -60,8 +80,26 @@ async function online() {
   for (const p of sims) stops.push((await startSimulatedProvider(p)).stop);
   const results: Result[] = [];
   try {
-    // The learning windows scaled to a run of a few minutes (production: minutes to hours).
-    const env = { ...providerEnv(sims), PROVIDER_PAGOSUR_TIMEOUT_MS: "2000", PROVIDER_ANDESPAY_TIMEOUT_MS: "2000", PROVIDER_RAPIDPAY_TIMEOUT_MS: "2000", ROUTING_REFRESH_MS: "100", ROUTING_HALF_LIFE_MS: "4000", ROUTING_WINDOW_MS: "30000", ROUTING_CIRCUIT_WINDOW_MS: "5000", ROUTING_CIRCUIT_COOLDOWN_MS: "1500", ROUTING_CIRCUIT_MIN_VOLUME: "4", DATABASE_POOL_SIZE: "10", LOG_LEVEL: "error" };
+    // The windows of the offline choice (in payments) turned into time at the paced rate.
+    const RATE = Number(values.rate);
+    const inMs = (payments: number) => String(Math.max(10, Math.round((payments / RATE) * 1000)));
+    delete process.env.REDIS_URL;
+    const env = {
+      ...providerEnv(sims),
+      PROVIDER_PAGOSUR_TIMEOUT_MS: "2000",
+      PROVIDER_ANDESPAY_TIMEOUT_MS: "2000",
+      PROVIDER_RAPIDPAY_TIMEOUT_MS: "2000",
+      ROUTING_REFRESH_MS: "100",
+      ROUTING_BUCKET_MS: inMs(1),
+      ROUTING_HALF_LIFE_MS: inMs(CHOSEN.halfLife),
+      ROUTING_CHANGE_THRESHOLD: String(CHOSEN.threshold),
+      ROUTING_WINDOW_MS: inMs(8 * CHOSEN.halfLife),
+      ROUTING_CIRCUIT_WINDOW_MS: inMs(60),
+      ROUTING_CIRCUIT_COOLDOWN_MS: inMs(20),
+      ROUTING_CIRCUIT_MIN_VOLUME: "4",
+      DATABASE_POOL_SIZE: "10",
+      LOG_LEVEL: "error",
+    };
     await withBenchServer(env, async (server) => {
       const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
       const { setRate } = await import("../lib/money/rates.ts");
@@ -91,9 +129,14 @@ async function online() {
           let attempts = 0;
           let cost = 0;
           const durations: number[] = [];
+          // Payment i leaves at i / rate seconds (paced, so payments and time agree), at most
+          // --concurrency in flight.
+          const started = performance.now();
           let next = 0;
           const worker = async () => {
             for (let i = next++; i < N; i = next++) {
+              const wait = started + (i * 1000) / RATE - performance.now();
+              if (wait > 0) await new Promise((r) => setTimeout(r, wait));
               const r = await call("/payments", key, "POST", { amount: AMOUNT_USD, paymentMethodId: "1003", userName: "Juan Perez", userEmail: benchEmail(i), documentId: "GODE561231GR8" });
               let tried: Array<{ provider: string; outcome: string; durationMs: number }>;
               if (r.status === 200) {
@@ -108,8 +151,10 @@ async function online() {
             }
           };
           await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
+          const lag = (performance.now() - started) / 1000 - N / RATE;
+          if (lag > 5) console.log(`  (the run took ${lag.toFixed(0)} s longer than paced: the server fell behind ${RATE}/s)`);
           durations.sort((a, b) => a - b);
-          results.push({ scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
+          results.push({ scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
           console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved, ${(attempts / N).toFixed(2)} attempts per payment`);
         }
       }
@@ -120,57 +165,34 @@ async function online() {
   table(results);
 }
 
-/**
- * The selector alone against the market model: the same selectRoute, with outcomes counted per
- * provider and discounted per payment (a half-life in payments instead of time), no HTTP. Many
- * seeds in seconds: this is how the algorithm was chosen.
- */
+/** The selector alone against the market model, many seeds (scripts/psp/market-replay.ts). */
 async function offline() {
-  const { compileRoutingRules, selectRoute, seededRng } = await import("../lib/routing/select.ts");
   const seeds = Number(values.seeds);
-  const variants: Array<{ name: string; algorithm: "thompson" | "sliding_window"; halfLife: number; exploration: number }> = [
-    { name: "thompson, half-life 50", algorithm: "thompson", halfLife: 50, exploration: 0.05 },
-    { name: "thompson, half-life 50, 2 % explore", algorithm: "thompson", halfLife: 50, exploration: 0.02 },
-    { name: "thompson, half-life 30, no explore", algorithm: "thompson", halfLife: 30, exploration: 0 },
-    { name: "thompson, half-life 100", algorithm: "thompson", halfLife: 100, exploration: 0.05 },
-    { name: "thompson, half-life 300", algorithm: "thompson", halfLife: 300, exploration: 0.05 },
-    { name: "window rate, half-life 50", algorithm: "sliding_window", halfLife: 50, exploration: 0.05 },
-    { name: "window rate, half-life 100", algorithm: "sliding_window", halfLife: 100, exploration: 0.05 },
-    { name: "window rate, half-life 100, 10 % explore", algorithm: "sliding_window", halfLife: 100, exploration: 0.1 },
+  const variants: ReplayVariant[] = [
+    { name: "before: discounted thompson, half-life 50, errors as failures", halfLife: 50, threshold: Infinity, exploration: 0.05, legacy: true },
+    { name: "thompson, half-life 100, no detector", halfLife: 100, threshold: Infinity, exploration: 0.03 },
+    { name: "thompson, half-life 300, no detector", halfLife: 300, threshold: Infinity, exploration: 0.03 },
+    { name: "thompson + detector, threshold 3", halfLife: 300, threshold: 3, exploration: 0.03 },
+    { name: "thompson + detector, threshold 7", halfLife: 300, threshold: 7, exploration: 0.03 },
+    { name: "thompson + detector, half-life 1000", halfLife: 1000, threshold: 5, exploration: 0.03 },
+    { name: "thompson + detector, 5 % explore", halfLife: 300, threshold: 5, exploration: 0.05 },
+    CHOSEN,
   ];
-  console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds) | worst seed |`);
-  console.log("|---|---|---|---|");
+  console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds) | worst seed | 10th percentile | fixed priority's share (mean) |`);
+  console.log("|---|---|---|---|---|---|");
   for (const base of scenarios(N, SEED)) {
-    for (const v of variants) {
+    for (const v of variants.filter((x) => !values.variant || x.name.includes(values.variant))) {
       const shares: number[] = [];
+      let fixed = 0;
       for (let k = 0; k < seeds; k++) {
         const s = { ...base, seed: SEED + k };
-        const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: PROVIDERS.map((provider) => ({ provider })) }]);
-        const score = new Map(PROVIDERS.map((p) => [p, { approved: 0, failed: 0 }]));
-        const decay = Math.pow(0.5, 1 / v.halfLife);
-        const rng = seededRng(1000 + k);
-        let got = 0;
-        let best = 0;
-        for (let i = 0; i < N; i++) {
-          if (oracle(s, i, PROVIDERS).approved) best++;
-          const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, PROVIDERS, { rng, score: (p) => score.get(p)!, algorithm: v.algorithm });
-          for (const sc of score.values()) (sc.approved *= decay), (sc.failed *= decay);
-          for (const step of plan.steps) {
-            const d = decide(s, step.provider, i);
-            const sc = score.get(step.provider)!;
-            if (d.mode === "accept") {
-              sc.approved++;
-              got++;
-              break;
-            }
-            sc.failed++;
-            if (d.mode === "decline") break; // do_not_honor and the buyer's hard declines stop the cascade
-          }
-        }
-        shares.push(got / best);
+        const r = replay(s, v, 1000 + k);
+        shares.push(r.approved / r.oracle);
+        fixed += replayFixed(s) / r.oracle;
       }
+      shares.sort((a, b) => a - b);
       const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
-      console.log(`| ${base.name} | ${v.name} | ${(mean * 100).toFixed(1)} % | ${(Math.min(...shares) * 100).toFixed(1)} % |`);
+      console.log(`| ${base.name} | ${v.name} | ${(mean * 100).toFixed(1)} % | ${(shares[0]! * 100).toFixed(1)} % | ${(shares[Math.floor(shares.length / 10)]! * 100).toFixed(1)} % | ${((fixed / seeds) * 100).toFixed(1)} % |`);
     }
   }
 }

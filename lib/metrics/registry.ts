@@ -22,7 +22,8 @@ function create() {
     providerCalls: new client.Counter({ name: "lp_provider_calls_total", help: "Calls to upstream providers by provider, operation and outcome", labelNames: ["provider", "operation", "outcome"], registers: [registry] }),
     providerDuration: new client.Histogram({ name: "lp_provider_call_duration_seconds", help: "Upstream provider call latency by provider and operation", labelNames: ["provider", "operation"], buckets: DURATION_BUCKETS, registers: [registry] }),
     declinesUnmapped: new client.Counter({ name: "lp_declines_unmapped_total", help: "Provider answers no decline rule maps (treated as soft), by provider and raw code", labelNames: ["provider", "code"], registers: [registry] }),
-    routingDecision: new client.Summary({ name: "lp_routing_decision_seconds", help: "Time to choose a payment's providers (rules, split, success rate, circuit), beside the provider calls", percentiles: [0.5, 0.9, 0.99], maxAgeSeconds: 600, ageBuckets: 5, registers: [registry] }),
+    routingDecision: new client.Summary({ name: "lp_routing_decision_seconds", help: "Time to choose a payment's providers (rules, split, success rate, circuit; in memory), beside the provider calls", percentiles: [0.5, 0.9, 0.99], maxAgeSeconds: 600, ageBuckets: 5, registers: [registry] }),
+    routingPlan: new client.Summary({ name: "lp_routing_plan_seconds", help: "The whole routing step: reading the shop's rules (cached) and the outcome window, then the decision", percentiles: [0.5, 0.9, 0.99], maxAgeSeconds: 600, ageBuckets: 5, registers: [registry] }),
     routingDecisions: new client.Counter({ name: "lp_routing_attempts_total", help: "Cascade attempts by provider, routing reason and decision (accepted | retry_next | stop | retry_same_later)", labelNames: ["provider", "reason", "decision"], registers: [registry] }),
   };
   return m;

@@ -28,3 +28,42 @@ test("amount bands", () => {
   assert.equal(amountBand(5_000n), "lt500");
   assert.equal(amountBand(50_000n), "ge500");
 });
+
+test("evidence: errors are the circuit's, the buyer's declines count for no provider", async () => {
+  const { evidenceOf } = await import("./window.ts");
+  assert.equal(evidenceOf("approved", null), "approved");
+  assert.equal(evidenceOf("hard", "do_not_honor"), "declined", "the issuer's generic refusal is the provider's result");
+  assert.equal(evidenceOf("declined", "provider_rate_limited"), "declined");
+  assert.equal(evidenceOf("hard", "insufficient_funds"), null);
+  assert.equal(evidenceOf("error", "provider_unavailable"), "error");
+});
+
+test("the change detector forgets a provider's history when its latest answers disagree with it", async () => {
+  const { scoreBuckets } = await import("./window.ts");
+  const cfg = { halfLifeMs: 300_000, changeThreshold: 5 };
+  // 200 s of 90 % approvals, one answer a second.
+  const good = Array.from({ length: 200 }, (_, i) => ({ start: i * 1000, approved: i % 10 === 0 ? 0 : 1, declined: i % 10 === 0 ? 1 : 0, errors: 0 }));
+  const steady = scoreBuckets(good, 200_000, cfg, null);
+  assert.equal(steady.resetAt, null, "no change, no reset");
+  assert.ok(steady.score.approved / (steady.score.approved + steady.score.failed) > 0.85);
+  // Then it falls: refusals only, one a minute (success-rate has stopped sending it traffic;
+  // the detector counts the provider's own answers, not time). A handful is enough.
+  let resetAt: number | null = null;
+  let seen = 0;
+  const falling = [...good];
+  for (let k = 0; k < 10 && resetAt === null; k++) {
+    falling.push({ start: 260_000 + k * 60_000, approved: 0, declined: 1, errors: 0 });
+    const r = scoreBuckets(falling, 260_000 + k * 60_000, cfg, null);
+    resetAt = r.resetAt;
+    seen = k + 1;
+    if (resetAt !== null) assert.equal(r.score.approved, 0, "scored on the answers after the change only");
+  }
+  assert.ok(resetAt !== null && seen <= 5, `detected after ${seen} refusals`);
+  // Once reset, the history before it stays forgotten; and a recovery is a change too.
+  const now = 260_000 + seen * 60_000;
+  assert.ok(scoreBuckets(falling, now, cfg, resetAt).score.failed <= seen + 0.01);
+  const back = [...falling, ...Array.from({ length: 6 }, (_, k) => ({ start: now + k * 1000, approved: 1, declined: 0, errors: 0 }))];
+  const recovered = scoreBuckets(back, now + 6000, cfg, resetAt);
+  assert.notEqual(recovered.resetAt, resetAt, "six approvals after the refusals: a change up");
+  assert.equal(recovered.score.failed, 0);
+});

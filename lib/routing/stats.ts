@@ -1,19 +1,23 @@
-// What routing learns from outcomes, shared by every instance: each provider attempt is one row
-// of routing_outcomes (PostgreSQL; also the source of the dashboard's routing analytics). Each
-// process reads a snapshot of the window (approvals and failures per provider, rail and amount
-// band, discounted by age; the circuit's inputs per provider and rail) at most every
-// ROUTING_REFRESH_MS, in the background, so choosing a route costs no round trip.
+// What routing learns from outcomes, shared by every instance: each provider attempt goes to the
+// routing store (lib/routing/store.ts: Redis when REDIS_URL is set, else PostgreSQL; the rows of
+// routing_outcomes either way). Each process reads a snapshot of the window (time buckets per
+// provider, rail and amount band, scored by lib/routing/window.ts; the circuit's inputs per
+// provider and rail) at most every ROUTING_REFRESH_MS, in the background, so choosing a route
+// costs no round trip.
 //
 // The circuit is derived from the same rows, so it needs no state of its own: a provider whose
 // errors (timeouts, 5xx, unreadable answers) reach ERROR_RATE of at least MIN_VOLUME attempts
 // in the window, its last attempt an error, is `open` (skipped) for COOL_DOWN after that error,
 // then `half_open`: one probe per process per cool-down goes through. An answer (approved or
 // declined) newer than its last error closes it; another error opens it again.
-import { db } from "@/lib/db";
+import Redis from "ioredis";
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
+import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 import type { CircuitState, Score } from "@/lib/routing/select";
+import { PgRoutingStore, RedisRoutingStore, circuitKey, scoreKey, type RoutingStore } from "@/lib/routing/store";
+import { evidenceOf, scoreBuckets, type Bucket } from "@/lib/routing/window";
 
 export type OutcomeKind = "approved" | "declined" | "hard" | "error";
 export type RoutingOutcomeInput = { provider: string; rail: string; band: string; outcome: OutcomeKind; declineCode: string | null; latencyMs: number; rescued?: boolean; at?: Date };
@@ -23,8 +27,12 @@ export const ROUTING = {
   get windowMs() {
     return config().ROUTING_WINDOW_MS;
   },
-  get halfLifeMs() {
-    return config().ROUTING_HALF_LIFE_MS;
+  get bucketMs() {
+    return config().ROUTING_BUCKET_MS;
+  },
+  get scoring() {
+    const c = config();
+    return { halfLifeMs: c.ROUTING_HALF_LIFE_MS, changeThreshold: c.ROUTING_CHANGE_THRESHOLD };
   },
   get refreshMs() {
     return config().ROUTING_REFRESH_MS;
@@ -53,33 +61,46 @@ export function circuitState(i: CircuitInputs, now: number, cfg: CircuitConfig):
   return now - i.lastErrorAt < cfg.coolDownMs ? "open" : "half_open";
 }
 
-type Snapshot = { at: number; scores: Map<string, Score>; circuits: Map<string, CircuitInputs> };
-const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), pending: [] as RoutingOutcomeInput[], flushing: false }));
+type Snapshot = { at: number; buckets: Map<string, Bucket[]>; scores: Map<string, Score>; circuits: Map<string, CircuitInputs> };
+const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), resets: new Map<string, number | null>(), pending: [] as Array<RoutingOutcomeInput & { at: Date }>, flushing: false }));
 
-const scoreKey = (provider: string, rail: string, band: string) => `${provider}|${rail}|${band}`;
-const circuitKey = (provider: string, rail: string) => `${provider}|${rail}`;
+/** The shared store: Redis when configured (every instance then reads the same counters), PostgreSQL otherwise. */
+export function routingStore(): RoutingStore {
+  return singleton("routing-store", () => {
+    const spec = () => ({ windowMs: Math.max(ROUTING.windowMs, ROUTING.circuit.windowMs), bucketMs: ROUTING.bucketMs });
+    const url = config().REDIS_URL;
+    if (!url) return new PgRoutingStore(spec);
+    // A routing read must not hang on Redis: commands time out, and a failed read keeps the last snapshot.
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2_000, commandTimeout: 1_000 });
+    redis.on("error", () => {}); // surfaced by the refresh's warning
+    onShutdown("redis routing", CLOSE_ORDER.clients, () => redis.quit());
+    return new RedisRoutingStore(redis, spec);
+  });
+}
+
+/** Scores every bucket list of the window at `now` (the change detector's resets kept across snapshots). */
+function score(buckets: Map<string, Bucket[]>, now: number): Map<string, Score> {
+  const scores = new Map<string, Score>();
+  for (const [k, list] of buckets) {
+    const r = scoreBuckets(list, now, ROUTING.scoring, state.resets.get(k) ?? null);
+    state.resets.set(k, r.resetAt);
+    scores.set(k, r.score);
+  }
+  return scores;
+}
 
 async function load(now = Date.now()): Promise<Snapshot> {
-  const since = new Date(now - Math.max(ROUTING.windowMs, ROUTING.circuit.windowMs));
-  const halfLife = ROUTING.halfLifeMs / 1000;
-  const [scores, circuits] = await Promise.all([
-    db().$queryRaw<Array<{ provider: string; rail: string; band: string; approved: number; failed: number }>>`
-      SELECT provider, rail, band,
-        COALESCE(SUM(power(0.5, EXTRACT(EPOCH FROM (now() - at)) / ${halfLife}::float8)) FILTER (WHERE outcome = 'approved'), 0)::float8 AS approved,
-        COALESCE(SUM(power(0.5, EXTRACT(EPOCH FROM (now() - at)) / ${halfLife}::float8)) FILTER (WHERE outcome <> 'approved'), 0)::float8 AS failed
-      FROM routing_outcomes WHERE at > ${new Date(now - ROUTING.windowMs)} GROUP BY provider, rail, band`,
-    db().$queryRaw<Array<{ provider: string; rail: string; total: number; errors: number; last_error: Date | null; last_answer: Date | null }>>`
-      SELECT provider, rail,
-        COUNT(*) FILTER (WHERE at > ${new Date(now - ROUTING.circuit.windowMs)})::int AS total,
-        COUNT(*) FILTER (WHERE outcome = 'error' AND at > ${new Date(now - ROUTING.circuit.windowMs)})::int AS errors,
-        MAX(at) FILTER (WHERE outcome = 'error') AS last_error,
-        MAX(at) FILTER (WHERE outcome <> 'error') AS last_answer
-      FROM routing_outcomes WHERE at > ${since} GROUP BY provider, rail`,
-  ]);
-  const snap: Snapshot = { at: now, scores: new Map(), circuits: new Map() };
-  for (const s of scores) snap.scores.set(scoreKey(s.provider, s.rail, s.band), { approved: Number(s.approved), failed: Number(s.failed) });
-  for (const c of circuits) snap.circuits.set(circuitKey(c.provider, c.rail), { total: c.total, errors: c.errors, lastErrorAt: c.last_error?.getTime() ?? null, lastAnswerAt: c.last_answer?.getTime() ?? null });
-  return snap;
+  const data = await routingStore().read(now);
+  const circuitSince = now - ROUTING.circuit.windowMs;
+  const circuits = new Map<string, CircuitInputs>();
+  for (const [k, list] of data.buckets) {
+    const ck = k.split("|").slice(0, 2).join("|");
+    const c = circuits.get(ck) ?? { total: 0, errors: 0, lastErrorAt: null, lastAnswerAt: null };
+    for (const b of list) if (b.start >= circuitSince - ROUTING.bucketMs) (c.total += b.approved + b.declined + b.errors), (c.errors += b.errors);
+    circuits.set(ck, c);
+  }
+  for (const [ck, l] of data.last) circuits.set(ck, { ...(circuits.get(ck) ?? { total: 0, errors: 0 }), ...l });
+  return { at: now, buckets: data.buckets, scores: score(data.buckets, now), circuits };
 }
 
 /** Reloads the snapshot now (tests, and the first payment of a process). */
@@ -100,7 +121,7 @@ function snapshotView(): { score: (provider: string, rail: string, band: string)
   if ((!snap || now - snap.at > ROUTING.refreshMs) && !state.loading) {
     state.loading = load(now)
       .then((s) => (state.snapshot = s))
-      .catch((err) => (log.warn({ err: String(err) }, "routing stats refresh failed"), state.snapshot ?? { at: now, scores: new Map(), circuits: new Map() }))
+      .catch((err) => (log.warn({ err: String(err) }, "routing stats refresh failed"), state.snapshot ?? { at: now, buckets: new Map(), scores: new Map(), circuits: new Map() }))
       .finally(() => (state.loading = null));
   }
   return {
@@ -139,10 +160,22 @@ export function recordOutcome(o: RoutingOutcomeInput): void {
   const snap = state.snapshot;
   if (snap) {
     const k = scoreKey(o.provider, o.rail, o.band);
-    const s = snap.scores.get(k) ?? { approved: 0, failed: 0 };
-    if (o.outcome === "approved") s.approved++;
-    else s.failed++;
-    snap.scores.set(k, s);
+    const e = evidenceOf(o.outcome, o.declineCode);
+    if (e) {
+      // Into this process's copy of the window's newest bucket, then re-scored (so the change
+      // detector sees it too); the next refresh replaces it with the shared window.
+      const start = Math.floor(at.getTime() / ROUTING.bucketMs) * ROUTING.bucketMs;
+      const list = snap.buckets.get(k) ?? [];
+      let b = list.at(-1);
+      if (!b || b.start !== start) list.push((b = { start, approved: 0, declined: 0, errors: 0 }));
+      if (e === "approved") b.approved++;
+      else if (e === "declined") b.declined++;
+      else b.errors++;
+      snap.buckets.set(k, list);
+      const r = scoreBuckets(list, at.getTime(), ROUTING.scoring, state.resets.get(k) ?? null);
+      state.resets.set(k, r.resetAt);
+      snap.scores.set(k, r.score);
+    }
     const ck = circuitKey(o.provider, o.rail);
     const c = snap.circuits.get(ck) ?? { total: 0, errors: 0, lastErrorAt: null, lastAnswerAt: null };
     c.total++;
@@ -159,8 +192,8 @@ export async function flushOutcomes(): Promise<void> {
   try {
     while (state.pending.length) {
       const batch = state.pending.splice(0, 500);
-      await db()
-        .routingOutcome.createMany({ data: batch.map((o) => ({ provider: o.provider, rail: o.rail, band: o.band, outcome: o.outcome, declineCode: o.declineCode, latencyMs: o.latencyMs, rescued: o.rescued ?? false, at: o.at! })) })
+      await routingStore()
+        .record(batch)
         .catch((err) => log.warn({ err: String(err), lost: batch.length }, "routing outcomes not recorded"));
     }
   } finally {

@@ -1,0 +1,101 @@
+// What success-rate routing believes of a provider, from the shared window of outcomes (pure, so
+// the benchmark's offline run, the tests and the servers compute it the same way).
+//
+// The evidence. Only what the provider itself decided counts toward its approval rate: approved,
+// or refused with the issuer's generic answer (do_not_honor, unmapped soft declines). Errors
+// (timeouts, 5xx) are availability, the circuit's business (lib/routing/stats.ts): counting them
+// as refusals left a provider that came back from an outage scored as bad for long after it
+// answered again (measured: −2 points of the oracle on the outage scenario). Declines that are
+// the buyer's (insufficient funds, fraud, invalid document…) would be the same at any provider:
+// they only add noise and are left out too.
+//
+// The estimate. Outcomes are grouped in time buckets (ROUTING_BUCKET_MS) and discounted by age
+// with a long half-life (ROUTING_HALF_LIFE_MS): a long memory is what separates providers a few
+// points apart (0.86 against 0.90 needs hundreds of answers). A long memory alone reacts slowly
+// to a provider that falls, so a change detector watches each provider: the last few outcomes
+// (discounted with the short ROUTING_RECENT_HALF_LIFE_MS) are compared with the older ones by a
+// generalised likelihood ratio for Bernoulli rates (Besson & Kaufmann, "Efficient change-point
+// detection for tackling piecewise-stationary bandits", JMLR 2022). When it crosses
+// ROUTING_CHANGE_THRESHOLD (≈ −log of the false-alarm probability per test; 5 measured best of
+// 3, 5 and 7: 3 forgets on noise, 7 notices a fall late), the history before the change is
+// forgotten (a reset time per provider, rail and band) and only the outcomes after it count.
+// Every instance runs the same detector on the same shared window, so they forget together.
+import type { Score } from "@/lib/routing/select";
+import type { OutcomeKind } from "@/lib/routing/stats";
+
+/** Declines that say something about the buyer, not the provider (the same answer anywhere). */
+export const BUYER_DECLINES = new Set(["insufficient_funds", "expired_card", "card_blocked", "suspected_fraud", "invalid_document", "invalid_account", "buyer_cancelled"]);
+
+export type Evidence = "approved" | "declined" | "error" | null;
+
+/** How an attempt's outcome counts: for the approval rate (approved/declined), the circuit (error), or not at all. */
+export function evidenceOf(outcome: OutcomeKind, declineCode: string | null): Evidence {
+  if (outcome === "approved") return "approved";
+  if (outcome === "error") return "error";
+  if (declineCode && BUYER_DECLINES.has(declineCode)) return null;
+  return "declined";
+}
+
+/** One time bucket of one provider, rail and band. */
+export type Bucket = { start: number; approved: number; declined: number; errors: number };
+export type WindowConfig = { halfLifeMs: number; changeThreshold: number };
+
+/** Bernoulli Kullback–Leibler divergence, clamped away from 0 and 1. */
+function kl(p: number, q: number): number {
+  const e = 1e-9;
+  p = Math.min(1 - e, Math.max(e, p));
+  q = Math.min(1 - e, Math.max(e, q));
+  return p * Math.log(p / q) + (1 - p) * Math.log((1 - p) / (1 - q));
+}
+
+/** The generalised likelihood ratio that two samples (a1 of n1, a2 of n2) come from different rates. */
+export function changeStatistic(a1: number, n1: number, a2: number, n2: number): number {
+  if (n1 <= 0 || n2 <= 0) return 0;
+  const pooled = (a1 + a2) / (n1 + n2);
+  return n1 * kl(a1 / n1, pooled) + n2 * kl(a2 / n2, pooled);
+}
+
+/** Each side of a change must hold this many outcomes before the detector may fire: fewer is noise. */
+const MIN_SIDE = 3;
+/** The detector looks for a change among the provider's last MAX_RECENT outcomes (its own, however far apart in time). */
+export const MAX_RECENT = 30;
+
+/**
+ * The score of one provider, rail and band at `now`, and its reset time (outcomes at or before
+ * it are forgotten). `resetAt` is the one the caller kept from earlier calls.
+ *
+ * The detector counts the provider's own outcomes, not time: a provider that loses its traffic
+ * after a few refusals (success-rate stops sending it any) must still be judged on those few, and
+ * a recovering one on the handful that exploration sends it. Every split point among its last
+ * MAX_RECENT outcomes (bucket boundaries, newest first) is tested — the generalised likelihood
+ * ratio takes the best split — and the first crossing forgets everything before the split.
+ */
+export function scoreBuckets(buckets: Bucket[], now: number, cfg: WindowConfig, resetAt: number | null): { score: Score; resetAt: number | null } {
+  const live = resetAt === null ? buckets : buckets.filter((b) => b.start > resetAt);
+  let totalA = 0;
+  let totalN = 0;
+  for (const b of live) (totalA += b.approved), (totalN += b.approved + b.declined);
+  let a1 = 0;
+  let n1 = 0;
+  let cut = -1;
+  for (let k = live.length - 1; k > 0 && n1 < MAX_RECENT; k--) {
+    const b = live[k]!;
+    a1 += b.approved;
+    n1 += b.approved + b.declined;
+    const n2 = totalN - n1;
+    if (n1 >= MIN_SIDE && n2 >= MIN_SIDE && changeStatistic(a1, n1, totalA - a1, n2) > cfg.changeThreshold) {
+      cut = k;
+      break;
+    }
+  }
+  const kept = cut < 0 ? live : live.slice(cut);
+  const lastReset = cut < 0 ? resetAt : live[cut - 1]!.start;
+  let approved = 0;
+  let declined = 0;
+  for (const b of kept) {
+    const w = Math.pow(0.5, Math.max(0, now - b.start) / cfg.halfLifeMs);
+    approved += w * b.approved;
+    declined += w * b.declined;
+  }
+  return { score: { approved, failed: declined }, resetAt: lastReset };
+}

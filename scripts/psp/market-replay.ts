@@ -1,0 +1,75 @@
+// The success-rate policy replayed against the market model in process (no HTTP): the same
+// selectRoute and the same window (lib/routing/window.ts: evidence, discount, change detector)
+// with time counted in payments — one bucket per payment, half-lives in payments. Many seeds in
+// seconds: how the algorithm and its settings were chosen (npm run bench:routing -- --offline),
+// and what lib/routing/market.test.ts pins.
+import { decide, oracle, type Scenario } from "./market.ts";
+import { compileRoutingRules, selectRoute, seededRng } from "../../lib/routing/select.ts";
+import { evidenceOf, scoreBuckets, type Bucket } from "../../lib/routing/window.ts";
+
+export const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
+export type ReplayVariant = { name: string; halfLife: number; threshold: number; exploration: number; legacy?: boolean };
+/** The shipped settings, in payments (lib/config.ts turns them into time). */
+export const CHOSEN: ReplayVariant = { name: "thompson + change detector (shipped)", halfLife: 300, threshold: 5, exploration: 0.03 };
+
+/** One run of the success-rate policy over scenario `s`: approvals, and the oracle's. */
+export function replay(s: Scenario, v: ReplayVariant, rngSeed: number): { approved: number; oracle: number } {
+  const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: PROVIDERS.map((provider) => ({ provider })) }]);
+  const buckets = new Map(PROVIDERS.map((p) => [p, [] as Bucket[]]));
+  const resets = new Map<string, number | null>(PROVIDERS.map((p) => [p, null]));
+  const cfg = { halfLifeMs: v.halfLife, changeThreshold: v.threshold };
+  const rng = seededRng(rngSeed);
+  let approved = 0;
+  let best = 0;
+  for (let i = 0; i < s.n; i++) {
+    if (oracle(s, i, PROVIDERS).approved) best++;
+    const scores = new Map(
+      PROVIDERS.map((p) => {
+        if (v.legacy) {
+          // Before: every failure (errors and the buyer's declines included) against the provider, no detector.
+          let a = 0;
+          let f = 0;
+          for (const b of buckets.get(p)!) (a += b.approved * Math.pow(0.5, (i - b.start) / v.halfLife)), (f += (b.declined + b.errors) * Math.pow(0.5, (i - b.start) / v.halfLife));
+          return [p, { approved: a, failed: f }];
+        }
+        const r = scoreBuckets(buckets.get(p)!, i, cfg, resets.get(p)!);
+        resets.set(p, r.resetAt);
+        return [p, r.score];
+      }),
+    );
+    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, PROVIDERS, { rng, score: (p) => scores.get(p)! });
+    for (const step of plan.steps) {
+      const d = decide(s, step.provider, i);
+      const e = v.legacy ? (d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "declined") : evidenceOf(d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "hard", d.reason ?? null);
+      if (e) {
+        const list = buckets.get(step.provider)!;
+        let b = list.at(-1);
+        if (!b || b.start !== i) list.push((b = { start: i, approved: 0, declined: 0, errors: 0 }));
+        if (e === "approved") b.approved++;
+        else if (e === "declined") b.declined++;
+        else b.errors++;
+      }
+      if (d.mode === "accept") {
+        approved++;
+        break;
+      }
+      if (d.mode === "decline") break; // do_not_honor and the buyer's hard declines stop the cascade
+    }
+    // Buckets older than eight half-lives weigh nothing: dropped (keeps a run linear).
+    for (const list of buckets.values()) while (list.length && i - list[0]!.start > 8 * v.halfLife) list.shift();
+  }
+  return { approved, oracle: best };
+}
+
+/** Fixed priority (the platform order) over scenario `s`: approvals. */
+export function replayFixed(s: Scenario): number {
+  let approved = 0;
+  for (let i = 0; i < s.n; i++) {
+    for (const p of PROVIDERS) {
+      const d = decide(s, p, i);
+      if (d.mode === "accept") approved++;
+      if (d.mode !== "error") break;
+    }
+  }
+  return approved;
+}
