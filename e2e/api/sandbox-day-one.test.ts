@@ -103,6 +103,13 @@ test("a Brazilian sandbox checkout offers PIX, boleto and card, and each can be 
     return { token: s.body.sessionId as string, ids: [...html.matchAll(/name="paymentMethodId"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="paymentMethodId"/g)].map((x) => x[1] ?? x[2]).sort() };
   };
   const first = await offered();
+  // Buyer pages carry a favicon (issue 24, point 7), served as an image.
+  const page = await (await fetch(`${API_URL}/checkout/${first.token}?locale=pt-BR`)).text();
+  const icon = page.match(/<link rel="icon" href="([^"]+)"/);
+  assert.ok(icon, "a favicon link");
+  const svg = await fetch(new URL(icon[1]!, API_URL));
+  assert.equal(svg.status, 200);
+  assert.match(svg.headers.get("content-type") ?? "", /image\/svg\+xml/);
   assert.deepEqual(first.ids, ["1002", "1006", "sbx_pix"]);
   for (const id of ["1002", "1006", "sbx_pix"]) {
     const { token } = await offered();
