@@ -46,6 +46,8 @@ export const POLICY = {
   fundSandbox: { label: "Add test money to the payout balance", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "fund_sandbox_only", money: true },
   simulatePayout: { label: "Simulate a payout's outcome", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "simulate_sandbox_only", money: true },
   manageSettlements: { label: "Set where settlements and withdrawals are sent (the settlement destination)", keys: SECRET, roles: STAFF, money: true },
+  settleNow: { label: "Settle pending funds now (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
+  registerQrSandbox: { label: "Register the shop for QR charges (sandbox)", keys: [], roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   runSettlement: { label: "Run the settlement batch now (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   simulateCrypto: { label: "Simulate a settlement's, withdrawal's or top-up's outcome", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   simulateDispute: { label: "Decide a chargeback's outcome (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },

@@ -12,8 +12,17 @@ export async function settleDueBalances(opts: { now?: Date; limit?: number } = {
     orderBy: { settleAt: "asc" },
     take: opts.limit ?? 500,
   });
+  return settleTransactions(due.map((d) => d.id));
+}
+
+/**
+ * The one settlement recipe, for the daily job and the sandbox's "settle now"
+ * (lib/settlements/settle-now.ts): each still-pending payment, locked, moves its net through the
+ * money kernel. Returns how many moved.
+ */
+export function settleTransactions(ids: string[]): Promise<number> {
   return forEachDueTransaction(
-    due.map((d) => d.id),
+    ids,
     { name: "settle", stillDue: "settlement_status = 'pending'", status: (t) => t.settlementStatus, from: ["pending"] },
     async (tx, t) => {
       await tx.transaction.update({ where: { id: t.id }, data: { settlementStatus: "settled" } });

@@ -27,3 +27,16 @@ export const getBalanceEndpoint = defineEndpoint({
   response: balanceResponse,
   errors: [],
 });
+
+export const settleNowEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/me/balance/settle-now",
+  tag: "Sandbox",
+  summary: "Settle pending funds now (sandbox)",
+  description:
+    "Sandbox only; a live key gets 400 production_key_refused. Moves every completed payment still waiting for its settlement date (T+N) from `pending` to `available` at once, through the same ledger recipe as the daily settlement job, so settlements and withdrawals can be tried on day one. The rolling reserve stays held. Answers how many payments settled (0 when none waited) and the balance after.",
+  auth: "secret",
+  permission: "settleNow",
+  response: z.object({ settled: z.number().int().describe("Payments moved to available"), balance: balanceResponse }),
+  errors: [],
+});

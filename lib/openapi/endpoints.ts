@@ -11,7 +11,7 @@ import { custodyNoticeEndpoint } from "@/lib/custody/schema";
 import { createWithdrawalEndpoint, getWithdrawalEndpoint, listWithdrawalsEndpoint, simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { cancelQrOrderEndpoint, createQrOrderEndpoint, getEstablishmentEndpoint, getQrOrderEndpoint, listQrOrdersEndpoint, simulateQrOrderEndpoint } from "@/lib/qr/schema";
 import { acceptClaimEndpoint, getClaimEndpoint, getEvidenceFileEndpoint, listClaimsEndpoint, refundPaymentEndpoint, simulateClaimEndpoint, submitEvidenceEndpoint } from "@/lib/claims/schema";
-import { getBalanceEndpoint } from "@/lib/ledger/schema";
+import { getBalanceEndpoint, settleNowEndpoint } from "@/lib/ledger/schema";
 import { getSettlementEndpoint, listSettlementsEndpoint, runSettlementEndpoint, settlementReceiptEndpoint, simulateSettlementEndpoint } from "@/lib/settlements/schema";
 import { getEventEndpoint, listEventsEndpoint } from "@/lib/events/schema";
 import { exportClaimsEndpoint, exportLedgerEndpoint, exportPaymentsEndpoint, exportPayoutsEndpoint, exportSettlementsEndpoint } from "@/lib/exports/schema";
@@ -30,6 +30,7 @@ export const ENDPOINTS: EndpointDef[] = [
   pingEndpoint,
   meEndpoint,
   getBalanceEndpoint,
+  settleNowEndpoint,
   getDestinationEndpoint,
   setDestinationEndpoint,
   getRoutingEndpoint,

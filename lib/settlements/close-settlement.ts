@@ -2,7 +2,8 @@
 // ledger lock, the whole available pay-in USD (at least 50 USD) leaves `available` for
 // `in_transit` (recipe settlementClosed: net + the tier's withdrawal fee), the payments settled
 // into available since the last batch are claimed by this one (their per-rail totals go on the
-// receipt), the batch row is written and `settlement.closed` is emitted. A batch per period start
+// receipt, with every movement of `available` since the last batch: lib/settlements/statement.ts),
+// the batch row is written and `settlement.closed` is emitted. A batch per period start
 // is unique, so two runs at once (two instances, a double click) close one.
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -12,6 +13,7 @@ import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
 import { findDestination } from "@/lib/crypto-assets/settlement-destination";
 import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
 import { presentSettlement } from "@/lib/settlements/present";
+import { availableStatement } from "@/lib/settlements/statement";
 import type { Environment, MerchantTier } from "@/lib/generated/prisma/enums";
 
 export const SETTLEMENT_MINIMUM_USD_MINOR = 5_000n;
@@ -19,7 +21,7 @@ export const SETTLEMENT_MINIMUM_USD_MINOR = 5_000n;
 type Scope = { merchant: { id: string; tier: MerchantTier }; environment: Environment };
 export type CloseOutcome = { settlement: ReturnType<typeof presentSettlement> | null; skipped: "below_minimum" | "no_destination" | null };
 
-type Swept = { payment_method_id: string; rail_name: string; currency_local: string; n: string; amount_local: string; amount_usd: string; net_usd: string };
+type Swept = { payment_method_id: string; rail_name: string; currency_local: string; n: string; amount_local: string; amount_usd: string; fees_usd: string; reserve_usd: string; net_usd: string };
 
 export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): Promise<CloseOutcome> {
   const destination = await findDestination(scope);
@@ -45,9 +47,11 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
             WITH claimed AS (
               UPDATE transactions SET settlement_batch_id = ${id}
               WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND settlement_status = 'settled' AND settlement_batch_id IS NULL
-              RETURNING payment_method_id, rail_name, currency_local, amount_local, amount_usd, amount_usd - fee_platform - fee_provider - fee_network - reserve_amount AS net)
-            SELECT payment_method_id, rail_name, currency_local, count(*)::text AS n, sum(amount_local)::text AS amount_local, sum(amount_usd)::text AS amount_usd, sum(net)::text AS net_usd
+              RETURNING payment_method_id, rail_name, currency_local, amount_local, amount_usd, fee_platform + fee_provider + fee_network AS fees, reserve_amount, amount_usd - fee_platform - fee_provider - fee_network - reserve_amount AS net)
+            SELECT payment_method_id, rail_name, currency_local, count(*)::text AS n, sum(amount_local)::text AS amount_local, sum(amount_usd)::text AS amount_usd, sum(fees)::text AS fees_usd, sum(reserve_amount)::text AS reserve_usd, sum(net)::text AS net_usd
             FROM claimed GROUP BY 1, 2, 3 ORDER BY 1, 3`;
+          // Every movement of `available` since the previous batch: what the receipt reconciles.
+          const statement = await availableStatement(tx, merchantId, environment, periodFrom);
           const row = await tx.settlement.create({
             data: {
               id,
@@ -60,7 +64,10 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
               feeUsd: fee,
               netUsd: available - fee,
               transactionCount: swept.reduce((n, s) => n + Number(s.n), 0),
-              breakdown: swept.map((s) => ({ paymentMethodId: s.payment_method_id, railName: s.rail_name, currency: s.currency_local, count: Number(s.n), amountLocal: s.amount_local, amountUsd: s.amount_usd, netUsd: s.net_usd })),
+              breakdown: {
+                payments: swept.map((s) => ({ paymentMethodId: s.payment_method_id, railName: s.rail_name, currency: s.currency_local, count: Number(s.n), amountLocal: s.amount_local, amountUsd: s.amount_usd, feesUsd: s.fees_usd, reserveUsd: s.reserve_usd, netUsd: s.net_usd })),
+                ...statement,
+              },
               asset: destination.asset,
               network: destination.network,
               address: destination.address,

@@ -95,6 +95,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/me/balance/settle-now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle pending funds now (sandbox)
+         * @description Sandbox only; a live key gets 400 production_key_refused. Moves every completed payment still waiting for its settlement date (T+N) from `pending` to `available` at once, through the same ledger recipe as the daily settlement job, so settlements and withdrawals can be tried on day one. The rolling reserve stays held. Answers how many payments settled (0 when none waited) and the balance after.
+         */
+        post: operations["postMeBalanceSettleNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/settlement-destination": {
         parameters: {
             query?: never;
@@ -3249,6 +3269,84 @@ export interface operations {
             };
             /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeBalanceSettleNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Payments moved to available */
+                        settled: number;
+                        balance: components["schemas"]["Balance"];
+                    };
+                };
+            };
+            /** @description Error: production_key_refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,8 +4,11 @@
 // In the sandbox, buttons settle the order as a payer's bank would.
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { useState } from "react";
+import { useRouter } from "next/navigation";
 import type { z } from "zod";
 import { cancelQrOrderAction, createQrOrderAction, simulateQrOrderAction } from "@/server/actions/qr";
+import { registerQrSandboxAction } from "@/server/actions/sandbox";
+import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
 import { actionError, useDashboardData, useLiveData } from "@/components/dashboard/use-dashboard-data";
@@ -21,15 +24,23 @@ type Order = z.infer<typeof qrOrder>;
 type Establishment = z.infer<typeof qrEstablishment>;
 type Orders = LoaderData<"qr-orders">;
 
-export function QrChargeView({ environment, establishment, initial, canCharge, canSimulate, error }: { environment: string; establishment: Establishment | null; initial: Orders | null; canCharge: boolean; canSimulate: boolean; error?: string }) {
+export function QrChargeView({ environment, establishment, initial, canCharge, canSimulate, canRegister = false, error }: { environment: string; establishment: Establishment | null; initial: Orders | null; canCharge: boolean; canSimulate: boolean; canRegister?: boolean; error?: string }) {
   const [current, setCurrent] = useState<string | null>(null);
   if (!establishment || !initial) {
+    const sandbox = environment === "sandbox";
     return (
       <>
         <PageHeader title="Charge with QR" description="Show a PIX code at the counter and watch it get paid." />
         <Card>
-          <EmptyState title="This shop cannot charge with QR yet">{error ?? "Ask support to register this shop for QR payments; charging starts as soon as it is registered."}</EmptyState>
+          <EmptyState title="This shop cannot charge with QR yet">
+            {sandbox
+              ? canRegister
+                ? "Register the shop below to try counter charges in the sandbox. It does not register the shop in production."
+                : "The shop's owner or a developer can register it here to try counter charges in the sandbox."
+              : (error ?? "This shop is not registered for QR collection.")}
+          </EmptyState>
         </Card>
+        {sandbox && canRegister ? <RegisterCard /> : null}
       </>
     );
   }
@@ -47,6 +58,38 @@ export function QrChargeView({ environment, establishment, initial, canCharge, c
       </div>
       <RecentOrders environment={environment} initial={initial} onOpen={setCurrent} />
     </>
+  );
+}
+
+function RegisterCard() {
+  const router = useRouter();
+  return (
+    <Card title="Register this shop for QR charges (sandbox)" id="qr-register" className="mt-6">
+      <ActionForm
+        label="Register this shop for QR charges"
+        action={registerQrSandboxAction}
+        toArgs={(f) => [{ name: String(f.get("name") ?? ""), city: String(f.get("city") ?? ""), mcc: String(f.get("mcc") ?? "") }]}
+        fields={["name", "city", "mcc"]}
+        labels={{ name: "Name on the code", city: "City", mcc: "Business category (MCC)" }}
+        submitLabel="Register shop"
+        onDone={() => router.refresh()}
+        done={() => <>Registered. Loading the charge form…</>}
+      >
+        {(f) => (
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <Field label="Name on the code" hint="What the payer's bank app shows." error={f.error("name")}>
+              {(p) => <Input {...p} name="name" required maxLength={60} autoComplete="organization" />}
+            </Field>
+            <Field label="City" error={f.error("city")}>
+              {(p) => <Input {...p} name="city" required maxLength={40} />}
+            </Field>
+            <Field label="Business category (MCC)" hint="4 digits: 5812 restaurants, 5411 groceries." error={f.error("mcc")}>
+              {(p) => <Input {...p} name="mcc" required inputMode="numeric" pattern="[0-9]{4}" maxLength={4} defaultValue="5812" />}
+            </Field>
+          </div>
+        )}
+      </ActionForm>
+    </Card>
   );
 }
 

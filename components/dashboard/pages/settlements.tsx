@@ -6,6 +6,7 @@
 import { useRouter } from "next/navigation";
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { runSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/server/actions/settlements";
+import { settleNowAction } from "@/server/actions/sandbox";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
@@ -21,7 +22,7 @@ type List = LoaderData<"settlements">;
 type Settlement = List["data"][number];
 type Destination = { asset: string; network: string; address: string } | null;
 
-export function SettlementsView({ environment, initial, destination, canRun, canSimulate, canManage }: { environment: string; initial: List; destination: Destination; canRun: boolean; canSimulate: boolean; canManage: boolean }) {
+export function SettlementsView({ environment, initial, destination, canRun, canSettle = false, canSimulate, canManage }: { environment: string; initial: List; destination: Destination; canRun: boolean; canSettle?: boolean; canSimulate: boolean; canManage: boolean }) {
   const { data } = useLiveData(environment, "settlements", { limit: 20 }, initial, 3_000);
   const sandbox = environment === "sandbox";
   return (
@@ -29,7 +30,7 @@ export function SettlementsView({ environment, initial, destination, canRun, can
       <PageHeader title="Settlements" description="Daily batches that send your available balance, less the withdrawal fee, to your settlement destination." />
       <div className="mb-6 grid gap-6 lg:grid-cols-2">
         <DestinationCard destination={destination} canManage={canManage} />
-        {sandbox && canRun ? <RunCard /> : null}
+        {sandbox && canRun ? <RunCard canSettle={canSettle} /> : null}
       </div>
       <Card title="Batches" id="settlements-list">
         <ResourceTable
@@ -177,9 +178,31 @@ function DestinationCard({ destination, canManage }: { destination: Destination;
   );
 }
 
-function RunCard() {
+function RunCard({ canSettle }: { canSettle: boolean }) {
+  const router = useRouter();
   return (
     <Card title="Run settlement now (sandbox)" id="settlement-run">
+      {canSettle ? (
+        <div className="mb-4 border-b border-slate-100 pb-4">
+          <p className="mb-3 text-sm text-slate-600">
+            Payments wait a day or more before their money is available. In the sandbox you can make it available now, as the daily job would on the settlement date (the reserve stays held).
+          </p>
+          <ActionForm
+            label="Settle pending funds now"
+            action={settleNowAction}
+            toArgs={() => []}
+            fields={[]}
+            submitLabel="Settle pending funds now"
+            submitVariant="secondary"
+            onDone={() => router.refresh()}
+            done={(d) =>
+              d.settled === 0 ? "Nothing was waiting: no completed payment has pending funds." : `${d.settled} ${d.settled === 1 ? "payment" : "payments"} settled. Available now: ${d.available.toFixed(2)} USD.`
+            }
+          >
+            {() => null}
+          </ActionForm>
+        </div>
+      ) : null}
       <p className="mb-3 text-sm text-slate-600">Close a batch of the available balance now, as the daily job would.</p>
       <ActionForm
         label="Run settlement now"

@@ -18,6 +18,6 @@ export default async function QrPage() {
     return <QrChargeView environment={d.environment} establishment={establishment} initial={initial} canCharge={d.can("collect")} canSimulate={d.can("simulatePayment")} />;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    return <QrChargeView environment={d.environment} establishment={null} initial={null} canCharge={false} canSimulate={false} error={err.message} />;
+    return <QrChargeView environment={d.environment} establishment={null} initial={null} canCharge={false} canSimulate={false} canRegister={d.can("registerQrSandbox")} error={err.message} />;
   }
 }

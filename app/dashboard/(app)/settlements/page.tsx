@@ -9,5 +9,5 @@ export const metadata: Metadata = { title: "Settlements · Dashboard" };
 export default async function SettlementsPage() {
   const d = await requireDashboard();
   const [initial, { destination }] = await Promise.all([listSettlements(d.ctx, { limit: 20 }), getSettlementDestination(d.ctx)]);
-  return <SettlementsView environment={d.environment} initial={initial} destination={destination} canRun={d.can("runSettlement")} canSimulate={d.can("simulateCrypto")} canManage={d.can("manageSettlements")} />;
+  return <SettlementsView environment={d.environment} initial={initial} destination={destination} canRun={d.can("runSettlement")} canSettle={d.can("settleNow")} canSimulate={d.can("simulateCrypto")} canManage={d.can("manageSettlements")} />;
 }
