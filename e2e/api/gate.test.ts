@@ -213,6 +213,8 @@ describe("dashboard", () => {
     { name: "createTopupAction", page: () => "/dashboard/topups", args: () => [{ asset: "USDC", network: "POLYGON" }] },
     { name: "simulateTopupAction", page: () => "/dashboard/topups", args: () => [ids.topup, "25"] },
     { name: "testCascadeAction", page: () => "/dashboard/developers", args: () => [{ paymentMethodId: "sbx_card", amount: "5", steps: ["accept"], notices: [] }] },
+    { name: "settleNowAction", page: () => "/dashboard/settlements", args: () => [] },
+    { name: "registerQrSandboxAction", page: () => "/dashboard/qr", args: () => [{ name: "Gate Cafe", city: "Sao Paulo", mcc: "5812" }] },
     // Last: it rolls the sandbox secret key the API steps above used.
     { name: "rollSecretKeyAction", page: () => "/dashboard/developers", args: () => [ids.keyPair] },
   ];
@@ -220,7 +222,7 @@ describe("dashboard", () => {
   test("every money server action of the dashboard is in the list this suite drives", async () => {
     const fs = await import("node:fs/promises");
     // Session, account, team and routing actions are checked by their own suites.
-    const areas = ["payments", "claims", "qr", "settlements", "withdrawals", "topups", "webhooks", "keys", "deposits", "payouts"];
+    const areas = ["payments", "claims", "qr", "settlements", "withdrawals", "topups", "webhooks", "keys", "deposits", "payouts", "sandbox"];
     const exported: string[] = [];
     for (const area of areas) {
       const source = await fs.readFile(new URL(`../../server/actions/${area}.ts`, import.meta.url), "utf8");
@@ -263,6 +265,8 @@ describe("dashboard", () => {
       ["simulateSettlementAction", "/dashboard/settlements", [ids.settlement, "paid"], "production_key_refused"],
       ["simulateWithdrawalAction", "/dashboard/withdrawals", [ids.withdrawal, "completed"], "production_key_refused"],
       ["simulateTopupAction", "/dashboard/topups", [ids.topup, "25"], "production_key_refused"],
+      ["settleNowAction", "/dashboard/settlements", [], "production_key_refused"],
+      ["registerQrSandboxAction", "/dashboard/qr", [{ name: "Gate Cafe", city: "Sao Paulo", mcc: "5812" }], "production_key_refused"],
     ] as const) {
       const { id } = await find(name, [page]);
       const result = actionResult((await callAction(live, page, id, [...args])).text);
