@@ -16,7 +16,8 @@ let viaNext: RunningServer;
 
 before(async () => {
   const port = await freePort();
-  const env: Record<string, string | undefined> = { ...process.env, API_FAST_PATH: "off", APP_URL: `http://127.0.0.1:${port}` };
+  // The same APP_URL as the first server: answers carry absolute links built from it.
+  const env: Record<string, string | undefined> = { ...process.env, API_FAST_PATH: "off" };
   viaNext = startNext({ port, env, stdio: "ignore" });
   await waitForHttp(`${viaNext.url}/api/v1/ping`, 120_000);
 });
