@@ -1,32 +1,61 @@
-// Benchmark of the foundation: requests/s and latency of GET /api/v1/ping and GET /api/v1/me at
-// 50 connections against a production build on a fresh database of the local PostgreSQL.
-// The load generator (autocannon) runs on the same machine, so it shares the CPU with the server.
-//   npm run bench [-- --duration 10 --connections 50]
+// The foundation benchmark (issue 23): one run, one database, side by side on the same cores:
+// a raw node:http server answering a JSON constant (the runtime's ceiling), and the app's
+// production build served twice from the same database, once with the API fast path
+// (scripts/lib/api-dispatch.ts, the default) and once with API_FAST_PATH=off (every request
+// through Next's router). autocannon runs in this process, on the same machine, so it shares
+// the CPU with the servers; read the ratios, absolute numbers move with the machine.
+//   npm run bench [-- --duration 8 --connections 50 --payments 200]
+// Rows: raw node, GET /api/v1/ping, POST /api/v1/payments (sbx_card, a new Idempotency-Key
+// each), GET /api/v1/payments?limit=50 (a merchant with --payments payments), GET
+// /checkout/<token> (the buyer's selector page, pt-BR; pages always go through Next), and the
+// checkout page's JavaScript (gzip bytes of the scripts it loads).
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { spawn } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import { availableParallelism, loadavg } from "node:os";
 import autocannon from "autocannon";
-import { deployMigrations, parseDatabaseUrl } from "./lib/schema-engine.ts";
 import { freePort } from "./lib/embedded-db.ts";
+import { deployMigrations } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
-import { startNext, waitForHttp } from "./lib/server.ts";
+import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
+import { sql } from "./lib/bench-server.ts";
 
-const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" } } });
+const { values } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, payments: { type: "string", default: "200" } } });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-async function admin(sql: string) {
-  const c = new pg.Client(parseDatabaseUrl(adminUrl));
-  await c.connect();
-  await c.query(sql);
-  await c.end();
+type Row = { what: string; rps: number; p50: number; p99: number; bad: string };
+
+async function measure(what: string, opts: autocannon.Options): Promise<Row> {
+  // Warm-up (JIT, pools, caches), then the measured run.
+  await autocannon({ ...opts, connections: Math.min(connections, 10), duration: 2 });
+  const r = await autocannon({ ...opts, connections, duration });
+  // Answers other than 2xx by status (a benchmark of refusals measures nothing), and socket errors.
+  const codes = Object.entries((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+    .filter(([code]) => !code.startsWith("2"))
+    .map(([code, v]) => `${v.count}×${code}`);
+  const bad = [...codes, ...(r.errors + r.timeouts ? [`${r.errors + r.timeouts} errors`] : [])].join(", ") || "0";
+  return { what, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, bad };
 }
 
-type Row = { target: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+/** The runtime's ceiling: node:http answering a JSON constant, in its own process like the app. */
+async function rawNode(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const code = `require("node:http").createServer((q,s)=>{const b='{"ok":true}';s.writeHead(200,{"content-type":"application/json","content-length":b.length});s.end(b)}).listen(${port},"127.0.0.1")`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}/`;
+  await waitForHttp(url);
+  return { url, stop: () => child.kill() };
+}
 
-async function load(url: string, key: string): Promise<Row> {
-  const r = await autocannon({ url, connections, duration, headers: { authorization: `Bearer ${key}` } });
-  return { target: new URL(url).pathname, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+/** Gzip bytes of the scripts a page loads (what a buyer's phone downloads before it can run them). */
+async function pageScripts(pageUrl: string): Promise<{ count: number; gzipBytes: number }> {
+  const html = await (await fetch(pageUrl, { headers: { "accept-language": "pt-BR" } })).text();
+  const srcs = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => new URL(m[1]!.replace(/&amp;/g, "&"), pageUrl).toString());
+  let gzipBytes = 0;
+  for (const src of new Set(srcs)) gzipBytes += gzipSync(Buffer.from(await (await fetch(src)).arrayBuffer())).byteLength;
+  return { count: new Set(srcs).size, gzipBytes };
 }
 
 async function main() {
@@ -34,33 +63,79 @@ async function main() {
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   const databaseUrl = u.toString();
-  await admin(`CREATE DATABASE "${name}"`);
-  const port = await freePort();
-  const server = startNext({
-    port,
-    stdio: "ignore",
-    // Limits scaled up so the benchmark measures the service, not the 429 path.
-    env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test" },
-  });
+  await sql(adminUrl, `CREATE DATABASE "${name}"`);
+  const servers: RunningServer[] = [];
+  const raw = await rawNode();
   try {
     await deployMigrations(databaseUrl);
     buildIfStale();
-    await waitForHttp(`${server.url}/api/v1/ping`);
+    const start = async (fast: boolean) => {
+      const port = await freePort();
+      // Limits scaled away so the benchmark measures the service, not the 429 path.
+      const s = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test", LOG_LEVEL: "warn", API_FAST_PATH: fast ? "on" : "off" } });
+      servers.push(s);
+      await waitForHttp(`${s.url}/api/v1/ping`);
+      return s.url;
+    };
+    const fastUrl = await start(true);
+    const nextUrl = await start(false);
+
     process.env.DATABASE_URL = databaseUrl;
     const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
     const m = await createMerchant({ name: "Bench", tier: "premium" });
-    const key = m.sandbox.secretKey;
-    // Warm-up: JIT, connection pool, key cache.
-    await autocannon({ url: `${server.url}/api/v1/me`, connections: 10, amount: 2000, headers: { authorization: `Bearer ${key}` } });
-    const rows = [await load(`${server.url}/api/v1/ping`, key), await load(`${server.url}/api/v1/me`, key)];
-    console.log(`\n${connections} connections, ${duration} s each, load generator on the same ${(await import("node:os")).availableParallelism()} cores\n`);
-    console.log("endpoint           req/s    p50 ms   p99 ms   errors  non-2xx");
-    for (const r of rows) console.log(`${r.target.padEnd(18)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)} ${String(r.non2xx).padStart(8)}`);
-    const { db } = await import("../lib/db.ts");
-    await db().$disconnect();
+    const auth = { authorization: `Bearer ${m.sandbox.secretKey}` };
+    // The small merchant's history, for the list row.
+    for (let i = 0; i < Number(values.payments); i++) {
+      await fetch(`${fastUrl}/api/v1/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ amount: 10 + (i % 90), paymentMethodId: "sbx_card", merchantOrderId: `seed-${i}` }) });
+    }
+    const session = (await (
+      await fetch(`${fastUrl}/api/v1/checkout/sessions`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ amount: 100, country: "BR", customer: { firstName: "Ana", lastName: "Souza", email: "ana@example.com", phone: "+55 11 98765-4321" } }),
+      })
+    ).json()) as { checkoutUrl: string };
+    const checkoutPath = new URL(session.checkoutUrl).pathname;
+
+    let n = 0;
+    const apiRows = async (base: string, label: string) => [
+      await measure(`GET /api/v1/ping${label}`, { url: `${base}/api/v1/ping`, headers: auth }),
+      await measure(`POST /api/v1/payments${label}`, {
+        url: `${base}/api/v1/payments`,
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...req.headers, "idempotency-key": `bench-${process.pid}-${++n}` },
+              body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: `bench-${n}` }),
+            }),
+          },
+        ],
+      }),
+      await measure(`GET /api/v1/payments?limit=50${label}`, { url: `${base}/api/v1/payments?limit=50`, headers: auth }),
+    ];
+    const rawRow = await measure("raw node:http, a JSON constant", { url: raw.url });
+    const fast = await apiRows(fastUrl, "");
+    const viaNext = await apiRows(nextUrl, " (through Next)");
+    const page = await measure("GET /checkout/<token> (pt-BR)", { url: `${fastUrl}${checkoutPath}`, headers: { "accept-language": "pt-BR" } });
+    const scripts = await pageScripts(`${fastUrl}${checkoutPath}`);
+
+    const ping = fast[0]!.rps;
+    console.log(`\n${connections} connections, ${duration} s per row after a 2 s warm-up; load generator in this process on the same ${availableParallelism()} cores; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
+    console.log("| What | req/s | vs ping | p50 ms | p99 ms | errors+non-2xx |");
+    console.log("|---|---|---|---|---|---|");
+    for (const r of [rawRow, ...fast, page, ...viaNext]) console.log(`| ${r.what} | ${r.rps.toLocaleString("en")} | ${(r.rps / ping).toFixed(2)}x | ${r.p50} | ${r.p99} | ${r.bad} |`);
+    console.log(`\nping vs raw node: ${(ping / rawRow.rps).toFixed(3)}x (target >= 0.10x)`);
+    console.log(`POST /payments vs ping: ${(fast[1]!.rps / ping).toFixed(2)}x (target >= 0.6x), p99 ${fast[1]!.p99} ms (target < 100)`);
+    console.log(`GET /payments?limit=50 vs ping: ${(fast[2]!.rps / ping).toFixed(2)}x (small merchant; target >= 0.5x on a million-row one)`);
+    console.log(`checkout vs ping: ${(page.rps / ping).toFixed(2)}x (target >= 0.4x), p99 ${page.p99} ms (target < 300); its JavaScript: ${scripts.count} scripts, ${(scripts.gzipBytes / 1024).toFixed(1)} KiB gzip (target < 30 KiB)`);
+    console.log(`fast path vs Next for the API: ping ${(fast[0]!.rps / viaNext[0]!.rps).toFixed(2)}x, POST /payments ${(fast[1]!.rps / viaNext[1]!.rps).toFixed(2)}x, GET /payments ${(fast[2]!.rps / viaNext[2]!.rps).toFixed(2)}x`);
   } finally {
-    await server.stop();
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    raw.stop();
+    for (const s of servers) await s.stop();
+    await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }
 }
 

@@ -29,11 +29,16 @@ type Entry = { at: number; value: Principal };
 const cache = singleton("principal-cache", () => {
   const byKey = new Map<string, Entry>();
   const unknown = new Map<string, number>();
+  // Lookups in flight, one per credential: concurrent requests with the same key share it.
+  const inFlight = new Map<string, Promise<Principal | null>>();
+  const state = { generation: 0 };
   onInvalidated("credentials", () => {
     byKey.clear();
     unknown.clear();
+    inFlight.clear();
+    state.generation++;
   });
-  return { byKey, unknown };
+  return { byKey, unknown, inFlight, state };
 });
 
 /** Called on a cache miss, before the database is asked (the failed-authentication limit). */
@@ -72,16 +77,35 @@ async function cached(key: string, load: () => Promise<Row | null>, beforeLookup
   if (hit && now - hit.at < TTL_MS) return hit.value;
   const miss = cache.unknown.get(key);
   if (miss !== undefined && now - miss < TTL_MS) return null;
-  await beforeLookup?.();
-  const value = toPrincipal(await load());
-  if (value) {
-    cache.unknown.delete(key);
-    rememberBounded(cache.byKey, key, { at: Date.now(), value }, MAX_KNOWN);
-  } else {
-    cache.byKey.delete(key);
-    rememberBounded(cache.unknown, key, Date.now(), MAX_UNKNOWN);
+  // One lookup per credential at a time. Without it, every request of a busy key arriving while
+  // its entry is refreshed (each TTL) looked it up again, and each lookup took a place in the
+  // failed-authentication count (lib/auth/failed-auth.ts) before giving it back: 50 concurrent
+  // requests went past the allowance and a real key got 429s every 5 s. A request that joins a
+  // lookup in flight is not a lookup and takes no place; an unknown key it gets back is still
+  // counted as a failure by its own guard.
+  const pending = cache.inFlight.get(key);
+  if (pending) return pending;
+  const generation = cache.state.generation;
+  const lookup = (async () => {
+    await beforeLookup?.();
+    const value = toPrincipal(await load());
+    // A change notified while the lookup ran may make its answer stale: keep it out of the cache.
+    if (cache.state.generation !== generation) return value;
+    if (value) {
+      cache.unknown.delete(key);
+      rememberBounded(cache.byKey, key, { at: Date.now(), value }, MAX_KNOWN);
+    } else {
+      cache.byKey.delete(key);
+      rememberBounded(cache.unknown, key, Date.now(), MAX_UNKNOWN);
+    }
+    return value;
+  })();
+  cache.inFlight.set(key, lookup);
+  try {
+    return await lookup;
+  } finally {
+    if (cache.inFlight.get(key) === lookup) cache.inFlight.delete(key);
   }
-  return value;
 }
 
 export function principalBySecretHash(secretHash: string, beforeLookup?: BeforeLookup) {

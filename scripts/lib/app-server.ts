@@ -6,6 +6,7 @@
 import http from "node:http";
 import net, { type Socket } from "node:net";
 import path from "node:path";
+import { createApiDispatch } from "./api-dispatch.ts";
 // Not from schema-engine.ts: that loads pg, which tracing must patch before anything loads it.
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -20,6 +21,9 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
   const app = next({ dev: opts.dev, dir: root, hostname: opts.host, port: opts.port, quiet: !opts.dev });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // /api/v1 straight to the compiled route handlers (scripts/lib/api-dispatch.ts); pages through
+  // Next. API_FAST_PATH=off sends everything through Next (for comparison and as an escape hatch).
+  const api = opts.dev || process.env.API_FAST_PATH === "off" ? null : createApiDispatch(root, log);
 
   let draining = false;
   let inFlight = 0;
@@ -34,6 +38,7 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
     res.once("close", finish);
     // Draining: answer this request, then close its connection so the client opens a new one elsewhere.
     if (draining) res.setHeader("Connection", "close");
+    if (api?.dispatch(req, res)) return;
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000; // longer than typical load-balancer idle timeouts
@@ -46,6 +51,9 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
     server.listen(opts.port, opts.host, () => resolve());
   });
   const url = `http://${opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host}:${opts.port}`;
+  // Loaded after the server listens and never awaited: a start (and its signal handlers) never
+  // waits on it, and a request that comes first loads its own route.
+  if (api) setImmediate(() => void api.warm());
 
   let stopping: Promise<void> | null = null;
   const stop = (deadlineMs = 9_000) =>

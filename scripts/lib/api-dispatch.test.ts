@@ -1,0 +1,60 @@
+// The fast path's route table (scripts/lib/api-dispatch.ts) against the route files themselves:
+// every app/api/v1 route file is in it, and a path shaped like a file's pattern reaches that
+// file, with Next's precedence (static, then [param], then [...rest]).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { apiRoutes, matchRoute } from "./api-dispatch.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** The manifest Next writes for these files ("/api/v1/x/[id]/route" -> "app/api/v1/x/[id]/route.js"). */
+function manifestOfRouteFiles(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const e of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (e.name === "route.ts") out[`/${dir.slice("app/".length)}/route`] = `${rel.slice(0, -3)}.js`;
+    }
+  };
+  walk("app/api/v1");
+  return out;
+}
+
+const manifest = manifestOfRouteFiles();
+const routes = apiRoutes({ ...manifest, "/dashboard/page": "app/dashboard/page.js", "/api/inngest/route": "app/api/inngest/route.js" });
+
+test("every /api/v1 route file is in the table, and nothing else", () => {
+  assert.ok(routes.length > 50, `found ${routes.length} routes`);
+  assert.deepEqual(routes.map((r) => r.page).sort(), Object.keys(manifest).sort());
+});
+
+test("a path shaped like a route file's pattern reaches that file and names its params", () => {
+  for (const route of routes) {
+    const parts = route.segments.flatMap((s) => (s.kind === "static" ? [s.value] : s.kind === "param" ? [`value-of-${s.name}`] : ["a", "b"]));
+    const found = matchRoute(routes, parts);
+    // A param whose sample happens to equal a sibling's static name cannot occur: samples are "value-of-…".
+    assert.equal(found?.route.page, route.page, `/${parts.join("/")}`);
+    for (const s of route.segments) {
+      if (s.kind === "param") assert.equal(found!.params[s.name], `value-of-${s.name}`);
+      if (s.kind === "rest") assert.deepEqual(found!.params[s.name], ["a", "b"]);
+    }
+  }
+});
+
+test("static segments win over [param], which wins over [...rest]; unknown paths reach the catch-all", () => {
+  const table = apiRoutes({
+    "/api/v1/payments/[id]/route": "p-id.js",
+    "/api/v1/payments/search/route": "p-search.js",
+    "/api/v1/payments/route": "p.js",
+    "/api/v1/[...path]/route": "rest.js",
+  });
+  assert.equal(matchRoute(table, ["api", "v1", "payments", "search"])?.route.file, "p-search.js");
+  assert.equal(matchRoute(table, ["api", "v1", "payments", "tx_1"])?.route.file, "p-id.js");
+  assert.equal(matchRoute(table, ["api", "v1", "payments"])?.route.file, "p.js");
+  assert.deepEqual(matchRoute(table, ["api", "v1", "payments", "tx_1", "nope"])?.params, { path: ["payments", "tx_1", "nope"] });
+  assert.equal(matchRoute(table, ["api", "v1", "nothing"])?.route.file, "rest.js");
+  assert.equal(matchRoute(table, ["api", "v1"]), null);
+});

@@ -1,0 +1,266 @@
+// The API's fast path. The route files under app/api/v1 stay the one definition of the /api/v1
+// surface: Next compiles each into .next/server/app/…/route.js, and this dispatcher calls those
+// same compiled handlers (the module instances Next itself would load) straight from node:http,
+// without Next's router, proxy and render pipeline, which cost about 2 ms of CPU per request
+// before our handler runs (issue 23). Pages, and anything this table does not know, still go
+// through Next.
+//
+// What Next did for these requests and this file therefore does:
+// - routes by the build's app-paths manifest: static segments before [param] before [...rest];
+// - decodes path segments (a malformed percent-escape goes to Next, whose proxy.ts answers the
+//   contract's JSON 400);
+// - stamps the socket's peer into PEER_HEADER (lib/http/client-ip.ts), overwriting the client's;
+// - gives the handler a Request whose body streams from the socket, and an AbortSignal that
+//   fires when the client goes away (the listen stream ends on it);
+// - writes the Response back with backpressure, streams included, and drains an unread body so
+//   the keep-alive connection stays usable.
+// HEAD, OPTIONS, a trailing slash or an odd path go to Next, which has rules for them.
+import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
+import { existsSync, readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+
+/** lib/http/client-ip.ts PEER_HEADER (not imported: that module is the app's, loaded by Next's bundle). */
+const PEER_HEADER = "x-lp-peer-address";
+const FAST_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+// An API path with ordinary segments: no trailing slash, no empty, "." or ".." segment.
+const PLAIN_PATH = /^\/api\/v1(?:\/(?!\.\.?(?:\/|$))[^/?#]+)*$/;
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "rest"; name: string };
+export type ApiRoute = { page: string; file: string; segments: Segment[] };
+type Loaded = Partial<Record<string, Handler>>;
+
+/** The /api/v1 route files of a build, from its app-paths manifest, most specific first. */
+export function apiRoutes(manifest: Record<string, string>): ApiRoute[] {
+  const routes: ApiRoute[] = [];
+  for (const [page, file] of Object.entries(manifest)) {
+    if (!page.startsWith("/api/v1/") || !page.endsWith("/route")) continue;
+    const parts = page.slice(1, -"/route".length).split("/");
+    const segments: Segment[] = parts.map((p) => {
+      const rest = /^\[\.\.\.(\w+)\]$/.exec(p);
+      if (rest) return { kind: "rest", name: rest[1]! };
+      const param = /^\[(\w+)\]$/.exec(p);
+      return param ? { kind: "param", name: param[1]! } : { kind: "static", value: p };
+    });
+    routes.push({ page, file, segments });
+  }
+  // Next's precedence, segment by segment: static, then [param], then [...rest].
+  const rank = (s: Segment | undefined) => (s === undefined ? -1 : s.kind === "static" ? 0 : s.kind === "param" ? 1 : 2);
+  routes.sort((a, b) => {
+    for (let i = 0; i < Math.max(a.segments.length, b.segments.length); i++) {
+      const d = rank(a.segments[i]) - rank(b.segments[i]);
+      if (d !== 0) return rank(a.segments[i]) === -1 ? 1 : rank(b.segments[i]) === -1 ? -1 : d;
+    }
+    return 0;
+  });
+  return routes;
+}
+
+/** The route serving `parts` (decoded path segments) and its params, or null. */
+export function matchRoute(routes: ApiRoute[], parts: string[]): { route: ApiRoute; params: Record<string, string | string[]> } | null {
+  for (const route of routes) {
+    const params: Record<string, string | string[]> = {};
+    let ok = true;
+    let i = 0;
+    for (; i < route.segments.length; i++) {
+      const seg = route.segments[i]!;
+      if (seg.kind === "rest") {
+        if (i >= parts.length) ok = false;
+        else params[seg.name] = parts.slice(i);
+        i = parts.length;
+        break;
+      }
+      const part = parts[i];
+      if (part === undefined || (seg.kind === "static" && seg.value !== part)) {
+        ok = false;
+        break;
+      }
+      if (seg.kind === "param") params[seg.name] = part;
+    }
+    if (ok && i === parts.length) return { route, params };
+  }
+  return null;
+}
+
+/**
+ * The request's body as a web stream that pauses the socket while nobody reads. `discard()`
+ * drops what the handler left unread (it answered without reading, or stopped at a limit): the
+ * rest is read and thrown away, so the keep-alive connection can carry the next request.
+ */
+function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; discard: () => void } {
+  let closed = false;
+  const discard = () => {
+    closed = true;
+    req.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Buffer) => {
+        if (closed) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once("end", () => {
+        if (!closed) (closed = true), controller.close();
+      });
+      req.once("error", (err) => {
+        if (!closed) (closed = true), controller.error(err);
+      });
+      req.pause();
+    },
+    pull() {
+      if (!closed) req.resume();
+    },
+    cancel: discard,
+  }, { highWaterMark: 4 });
+  return { stream, discard };
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | null): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.toLowerCase() === PEER_HEADER) continue;
+    headers.append(name, raw[i + 1]!);
+  }
+  // What Next's server adds before a handler runs; ours read the peer, never the forwarded claim.
+  headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
+  const host = req.headers.host ?? "localhost";
+  if (!headers.has("x-forwarded-host")) headers.set("x-forwarded-host", host);
+  if (!headers.has("x-forwarded-proto")) headers.set("x-forwarded-proto", "http");
+  if (!headers.has("x-forwarded-for") && req.socket.remoteAddress) headers.set("x-forwarded-for", req.socket.remoteAddress);
+  const method = req.method!;
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  if (body) {
+    init.body = body;
+    init.duplex = "half";
+  }
+  return new Request(`http://${host}${req.url}`, init);
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.statusCode = response.status;
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const gone = () => void reader.cancel().catch(() => {});
+  res.once("close", gone);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) await new Promise<void>((resolve) => (res.once("drain", resolve), res.once("close", resolve)));
+    }
+    res.end();
+  } finally {
+    res.off("close", gone);
+  }
+}
+
+export type ApiDispatch = {
+  /** Serves the request when it is an API request this table knows; false leaves it to Next. */
+  dispatch: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Loads every route's compiled module, one at a time (off the request path: a start-up nicety). */
+  warm: () => Promise<void>;
+  routes: ApiRoute[];
+};
+
+/** The fast path for a production build in `root` (null when there is none to read). */
+export function createApiDispatch(root: string, log: (s: string) => void): ApiDispatch | null {
+  const serverDir = path.join(root, ".next/server");
+  const manifestFile = path.join(serverDir, "app-paths-manifest.json");
+  if (!existsSync(manifestFile)) return null;
+  const routes = apiRoutes(JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, string>);
+  const require = createRequire(path.join(serverDir, "index.js"));
+  const loaded = new Map<string, Loaded | Promise<Loaded>>();
+
+  // The compiled module's own handlers (its `routeModule.userland`), loaded as Next loads them.
+  const load = (route: ApiRoute): Loaded | Promise<Loaded> => {
+    const have = loaded.get(route.file);
+    if (have) return have;
+    const pending = (async () => {
+      const mod = require(path.join(serverDir, route.file)) as { routeModule: { ensureUserland?: () => Promise<void>; userland: Loaded } };
+      await mod.routeModule.ensureUserland?.();
+      const handlers = mod.routeModule.userland;
+      loaded.set(route.file, handlers);
+      return handlers;
+    })();
+    loaded.set(route.file, pending);
+    pending.catch(() => loaded.delete(route.file));
+    return pending;
+  };
+
+  const fail = (res: ServerResponse, err: unknown) => {
+    log(`api fast path: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (res.headersSent) return void res.destroy();
+    // Only reachable when a route module cannot load: handlers answer their own errors (route()).
+    const requestId = `req_${randomBytes(18).toString("base64url")}`;
+    const body = JSON.stringify({ error: { code: "internal_error", type: "api_error", message: `An unexpected error occurred. Quote requestId ${requestId} to support.`, requestId } });
+    res.writeHead(500, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
+  };
+
+  const dispatch = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const method = req.method ?? "";
+    const url = req.url ?? "";
+    if (!FAST_METHODS.has(method) || !url.startsWith("/api/v1/")) return false;
+    const q = url.indexOf("?");
+    const pathname = q === -1 ? url : url.slice(0, q);
+    if (!PLAIN_PATH.test(pathname)) return false;
+    let parts: string[];
+    try {
+      parts = pathname.slice(1).split("/").map(decodeURIComponent);
+    } catch {
+      return false; // a malformed percent-escape: proxy.ts answers it with the contract's 400
+    }
+    const found = matchRoute(routes, parts);
+    if (!found) return false;
+
+    const aborted = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const body = method === "GET" ? null : bodyStream(req);
+    // A body the handler did not read (refused before reading it) is drained, so the
+    // connection can carry the next request.
+    res.once("finish", () => {
+      if (!req.complete) body ? body.discard() : req.resume();
+    });
+    const run = async () => {
+      const handlers = await load(found.route);
+      const handler = handlers[method];
+      // A route module always exports all five (lib/http/handler.ts methods()); a hand-written one may not.
+      if (!handler) throw new Error(`${found.route.page} exports no ${method}`);
+      const response = await handler(toRequest(req, aborted.signal, body?.stream ?? null), { params: Promise.resolve(found.params) });
+      await writeResponse(response, res);
+    };
+    run().catch((err) => fail(res, err));
+    return true;
+  };
+
+  const warm = async () => {
+    for (const route of routes) {
+      await new Promise((r) => setImmediate(r));
+      try {
+        await load(route);
+      } catch (err) {
+        log(`api fast path: could not load ${route.file}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  };
+
+  return { dispatch, warm, routes };
+}
