@@ -10,7 +10,8 @@ import autocannon from "autocannon";
 import { freePort } from "./lib/embedded-db.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
-import { startNext, waitForHttp } from "./lib/server.ts";
+import { spawn } from "node:child_process";
+import { waitForHttp } from "./lib/server.ts";
 import { sql } from "./lib/bench-server.ts";
 
 const { values } = parseArgs({ options: { path: { type: "string", default: "/api/v1/ping" }, method: { type: "string", default: "GET" }, fast: { type: "string", default: "on" }, duration: { type: "string", default: "10" } } });
@@ -48,7 +49,16 @@ async function main() {
     await deployMigrations(databaseUrl);
     buildIfStale();
     const port = await freePort();
-    const server = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test", LOG_LEVEL: "warn", API_FAST_PATH: values.fast, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` } });
+    // --cpu-prof is not allowed in NODE_OPTIONS: the server is started here with it (as startNext would).
+    const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", path.join(import.meta.dirname, "serve.ts")], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SERVE_WITH_PARENT: "1", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test", LOG_LEVEL: "warn", API_FAST_PATH: values.fast },
+    });
+    const server = {
+      url: `http://127.0.0.1:${port}`,
+      stop: () => new Promise<void>((resolve) => (child.once("exit", () => resolve()), process.kill(-child.pid!, "SIGTERM"))),
+    };
     try {
       await waitForHttp(`${server.url}/api/v1/ping`);
       process.env.DATABASE_URL = databaseUrl;
