@@ -1,10 +1,8 @@
 // The methods a checkout offers: the shop's enabled, routable rails of the session's country
 // (all countries without one), each with the amount the buyer would pay in its currency (the
 // price rule, lib/money/price.ts) and whether that amount fits the rail's limits. The sandbox
-// offers its test rails (the production rails it also routes stay reachable through the API);
-// for a session of one country, also that country's rails of the methods no test rail covers
-// (Brazil: sbx_pix, boleto, card), so "pay another way" has another way; a country without
-// test rails gets its production rails, rather than an empty page.
+// offers its test rails only (the production rails it also routes stay reachable through the
+// API), unless the country has none: then its production rails, rather than an empty page.
 import { MAX_HEADLINE_USD_MINOR, buyerLocal } from "@/lib/payments/create-payment";
 import { railLimits, type Rail } from "@/lib/catalog/rails";
 import { routableProviders, shopRails } from "@/lib/catalog/list-payment-methods";
@@ -17,10 +15,7 @@ export type OfferedMethod = { rail: Rail; localMinor: bigint | null; fits: boole
 export async function offeredMethods(shopId: string, environment: Environment, country: string | null, asked: { usd: bigint; currency: string; inputMinor: bigint }): Promise<OfferedMethod[]> {
   const usd = asked.usd;
   let rails = (await shopRails(shopId, environment)).filter(({ rail, enabled }) => enabled && (!country || rail.countryIso3 === country) && routableProviders(rail, environment).length > 0);
-  if (environment === "sandbox" && rails.some(({ rail }) => rail.sandbox)) {
-    const tested = new Set(rails.filter(({ rail }) => rail.sandbox).map(({ rail }) => `${rail.countryIso3}:${rail.method}`));
-    rails = rails.filter(({ rail }) => rail.sandbox || (country !== null && !tested.has(`${rail.countryIso3}:${rail.method}`)));
-  }
+  if (environment === "sandbox" && rails.some(({ rail }) => rail.sandbox)) rails = rails.filter(({ rail }) => rail.sandbox);
   const rates = new Map<string, string | null>();
   const out: OfferedMethod[] = [];
   for (const { rail } of rails) {
