@@ -18,12 +18,11 @@ import { freePort } from "./lib/embedded-db.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
-import { sql } from "./lib/bench-server.ts";
+import { scratchDatabase } from "./lib/scratch-database.ts";
 
 const { values } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, payments: { type: "string", default: "200" } } });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 type Row = { what: string; rps: number; p50: number; p99: number; bad: string };
 
@@ -59,11 +58,8 @@ async function pageScripts(pageUrl: string): Promise<{ count: number; gzipBytes:
 }
 
 async function main() {
-  const name = `lp_bench_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
-  await sql(adminUrl, `CREATE DATABASE "${name}"`);
+  const scratch = await scratchDatabase("lp_bench");
+  const databaseUrl = scratch.url;
   const servers: RunningServer[] = [];
   const raw = await rawNode();
   try {
@@ -135,7 +131,7 @@ async function main() {
   } finally {
     raw.stop();
     for (const s of servers) await s.stop();
-    await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await scratch.drop();
   }
 }
 

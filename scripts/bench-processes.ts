@@ -10,10 +10,9 @@ import autocannon from "autocannon";
 import { deployMigrations } from "./lib/schema-engine.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
-import { sql } from "./lib/bench-server.ts";
+import { scratchDatabase } from "./lib/scratch-database.ts";
 import { root } from "./lib/schema-engine.ts";
 
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 
 async function measure(label: string, workers: number, pinned: boolean, databaseUrl: string) {
@@ -50,10 +49,8 @@ function envFor(port: number, workers: number, databaseUrl: string) {
   return { ...process.env, PORT: String(port), HOST: "127.0.0.1", WEB_CONCURRENCY: String(workers), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "10", RATE_LIMIT_SCALE: "1000", APP_ENV: "test", LOG_LEVEL: "warn" };
 }
 
-const name = `lp_bench_proc_${Date.now().toString(36)}`;
-const u = new URL(adminUrl);
-u.pathname = `/${name}`;
-await sql(adminUrl, `CREATE DATABASE "${name}"`);
+const scratch = await scratchDatabase("lp_bench_proc");
+const u = new URL(scratch.url);
 try {
   await deployMigrations(u.toString());
   buildIfStale();
@@ -68,5 +65,5 @@ try {
 } finally {
   const { db } = await import("../lib/db.ts").catch(() => ({ db: null as never }));
   await db?.().$disconnect().catch(() => {});
-  await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await scratch.drop();
 }

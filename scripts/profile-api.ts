@@ -12,10 +12,9 @@ import { deployMigrations } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { spawn } from "node:child_process";
 import { waitForHttp } from "./lib/server.ts";
-import { sql } from "./lib/bench-server.ts";
+import { scratchDatabase } from "./lib/scratch-database.ts";
 
 const { values } = parseArgs({ options: { path: { type: "string", default: "/api/v1/ping" }, method: { type: "string", default: "GET" }, fast: { type: "string", default: "on" }, duration: { type: "string", default: "10" } } });
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const dir = path.join(process.env.PROFILE_DIR ?? "/tmp/lp-profiles", `${values.method}-${values.path!.replace(/\W+/g, "_")}-fast-${values.fast}`);
 
 type Node = { id: number; callFrame: { functionName: string; url: string }; children?: number[] };
@@ -40,11 +39,8 @@ function bucket(url: string, fn: string): string {
 async function main() {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const name = `lp_prof_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
-  await sql(adminUrl, `CREATE DATABASE "${name}"`);
+  const scratch = await scratchDatabase("lp_prof");
+  const databaseUrl = scratch.url;
   try {
     await deployMigrations(databaseUrl);
     buildIfStale();
@@ -79,7 +75,7 @@ async function main() {
       await server.stop();
     }
   } finally {
-    await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await scratch.drop();
   }
   // The server process's profile is the largest (the tsx/npm wrappers have small ones).
   const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(dir, f));

@@ -46,6 +46,26 @@ export async function api(pathname: string, key: string, body?: unknown) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
+/**
+ * A new sandbox merchant ready to settle: a USDT destination and `payments` paid sbx_card
+ * payments of 80 USD (pending until the settlement delay passes or "settle now").
+ */
+export async function merchantWithPaidPayments(label: string, payments = 2): Promise<TestMerchant> {
+  const m = await newMerchant(label);
+  const key = m.sandbox.secretKey;
+  const put = await fetch(`${BASE_URL}/api/v1/me/settlement-destination`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" }),
+  });
+  expect(put.status).toBe(200);
+  for (let i = 0; i < payments; i++) {
+    const p = await api("/payments", key, { amount: 80, paymentMethodId: "sbx_card" });
+    expect((await api(`/payments/${p.body.transactionId}/simulate`, key, { action: "paid" })).status).toBe(200);
+  }
+  return m;
+}
+
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/dashboard/sign-in");
   await page.getByLabel("Email").fill(email);

@@ -3,23 +3,12 @@
 // closes at once; the owner registers the shop for QR charges from the page and charges.
 // Screenshots (e2e/screenshots/dashboard-settle-now-*, dashboard-qr-register-*) and axe-core.
 import { test, expect } from "@playwright/test";
-import { api, checkPage, nav, newMerchant, signIn } from "./dashboard-helpers";
+import { api, checkPage, merchantWithPaidPayments, nav, newMerchant, signIn } from "./dashboard-helpers";
 
 test.describe.configure({ mode: "parallel" });
 
 test("settle pending funds now, then run a settlement the same day", async ({ page }, info) => {
-  const m = await newMerchant("settle-now");
-  const key = m.sandbox.secretKey;
-  const put = await fetch(`${process.env.BASE_URL ?? "http://127.0.0.1:3000"}/api/v1/me/settlement-destination`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" }),
-  });
-  expect(put.status).toBe(200);
-  for (let i = 0; i < 2; i++) {
-    const p = await api("/payments", key, { amount: 80, paymentMethodId: "sbx_card" });
-    expect((await api(`/payments/${p.body.transactionId}/simulate`, key, { action: "paid" })).status).toBe(200);
-  }
+  const m = await merchantWithPaidPayments("settle-now");
 
   await signIn(page, m.owner);
   await nav(page, "Settlements");

@@ -3,22 +3,11 @@
 // downloads as a PDF, and "Simulate paid" marks it paid. Screenshot and axe-core (checkPage).
 import { readFileSync } from "node:fs";
 import { test, expect } from "@playwright/test";
-import { api, checkPage, nav, newMerchant, signIn } from "./dashboard-helpers";
+import { api, checkPage, merchantWithPaidPayments, nav, newMerchant, signIn } from "./dashboard-helpers";
 import { settleDueBalances } from "../../lib/jobs/settle-balances";
 
 test("run a settlement in the sandbox, download its receipt, simulate paid", async ({ page }, info) => {
-  const m = await newMerchant("settle");
-  const key = m.sandbox.secretKey;
-  const put = await fetch(`${process.env.BASE_URL ?? "http://127.0.0.1:3000"}/api/v1/me/settlement-destination`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" }),
-  });
-  expect(put.status).toBe(200);
-  for (let i = 0; i < 2; i++) {
-    const p = await api("/payments", key, { amount: 80, paymentMethodId: "sbx_card" });
-    expect((await api(`/payments/${p.body.transactionId}/simulate`, key, { action: "paid" })).status).toBe(200);
-  }
+  const m = await merchantWithPaidPayments("settle");
   // The settlement delay passes (the job the server's ticker runs daily, with a clock ahead).
   await settleDueBalances({ now: new Date(Date.now() + 4 * 86_400_000) });
 

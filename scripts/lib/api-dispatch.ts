@@ -20,6 +20,8 @@ import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+// The one error table (lib/errors.ts has no app imports, so a second instance of it here is harmless).
+import { AppError, toEnvelope } from "../../lib/errors.ts";
 
 /** lib/http/client-ip.ts PEER_HEADER (not imported: that module is the app's, loaded by Next's bundle). */
 const PEER_HEADER = "x-lp-peer-address";
@@ -208,8 +210,9 @@ export function createApiDispatch(root: string, log: (s: string) => void): ApiDi
     if (res.headersSent) return void res.destroy();
     // Only reachable when a route module cannot load: handlers answer their own errors (route()).
     const requestId = `req_${randomBytes(18).toString("base64url")}`;
-    const body = JSON.stringify({ error: { code: "internal_error", type: "api_error", message: `An unexpected error occurred. Quote requestId ${requestId} to support.`, requestId } });
-    res.writeHead(500, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId, "Content-Length": Buffer.byteLength(body) });
+    const err500 = new AppError("internal_error", `An unexpected error occurred. Quote requestId ${requestId} to support.`);
+    const body = JSON.stringify(toEnvelope(err500, requestId));
+    res.writeHead(err500.status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId, "Content-Length": Buffer.byteLength(body) });
     res.end(body);
   };
 

@@ -3,10 +3,9 @@
 import pg from "pg";
 import { deployMigrations, parseDatabaseUrl } from "./schema-engine.ts";
 import { freePort } from "./embedded-db.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 import { buildIfStale } from "./build.ts";
 import { startNext, waitForHttp } from "./server.ts";
-
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export async function sql(url: string, text: string, params: unknown[] = []) {
   const c = new pg.Client(parseDatabaseUrl(url));
@@ -19,11 +18,8 @@ export async function sql(url: string, text: string, params: unknown[] = []) {
 }
 
 export async function withBenchServer<T>(env: Record<string, string>, run: (s: { url: string; databaseUrl: string }) => Promise<T>): Promise<T> {
-  const name = `lp_bench_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
-  await sql(adminUrl, `CREATE DATABASE "${name}"`);
+  const scratch = await scratchDatabase("lp_bench");
+  const databaseUrl = scratch.url;
   try {
     const port = await freePort();
     await deployMigrations(databaseUrl);
@@ -38,6 +34,6 @@ export async function withBenchServer<T>(env: Record<string, string>, run: (s: {
       await server.stop();
     }
   } finally {
-    await sql(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await scratch.drop();
   }
 }
