@@ -21,12 +21,15 @@ export function BuyerFrame({ t, locale, path, merchantName, sandbox, children }:
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-xl items-center justify-between gap-3 px-4 py-3">
           <p className="min-w-0 truncate text-base font-semibold text-slate-900">{merchantName || t.secureCheckout}</p>
-          <p className="flex shrink-0 items-center gap-1 text-sm text-slate-600">
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-current">
-              <path d="M10 1a5 5 0 0 0-5 5v3H4a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1V6a5 5 0 0 0-5-5Zm-3 8V6a3 3 0 1 1 6 0v3H7Z" />
-            </svg>
-            {t.secureCheckout}
-          </p>
+          {/* Without a merchant's name the left already says "secure checkout": never twice. */}
+          {merchantName ? (
+            <p className="flex shrink-0 items-center gap-1 text-sm text-slate-600">
+              <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-current">
+                <path d="M10 1a5 5 0 0 0-5 5v3H4a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1V6a5 5 0 0 0-5-5Zm-3 8V6a3 3 0 1 1 6 0v3H7Z" />
+              </svg>
+              {t.secureCheckout}
+            </p>
+          ) : null}
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-xl flex-1 px-4 py-6">

@@ -4,7 +4,8 @@
 // a CPF opens a number pad and a CURP capital letters. Rendered on the server with what the
 // page knows (the method of a rejected pick, or the session's country), so it works without
 // script; with script it follows the radio buttons. After a rejected pick the page comes back
-// with the typed value, the message under the field and the focus on it (`autofocus`).
+// with the typed value, the message under the field and the focus on it (`autofocus`). Before a
+// method is picked, a page whose methods want different documents names each method's rule.
 import { useEffect, useRef, useState } from "react";
 import type { DocumentRule } from "@/lib/catalog/rails";
 
@@ -12,7 +13,7 @@ type Labels = { label: string; required: string; help: string; formats: Record<s
 
 const NUMERIC: ReadonlySet<DocumentRule> = new Set(["cpf_cnpj", "co_document"]);
 
-export function DocumentField({ methods, initialMethod, labels, error, value }: { methods: Array<{ id: string; rule: DocumentRule }>; initialMethod?: string; labels: Labels; error?: string | null; value?: string }) {
+export function DocumentField({ methods, initialMethod, labels, error, value }: { methods: Array<{ id: string; rule: DocumentRule; name: string }>; initialMethod?: string; labels: Labels; error?: string | null; value?: string }) {
   const input = useRef<HTMLInputElement>(null);
   const [picked, setPicked] = useState(initialMethod);
   useEffect(() => {
@@ -28,16 +29,29 @@ export function DocumentField({ methods, initialMethod, labels, error, value }: 
 
   const rules = [...new Set(methods.map((m) => m.rule))];
   const rule = methods.find((m) => m.id === picked)?.rule ?? (rules.length === 1 ? rules[0] : undefined);
-  const hint = rule ? labels.formats[rule] : rules.map((r) => labels.formats[r]).join(" · ");
+  const hint = rule ? labels.formats[rule] : null;
   const numeric = rule ? NUMERIC.has(rule) : rules.length > 0 && rules.every((r) => NUMERIC.has(r));
   return (
     <div className="mt-5" id="document">
       <label htmlFor="documentId" className="block font-semibold text-slate-900">
         {labels.label} <span className="text-sm font-normal text-slate-700">({labels.required})</span>
       </label>
-      <p id="documentId-hint" className="text-sm text-slate-600" data-testid="document-format">
-        {hint}. {labels.help}
-      </p>
+      {hint ? (
+        <p id="documentId-hint" className="text-sm text-slate-600" data-testid="document-format">
+          {hint}. {labels.help}
+        </p>
+      ) : (
+        <div id="documentId-hint" className="text-sm text-slate-600" data-testid="document-format">
+          <ul className="mt-1 space-y-0.5">
+            {rules.map((r) => (
+              <li key={r} data-testid="document-rule">
+                <span className="font-medium text-slate-800">{[...new Set(methods.filter((m) => m.rule === r).map((m) => m.name))].join(", ")}</span>: {labels.formats[r]}.
+              </li>
+            ))}
+          </ul>
+          <p className="mt-1">{labels.help}</p>
+        </div>
+      )}
       <input
         ref={input}
         id="documentId"

@@ -24,6 +24,22 @@ function Clabe({ value }: { value: string }) {
   );
 }
 
+/** Groups separated by a space the line may wrap at; a group itself never breaks (a phone keeps "12345.67890" whole). */
+function Groups({ groups }: { groups: string[] }) {
+  return (
+    <>
+      {groups.map((g, i) => (
+        <span key={i}>
+          {i > 0 ? " " : null}
+          <span className="inline-block whitespace-nowrap" data-testid="reading-group">
+            {g}
+          </span>
+        </span>
+      ))}
+    </>
+  );
+}
+
 function Field({ f, t }: { f: InstructionField; t: Messages }) {
   const id = `field-${f.key}`;
   return (
@@ -36,9 +52,9 @@ function Field({ f, t }: { f: InstructionField; t: Messages }) {
           id={f.clabe ? "clabe" : f.key === "reference" ? "reference" : id}
           aria-labelledby={`${id}-label`}
           data-testid={`field-${f.key}`}
-          className={`font-mono text-slate-900 ${f.clabe ? "whitespace-nowrap" : "min-w-0 flex-1 break-all"} ${f.large ? "text-xl font-semibold tracking-wide" : "text-base"}`}
+          className={`font-mono text-slate-900 ${f.clabe ? "whitespace-nowrap" : f.groups ? "min-w-0 flex-1" : "min-w-0 flex-1 break-all"} ${f.large ? "text-xl font-semibold tracking-wide" : "text-base"}`}
         >
-          {f.clabe ? <Clabe value={f.value} /> : f.value}
+          {f.clabe ? <Clabe value={f.value} /> : f.groups ? <Groups groups={f.groups} /> : f.value}
         </span>
         {f.copy ? (
           <span className="print:hidden">

@@ -60,7 +60,7 @@ export function TestCascadeCard() {
         <Field label="Method">
           {(p) => (
             <Select {...p} value={rail} onChange={(e) => setRail(e.target.value)}>
-              {["sbx_card", "sbx_pix", "sbx_spei", "sbx_cash", "sbx_pse"].map((m) => (
+              {["sbx_card", "sbx_pix", "sbx_boleto", "sbx_br_card", "sbx_spei", "sbx_cash", "sbx_pse"].map((m) => (
                 <option key={m}>{m}</option>
               ))}
             </Select>

@@ -21,3 +21,14 @@ export async function buyerPaymentStatus(txId: string): Promise<string | null> {
   if (!TX_ID.test(txId)) return null;
   return (await db().transaction.findUnique({ where: { id: txId }, select: { status: true } }))?.status ?? null;
 }
+
+/**
+ * Whether the store has received the notice that this payment completed: a `payment.completed`
+ * event of it delivered to one of the merchant's webhooks. The buyer is told "the store was
+ * notified" only then (issue 24).
+ */
+export async function storeNotified(tx: Pick<BuyerPayment, "id" | "merchantId" | "environment">): Promise<boolean> {
+  const events = await db().event.findMany({ where: { merchantId: tx.merchantId, environment: tx.environment, objectId: tx.id, type: "payment.completed" }, select: { id: true } });
+  if (events.length === 0) return false;
+  return (await db().webhookDelivery.count({ where: { eventId: { in: events.map((e) => e.id) }, status: "succeeded" } })) > 0;
+}

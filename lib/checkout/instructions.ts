@@ -7,8 +7,18 @@ import type { BuyerPayment } from "@/lib/checkout/buyer-payment";
 import type { Messages } from "@/lib/i18n/messages";
 
 export type InstructionKind = "pix" | "spei" | "oxxo" | "boleto" | "card" | "transfer";
-/** A value the buyer copies or reads; `clabe` is shown in its 3-3-11-1 groups. */
-export type InstructionField = { key: string; label: string; value: string; copy: boolean; large?: boolean; clabe?: boolean };
+/**
+ * A value the buyer copies or reads; `clabe` is shown in its 3-3-11-1 groups, `groups` (a boleto's
+ * digitable line, a voucher reference) in groups a line may wrap between but never inside.
+ */
+export type InstructionField = { key: string; label: string; value: string; copy: boolean; large?: boolean; clabe?: boolean; groups?: string[] };
+
+/** How a boleto line (its own blocks) or a voucher reference (fours) is read out and written down. */
+export function readingGroups(key: string, value: string): string[] | undefined {
+  if (key === "line") return value.trim().split(/\s+/);
+  if ((key === "oxxoReference" || key === "barcode") && /^[0-9 ]{8,}$/.test(value)) return value.replace(/\s/g, "").match(/.{1,4}/g) ?? undefined;
+  return undefined;
+}
 export type Instructions = {
   kind: InstructionKind;
   steps: string;
@@ -49,9 +59,9 @@ export function sandboxPaymentInstructions(tx: BuyerPayment, t: Messages): Instr
         printable: true,
       };
     case "oxxo":
-      return { kind, steps: t.oxxoSteps, fields: [{ key: "oxxoReference", label: t.oxxoReference, value: info.reference, copy: true, large: true }], barcode: info.reference, printable: true };
+      return { kind, steps: t.oxxoSteps, fields: [{ key: "oxxoReference", label: t.oxxoReference, value: info.reference, copy: true, large: true, groups: readingGroups("oxxoReference", info.reference) }], barcode: info.reference, printable: true };
     case "boleto":
-      return { kind, steps: t.boletoSteps, fields: [{ key: "line", label: t.boletoLine, value: info.line, copy: true }], barcode: info.line.replace(/\D/g, ""), printable: true };
+      return { kind, steps: t.boletoSteps, fields: [{ key: "line", label: t.boletoLine, value: info.line, copy: true, groups: readingGroups("line", info.line) }], barcode: info.line.replace(/\D/g, ""), printable: true };
     case "card":
       return { kind, steps: t.cardStandIn, fields: [], printable: false };
     default:
@@ -75,7 +85,7 @@ export function providerPaymentInstructions(tx: BuyerPayment, t: Messages): Inst
   const fields: InstructionField[] = [];
   for (const [key, label, extra] of known) {
     const v = text(raw[key]);
-    if (v) fields.push({ key, label, value: v, copy: key !== "bank", ...extra, ...(extra.clabe && !/^\d{18}$/.test(v) ? { clabe: false } : {}) });
+    if (v) fields.push({ key, label, value: v, copy: key !== "bank", groups: readingGroups(key, v), ...extra, ...(extra.clabe && !/^\d{18}$/.test(v) ? { clabe: false } : {}) });
   }
   for (const [key, v] of Object.entries(raw)) {
     const value = text(v);

@@ -87,12 +87,14 @@ const en = {
   resultTitle: { pending: "Waiting for your payment", completed: "Payment received", failed: "Payment failed", expired: "Payment expired", refunded: "Payment refunded", chargeback: "Payment disputed" } as Record<string, string>,
   resultBody: {
     pending: "We will update this page as soon as the payment is confirmed. You can close it: the store is notified either way.",
-    completed: "Thank you. The store has been notified.",
+    completed: "Thank you. Your payment is confirmed.",
     failed: "The payment did not go through and nothing was charged.",
     expired: "The payment was not completed in time and nothing was charged.",
     refunded: "This payment was refunded.",
     chargeback: "This payment is under dispute with your bank.",
   } as Record<string, string>,
+  /** Said only once a notice of this payment reached the store (a delivered webhook). */
+  completedNotified: "Thank you. The store has been notified.",
   checking: "Checking for updates…",
   paymentMethod: "Payment method",
   // Hosted checkout additions: rail names and icon labels, the document field, deadlines,
@@ -116,7 +118,7 @@ const en = {
   voucherTitle: "Payment instructions",
   followsLive: "This page updates by itself once your payment arrives.",
   payAnotherWay: "Pay another way",
-  retryBody: "Nothing was charged. You can choose another payment method to complete your order.",
+  retryBody: "You can choose another payment method to complete your order.",
   backToStoreBody: "To try again, go back to the store and start the checkout again.",
   // QR counter page (/qr/{token})
   qrTitle: { pending: "Scan to pay with PIX", paid: "Payment received", expired: "This code has expired", cancelled: "This charge was cancelled" } as Record<string, string>,
@@ -133,6 +135,8 @@ const en = {
   qrStatusLabel: { pending: "Waiting for payment", paid: "Paid", expired: "Expired", cancelled: "Cancelled" } as Record<string, string>,
   paymentNotFoundTitle: "Payment not found",
   paymentNotFoundBody: "This payment link is not valid. Check the link you received.",
+  /** The browser tab's title of each buyer page. */
+  pageTitle: { checkout: "Checkout", payment: "Your payment", instructions: "Payment instructions", result: "Payment status" } as Record<"checkout" | "payment" | "instructions" | "result", string>,
 };
 
 export type Messages = typeof en;
@@ -220,12 +224,13 @@ const es: Messages = {
   resultTitle: { pending: "Esperando tu pago", completed: "Pago recibido", failed: "El pago falló", expired: "El pago venció", refunded: "Pago reembolsado", chargeback: "Pago en disputa" },
   resultBody: {
     pending: "Actualizaremos esta página en cuanto se confirme el pago. Puedes cerrarla: la tienda recibe el aviso de todos modos.",
-    completed: "Gracias. La tienda ya recibió el aviso.",
+    completed: "Gracias. Tu pago está confirmado.",
     failed: "El pago no se realizó y no se te cobró nada.",
     expired: "El pago no se completó a tiempo y no se te cobró nada.",
     refunded: "Este pago fue reembolsado.",
     chargeback: "Este pago está en disputa con tu banco.",
   },
+  completedNotified: "Gracias. La tienda ya recibió el aviso.",
   checking: "Buscando novedades…",
   paymentMethod: "Medio de pago",
   railName: { pix: "PIX", spei: "SPEI", oxxo: "OXXO (efectivo)", cash: "Efectivo en OXXO", boleto: "Boleto", card: "Tarjeta Visa / Mastercard", pse: "PSE", bank: "Transferencia bancaria" },
@@ -247,7 +252,7 @@ const es: Messages = {
   voucherTitle: "Instrucciones de pago",
   followsLive: "Esta página se actualiza sola cuando llegue tu pago.",
   payAnotherWay: "Pagar de otra forma",
-  retryBody: "No se te cobró nada. Puedes elegir otro medio de pago para completar tu pedido.",
+  retryBody: "Puedes elegir otro medio de pago para completar tu pedido.",
   backToStoreBody: "Para intentarlo de nuevo, vuelve a la tienda e inicia el pago otra vez.",
   qrTitle: { pending: "Escanea para pagar con PIX", paid: "Pago recibido", expired: "Este código venció", cancelled: "Este cobro fue cancelado" },
   qrBody: {
@@ -263,6 +268,7 @@ const es: Messages = {
   qrStatusLabel: { pending: "Esperando el pago", paid: "Pagado", expired: "Vencido", cancelled: "Cancelado" },
   paymentNotFoundTitle: "No encontramos este pago",
   paymentNotFoundBody: "Este enlace de pago no es válido. Revisa el enlace que recibiste.",
+  pageTitle: { checkout: "Pago", payment: "Tu pago", instructions: "Instrucciones de pago", result: "Estado del pago" },
 };
 
 const ptBR: Messages = {
@@ -348,12 +354,13 @@ const ptBR: Messages = {
   resultTitle: { pending: "Aguardando seu pagamento", completed: "Pagamento recebido", failed: "O pagamento falhou", expired: "O pagamento expirou", refunded: "Pagamento reembolsado", chargeback: "Pagamento contestado" },
   resultBody: {
     pending: "Atualizamos esta página assim que o pagamento for confirmado. Pode fechá-la: a loja é avisada de qualquer forma.",
-    completed: "Obrigado. A loja já foi avisada.",
+    completed: "Obrigado. Seu pagamento está confirmado.",
     failed: "O pagamento não foi concluído e nada foi cobrado.",
     expired: "O pagamento não foi concluído a tempo e nada foi cobrado.",
     refunded: "Este pagamento foi reembolsado.",
     chargeback: "Este pagamento está em contestação com o seu banco.",
   },
+  completedNotified: "Obrigado. A loja já foi avisada.",
   checking: "Verificando atualizações…",
   paymentMethod: "Meio de pagamento",
   railName: { pix: "PIX", spei: "SPEI", oxxo: "OXXO (dinheiro)", cash: "Dinheiro no OXXO", boleto: "Boleto bancário", card: "Cartão Visa / Mastercard", pse: "PSE", bank: "Transferência bancária" },
@@ -375,7 +382,7 @@ const ptBR: Messages = {
   voucherTitle: "Instruções de pagamento",
   followsLive: "Esta página se atualiza sozinha quando o pagamento chegar.",
   payAnotherWay: "Pagar de outra forma",
-  retryBody: "Nada foi cobrado. Você pode escolher outro meio de pagamento para concluir seu pedido.",
+  retryBody: "Você pode escolher outro meio de pagamento para concluir seu pedido.",
   backToStoreBody: "Para tentar de novo, volte à loja e inicie o pagamento outra vez.",
   qrTitle: { pending: "Escaneie para pagar com PIX", paid: "Pagamento recebido", expired: "Este código expirou", cancelled: "Esta cobrança foi cancelada" },
   qrBody: {
@@ -391,6 +398,7 @@ const ptBR: Messages = {
   qrStatusLabel: { pending: "Aguardando pagamento", paid: "Pago", expired: "Expirado", cancelled: "Cancelado" },
   paymentNotFoundTitle: "Pagamento não encontrado",
   paymentNotFoundBody: "Este link de pagamento não é válido. Confira o link recebido.",
+  pageTitle: { checkout: "Pagamento", payment: "Seu pagamento", instructions: "Instruções de pagamento", result: "Status do pagamento" },
 };
 
 const ALL: Record<Locale, Messages> = { en, es, "pt-BR": ptBR };

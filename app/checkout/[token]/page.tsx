@@ -1,20 +1,20 @@
 // The buyer's method selector (/checkout/<token>): what they pay, to whom, and a plain HTML form
 // of the methods that accept the amount. Works before (and without) any script; errors from a
 // rejected pick come back as query parameters and are shown next to their field.
-import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale } from "@/server/buyer-locale";
+import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
 import { loadCheckoutPage } from "@/lib/checkout/checkout-page";
 import { railLabel } from "@/lib/i18n/rail-label";
 import { BuyerFrame, Notice, buttonClass, secondaryButtonClass } from "@/components/checkout/buyer-frame";
 import { RailIcon } from "@/components/checkout/rail-icon";
 import { DocumentField } from "@/components/checkout/document-field";
+import { MethodGuard } from "@/components/checkout/method-guard";
 import { typedDocument } from "@/server/checkout-form";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
+export const generateMetadata = () => buyerMetadata("checkout");
 
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -108,8 +108,10 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
           ? t.documentInvalid(t.documentFormat[pickedRule ?? "any"]!)
           : (t.errors[error] ?? t.errors.generic)
       : null;
-  const formError = error && !documentError ? (t.errors[error] ?? t.errors.generic) : null;
-  const typed = error ? await typedDocument() : undefined;
+  const methodMissing = error === "choose_method";
+  const formError = error && !documentError && !methodMissing ? (t.errors[error] ?? t.errors.generic) : null;
+  // The document comes back after a rejected pick, and after "pay another way" (the one typed for the failed payment).
+  const typed = error || s.previousSessionId ? await typedDocument() : undefined;
 
   return (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
@@ -149,14 +151,15 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
               {formError}
             </p>
           ) : null}
-          <fieldset aria-describedby={formError ? "form-error" : undefined}>
+          <fieldset id="paymentMethodId" aria-describedby={formError ? "form-error" : "method-error"}>
             <legend className="mb-3 text-lg font-semibold text-slate-900">{t.chooseMethod}</legend>
+            <MethodGuard message={t.errors.choose_method!} initiallyShown={methodMissing} />
             <div className="grid gap-3 sm:grid-cols-2">
-              {methods.map((m) => {
+              {methods.map((m, i) => {
                 const id = `method-${m.rail.paymentMethodId}`;
                 return (
                   <div key={m.rail.paymentMethodId}>
-                    <input type="radio" id={id} name="paymentMethodId" value={m.rail.paymentMethodId} defaultChecked={picked === m.rail.paymentMethodId} required className="peer sr-only" />
+                    <input type="radio" id={id} name="paymentMethodId" value={m.rail.paymentMethodId} defaultChecked={picked === m.rail.paymentMethodId} autoFocus={methodMissing && i === 0} required className="peer sr-only" />
                     <label
                       htmlFor={id}
                       className="flex min-h-16 cursor-pointer items-center gap-3 rounded-xl border-2 border-slate-200 bg-white p-3 hover:border-slate-400 peer-checked:border-blue-700 peer-checked:bg-blue-50 peer-focus-visible:outline-4 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-400"
@@ -176,7 +179,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
 
           {needsDocument ? (
             <DocumentField
-              methods={methods.map((m) => ({ id: m.rail.paymentMethodId, rule: m.rail.documentRule }))}
+              methods={methods.map((m) => ({ id: m.rail.paymentMethodId, rule: m.rail.documentRule, name: railLabel(t, m.rail, m.rail.name) }))}
               initialMethod={picked}
               labels={{ label: t.documentLabel, required: t.required, help: t.documentHelp, formats: t.documentFormat }}
               error={documentError}

@@ -1,11 +1,10 @@
 // Where the buyer lands after paying when the merchant gave no returnUrl: the payment's status,
 // kept current while it is pending; after a failure or expiry, the way on ("pay another way",
 // the store's returnUrl).
-import type { Metadata } from "next";
 import { toMajor } from "@/lib/money/amount";
 import { formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale } from "@/server/buyer-locale";
-import { buyerPayment } from "@/lib/checkout/buyer-payment";
+import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
+import { buyerPayment, storeNotified } from "@/lib/checkout/buyer-payment";
 import { railLabel } from "@/lib/i18n/rail-label";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import { railOf } from "@/lib/checkout/instructions";
@@ -15,7 +14,7 @@ import { StatusBadge } from "@/components/checkout/status-badge";
 import { LiveStatus } from "@/components/checkout/live-status";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Payment status", robots: { index: false, follow: false } };
+export const generateMetadata = () => buyerMetadata("result");
 
 export default async function ResultPage({ params }: { params: Promise<{ txId: string }> }) {
   const { txId } = await params;
@@ -32,6 +31,7 @@ export default async function ResultPage({ params }: { params: Promise<{ txId: s
     );
   }
   const retry = await retryOffer(tx.id, tx.status);
+  const body = tx.status === "completed" && (await storeNotified(tx)) ? t.completedNotified : (t.resultBody[tx.status] ?? "");
   return (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={tx.merchantName} sandbox={tx.environment === "sandbox"}>
       <section aria-labelledby="result-title" className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
@@ -43,7 +43,9 @@ export default async function ResultPage({ params }: { params: Promise<{ txId: s
           <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
         </p>
         <LiveStatus txId={tx.id} status={tx.status} checkingLabel={t.checking} />
-        <p className="mt-4 text-slate-700">{t.resultBody[tx.status] ?? ""}</p>
+        <p className="mt-4 text-slate-700" data-testid="result-body">
+          {body}
+        </p>
         <dl className="mx-auto mt-6 grid max-w-sm grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-left text-sm">
           <dt className="text-slate-600">{t.amount}</dt>
           <dd className="font-semibold text-slate-900">{formatMoney(toMajor(tx.amountLocal, tx.currencyLocal), tx.currencyLocal, formatTag)}</dd>

@@ -12,11 +12,11 @@ import { selectMethodBody } from "@/lib/checkout/schema";
 import { selectCheckoutMethod } from "@/lib/checkout/select-method";
 import { sessionPageUrl } from "@/lib/checkout/present";
 import { config } from "@/lib/config";
-import { typedDocumentCookie } from "@/server/checkout-form";
+import { keptDocumentCookie, typedDocumentCookie } from "@/server/checkout-form";
 
-function seeOther(location: string, cookie?: string): Response {
+function seeOther(location: string, ...cookies: string[]): Response {
   const headers = new Headers({ location, "cache-control": "no-store" });
-  if (cookie) headers.append("set-cookie", cookie);
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
   return new Response(null, { status: 303, headers });
 }
 
@@ -38,11 +38,11 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
   const read = await boundedRead(readFormData(req));
   if (read.refused) return read.refused;
   const form = read.value;
-  if (!form) return back({ error: "choose_method" });
+  if (!form) return back({ error: "choose_method", field: "paymentMethodId" });
   const method = String(form.get("paymentMethodId") ?? "");
   const documentId = String(form.get("documentId") ?? "").trim();
   typed = documentId.slice(0, 40);
-  if (!method) return back({ error: "choose_method" });
+  if (!method) return back({ error: "choose_method", field: "paymentMethodId" });
   const parsed = selectMethodBody.safeParse({ paymentMethodId: method, customer: documentId ? { documentId } : undefined });
   if (!parsed.success) return back({ error: "document_invalid", field: "documentId", method });
 
@@ -50,7 +50,8 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
     const selected = await selectCheckoutMethod(token, parsed.data, { requestIp: clientIp(req.headers) });
     const next = new URL(selected.checkoutUrl);
     if (locale) next.searchParams.set("locale", locale);
-    return seeOther(next.toString(), typedDocumentCookie(token, "", secure));
+    // Kept for "pay another way" should this payment fail (server/checkout-form.ts).
+    return seeOther(next.toString(), typedDocumentCookie(token, "", secure), ...(typed ? [keptDocumentCookie(selected.transactionId, typed, secure)] : []));
   } catch (err) {
     if (!(err instanceof AppError)) {
       log.error({ err: err instanceof Error ? err.message : String(err) }, "checkout select failed");

@@ -2,12 +2,11 @@
 // the service shows them on its own page, in the buyer's language, with the rail's deadline and
 // a copy to keep. While pending the page follows the payment and moves to the result page on its
 // own when it is paid, failed or expired.
-import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { railLabel } from "@/lib/i18n/rail-label";
-import { buyerLocale } from "@/server/buyer-locale";
+import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import { providerPaymentInstructions, railOf } from "@/lib/checkout/instructions";
@@ -18,7 +17,7 @@ import { InstructionsView } from "@/components/checkout/instructions-view";
 import { AfterPayment } from "@/components/checkout/after-payment";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Payment instructions", robots: { index: false, follow: false } };
+export const generateMetadata = () => buyerMetadata("instructions");
 
 export default async function InstructionsPage({ params }: { params: Promise<{ provider: string; txId: string }> }) {
   const { provider, txId } = await params;

@@ -3,12 +3,11 @@
 // boleto, a card form stand-in) with the rail's deadline, and test-mode buttons to pay or fail.
 // While pending it follows the payment and moves to the result page on its own (decisions.md,
 // Hosted checkout: after a failure).
-import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { railLabel } from "@/lib/i18n/rail-label";
-import { buyerLocale } from "@/server/buyer-locale";
+import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import { railOf, sandboxPaymentInstructions } from "@/lib/checkout/instructions";
@@ -19,7 +18,7 @@ import { InstructionsView } from "@/components/checkout/instructions-view";
 import { AfterPayment } from "@/components/checkout/after-payment";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Sandbox payment", robots: { index: false, follow: false } };
+export const generateMetadata = () => buyerMetadata("payment");
 
 /** A field of the card form stand-in: filled with test data, read-only. */
 function StandInField({ id, label, value }: { id: string; label: string; value: string }) {

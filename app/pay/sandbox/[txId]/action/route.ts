@@ -1,4 +1,5 @@
-// Form target of the sandbox page's test buttons: applies the outcome, then back to the page.
+// Form target of the sandbox page's test buttons: applies the outcome, then on to the payment's
+// result page, the same page a payment completed from outside leads to (issue 24).
 // The buyer holding the page passes the same gate as a key or a dashboard user (permission
 // simulatePayment: sandbox only, answered with the API's production_key_refused).
 import { config } from "@/lib/config";
@@ -26,7 +27,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ txId: string }
     throw err;
   }
   const locale = new URL(req.url).searchParams.get("locale");
-  const back = new URL(`${config().APP_URL}/pay/sandbox/${txId}`);
+  const back = new URL(`${config().APP_URL}/c/${txId}/result`);
   if (locale) back.searchParams.set("locale", locale);
   return new Response(null, { status: 303, headers: { location: back.toString() } });
 }
