@@ -327,3 +327,96 @@ describe("the sandbox selector", () => {
     assert.equal(sel.status, 200, sel.text);
   });
 });
+
+describe("Brazil's sandbox test rails and the buyer details (issue 24)", () => {
+  const cookieOf = (res: Response, name: string) => (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith(`${name}=`));
+
+  test("the Brazilian selector offers PIX, boleto and card (test rails only); the Mexican one is unchanged; the catalog lists them", async () => {
+    const br = (await createSession({ amount: 150, currency: "BRL", country: "BR", customer })).body;
+    const html = await page(`/checkout/${br.sessionId}?locale=pt-BR`);
+    const ids = [...html.matchAll(/<input[^>]*id="method-([^"]+)"/g)].map((x) => x[1]).sort();
+    assert.deepEqual(ids, ["sbx_boleto", "sbx_br_card", "sbx_pix"]);
+    has(html, /Boleto bancário/);
+    has(html, /Cartão Visa \/ Mastercard/);
+    const mx = (await createSession({ amount: 30, country: "MX", customer })).body;
+    const mxIds = [...(await page(`/checkout/${mx.sessionId}?locale=es-MX`)).matchAll(/<input[^>]*id="method-([^"]+)"/g)].map((x) => x[1]).sort();
+    assert.deepEqual(mxIds, ["sbx_cash", "sbx_spei"]);
+    const catalog = (await api("/payment-methods?country=BR", { key: sk() })).body;
+    const sandboxIds = catalog.methods.filter((x: any) => x.paymentMethodId.startsWith("sbx_")).map((x: any) => x.paymentMethodId);
+    assert.deepEqual(sandboxIds, ["sbx_pix", "sbx_boleto", "sbx_br_card"]);
+    // Production never sees a test rail.
+    const live = (await api("/payment-methods?country=BR", { key: m.production.secretKey })).body;
+    assert.ok(live.methods.every((x: any) => !x.paymentMethodId.startsWith("sbx_")));
+  });
+
+  for (const method of ["sbx_pix", "sbx_boleto", "sbx_br_card"]) {
+    test(`${method}: picked on the selector, paid with the sandbox button, which ends on the result page`, async () => {
+      const s = (await createSession({ amount: 150, currency: "BRL", country: "BR", customer })).body;
+      const picked = await formPost(`/checkout/${s.sessionId}/select?locale=pt-BR`, { paymentMethodId: method, documentId: CPF });
+      assert.equal(picked.status, 303);
+      const txId = /\/c\/(tx_[0-9A-Za-z]{24})/.exec(picked.headers.get("location") ?? "")?.[1];
+      assert.ok(txId, picked.headers.get("location") ?? "");
+      has(await page(`/pay/sandbox/${txId}?locale=pt-BR`), /Simular pago/);
+      const paid = await formPost(`/pay/sandbox/${txId}/action?locale=pt-BR`, { action: "paid" });
+      assert.equal(paid.status, 303);
+      const to = new URL(paid.headers.get("location")!);
+      assert.equal(`${to.pathname}${to.search}`, `/c/${txId}/result?locale=pt-BR`);
+      const p = (await api(`/payments/${txId}`, { key: sk() })).body;
+      assert.deepEqual([p.status, p.paymentMethodId, p.amountLocal, p.currencyLocal], ["completed", method, 150, "BRL"]);
+      // No webhook registered: the page does not claim the store was told.
+      const result = await page(`/c/${txId}/result?locale=pt-BR`);
+      has(result, /Obrigado\. Seu pagamento está confirmado\./);
+      hasNot(result, /A loja já foi avisada/);
+    });
+  }
+
+  test("'pay another way' after a failed PIX keeps the typed document and reaches boleto", async () => {
+    const s = (await createSession({ amount: 150, currency: "BRL", country: "BR", customer })).body;
+    const picked = await formPost(`/checkout/${s.sessionId}/select?locale=pt-BR`, { paymentMethodId: "sbx_pix", documentId: CPF });
+    const kept = cookieOf(picked, "checkout_document_kept") ?? "";
+    has(kept, new RegExp(`^checkout_document_kept=${CPF};`));
+    const txId = /\/c\/(tx_[0-9A-Za-z]{24})/.exec(picked.headers.get("location") ?? "")![1]!;
+    has(kept, new RegExp(`Path=/c/${txId}/retry`));
+    has(kept, /HttpOnly/);
+    assert.equal((await formPost(`/pay/sandbox/${txId}/action`, { action: "failed" })).status, 303);
+    // The page as shown (the scripts after it carry the same text again for React).
+    const failed = (await page(`/c/${txId}/result?locale=pt-BR`)).replace(/<script[\s\S]*?<\/script>/g, "");
+    assert.equal((failed.match(/nada foi cobrado/gi) ?? []).length, 1, "said once");
+
+    const retry = await formPost(`/c/${txId}/retry?locale=pt-BR`, {}, { cookie: kept.split(";")[0]! });
+    assert.equal(retry.status, 303);
+    const next = tokenOf(retry.headers.get("location"));
+    assert.ok(next && next !== s.sessionId);
+    const handed = cookieOf(retry, "checkout_document") ?? "";
+    has(handed, new RegExp(`^checkout_document=${CPF};`));
+    has(handed, new RegExp(`Path=/checkout/${next}`));
+    const html = await page(`/checkout/${next}?locale=pt-BR`, { cookie: handed.split(";")[0]! });
+    has(/<input[^>]*id="documentId"[^>]*>/.exec(html)?.[0] ?? "", new RegExp(`value="${CPF}"`));
+    const boleto = await formPost(`/checkout/${next}/select`, { paymentMethodId: "sbx_boleto", documentId: CPF });
+    has(boleto.headers.get("location") ?? "", /\/c\/tx_/);
+  });
+
+  test("a post without a method comes back with the message in the page's language, the method list focused", async () => {
+    const s = (await createSession({ amount: 30, country: "MX", customer })).body;
+    const res = await formPost(`/checkout/${s.sessionId}/select?locale=es-MX`, { documentId: CURP });
+    const loc = new URL(res.headers.get("location")!);
+    assert.equal(loc.searchParams.get("error"), "choose_method");
+    assert.equal(loc.searchParams.get("field"), "paymentMethodId");
+    const html = await page(`${loc.pathname}${loc.search}`);
+    has(html, /id="method-error"[^>]*>Elige un medio de pago\.</);
+    has(/<input[^>]*id="method-sbx_spei"[^>]*>/.exec(html)?.[0] ?? "", /autofocus/i);
+    hasNot(html, /id="form-error"/, "said once, next to the methods");
+  });
+
+  test("titles in the buyer's language; the es-MX document hint names each method's rule", async () => {
+    const s = (await createSession({ amount: 30, country: "MX", customer })).body;
+    has(await page(`/checkout/${s.sessionId}?locale=es`), /<title>Pago<\/title>/);
+    has(await page(`/checkout/${s.sessionId}?locale=pt-BR`), /<title>Pagamento<\/title>/);
+    has(await page(`/checkout/${s.sessionId}?locale=en`), /<title>Checkout<\/title>/);
+    const html = await page(`/checkout/${s.sessionId}?locale=es-MX`);
+    const rules = [...html.matchAll(/data-testid="document-rule"[^>]*>([\s\S]*?)<\/li>/g)].map((x) => x[1]!.replace(/<[^>]+>/g, "").replace(/<!-- -->/g, ""));
+    assert.equal(rules.length, 2, rules.join(" | "));
+    assert.ok(rules.some((r) => r.startsWith("SPEI: CURP")), rules.join(" | "));
+    assert.ok(rules.some((r) => r.startsWith("Efectivo en OXXO: El número de tu documento")), rules.join(" | "));
+  });
+});

@@ -29,6 +29,8 @@ const BUYER = {
   sbx_pse: { documentId: "1020304050", userName: "Camila Rojas", userEmail: "camila@example.com" },
   sbx_card: {},
   sbx_cash: { userPhone: "+525512345678", userName: "Luis Perez", userEmail: "luis@example.com", documentId: "PEGL800101" },
+  sbx_boleto: { documentId: "529.982.247-25", userName: "Ana Souza" },
+  sbx_br_card: {},
 } as const;
 type SandboxRail = keyof typeof BUYER;
 /** What a hosted checkout needs of the buyer on any rail (contract 4.4). */
@@ -41,6 +43,8 @@ const RAIL: Record<SandboxRail, { currency: string; rate100: bigint; method: str
   sbx_pse: { currency: "COP", rate100: 410000n, method: "bank_transfer", delay: "T+1", country: "COL", channel: "ONLINE" },
   sbx_card: { currency: "USD", rate100: 100n, method: "card", delay: "T+2", country: "USA", channel: "CREDIT_CARD" },
   sbx_cash: { currency: "MXN", rate100: 1820n, method: "oxxo", delay: "T+3", country: "MEX", channel: "CASH" },
+  sbx_boleto: { currency: "BRL", rate100: 540n, method: "boleto", delay: "T+3", country: "BRA", channel: "CASH" },
+  sbx_br_card: { currency: "BRL", rate100: 540n, method: "card", delay: "T+2", country: "BRA", channel: "CREDIT_CARD" },
 };
 const SANDBOX_IDS = Object.keys(RAIL) as SandboxRail[];
 
@@ -1336,7 +1340,7 @@ describe("refunds (POST /payments/{id}/refund) and claims (GET /claims/{id})", (
 });
 
 describe("GET /payment-methods", () => {
-  test("sandbox: the five test rails first, all routable, absolute icon URLs that resolve; counts", async () => {
+  test("sandbox: the seven test rails first, all routable, absolute icon URLs that resolve; counts", async () => {
     const m = await newMerchant();
     const r = await api("/payment-methods", { key: sk(m) });
     assert.equal(r.status, 200);
@@ -1344,12 +1348,12 @@ describe("GET /payment-methods", () => {
     assert.deepEqual(b.shop, { id: m.shopId, name: b.shop.name });
     assert.equal(b.environment, "sandbox");
     assert.deepEqual(b.filters, { country: null, channel: null, method: null });
-    assert.deepEqual(b.methods.slice(0, 5).map((x: any) => x.paymentMethodId), ["sbx_pix", "sbx_spei", "sbx_pse", "sbx_card", "sbx_cash"]);
-    for (const x of b.methods.slice(5)) assert.match(x.paymentMethodId, /^\d{4}$/);
+    assert.deepEqual(b.methods.slice(0, 7).map((x: any) => x.paymentMethodId), ["sbx_pix", "sbx_spei", "sbx_pse", "sbx_card", "sbx_cash", "sbx_boleto", "sbx_br_card"]);
+    for (const x of b.methods.slice(7)) assert.match(x.paymentMethodId, /^\d{4}$/);
     assert.equal(b.count, b.methods.length);
     assert.equal(b.totalAvailable, b.methods.filter((x: any) => x.enabled).length);
     assert.equal(b.routableCount, b.methods.filter((x: any) => x.routable).length);
-    for (const x of b.methods.slice(0, 5)) {
+    for (const x of b.methods.slice(0, 7)) {
       const rail = RAIL[x.paymentMethodId as SandboxRail];
       assert.equal(x.routable, true);
       assert.equal(x.enabled, true);
@@ -1453,7 +1457,7 @@ describe("the sandbox provider's hosted page", () => {
   const action = (id: string, value: string) =>
     page(`/pay/sandbox/${id}/action`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `action=${value}` });
 
-  test("the page shows the instructions; POST action=paid: 303 back to the page, payment completed, events fired", async () => {
+  test("the page shows the instructions; POST action=paid: 303 to the result page, payment completed, events fired", async () => {
     const m = await newMerchant();
     const p = await newPayment(m, "sbx_spei");
     const html = await (await page(p.paymentFormUrl)).text();
@@ -1463,7 +1467,7 @@ describe("the sandbox provider's hosted page", () => {
 
     const res = await action(p.transactionId, "paid");
     assert.equal(res.status, 303);
-    assert.equal(new URL(res.headers.get("location")!).pathname, `/pay/sandbox/${p.transactionId}`);
+    assert.equal(new URL(res.headers.get("location")!).pathname, `/c/${p.transactionId}/result`);
     assert.equal((await getPayment(m, p.transactionId)).status, "completed");
     assert.deepEqual(sortedTypes(await events(m.merchantId)), ["payment.captured", "payment.completed"]);
     const after = await (await page(p.paymentFormUrl)).text();

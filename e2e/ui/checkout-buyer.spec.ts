@@ -72,6 +72,8 @@ test.describe("the price asked is the price paid (pt-BR)", () => {
     await fitsWidth(page);
     await checkPage(page, info, "price-selector");
 
+    // Brazil's sandbox offers PIX, boleto and card (issue 24): the buyer picks one.
+    await page.locator('label[for="method-sbx_pix"]').click();
     await page.getByLabel("Número do documento").fill(CPF);
     await page.getByRole("button", { name: "Continuar para o pagamento" }).click();
     await expect(page).toHaveURL(/\/pay\/sandbox\/tx_/);
@@ -81,7 +83,8 @@ test.describe("the price asked is the price paid (pt-BR)", () => {
     expect(p.amountLocal).toBe(150);
     expect(p.amount).toBe(27.22); // the USD credit carries the 2 % markup
     await page.getByRole("button", { name: "Simular pago" }).click();
-    await page.getByRole("link", { name: "Continuar", exact: true }).click();
+    // The test button ends where a payment completed from outside does: the result page.
+    await expect(page).toHaveURL(new RegExp(`/c/${txId}/result`));
     await expect(page.getByRole("heading", { level: 1, name: "Pagamento recebido" })).toBeVisible();
     await expect(page.locator("dd").filter({ hasText: asked })).toBeVisible();
     await checkPage(page, info, "price-result");
@@ -106,9 +109,10 @@ test("after a failure, 'pay another way' reaches a new session that completes", 
   await expect(page).toHaveURL(/\/checkout\/cs_/);
   expect(page.url()).not.toContain(s.body.sessionId);
   await expect(page.getByTestId("amount")).toHaveText(money("en-US", "MXN", 499));
+  // The document typed for the failed payment is still there.
+  await expect(page.getByLabel("Document number")).toHaveValue(CURP);
   await checkPage(page, info, "successor");
   await page.locator('label[for="method-sbx_cash"]').click();
-  await page.getByLabel("Document number").fill(CURP);
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/pay\/sandbox\/tx_/);
   await page.getByRole("button", { name: "Simulate paid" }).click();
@@ -252,7 +256,7 @@ test("the sandbox selector shows the test rails only, named in the buyer's langu
   const s = await api("/checkout/sessions", { amount: 30, customer });
   await page.goto(`/checkout/${s.body.sessionId}?locale=es-MX`);
   const radios = page.locator('input[name="paymentMethodId"]');
-  expect((await radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).sort()).toEqual(["sbx_card", "sbx_cash", "sbx_pix", "sbx_pse", "sbx_spei"]);
+  expect((await radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).sort()).toEqual(["sbx_boleto", "sbx_br_card", "sbx_card", "sbx_cash", "sbx_pix", "sbx_pse", "sbx_spei"]);
   await expect(page.getByText("(test)")).toHaveCount(0);
   await expect(page.locator('label[for="method-sbx_card"]')).toContainText("Tarjeta Visa / Mastercard");
   await expect(page.locator('label[for="method-sbx_cash"] [data-testid="rail-icon"]')).toContainText("Efectivo");
@@ -261,4 +265,221 @@ test("the sandbox selector shows the test rails only, named in the buyer's langu
   await page.goto(`/checkout/${s.body.sessionId}?locale=pt-BR`);
   await expect(page.locator('label[for="method-sbx_card"]')).toContainText("Cartão Visa / Mastercard");
   await expect(page.locator('label[for="method-sbx_cash"] [data-testid="rail-icon"]')).toContainText("Dinheiro");
+});
+
+// Issue 24, point 3: Brazil's sandbox offers its test rails for PIX, boleto and card, so "pay
+// another way" after a failure reaches another method. Point 7: the buyer details. On the phone
+// project the page is the 390 × 844 screen the issue was tried on.
+const phone = async (page: Page, info: TestInfo) => {
+  if (info.project.name === "phone") await page.setViewportSize({ width: 390, height: 844 });
+};
+
+/** A merchant of its own (a webhook registered on one must not change what another test's buyer reads). */
+function newMerchantKey(name: string): string {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "merchant:create", "--name", name, "--json"], { env: process.env, encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").pop()!).sandbox.secretKey;
+}
+
+test.describe("Brazil's sandbox test rails (pt-BR)", () => {
+  test.use({ locale: "pt-BR" });
+
+  for (const method of ["sbx_pix", "sbx_boleto", "sbx_br_card"] as const) {
+    test(`the selector offers PIX, boleto and card; ${method} completes with "Simular pago" on the result page`, async ({ page }, info) => {
+      await phone(page, info);
+      const s = await api("/checkout/sessions", { amount: 150, currency: "BRL", country: "BR", customer });
+      expect(s.status, JSON.stringify(s.body)).toBe(200);
+      await page.goto(`/checkout/${s.body.sessionId}`);
+      const radios = page.locator('input[name="paymentMethodId"]');
+      expect((await radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).sort()).toEqual(["sbx_boleto", "sbx_br_card", "sbx_pix"]);
+      await expect(page.locator('label[for="method-sbx_boleto"]')).toContainText("Boleto bancário");
+      await expect(page.locator('label[for="method-sbx_br_card"]')).toContainText("Cartão Visa / Mastercard");
+      for (const id of ["sbx_pix", "sbx_boleto", "sbx_br_card"]) await expect(page.locator(`label[for="method-${id}"]`)).toContainText(money("pt-BR", "BRL", 150));
+      // One document rule for Brazil: a CPF or CNPJ, on a number pad.
+      await expect(page.getByTestId("document-format")).toContainText("CPF: 11 dígitos");
+      await expect(page.getByLabel("Número do documento")).toHaveAttribute("inputmode", "numeric");
+      await fitsWidth(page);
+      if (method === "sbx_pix") await checkPage(page, info, "br-selector");
+
+      await page.locator(`label[for="method-${method}"]`).click();
+      await page.getByLabel("Número do documento").fill(CPF);
+      await page.getByRole("button", { name: "Continuar para o pagamento" }).click();
+      await expect(page).toHaveURL(/\/pay\/sandbox\/tx_/);
+      const txId = /\/pay\/sandbox\/(tx_[0-9A-Za-z]{24})/.exec(page.url())![1]!;
+      await expect(page.getByTestId("amount")).toHaveText(money("pt-BR", "BRL", 150));
+      await fitsWidth(page);
+      await checkPage(page, info, `br-${method}`);
+      await page.getByRole("button", { name: "Simular pago" }).click();
+      await expect(page).toHaveURL(new RegExp(`/c/${txId}/result`));
+      await expect(page.getByRole("heading", { level: 1, name: "Pagamento recebido" })).toBeVisible();
+      await expect(page.getByTestId("payment-status")).toHaveText("Pago");
+      const p = (await api(`/payments/${txId}`)).body;
+      expect([p.status, p.paymentMethodId, p.amountLocal]).toEqual(["completed", method, 150]);
+    });
+  }
+
+  test("after a failed PIX, 'pay another way' reaches boleto with the document kept; the boleto line keeps its groups whole", async ({ page }, info) => {
+    await phone(page, info);
+    const order = `br-again-${info.project.name}-${Date.now()}`;
+    const s = await api("/checkout/sessions", { amount: 150, currency: "BRL", country: "BR", customer, merchantOrderId: order });
+    await page.goto(`/checkout/${s.body.sessionId}`);
+    await page.locator('label[for="method-sbx_pix"]').click();
+    await page.getByLabel("Número do documento").fill(CPF);
+    await page.getByRole("button", { name: "Continuar para o pagamento" }).click();
+    await expect(page).toHaveURL(/\/pay\/sandbox\/tx_/);
+    await page.getByRole("button", { name: "Simular falha" }).click();
+    await expect(page).toHaveURL(/\/c\/tx_[0-9A-Za-z]{24}\/result/);
+    await expect(page.getByRole("heading", { level: 1, name: "O pagamento falhou" })).toBeVisible();
+    // Said once, not twice (the failure sentence and the retry offer used to both say it).
+    expect((await page.locator("main").innerText()).match(/nada foi cobrado/gi)?.length).toBe(1);
+    await checkPage(page, info, "br-failed");
+
+    await page.getByRole("button", { name: "Pagar de outra forma" }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_/);
+    await expect(page.getByLabel("Número do documento")).toHaveValue(CPF);
+    await checkPage(page, info, "br-successor");
+    await page.locator('label[for="method-sbx_boleto"]').click();
+    await page.getByRole("button", { name: "Continuar para o pagamento" }).click();
+    await expect(page).toHaveURL(/\/pay\/sandbox\/tx_/);
+    await expect(page.getByRole("heading", { level: 1, name: "Pague com boleto" })).toBeVisible();
+    await expectGroupsWhole(page, "field-line", 5);
+    await fitsWidth(page);
+    await checkPage(page, info, "br-boleto-line");
+    await page.getByRole("button", { name: "Simular pago" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Pagamento recebido" })).toBeVisible();
+    const rows = (await api(`/payments?merchantOrderId=${order}`)).body.data as Array<{ status: string; paymentMethodId: string }>;
+    expect(rows.map((r) => `${r.paymentMethodId}:${r.status}`).sort()).toEqual(["sbx_boleto:completed", "sbx_pix:failed"]);
+  });
+});
+
+/** The value of `testId` is written in groups, each on one line inside the screen (never broken inside). */
+async function expectGroupsWhole(page: Page, testId: string, atLeast: number) {
+  const field = page.getByTestId(testId);
+  const groups = await field.locator('[data-testid="reading-group"]').evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      const line = parseFloat(getComputedStyle(el).lineHeight);
+      return { text: el.textContent ?? "", height: r.height, line, right: r.right, width: window.innerWidth };
+    }),
+  );
+  expect(groups.length).toBeGreaterThanOrEqual(atLeast);
+  for (const g of groups) {
+    expect(g.height, `"${g.text}" on one line`).toBeLessThan(g.line * 1.5);
+    expect(g.right, `"${g.text}" inside the screen`).toBeLessThanOrEqual(g.width);
+  }
+  expect((await field.innerText()).replace(/\s/g, "")).toBe(groups.map((g) => g.text).join(""));
+}
+
+test.describe("buyer details (issue 24, point 7)", () => {
+  test("'Simular pago' ends on the same paid page as a payment completed from outside", async ({ page }, info) => {
+    await phone(page, info);
+    const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF };
+    const a = await api("/checkout/sessions", { amount: 40, paymentMethodId: "sbx_pix", ...buyer });
+    const b = await api("/checkout/sessions", { amount: 40, paymentMethodId: "sbx_pix", ...buyer });
+    await page.goto(`/c/${a.body.transactionId}?locale=pt-BR`);
+    await page.getByRole("button", { name: "Simular pago" }).click();
+    await expect(page).toHaveURL(new RegExp(`/c/${a.body.transactionId}/result\\?locale=pt-BR$`));
+    const byButton = await page.locator("main").innerText();
+    await checkPage(page, info, "paid-by-button");
+
+    await page.goto(`/c/${b.body.transactionId}?locale=pt-BR`);
+    await expect(page.getByTestId("live-status")).toBeVisible();
+    expect((await api(`/payments/${b.body.transactionId}/simulate`, { action: "paid" })).status).toBe(200);
+    await expect(page).toHaveURL(new RegExp(`/c/${b.body.transactionId}/result\\?locale=pt-BR$`), { timeout: 15_000 });
+    await expect(page.getByRole("heading", { level: 1, name: "Pagamento recebido" })).toBeVisible();
+    // The same page: only the order (the transaction id) differs.
+    expect((await page.locator("main").innerText()).replace(b.body.transactionId, "ID")).toBe(byButton.replace(a.body.transactionId, "ID"));
+  });
+
+  test("'the store was notified' only once a notice of the payment was delivered", async ({ page }, info) => {
+    await phone(page, info);
+    const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF };
+    // No webhook: nothing can have told the store.
+    const quiet = await api("/checkout/sessions", { amount: 40, paymentMethodId: "sbx_pix", ...buyer });
+    expect((await api(`/payments/${quiet.body.transactionId}/simulate`, { action: "paid" })).status).toBe(200);
+    await page.goto(`/c/${quiet.body.transactionId}/result?locale=pt-BR`);
+    await expect(page.getByTestId("result-body")).toHaveText("Obrigado. Seu pagamento está confirmado.");
+    await expect(page.getByText("A loja já foi avisada")).toHaveCount(0);
+    await checkPage(page, info, "paid-not-notified");
+
+    // A merchant with a (managed) webhook: said once the delivery succeeded.
+    const key2 = newMerchantKey("Loja Avisada");
+    const sub = await api("/webhooks", { events: ["payment.completed"] }, key2);
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    const told = await api("/checkout/sessions", { amount: 40, paymentMethodId: "sbx_pix", ...buyer }, key2);
+    expect((await api(`/payments/${told.body.transactionId}/simulate`, { action: "paid" }, key2)).status).toBe(200);
+    await expect.poll(async () => (await api(`/webhooks/${sub.body.id}/deliveries`, undefined, key2)).body.data?.[0]?.status, { timeout: 15_000 }).toBe("succeeded");
+    await page.goto(`/c/${told.body.transactionId}/result?locale=pt-BR`);
+    await expect(page.getByTestId("result-body")).toHaveText("Obrigado. A loja já foi avisada.");
+    await checkPage(page, info, "paid-notified");
+  });
+
+  test("the es-MX document hint names each method's rule; the OXXO reference keeps its groups whole", async ({ page }, info) => {
+    await phone(page, info);
+    const s = await api("/checkout/sessions", { amount: 30, country: "MX", customer });
+    await page.goto(`/checkout/${s.body.sessionId}?locale=es-MX`);
+    const rules = page.getByTestId("document-rule");
+    await expect(rules).toHaveCount(2);
+    await expect(rules.filter({ hasText: "SPEI" })).toContainText("CURP: 18 caracteres");
+    await expect(rules.filter({ hasText: "Efectivo en OXXO" })).toContainText("documento de identidad");
+    await checkPage(page, info, "mx-document-hint");
+    await page.locator('label[for="method-sbx_cash"]').click();
+    await expect(page.getByTestId("document-format")).toHaveText(/^El número de tu documento de identidad, al menos 4 caracteres\./);
+    await page.locator('label[for="method-sbx_spei"]').click();
+    await expect(page.getByTestId("document-format")).toHaveText(/^CURP: 18 caracteres/);
+
+    const oxxo = await api("/checkout/sessions", { amount: 40, paymentMethodId: "sbx_cash", ...mxBuyer });
+    await page.goto(`/c/${oxxo.body.transactionId}?locale=es-MX`);
+    await expectGroupsWhole(page, "field-oxxoReference", 4);
+    await fitsWidth(page);
+    await checkPage(page, info, "oxxo-groups");
+  });
+
+  for (const [locale, message, button] of [
+    ["es-MX", "Elige un medio de pago.", "Continuar al pago"],
+    ["pt-BR", "Escolha um meio de pagamento.", "Continuar para o pagamento"],
+    ["en", "Choose a payment method.", "Continue to payment"],
+  ] as const) {
+    test(`submitting without a method focuses the method list with a message in ${locale}`, async ({ page }, info) => {
+      await phone(page, info);
+      const s = await api("/checkout/sessions", { amount: 30, country: "MX", customer });
+      await page.goto(`/checkout/${s.body.sessionId}?locale=${locale}`);
+      await page.locator("#documentId").fill(CURP);
+      await page.getByRole("button", { name: button }).click();
+      await expect(page.locator("#method-error")).toHaveText(message);
+      await expect(page.locator("#method-sbx_spei")).toBeFocused();
+      expect(page.url()).not.toContain("error="); // answered in the page, before any post
+      await checkPage(page, info, `no-method-${locale}`);
+      await page.locator('label[for="method-sbx_spei"]').click();
+      await expect(page.locator("#method-error")).toHaveText("");
+    });
+  }
+
+  test("page titles are in the buyer's language; 'Pagamento seguro' is said once", async ({ page }) => {
+    const s = await api("/checkout/sessions", { amount: 30, country: "BR", customer });
+    const one = await api("/checkout/sessions", { amount: 40, paymentMethodId: "sbx_pix", userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF });
+    const titles = { es: ["Pago", "Tu pago", "Estado del pago"], "pt-BR": ["Pagamento", "Seu pagamento", "Status do pagamento"], en: ["Checkout", "Your payment", "Payment status"] } as const;
+    for (const [locale, [checkout, payment, result]] of Object.entries(titles)) {
+      await page.goto(`/checkout/${s.body.sessionId}?locale=${locale}`);
+      await expect(page).toHaveTitle(checkout);
+      await page.goto(`/pay/sandbox/${one.body.transactionId}?locale=${locale}`);
+      await expect(page).toHaveTitle(payment);
+      await page.goto(`/c/${one.body.transactionId}/result?locale=${locale}`);
+      await expect(page).toHaveTitle(result);
+    }
+    // A page without a merchant (an unknown link): the header says "Pagamento seguro" once.
+    await page.goto(`/checkout/cs_${"Z".repeat(24)}?locale=pt-BR`);
+    await expect(page.getByText("Pagamento seguro", { exact: true })).toHaveCount(1);
+  });
+});
+
+test.describe("without JavaScript: a post without a method", () => {
+  test.use({ javaScriptEnabled: false, locale: "pt-BR" });
+  test("comes back with the message in the page's language and the focus on the method list", async ({ page }, info) => {
+    const s = await api("/checkout/sessions", { amount: 30, country: "BR", customer });
+    // Chromium itself holds back a form without its required method; a browser that does not gets this page.
+    await page.goto(`/checkout/${s.body.sessionId}?locale=pt-BR&error=choose_method&field=paymentMethodId`);
+    await expect(page.locator("#method-error")).toHaveText("Escolha um meio de pagamento.");
+    await expect(page.locator("#method-sbx_pix")).toBeFocused();
+    await page.screenshot({ path: `e2e/screenshots/checkout-buyer-no-method-nojs-${info.project.name}.png`, fullPage: true });
+  });
 });
