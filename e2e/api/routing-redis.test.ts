@@ -87,29 +87,31 @@ test("two servers on one Redis share the routing window: each skips a provider w
     // The window in Redis holds A's outcomes: rapidpay's errors and the circuit's last error.
     assert.ok((await counters("rapidpay", "lt50")).e >= onA);
     assert.ok(await redis.hget(`${prefix}c:rapidpay|1003`, "lastError"), "rapidpay's last error in Redis");
+    /**
+     * Pays on `base` until it charges in one attempt, skipping `open` (whose circuit the other
+     * instance opened); that attempt. Until this instance's snapshot holds the circuit it may still
+     * try `open`: it errs for these buyers too, so an answer cannot close the circuit behind the
+     * test's back.
+     */
+    const skipping = (base: string, open: Psp, amount: number, what: string) =>
+      waitFor(async () => {
+        const e = email();
+        await behave(open, "error", e);
+        const p = await pay(base, spei(amount, e));
+        return p.status === 200 && p.attempts.length === 1 ? p.attempts[0]! : false;
+      }, what, 15_000);
+
     // B learns it from Redis: rapidpay skipped, one attempt at andespay.
-    // (Until B's snapshot holds it, B may still try rapidpay: it errs for these buyers too, so an
-    // answer cannot close the circuit behind the test's back.)
-    const skipped = await waitFor(async () => {
-      const e = email();
-      await behave("rapidpay", "error", e);
-      const p = await pay(b.url, spei(20, e));
-      return p.status === 200 && p.attempts.length === 1 ? p.attempts : false;
-    }, "instance B skips rapidpay (circuit opened by A's outcomes)", 15_000);
-    assert.deepEqual([skipped[0]!.provider, skipped[0]!.routingReason], ["andespay", "success_rate"]);
+    const onB1 = await skipping(b.url, "rapidpay", 20, "instance B skips rapidpay (circuit opened by A's outcomes)");
+    assert.deepEqual([onB1.provider, onB1.routingReason], ["andespay", "success_rate"]);
     assert.ok((await counters("andespay", "lt50")).a >= 1, "B's approval is in the shared window");
 
     // B: andespay fails on large tickets until B's circuit opens (pagosur declines softly).
     const onB = await openCircuit(b.url, "andespay", "pagosur", 150);
     assert.ok((await counters("andespay", "lt500")).e >= onB);
     // A learns it from Redis: andespay skipped, one attempt at pagosur.
-    const skippedOnA = await waitFor(async () => {
-      const e = email();
-      await behave("andespay", "error", e);
-      const p = await pay(a.url, spei(150, e));
-      return p.status === 200 && p.attempts.length === 1 ? p.attempts : false;
-    }, "instance A skips andespay (circuit opened by B's outcomes)", 15_000);
-    assert.deepEqual([skippedOnA[0]!.provider, skippedOnA[0]!.routingReason], ["pagosur", "success_rate"]);
+    const onA1 = await skipping(a.url, "andespay", 150, "instance A skips andespay (circuit opened by B's outcomes)");
+    assert.deepEqual([onA1.provider, onA1.routingReason], ["pagosur", "success_rate"]);
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }
