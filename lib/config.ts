@@ -63,6 +63,8 @@ export const configSchema = z
     ROUTING_HALF_LIFE_MS: z.coerce.number().int().min(100).default(300_000),
     ROUTING_CHANGE_THRESHOLD: z.coerce.number().min(0.5).default(5),
     ROUTING_REFRESH_MS: z.coerce.number().int().min(10).default(1000),
+    /** Key prefix of the routing window in Redis (servers sharing one window share it; a test isolates its servers with its own). */
+    ROUTING_REDIS_PREFIX: z.string().min(1).max(100).default("routing:"),
     /** The routing circuit: error share of at least MIN_VOLUME attempts in WINDOW that opens it, and its cool-down before a probe. */
     ROUTING_CIRCUIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
     ROUTING_CIRCUIT_ERROR_RATE: z.coerce.number().min(0.01).max(1).default(0.5),

@@ -41,7 +41,33 @@ const POLICIES: Policy[] = [
   { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.03, providers: PROVIDERS.map((provider) => ({ provider })) }] },
 ];
 
-type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null };
+type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null; run: RunTiming; cpu: RunTiming };
+/** This run's decisions alone, from the histogram's counter deltas: p99 as the bucket it falls in ("≤ 0.25 ms"), and how many took over 1 ms. */
+type RunTiming = { count: number; p99LeMs: number | null; over1ms: number };
+type Buckets = Map<number, number>;
+
+/** The cumulative buckets of a histogram (lp_routing_decision_duration_seconds: wall time; lp_routing_decision_cpu_seconds: CPU time): upper bound (s) → count. */
+function histogram(metricsText: string, name: string): Buckets {
+  const out = new Map<number, number>();
+  for (const line of metricsText.split("\n")) {
+    const m = new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)$`).exec(line);
+    if (m) out.set(m[1] === "+Inf" ? Infinity : Number(m[1]), Number(m[2]));
+  }
+  return out;
+}
+
+const decisionHistograms = async (url: string) => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return { wall: histogram(text, "lp_routing_decision_duration_seconds"), cpu: histogram(text, "lp_routing_decision_cpu_seconds") };
+};
+
+function runTiming(before: Buckets, after: Buckets): RunTiming {
+  const les = [...after.keys()].sort((a, b) => a - b);
+  const delta = (le: number) => (after.get(le) ?? 0) - (before.get(le) ?? 0);
+  const count = delta(Infinity);
+  const p99 = les.find((le) => delta(le) >= 0.99 * count);
+  return { count, p99LeMs: count && p99 !== undefined ? p99 * 1000 : null, over1ms: count - delta(0.001) };
+}
 
 function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>): number {
   let cents = 0;
@@ -54,13 +80,16 @@ function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string
   return cents;
 }
 
+/** A run's p99 as the histogram bucket it falls in. */
+const le = (t: RunTiming) => (t.p99LeMs === null ? "—" : t.p99LeMs === Infinity ? "> 5 ms" : `≤ ${t.p99LeMs} ms`);
+
 function table(rows: Result[]) {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const ms = (x: number | null) => (x === null || Number.isNaN(x) ? "—" : `${x.toFixed(3)} ms`);
-  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | decision p50 | decision p99 | routing step p99 | provider call p50 |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | decision p50 | decision p99 | this run's decision p99 (bucket) | over 1 ms | its CPU time p99 | over 1 ms (CPU) | routing step p99 | provider call p50 |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
+    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${le(r.run)} | ${r.run.over1ms} of ${r.run.count} | ${le(r.cpu)} | ${r.cpu.over1ms} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
   }
   // The issue's table: success-rate against the oracle and against fixed priority.
   console.log("\n| scenario | oracle | fixed priority | success-rate routing | % of oracle | gain over fixed (payments) |");
@@ -125,6 +154,7 @@ async function online() {
           const key = m.production.secretKey;
           const put = await call("/me/routing", key, "PUT", { rules: policy.rules });
           if (put.status !== 200) throw new Error(`PUT /me/routing: ${put.status} ${JSON.stringify(put.body)}`);
+          const bucketsBefore = await decisionHistograms(server.url);
           let approved = 0;
           let attempts = 0;
           let cost = 0;
@@ -154,8 +184,11 @@ async function online() {
           const lag = (performance.now() - started) / 1000 - N / RATE;
           if (lag > 5) console.log(`  (the run took ${lag.toFixed(0)} s longer than paced: the server fell behind ${RATE}/s)`);
           durations.sort((a, b) => a - b);
-          results.push({ scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
-          console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved, ${(attempts / N).toFixed(2)} attempts per payment`);
+          const bucketsAfter = await decisionHistograms(server.url);
+          const run = runTiming(bucketsBefore.wall, bucketsAfter.wall);
+          const cpu = runTiming(bucketsBefore.cpu, bucketsAfter.cpu);
+          results.push({ run, cpu,  scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
+          console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved (oracle ${oracleApprovals}), ${(attempts / N).toFixed(2)} attempts per payment, decision p99 ${le(run)} (CPU ${le(cpu)}), ${run.over1ms} of ${run.count} over 1 ms (CPU: ${cpu.over1ms})`);
         }
       }
     });

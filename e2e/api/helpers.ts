@@ -76,6 +76,16 @@ export async function waitFor<T>(check: () => Promise<T | undefined | null | fal
   }
 }
 
+/** The simulated PSPs (scripts/psp/simulator.ts) the test server calls. */
+export const PSP = { pagosur: process.env.PROVIDER_PAGOSUR_URL!, andespay: process.env.PROVIDER_ANDESPAY_URL!, rapidpay: process.env.PROVIDER_RAPIDPAY_URL! };
+export type Psp = keyof typeof PSP;
+
+/** Makes `psp` answer the next charge of buyer `forEmail` with `mode` (accept, decline with `reason`, error, timeout…). */
+export async function behave(psp: Psp, mode: string, forEmail: string, reason?: string): Promise<void> {
+  const r = await fetch(`${PSP[psp]}/_control/behaviour`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode, forEmail, reason, times: 1 }) });
+  if (r.status !== 200) throw new Error(`${psp} /_control/behaviour: ${r.status}`);
+}
+
 /** Another instance of the built app on the same database, with extra configuration. */
 export async function extraServer(env: Record<string, string>, opts: { captureOutput?: boolean } = {}): Promise<RunningServer & { output: () => string }> {
   const port = await freePort();

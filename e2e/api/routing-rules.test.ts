@@ -5,16 +5,10 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { api, assertEnvelope, extraServer, newMerchant, waitFor } from "./helpers.ts";
+import { api, assertEnvelope, extraServer, newMerchant, waitFor, behave } from "./helpers.ts";
 import { setRate } from "@/lib/money/rates";
 import { db } from "@/lib/db";
 
-const PSP = { pagosur: process.env.PROVIDER_PAGOSUR_URL!, andespay: process.env.PROVIDER_ANDESPAY_URL!, rapidpay: process.env.PROVIDER_RAPIDPAY_URL! };
-type Psp = keyof typeof PSP;
-async function behave(psp: Psp, mode: string, forEmail: string, reason?: string) {
-  const r = await fetch(`${PSP[psp]}/_control/behaviour`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode, forEmail, reason, times: 1 }) });
-  assert.equal(r.status, 200);
-}
 const email = () => `rt-${randomUUID().slice(0, 8)}@example.com`;
 const spei = (amount: number, extra: Record<string, unknown> = {}) => ({ amount, paymentMethodId: "1003", userName: "Juan Pérez", userEmail: email(), documentId: "GODE561231GR8", ...extra });
 

@@ -74,7 +74,7 @@ export function routingStore(): RoutingStore {
     const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2_000, commandTimeout: 1_000 });
     redis.on("error", () => {}); // surfaced by the refresh's warning
     onShutdown("redis routing", CLOSE_ORDER.clients, () => redis.quit());
-    return new RedisRoutingStore(redis, spec);
+    return new RedisRoutingStore(redis, spec, config().ROUTING_REDIS_PREFIX);
   });
 }
 
