@@ -163,7 +163,7 @@ async function seedHistory(base: string, auth: Record<string, string>, count: nu
     await fetch(`${base}/api/v1/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ amount: 25, paymentMethodId: "sbx_card" }) })
   ).json()) as { transactionId: string };
   const { sql } = await import("../lib/db.ts");
-  const { foldPaymentRollups } = await import("../lib/payments/rollups.ts");
+  const { foldAllPaymentRollups } = await import("../lib/payments/rollups.ts");
   const cols = (await sql<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'transactions' AND table_schema = current_schema() ORDER BY ordinal_position`)).map((r) => r.c);
   const created = `now() - (g.i * interval '90 days' / $4)`;
   const status = `(CASE WHEN g.i % 10 < 7 THEN 'completed' WHEN g.i % 10 < 9 THEN 'failed' ELSE 'expired' END)::"TransactionStatus"`;
@@ -183,7 +183,7 @@ async function seedHistory(base: string, auth: Record<string, string>, count: nu
   for (let i = 1; i <= count; i += 100_000) await sql(insert, [tpl.transactionId, i, Math.min(count, i + 99_999), count]);
   const seedMs = Date.now() - t0;
   const t1 = Date.now();
-  while ((await foldPaymentRollups()).folded > 0);
+  await foldAllPaymentRollups();
   const foldMs = Date.now() - t1;
   await sql("ANALYZE transactions");
   const [mid] = await sql<{ id: string }>(`SELECT id FROM transactions WHERE id LIKE 'tx_H%' ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT 1`, [Math.floor(count / 2)]);

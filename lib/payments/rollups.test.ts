@@ -9,7 +9,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
 import { railById } from "@/lib/catalog/rails";
 import { newId } from "@/lib/ids";
-import { countPayments, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
+import { countPayments, foldAllPaymentRollups, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
 import { dailySeries } from "@/lib/dashboard/queries";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
@@ -83,7 +83,7 @@ test("rollups + deltas equal a scan of the payments after creations, status chan
   assert.equal((await sql<{ n: string }>(`SELECT count(*) AS n FROM payment_rollup_deltas`))[0]!.n, before);
   assert.deepEqual(await rolled(m.merchantId, since), await scanned(m.merchantId, since), "after status changes");
 
-  await foldPaymentRollups();
+  await foldAllPaymentRollups();
   assert.deepEqual(await rolled(m.merchantId, since), await scanned(m.merchantId, since), "after a fold");
 
   // A payment moved to another hour (a correction), one deleted, more changes after the fold.
@@ -91,7 +91,7 @@ test("rollups + deltas equal a scan of the payments after creations, status chan
   await sql(`DELETE FROM transactions WHERE id = $1`, [recent[26]]);
   await sql(`UPDATE transactions SET status = 'expired' WHERE id = ANY($1::text[])`, [older.slice(10, 15)]);
   assert.deepEqual(await rolled(m.merchantId, since), await scanned(m.merchantId, since), "after more changes, half folded");
-  await foldPaymentRollups();
+  await foldAllPaymentRollups();
   assert.deepEqual(await rolled(m.merchantId, since), await scanned(m.merchantId, since), "after a second fold");
 
 
@@ -126,7 +126,7 @@ test("two folds at once count every delta exactly once", async () => {
   for (let i = 0; i < 5; i++) await copies(m.templateId, 40, i, 100 + i);
   const results = await Promise.all([foldPaymentRollups(50), foldPaymentRollups(50), foldPaymentRollups(50)]);
   assert.ok(results.some((r) => r.folded > 0));
-  while ((await foldPaymentRollups()).folded > 0);
+  await foldAllPaymentRollups();
   assert.deepEqual(await rolled(m.merchantId, since), await scanned(m.merchantId, since));
   const [left] = await sql<{ n: string }>(`SELECT count(*) AS n FROM payment_rollup_deltas WHERE merchant_id = $1`, [m.merchantId]);
   assert.equal(Number(left!.n), 0);

@@ -30,13 +30,13 @@ export async function hourlyOutcomes(scope: { merchantId: string; environment: E
 
 /**
  * Moves up to `limit` deltas, oldest first, into the rollups, in one transaction: a delta is
- * either still a delta or already counted, never both nor neither. Returns how many it moved
- * (0 when another instance is folding right now).
+ * either still a delta or already counted, never both nor neither. Returns how many it moved;
+ * `busy` when another instance was folding at that moment (and this call moved nothing).
  */
-export async function foldPaymentRollups(limit = 50_000): Promise<{ folded: number }> {
+export async function foldPaymentRollups(limit = 50_000): Promise<{ folded: number; busy: boolean }> {
   return db().$transaction(async (tx) => {
     const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`;
-    if (!lock?.ok) return { folded: 0 };
+    if (!lock?.ok) return { folded: 0, busy: true };
     const [moved] = await tx.$queryRaw<{ n: bigint }[]>`
       WITH moved AS (
         DELETE FROM payment_rollup_deltas WHERE id IN (SELECT id FROM payment_rollup_deltas ORDER BY id LIMIT ${limit})
@@ -51,7 +51,7 @@ export async function foldPaymentRollups(limit = 50_000): Promise<{ folded: numb
         DO UPDATE SET payments = r.payments + excluded.payments, paid_volume_usd = r.paid_volume_usd + excluded.paid_volume_usd
         RETURNING 1)
       SELECT coalesce((SELECT sum(deltas) FROM summed), 0)::bigint AS n, (SELECT count(*) FROM upserted) AS upserts`;
-    return { folded: Number(moved?.n ?? 0) };
+    return { folded: Number(moved?.n ?? 0), busy: false };
   });
 }
 
@@ -71,4 +71,13 @@ export async function countPayments(scope: { merchantId: string; environment: En
     values,
   );
   return Number(row?.n ?? 0);
+}
+
+/** Folds until no delta is left (benchmarks and tests; the job folds a batch a run). */
+export async function foldAllPaymentRollups(): Promise<void> {
+  for (;;) {
+    const r = await foldPaymentRollups();
+    if (r.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+    else if (r.folded === 0) return;
+  }
 }
