@@ -4,11 +4,14 @@
 // (scripts/lib/api-dispatch.ts, the default) and once with API_FAST_PATH=off (every request
 // through Next's router). autocannon runs in this process, on the same machine, so it shares
 // the CPU with the servers; read the ratios, absolute numbers move with the machine.
-//   npm run bench [-- --duration 8 --connections 50 --payments 200]
+//   npm run bench [-- --duration 8 --connections 50 --payments 200 --history 1000000]
 // Rows: raw node, GET /api/v1/ping, POST /api/v1/payments (sbx_card, a new Idempotency-Key
 // each), GET /api/v1/payments?limit=50 (a merchant with --payments payments), GET
 // /checkout/<token> (the buyer's selector page, pt-BR; pages always go through Next), and the
-// checkout page's JavaScript (gzip bytes of the scripts it loads).
+// checkout page's JavaScript (gzip bytes of the scripts it loads); then a merchant with --history
+// payments (90 days of them, written straight into the database through the same trigger that
+// keeps the rollups): GET /payments?limit=50 first page and a cursor page half-way down, and the
+// dashboard overview's read model (in this process) against a new merchant's.
 import { parseArgs } from "node:util";
 import { spawn } from "node:child_process";
 import { gzipSync } from "node:zlib";
@@ -20,7 +23,7 @@ import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
 
-const { values } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, payments: { type: "string", default: "200" } } });
+const { values } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, payments: { type: "string", default: "200" }, history: { type: "string", default: "1000000" } } });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
@@ -84,6 +87,12 @@ async function main() {
     for (let i = 0; i < Number(values.payments); i++) {
       await fetch(`${fastUrl}/api/v1/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ amount: 10 + (i % 90), paymentMethodId: "sbx_card", merchantOrderId: `seed-${i}` }) });
     }
+    // The merchant with a long history.
+    const big = await createMerchant({ name: "Bench history", tier: "premium" });
+    const bigAuth = { authorization: `Bearer ${big.sandbox.secretKey}` };
+    const history = await seedHistory(fastUrl, bigAuth, Number(values.history));
+    const fresh = await createMerchant({ name: "Bench new", tier: "premium" });
+
     const session = (await (
       await fetch(`${fastUrl}/api/v1/checkout/sessions`, {
         method: "POST",
@@ -117,15 +126,23 @@ async function main() {
     const viaNext = await apiRows(nextUrl, " (through Next)");
     const page = await measure("GET /checkout/<token> (pt-BR)", { url: `${fastUrl}${checkoutPath}`, headers: { "accept-language": "pt-BR" } });
     const scripts = await pageScripts(`${fastUrl}${checkoutPath}`);
+    const deep = [
+      await measure(`GET /api/v1/payments?limit=50 (${history.count.toLocaleString("en")} payments, first page)`, { url: `${fastUrl}/api/v1/payments?limit=50`, headers: bigAuth }),
+      await measure(`GET /api/v1/payments?limit=50&startingAfter=… (half-way down)`, { url: `${fastUrl}/api/v1/payments?limit=50&startingAfter=${history.midId}`, headers: bigAuth }),
+    ];
+    const overviewBig = await timeOverview(big.merchantId);
+    const overviewNew = await timeOverview(fresh.merchantId);
 
     const ping = fast[0]!.rps;
     console.log(`\n${connections} connections, ${duration} s per row after a 2 s warm-up; load generator in this process on the same ${availableParallelism()} cores; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
     console.log("| What | req/s | vs ping | p50 ms | p99 ms | errors+non-2xx |");
     console.log("|---|---|---|---|---|---|");
-    for (const r of [rawRow, ...fast, page, ...viaNext]) console.log(`| ${r.what} | ${r.rps.toLocaleString("en")} | ${(r.rps / ping).toFixed(2)}x | ${r.p50} | ${r.p99} | ${r.bad} |`);
+    for (const r of [rawRow, ...fast, ...deep, page, ...viaNext]) console.log(`| ${r.what} | ${r.rps.toLocaleString("en")} | ${(r.rps / ping).toFixed(2)}x | ${r.p50} | ${r.p99} | ${r.bad} |`);
     console.log(`\nping vs raw node: ${(ping / rawRow.rps).toFixed(3)}x (target >= 0.10x)`);
     console.log(`POST /payments vs ping: ${(fast[1]!.rps / ping).toFixed(2)}x (target >= 0.6x), p99 ${fast[1]!.p99} ms (target < 100)`);
     console.log(`GET /payments?limit=50 vs ping: ${(fast[2]!.rps / ping).toFixed(2)}x (small merchant; target >= 0.5x on a million-row one)`);
+    console.log(`GET /payments?limit=50 of the ${history.count.toLocaleString("en")}-payment merchant vs ping: first page ${(deep[0]!.rps / ping).toFixed(2)}x, half-way cursor page ${(deep[1]!.rps / ping).toFixed(2)}x (target >= 0.5x both); history written in ${(history.seedMs / 1000).toFixed(0)} s, rollups folded in ${(history.foldMs / 1000).toFixed(1)} s`);
+    console.log(`dashboard overview read model: ${history.count.toLocaleString("en")}-payment merchant ${overviewBig.toFixed(1)} ms, new merchant ${overviewNew.toFixed(1)} ms (median of 30) = ${(overviewBig / overviewNew).toFixed(2)}x (target within 2x)`);
     console.log(`checkout vs ping: ${(page.rps / ping).toFixed(2)}x (target >= 0.4x), p99 ${page.p99} ms (target < 300); its JavaScript: ${scripts.count} scripts, ${(scripts.gzipBytes / 1024).toFixed(1)} KiB gzip (target < 30 KiB)`);
     console.log(`fast path vs Next for the API: ping ${(fast[0]!.rps / viaNext[0]!.rps).toFixed(2)}x, POST /payments ${(fast[1]!.rps / viaNext[1]!.rps).toFixed(2)}x, GET /payments ${(fast[2]!.rps / viaNext[2]!.rps).toFixed(2)}x`);
   } finally {
@@ -133,6 +150,60 @@ async function main() {
     for (const s of servers) await s.stop();
     await scratch.drop();
   }
+}
+
+/**
+ * `count` payments of one merchant over the last 90 days (70 % paid, 20 % failed, 10 % expired),
+ * copies of one real payment made through the API, written in batches straight into the
+ * database: the rollup trigger runs for each, as it would for payments made one by one. Then the
+ * deltas are folded as the job does. Returns a payment half-way down the list (a cursor).
+ */
+async function seedHistory(base: string, auth: Record<string, string>, count: number) {
+  const tpl = (await (
+    await fetch(`${base}/api/v1/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ amount: 25, paymentMethodId: "sbx_card" }) })
+  ).json()) as { transactionId: string };
+  const { sql } = await import("../lib/db.ts");
+  const { foldAllPaymentRollups } = await import("../lib/payments/rollups.ts");
+  const cols = (await sql<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'transactions' AND table_schema = current_schema() ORDER BY ordinal_position`)).map((r) => r.c);
+  const created = `now() - (g.i * interval '90 days' / $4)`;
+  const status = `(CASE WHEN g.i % 10 < 7 THEN 'completed' WHEN g.i % 10 < 9 THEN 'failed' ELSE 'expired' END)::"TransactionStatus"`;
+  const over: Record<string, string> = {
+    id: `'tx_H' || lpad(g.i::text, 23, '0')`,
+    created_at: created,
+    updated_at: created,
+    status,
+    completed_at: `CASE WHEN g.i % 10 < 7 THEN ${created} + interval '1 minute' END`,
+    merchant_order_id: `'hist-' || g.i`,
+    provider_ref: `'hist-' || g.i`,
+    next_check_at: "NULL",
+  };
+  const insert = `INSERT INTO transactions (${cols.map((c) => `"${c}"`).join(", ")})
+    SELECT ${cols.map((c) => over[c] ?? `tpl."${c}"`).join(", ")} FROM transactions tpl, generate_series($2::int, $3::int) AS g(i) WHERE tpl.id = $1`;
+  const t0 = Date.now();
+  for (let i = 1; i <= count; i += 100_000) await sql(insert, [tpl.transactionId, i, Math.min(count, i + 99_999), count]);
+  const seedMs = Date.now() - t0;
+  const t1 = Date.now();
+  await foldAllPaymentRollups();
+  const foldMs = Date.now() - t1;
+  await sql("ANALYZE transactions");
+  const [mid] = await sql<{ id: string }>(`SELECT id FROM transactions WHERE id LIKE 'tx_H%' ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT 1`, [Math.floor(count / 2)]);
+  return { count: count + 1, midId: mid!.id, seedMs, foldMs };
+}
+
+/** The dashboard overview's read model for a merchant (sandbox), median of 30 calls after 5 warm-ups, in ms. */
+async function timeOverview(merchantId: string): Promise<number> {
+  const { db } = await import("../lib/db.ts");
+  const { overview } = await import("../lib/dashboard/queries.ts");
+  const merchant = await db().merchant.findUniqueOrThrow({ where: { id: merchantId } });
+  const auth = { merchant, shop: null, environment: "sandbox", keyKind: "secret", keyPairId: "bench", keyId: "bench", via: "dashboard", actor: { kind: "user", userId: "bench", email: "bench@example.com", role: "owner", twoFactorPending: false } } as unknown as Parameters<typeof overview>[0];
+  const times: number[] = [];
+  for (let i = 0; i < 35; i++) {
+    const t = performance.now();
+    await overview(auth);
+    if (i >= 5) times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
 }
 
 main().then(

@@ -100,13 +100,12 @@ test("success rate leaves pending out, one day draws, tooltips stay in their car
   // Every payment is from today: the volume chart has one bar, the rate chart one dot, both drawn.
   const bar = page.getByTestId("volume-chart").locator(".recharts-bar-rectangle path");
   await expect(bar).toHaveCount(1);
-  const barBox = (await bar.boundingBox())!;
-  expect(barBox.width).toBeGreaterThan(2);
-  expect(barBox.height).toBeGreaterThan(2);
+  // Polled: the chart may redraw (its data refreshes) between finding the bar and measuring it.
+  const size = async (l: typeof bar) => Math.min((await l.boundingBox())?.width ?? 0, (await l.boundingBox())?.height ?? 0);
+  await expect.poll(() => size(bar), { message: "the bar is drawn" }).toBeGreaterThan(2);
   const dot = page.getByTestId("success-chart").locator(".recharts-line-dots circle");
   await expect(dot).toHaveCount(1);
-  const dotBox = (await dot.boundingBox())!;
-  expect(dotBox.width).toBeGreaterThan(2);
+  await expect.poll(() => size(dot), { message: "the dot is drawn" }).toBeGreaterThan(2);
 
   await expectNoSidewaysScroll(page);
   // The pointer rests where "Sign in" was: move it off the charts so no tooltip is in the picture.

@@ -1,7 +1,7 @@
 // Read models of the dashboard's pages. Each takes the signed-in dashboard's AuthContext and
 // calls the API's own use cases where one exists; the few reads only the dashboard needs (daily
 // series, a payment's events, key listing) are here, scoped by merchant and environment.
-import { db, sql } from "@/lib/db";
+import { db } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { getPayment, listPayments } from "@/lib/payments/list-payments";
@@ -11,6 +11,7 @@ import { presentDelivery } from "@/lib/webhooks/deliveries";
 import { listRecentRequests } from "@/lib/http/request-log";
 import { maskKey } from "@/lib/auth/keys";
 import type { AuthContext } from "@/lib/auth/authenticate";
+import { hourlyOutcomes } from "@/lib/payments/rollups";
 import { addOutcomes, countOutcomes, successRate, type OutcomeCounts } from "@/lib/dashboard/success-rate";
 
 export type DailyPoint = OutcomeCounts & {
@@ -23,33 +24,47 @@ export type DailyPoint = OutcomeCounts & {
   successRate: number | null;
 };
 
-/** The last `days` days (UTC), oldest first: USD volume of paid payments, outcomes and success rate. */
-export async function dailySeries(auth: AuthContext, days = 30): Promise<DailyPoint[]> {
-  const since = new Date(Date.now() - (days - 1) * 86_400_000);
-  since.setUTCHours(0, 0, 0, 0);
+/** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
+function dayIn(timeZone: string): (at: Date) => string {
+  const f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  return (at) => f.format(at);
+}
+
+/**
+ * The last `days` days (calendar days in `timeZone`, UTC by default), oldest first: USD volume of
+ * paid payments, outcomes and success rate. Read from the hourly rollups (lib/payments/rollups.ts),
+ * so it costs the same whatever the merchant's history; an hour belongs to the day it starts in
+ * (every Latin American zone is a whole number of hours from UTC).
+ */
+export async function dailySeries(auth: AuthContext, days = 30, timeZone = "UTC"): Promise<DailyPoint[]> {
+  const day = dayIn(timeZone);
+  const now = new Date();
+  // The wanted days, oldest first (a day is at most 25 hours: step back by whole days from noon).
+  const wanted: string[] = [];
+  for (let i = days - 1; i >= 0; i--) wanted.push(day(new Date(now.getTime() - i * 86_400_000)));
+  // From a little before the first wanted day's start in any zone; hours outside are dropped.
+  const since = new Date(now.getTime() - (days + 1) * 86_400_000);
+  since.setUTCMinutes(0, 0, 0);
   // Counted per status and classified in lib/dashboard/success-rate.ts, so which statuses count
   // as paid, failed or still pending is decided in one tested place, not in SQL.
-  const rows = await sql<{ day: Date; status: string; n: string; volume: string | null }>(
-    `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, status::text AS status, count(*) AS n,
-            sum(amount_usd) FILTER (WHERE completed_at IS NOT NULL) AS volume
-       FROM transactions WHERE merchant_id = $1 AND environment = $2::"Environment" AND created_at >= $3
-      GROUP BY 1, 2`,
-    [auth.merchant.id, auth.environment, since],
-  );
-  const byDay = new Map<string, typeof rows>();
+  const rows = await hourlyOutcomes({ merchantId: auth.merchant.id, environment: auth.environment }, since);
+  const byDay = new Map<string, Map<string, { count: number; volume: bigint }>>();
+  const dayOfHour = new Map<number, string>();
   for (const r of rows) {
-    const day = new Date(r.day).toISOString().slice(0, 10);
-    byDay.set(day, [...(byDay.get(day) ?? []), r]);
+    const t = r.hour.getTime();
+    let d = dayOfHour.get(t);
+    if (d === undefined) dayOfHour.set(t, (d = day(r.hour)));
+    const statuses = byDay.get(d) ?? new Map<string, { count: number; volume: bigint }>();
+    byDay.set(d, statuses);
+    const c = statuses.get(r.status) ?? { count: 0, volume: 0n };
+    statuses.set(r.status, { count: c.count + r.payments, volume: c.volume + r.paidVolumeUsd });
   }
-  const out: DailyPoint[] = [];
-  for (let i = 0; i < days; i++) {
-    const day = new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-    const dayRows = byDay.get(day) ?? [];
-    const counts = countOutcomes(dayRows.map((r) => ({ status: r.status, count: Number(r.n) })));
-    const volume = dayRows.reduce((s, r) => s + BigInt(r.volume ?? 0), 0n);
-    out.push({ day, volume: toMajor(volume, "USD"), payments: counts.succeeded + counts.failed + counts.pending, ...counts, successRate: successRate(counts).rate });
-  }
-  return out;
+  return wanted.map((d) => {
+    const statuses = [...(byDay.get(d) ?? new Map<string, { count: number; volume: bigint }>()).entries()];
+    const counts = countOutcomes(statuses.map(([status, c]) => ({ status, count: c.count })));
+    const volume = statuses.reduce((s, [, c]) => s + c.volume, 0n);
+    return { day: d, volume: toMajor(volume, "USD"), payments: counts.succeeded + counts.failed + counts.pending, ...counts, successRate: successRate(counts).rate };
+  });
 }
 
 export async function overview(auth: AuthContext) {

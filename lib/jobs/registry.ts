@@ -23,6 +23,7 @@ import { purgeExpired } from "@/lib/jobs/purge-expired";
 import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
 import { renderDueReceipts } from "@/lib/settlements/render-receipt";
 import { expireQrOrders } from "@/lib/qr/expire-orders";
+import { foldPaymentRollups } from "@/lib/payments/rollups";
 
 export type JobStep = { name: string; run: () => Promise<unknown> };
 
@@ -164,6 +165,16 @@ export const JOBS: JobDef[] = [
     cron: "* * * * *",
     retries: 3,
     steps: [{ name: "render-due", run: () => renderDueReceipts() }],
+  },
+  {
+    name: "fold-payment-rollups",
+    description: "The dashboard's hourly payment counts: deltas written with each payment change folded into the rollups, so the overview never scans a merchant's history",
+    everyMs: () => Math.max(tick(), 10_000),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "fold", run: () => foldPaymentRollups() }],
+    // A full batch: more deltas are waiting.
+    moreWork: (r) => ((r["fold"] as { folded?: number } | undefined)?.folded ?? 0) >= 50_000,
   },
   {
     name: "purge-expired",

@@ -1,6 +1,7 @@
 // GET /me/balance. Every figure is read, never summed over history: the buckets are the
 // ledger's running totals, the 90-day fee summary comes from the daily totals, the movements
-// are the newest entries (by seq), and `ledgerWarnings` is the last result of the verification
+// are the newest entries (by seq; the newest 20 of each bucket on the (account, seq) index, then
+// merged, so long runs of payout-account entries are never walked), and `ledgerWarnings` is the last result of the verification
 // job (lib/jobs/verify-ledgers.ts), which recomputes the ledger from its entries. The balance is
 // the merchant's (one per merchant and environment); a shop-bound key's movements leave out
 // those another shop's operations posted (the posting's shop; decisions.md, Shops).
@@ -26,7 +27,7 @@ type BalanceRow = {
 
 /**
  * Every figure in one statement (one snapshot, one round trip): the buckets' running totals, the
- * daily totals of the fee window, the newest 20 bucket entries (by seq, on its index), the
+ * daily totals of the fee window, the newest 20 bucket entries (by seq, per bucket on its index), the
  * reserve schedule, and the verification job's last warnings.
  */
 const BALANCE_SQL = `SELECT
@@ -36,10 +37,12 @@ const BALANCE_SQL = `SELECT
     SELECT account, SUM(amount) AS amount FROM ledger_daily_totals
     WHERE merchant_id = $1 AND environment = $2::"Environment" AND currency = 'USD' AND account = ANY($4::text[]) AND day >= $5::date GROUP BY account) d) AS daily,
   (SELECT COALESCE(json_agg(m ORDER BY m.seq DESC), '[]'::json) FROM (
-    SELECT e.id, e.account, e.amount::text AS amount, e.created_at, e.seq, p.kind, p.transaction_id, p.claim_id
-    FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
-    WHERE e.merchant_id = $1 AND e.environment = $2::"Environment" AND e.account = ANY($3::text[])
-      AND ($6::text IS NULL OR p.shop_id IS NULL OR p.shop_id = $6)
+    SELECT e.* FROM unnest($3::text[]) AS b(account) CROSS JOIN LATERAL (
+      SELECT e.id, e.account, e.amount::text AS amount, e.created_at, e.seq, p.kind, p.transaction_id, p.claim_id
+      FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
+      WHERE e.merchant_id = $1 AND e.environment = $2::"Environment" AND e.account = b.account
+        AND ($6::text IS NULL OR p.shop_id IS NULL OR p.shop_id = $6)
+      ORDER BY e.seq DESC LIMIT 20) e
     ORDER BY e.seq DESC LIMIT 20) m) AS movements,
   (SELECT COALESCE(json_agg(s ORDER BY s.day), '[]'::json) FROM (
     SELECT date_trunc('day', reserve_release_at) AS day, SUM(reserve_amount)::text AS amount FROM transactions

@@ -11,6 +11,7 @@ import { envelope, listEnvelope, readPage } from "@/lib/http/pagination";
 import { toIso3 } from "@/lib/catalog/rails";
 import { presentTransaction, type PresentableTransaction } from "@/lib/payments/present";
 import { planSearch, searchCondition } from "@/lib/payments/search";
+import { countPayments } from "@/lib/payments/rollups";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { listPaymentsQuery } from "@/lib/payments/schema";
 
@@ -152,6 +153,13 @@ function filterOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>): 
   return filterFor(auth, query, country);
 }
 
+/** The list's total: from the payment rollups when only scope and status filter it, else counted. */
+function totalOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, f: Filter): Promise<number> {
+  const onlyScope = !query.paymentMethodId && !query.country && !query.merchantOrderId && !query.method && !f.search;
+  if (!onlyScope) return countTransactions(f);
+  return countPayments({ merchantId: auth.merchant.id, environment: auth.environment, shopId: auth.shop?.id, status: query.status });
+}
+
 function offsetPageStatement(f: Filter, limit: number, offset: number) {
   const n = f.values.length;
   return { text: `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, values: [...f.values, limit, offset] };
@@ -168,7 +176,7 @@ export async function listPayments(auth: AuthContext, query: z.infer<typeof list
   const f = filterOf(auth, query);
   if (page.kind === "cursor") return cursorPage(auth, f, page);
   const st = offsetPageStatement(f, page.limit, page.offset);
-  const [rows, total] = await Promise.all([sql(st.text, st.values, { planEachTime: f.search }), countTransactions(f)]);
+  const [rows, total] = await Promise.all([sql(st.text, st.values, { planEachTime: f.search }), totalOf(auth, query, f)]);
   const { pagination } = envelope(rows, total, page);
   return listEnvelope(rows.map((r) => presentTransaction(fromRow(r))), {
     pagination,
