@@ -12,13 +12,15 @@ import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-d
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { useQueryClient } from "@tanstack/react-query";
 import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/lib/claims/schema";
 
 export type Claim = z.infer<typeof claim>;
 
 export function ClaimDetailView({ environment, initial, canRespond, canSimulate }: { environment: string; initial: { claim: Claim }; canRespond: boolean; canSimulate: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "claim", { id: initial.claim.id }, initial, 5_000);
   const c = data.claim;
   const open = c.kind === "chargeback" && c.status === "open";
@@ -60,6 +62,7 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
 }
 
 function EvidenceList({ claim: c }: { claim: Claim }) {
+  const { formatDateTime } = useTimes();
   return (
     <Card title="Evidence" id="claim-evidence">
       {c.evidence.length === 0 ? (
@@ -88,6 +91,7 @@ function EvidenceList({ claim: c }: { claim: Claim }) {
 }
 
 function EvidenceForm({ claimId, dueBy }: { claimId: string; dueBy: string | null }) {
+  const { formatDateTime } = useTimes();
   const qc = useQueryClient();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<{ message: string; param?: string } | null>(null);

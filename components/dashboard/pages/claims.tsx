@@ -7,7 +7,8 @@ import { Button } from "@/components/ui/button";
 import { ResourceTable, IdLink } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 
@@ -15,6 +16,7 @@ type Claim = { id: string; kind: string; status: string; transactionId: string; 
 type Envelope = LoaderData<"claims">;
 
 export function ClaimsView({ environment, params, initial }: { environment: string; params: Record<string, string>; initial: Envelope }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "claims", params, initial, 3_000);
   const { limit: _l, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/claims?${new URLSearchParams({ ...linkParams, offset: String(offset) })}`;

@@ -12,7 +12,8 @@ import { EmptyState, Loading } from "@/components/ui/table";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import type { depositAccount } from "@/lib/deposits/schema";
 
 export type DepositAccount = z.infer<typeof depositAccount>;
@@ -31,6 +32,7 @@ export function DepositAccountsView({
   initial: Envelope | null;
   error?: { code: string; message: string; param?: string };
 }) {
+  const { formatDateTime } = useTimes();
   const q = useDashboardData(environment, "deposit-accounts", params, { initialData: initial ?? undefined, refetchInterval: 5_000, enabled: !error });
   const { limit: _l, include: _i, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/deposit-accounts?${new URLSearchParams({ ...linkParams, offset: String(offset) })}`;

@@ -9,7 +9,8 @@ import { countryName } from "@/components/dashboard/payment-labels";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { hasOpenChargeback, paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { Card, DescriptionList } from "@/components/ui/card";
-import { Money, formatDateTime, formatMoney } from "@/components/ui/money";
+import { Money, formatMoney } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -23,6 +24,7 @@ const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | 
 ];
 
 export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { environment: string; id: string; initial: PaymentDetail; canMoveMoney: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "payment", { id }, initial, 2_000);
   const { payment: p, claims, events, deliveries } = data;
   const disputed = hasOpenChargeback(claims);

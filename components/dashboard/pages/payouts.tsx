@@ -13,7 +13,8 @@ import { Button } from "@/components/ui/button";
 import { Loading, Table, Td, Th } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { PAYOUT_STATUSES } from "@/lib/payouts/schema";
 
 type Envelope = LoaderData<"payouts">;
@@ -86,6 +87,7 @@ export function PayoutsView({ environment, canMoveMoney, params, initialBalance,
 }
 
 function PayoutList({ environment, params, initial, error }: { environment: string; params: Record<string, string>; initial: Envelope | null; error?: { message: string; param?: string } }) {
+  const { formatDateTime } = useTimes();
   const q = useDashboardData(environment, "payouts", params, { initialData: initial ?? undefined, refetchInterval: 3_000, enabled: !error });
   const { limit: _l, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/payouts?${new URLSearchParams({ ...linkParams, offset: String(offset) })}#payouts-list`;

@@ -10,13 +10,14 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
-import { formatDateTime } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { ROLES } from "@/lib/auth/policy";
 
 type Member = { id: string; email: string; role: string; twoFactor: boolean; invite: "pending" | "expired" | null; createdAt: string };
 
 /** A one-time invite link, shown to the owner who hands it over. */
 function InviteLink({ email, url, expiresAt }: { email: string; url: string; expiresAt: string | null }) {
+  const { formatDateTime } = useTimes();
   return (
     <div role="region" aria-label={`Invite link for ${email}`} className="space-y-2">
       <p className="font-medium">Invite link for {email}</p>
@@ -32,6 +33,7 @@ function InviteLink({ email, url, expiresAt }: { email: string; url: string; exp
 }
 
 export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
+  const { formatDateTime } = useTimes();
   const router = useRouter();
   const refresh = () => router.refresh();
   const change = useDashboardMutation(changeRoleAction);
