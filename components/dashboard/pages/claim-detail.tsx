@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
+import { claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
 import { useQueryClient } from "@tanstack/react-query";
 import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/lib/claims/schema";
 
@@ -27,17 +28,17 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
   const windowOpen = open && (!c.dueBy || Date.parse(c.dueBy) > Date.now());
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/claims" label="Claims" id={c.id} amount={c.amount} currency={c.currency} status={c.status} statusTestId="claim-status" />
+      <MoneyRecordHeader href="/dashboard/claims" label="Refunds and chargebacks" id={c.id} amount={c.amount} currency={c.currency} status={c.status} statusLabel={claimStatusLabel(c.status, c.kind)} statusTestId="claim-status" />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Details" id="claim-details">
             <DescriptionList
               items={[
-                ["Kind", c.kind === "chargeback" ? "Chargeback" : "Refund"],
+                ["Kind", claimKindLabel(c.kind)],
                 ["Amount", <Money key="a" amount={c.amount} currency={c.currency} />],
                 ["USD", <Money key="u" amount={c.amountUsd} currency="USD" />],
                 ["Payment", <a key="p" className="font-mono text-xs text-indigo-700 underline underline-offset-2" href={`/dashboard/payments/${c.transactionId}`}>{c.transactionId}</a>],
-                ["Reason", c.reason ?? "—"],
+                ["Reason", c.reason ? c.reason.charAt(0).toUpperCase() + c.reason.slice(1).replace(/_/g, " ") : "—"],
                 ["Evidence due by", c.dueBy ? formatDateTime(c.dueBy) : "—"],
                 ["Opened", formatDateTime(c.createdAt)],
                 ["Resolved", formatDateTime(c.resolvedAt)],

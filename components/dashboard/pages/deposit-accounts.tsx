@@ -41,11 +41,11 @@ export function DepositAccountsView({
     <>
       <PageHeader
         title="Deposit accounts"
-        description={shopName ? `CLABEs issued to your end users by ${shopName}, newest first. Your integration creates them through the API.` : "CLABEs issued to your end users."}
+        description={shopName ? `CLABEs issued to your customers by ${shopName}, newest first. Your integration creates them through the API.` : "CLABEs issued to your customers."}
       />
       <Card className="mb-6" title="Search" id="deposit-search">
         <form method="get" action="/dashboard/deposit-accounts" role="search" aria-label="Search deposit accounts" className="flex flex-wrap items-end gap-4">
-          <Field label="End user (endUserRef)" error={error?.param === "endUserRef" ? error.message : undefined} className="min-w-64 flex-1">
+          <Field label="Customer reference" tech="End user (endUserRef)" hint="The reference your system gave the customer." error={error?.param === "endUserRef" ? error.message : undefined} className="min-w-64 flex-1">
             {(p) => <Input {...p} name="endUserRef" type="search" defaultValue={params.endUserRef} placeholder="user-1234" maxLength={200} />}
           </Field>
           <div className="flex gap-2">

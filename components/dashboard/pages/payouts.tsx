@@ -41,7 +41,7 @@ export function PayoutBalanceCard({ environment, initial }: { environment: strin
   return (
     <Card className="mb-6" title="Payout balance" id="payout-balance">
       <dl className="mb-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <Stat label="Transferable from pay-in" value={<Money amount={balance.transferableFromPayinUsd} currency="USD" />} hint="Your pay-in available balance" />
+        <Stat label="Available to move from your sales" tech="Transferable from pay-in (transferableFromPayinUsd)" value={<Money amount={balance.transferableFromPayinUsd} currency="USD" />} hint="Your pay-in available balance" />
         <Stat label="Payout USD available" value={<Money amount={balance.balances.find((b) => b.currency === "USD")?.available ?? 0} currency="USD" />} />
       </dl>
       <Table caption="Payout balance per currency">

@@ -12,6 +12,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { useTimes } from "@/components/ui/time-zone";
 import { ROLES } from "@/lib/auth/policy";
+import { ROLE_LABELS } from "@/components/dashboard/payment-labels";
 
 type Member = { id: string; email: string; role: string; twoFactor: boolean; invite: "pending" | "expired" | null; createdAt: string };
 
@@ -75,8 +76,8 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                   {(p) => (
                     <Select {...p} name="role" value={role} onChange={(e) => setRole(e.target.value)}>
                       {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
+                        <option key={r} value={r} title={r}>
+                          {ROLE_LABELS[r] ?? r}
                         </option>
                       ))}
                     </Select>
@@ -132,8 +133,8 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                       onChange={(e) => change.mutate([u.id, e.target.value], { onSuccess: refresh })}
                     >
                       {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
+                        <option key={r} value={r} title={r}>
+                          {ROLE_LABELS[r] ?? r}
                         </option>
                       ))}
                     </Select>
