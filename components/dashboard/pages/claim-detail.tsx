@@ -28,7 +28,22 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
   const windowOpen = open && (!c.dueBy || Date.parse(c.dueBy) > Date.now());
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/claims" label="Refunds and chargebacks" id={c.id} amount={c.amount} currency={c.currency} status={c.status} statusLabel={claimStatusLabel(c.status, c.kind)} statusTestId="claim-status" />
+      <MoneyRecordHeader
+        href="/dashboard/claims"
+        label="Refunds and chargebacks"
+        id={c.id}
+        amount={c.amount}
+        currency={c.currency}
+        status={c.status}
+        lead={
+          <span className="flex flex-wrap items-baseline gap-x-2">
+            <span>{claimKindLabel(c.kind)}</span>
+            <Money amount={c.amount} currency={c.currency} />
+          </span>
+        }
+        statusLabel={claimStatusLabel(c.status, c.kind)}
+        statusTestId="claim-status"
+      />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Details" id="claim-details">
