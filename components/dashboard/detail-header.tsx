@@ -1,5 +1,6 @@
 // The head of a detail page: a breadcrumb back to its list, then the record's title.
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { PageHeader } from "@/components/ui/card";
 import { StatusBadge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -16,17 +17,20 @@ export function Breadcrumb({ href, label, id }: { href: string; label: string; i
   );
 }
 
-/** A money record (payment, payout): its amount and status as the title, its id to copy. */
-export function MoneyRecordHeader({ href, label, id, amount, currency, status, statusTestId }: { href: string; label: string; id: string; amount: number; currency: string; status: string; statusTestId: string }) {
+/**
+ * A money record (payment, payout): its amount and status as the title, its id to copy. `lead`
+ * replaces the plain amount (a payment leads with what the store asked, USD beside it).
+ */
+export function MoneyRecordHeader({ href, label, id, amount, currency, lead, status, statusLabel, statusTestId }: { href: string; label: string; id: string; amount: number; currency: string; lead?: ReactNode; status: string; statusLabel?: string; statusTestId: string }) {
   return (
     <>
       <Breadcrumb href={href} label={label} id={id} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">
-            <Money amount={amount} currency={currency} />
+            {lead ?? <Money amount={amount} currency={currency} />}
             <span data-testid={statusTestId}>
-              <StatusBadge status={status} />
+              <StatusBadge status={status} label={statusLabel} />
             </span>
           </span>
         }

@@ -8,7 +8,7 @@ const RESOURCES = [
   ["payments", "Payments"],
   ["ledger", "Ledger movements"],
   ["payouts", "Payouts"],
-  ["claims", "Claims"],
+  ["claims", "Refunds and chargebacks"],
   ["settlements", "Settlements"],
 ] as const;
 

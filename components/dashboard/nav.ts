@@ -9,7 +9,7 @@ export type NavItem = { href: string; label: string; icon: LucideIcon; ready: bo
 export const NAV_ITEMS: NavItem[] = [
   { href: "/dashboard", label: "Overview", icon: LayoutDashboard, ready: true },
   { href: "/dashboard/payments", label: "Payments", icon: Receipt, ready: true },
-  { href: "/dashboard/claims", label: "Claims", icon: Scale, ready: true },
+  { href: "/dashboard/claims", label: "Refunds and chargebacks", icon: Scale, ready: true },
   { href: "/dashboard/qr", label: "Charge with QR", icon: QrCode, ready: true },
   { href: "/dashboard/deposit-accounts", label: "Deposit accounts", icon: Building2, ready: true },
   { href: "/dashboard/payouts", label: "Payouts", icon: Send, ready: true },

@@ -74,3 +74,58 @@ export function filterProblem(param: string | undefined, params: Record<string, 
       return { message: "These filters can't be used together. Clear them and try again." };
   }
 }
+
+/** A refund or a chargeback (the API calls both claims: `user_dispute` is a refund). */
+export const claimKindLabel = (kind: string | null | undefined) => (kind === "chargeback" ? "Chargeback" : "Refund");
+
+export const CLAIM_KIND_FILTER_LABELS: Record<string, string> = { user_dispute: "Refunds", chargeback: "Chargebacks" };
+
+export const CLAIM_STATUS_LABELS: Record<string, string> = {
+  pending: "Being processed",
+  open: "Open",
+  resolved: "Done",
+  rejected: "Refused",
+  won: "Won",
+  lost: "Lost",
+};
+
+/** A claim's status in words, per kind: a resolved refund has been paid back. */
+export function claimStatusLabel(status: string, kind?: string | null): string {
+  if (status === "resolved" && kind && kind !== "chargeback") return "Refunded";
+  return CLAIM_STATUS_LABELS[status] ?? status.replace(/_/g, " ");
+}
+
+/** What an event says happened, in words; `kind` tells a refund's claim events from a chargeback's. */
+export function eventLabel(type: string, kind?: string | null): string {
+  const refund = kind !== "chargeback";
+  switch (type) {
+    case "payment.completed":
+      return "Payment completed";
+    case "payment.failed":
+      return "Payment failed";
+    case "payment.refunded":
+      return "Payment refunded";
+    case "payment.captured":
+      return "Payment captured";
+    case "chargeback.created":
+      return "Chargeback opened";
+    case "claim.opened":
+      return refund ? "Refund started" : "Chargeback opened";
+    case "claim.resolved":
+      return refund ? "Refund completed" : "Chargeback decided";
+    default: {
+      const words = type.replace(/[._]/g, " ");
+      return words.charAt(0).toUpperCase() + words.slice(1);
+    }
+  }
+}
+
+/** "T+1" -> "1 day after the payment"; anything else as it is. */
+export function settlementDelayLabel(delay: string | null | undefined): string {
+  const m = /^T\+(\d+)$/.exec(delay ?? "");
+  if (!m) return delay ?? "—";
+  const n = Number(m[1]);
+  return n === 0 ? "The day of the payment" : `${n} day${n === 1 ? "" : "s"} after the payment`;
+}
+
+export const ROLE_LABELS: Record<string, string> = { owner: "Owner", developer: "Developer", viewer: "Viewer" };

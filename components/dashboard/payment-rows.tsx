@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import type { HTMLAttributes, MouseEvent } from "react";
 import { Money } from "@/components/ui/money";
 import { DateTimeCell } from "@/components/ui/date-time";
+import { useTimes } from "@/components/ui/time-zone";
 import { StatusBadge } from "@/components/ui/badge";
 import { paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -66,8 +67,6 @@ function PaymentLink({ id }: { id: string }) {
   );
 }
 
-const shortDateTime = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
-
 /**
  * The payments table (list page and overview). What matters comes first and stays in view at
  * 1366 and 820 px: the amount (the local amount under it), the id (the row's only link), the
@@ -77,6 +76,7 @@ const shortDateTime = (iso: string) => new Date(iso).toLocaleString("en-US", { m
  * overview's two-thirds card) drops the local amount and the customer, and shortens the date.
  */
 export function PaymentRows({ payments, caption, compact }: { payments: PaymentRow[]; caption: string; compact?: boolean }) {
+  const { formatShortDateTime } = useTimes();
   return (
     <Table caption={caption}>
       <thead>
@@ -86,7 +86,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
           <Th className="hidden lg:table-cell">Status</Th>
           <Th className={compact ? undefined : "hidden xl:table-cell"}>Method</Th>
           {compact ? null : <Th className="hidden xl:table-cell">Customer · order</Th>}
-          <Th>{compact ? "Created (UTC)" : "Created"}</Th>
+          <Th>Created</Th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
@@ -129,7 +129,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
               </Td>
             )}
             <Td className="text-slate-600" data-col="date">
-              {compact ? <time dateTime={p.timestamps.created}>{shortDateTime(p.timestamps.created)}</time> : <DateTimeCell iso={p.timestamps.created} />}
+              {compact ? <time dateTime={p.timestamps.created}>{formatShortDateTime(p.timestamps.created)}</time> : <DateTimeCell iso={p.timestamps.created} />}
             </Td>
           </ClickableRow>
         ))}

@@ -40,6 +40,6 @@ const STATUS_TONES: Record<string, Tone> = {
 };
 
 /** A status word with its colour; the word itself carries the meaning (not colour alone). */
-export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={STATUS_TONES[status] ?? "gray"}>{status.replace(/_/g, " ")}</Badge>;
+export function StatusBadge({ status, label }: { status: string; /** Words for the status where the page knows better than the API's value. */ label?: string }) {
+  return <Badge tone={STATUS_TONES[status] ?? "gray"}>{label ?? status.replace(/_/g, " ")}</Badge>;
 }

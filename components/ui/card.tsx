@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
+import { Term } from "@/components/ui/term";
 
 export function Card({ title, actions, children, className, id }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; id?: string }) {
   const headingId = id ? `${id}-title` : undefined;
@@ -22,10 +23,10 @@ export function Card({ title, actions, children, className, id }: { title?: Reac
   );
 }
 
-export function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
+export function Stat({ label, tech, value, hint }: { label: string; /** The technical name, in a tooltip (for developers). */ tech?: string; value: ReactNode; hint?: ReactNode }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <dt className="text-sm text-slate-600">{label}</dt>
+      <dt className="text-sm text-slate-600">{tech ? <Term tech={tech}>{label}</Term> : label}</dt>
       <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</dd>
       {hint ? <dd className="mt-1 text-xs text-slate-600">{hint}</dd> : null}
     </div>
@@ -45,12 +46,13 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
 }
 
 /** Label/value pairs (a payment's fields). */
-export function DescriptionList({ items }: { items: Array<[string, ReactNode]> }) {
+/** Label, value, and optionally the technical name of the label (in a tooltip, for developers). */
+export function DescriptionList({ items }: { items: Array<[string, ReactNode] | [string, ReactNode, string]> }) {
   return (
     <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-2">
-      {items.map(([k, v]) => (
+      {items.map(([k, v, tech]) => (
         <div key={k} className="min-w-0">
-          <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{k}</dt>
+          <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{tech ? <Term tech={tech}>{k}</Term> : k}</dt>
           <dd className="mt-0.5 break-words text-sm text-slate-900">{v ?? "—"}</dd>
         </div>
       ))}

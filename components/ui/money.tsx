@@ -17,13 +17,20 @@ export function Money({ amount, currency, className }: { amount: number; currenc
   return <span className={`tabular-nums whitespace-nowrap ${className ?? ""}`}>{formatMoney(amount, currency)}</span>;
 }
 
-/** A day, as "Feb 21, 2027" (UTC). */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
-}
+// The home locale of each currency the service charges in, for an amount as its own shoppers read it.
+const HOME_LOCALE: Record<string, string> = { BRL: "pt-BR", MXN: "es-MX", COP: "es-CO", CLP: "es-CL", ARS: "es-AR", PEN: "es-PE", USD: "en-US" };
+const localFormatters = new Map<string, Intl.NumberFormat>();
 
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  return new Date(iso).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC", hour12: false }) + " UTC";
+/**
+ * An amount in its currency's own format: "R$ 150,00" (BRL), "S/ 150.00" (PEN). Where the symbol
+ * alone is a bare "$" shared by several currencies the code follows: "$1,500.00 MXN".
+ */
+export function formatLocalMoney(amount: number, currency: string): string {
+  let f = localFormatters.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat(HOME_LOCALE[currency] ?? "en-US", { style: "currency", currency, currencyDisplay: "narrowSymbol" });
+    localFormatters.set(currency, f);
+  }
+  const text = f.format(amount);
+  return /^-?\$/.test(text.replace(/\s/g, "")) ? `${text} ${currency}` : text;
 }

@@ -29,10 +29,10 @@ test("upload evidence to a chargeback, then win it in the sandbox", async ({ pag
   expect((await api(`/payments/${id}/simulate`, key, { action: "chargeback" })).status).toBe(200);
 
   await signIn(page, m.owner);
-  await nav(page, "Claims");
+  await nav(page, "Refunds and chargebacks");
   const row = page.getByTestId("claim-row").first();
   await expect(row).toContainText("evidence due");
-  await row.getByRole("link", { name: /^CLM-/ }).click();
+  await row.getByRole("link", { name: "Chargeback" }).click();
   await expect(page.getByTestId("claim-status")).toHaveText(/open/i);
   await checkPage(page, info, "claim-open");
 

@@ -94,12 +94,12 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
   await expect(amount).toHaveValue("5");
   await page.getByRole("button", { name: "Review refund" }).click();
   await review.getByRole("button", { name: "Refund now" }).dblclick();
-  await expect(page.getByRole("status").filter({ hasText: /^Refund \S+ of 5 / })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 / })).toBeVisible();
   await expect(page.getByTestId("payment-claim")).toHaveCount(1);
   // The field is back at what now remains, not at the 5 just refunded.
   await expect(amount).not.toHaveValue("5");
   // The message follows the refund to its end, and the payment reads partially refunded.
-  await expect(page.getByRole("status").filter({ hasText: /^Refund \S+ of 5 .*: resolved\./ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 \w+: refunded\./ })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("payment-status")).toHaveText("partially refunded");
   const claims = await api(`/claims?transactionId=${id}`, m.sandbox.secretKey);
   expect(claims.body.data).toHaveLength(1);
@@ -164,7 +164,7 @@ test("lists: the record's link is whole, a row opens its record, no sideways scr
   // The send form: a CLABE of bank 002 with bank code 012 is refused before anything is sent;
   // the review shows what leaves; the sandbox sentence shows here.
   await page.goto("/dashboard/payouts/send");
-  await expect(page.getByText("Test rails (sbx_po_*) need no balance.", { exact: false })).toBeVisible();
+  await expect(page.getByText("Test payout methods need no balance.", { exact: false })).toBeVisible();
   await page.getByLabel("Method").selectOption("sbx_po_mx_spei");
   await page.getByLabel(/^Amount \(/).fill("12");
   await page.getByLabel("Beneficiary name").fill(recipient.name);

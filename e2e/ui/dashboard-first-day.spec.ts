@@ -106,7 +106,7 @@ test("point 2 and 8: lists keep link, amount, status and date in view; the withd
   await expectInView(page, "payment-row", ["link", "amount", "status", "date"]);
   await checkPage(page, info, "first-day-payments");
 
-  await nav(page, "Claims");
+  await nav(page, "Refunds and chargebacks");
   await expectInView(page, "claim-row", info.project.name === "desktop" ? ["link", "amount", "status", "date", "reason"] : ["link", "amount", "status", "date"]);
   await checkPage(page, info, "first-day-claims");
 
@@ -179,7 +179,7 @@ test("point 5 and 8: the refund form follows each refund and checks the amount b
   await expect(review).toContainText(`After it, ${left5} ${currency} can still be refunded.`);
   await checkPage(page, info, "first-day-refund-review");
   await review.getByRole("button", { name: "Refund now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Refund \S+ of 5 / })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 / })).toBeVisible();
   await expect(refundable).toHaveText(`${left5} ${currency} can still be refunded.`);
   await expect(amount).toHaveValue(String(minus(whole, 5)));
   // The old whole amount is now too much, and said so before confirming.

@@ -19,10 +19,12 @@ async function cli(args: string[]): Promise<any> {
 
 export type TestMerchant = { merchantId: string; shopId: string; sandbox: { secretKey: string; publishableKey: string }; owner: string };
 
-export async function newMerchant(label: string): Promise<TestMerchant> {
+/** A premium merchant with an owner; `timeZone` sets its time zone (IANA name; UTC otherwise). */
+export async function newMerchant(label: string, opts: { timeZone?: string } = {}): Promise<TestMerchant> {
   const tag = `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const owner = `owner-${tag}@example.test`;
-  const m = await cli(["merchant:create", "--name", `Shop ${tag}`, "--tier", "premium", "--email", owner, "--password", PASSWORD]);
+  const zone = opts.timeZone ? ["--time-zone", opts.timeZone] : [];
+  const m = await cli(["merchant:create", "--name", `Shop ${tag}`, "--tier", "premium", "--email", owner, "--password", PASSWORD, ...zone]);
   return { ...m, owner };
 }
 

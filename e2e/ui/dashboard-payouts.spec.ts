@@ -27,12 +27,12 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await nav(page, "Deposit accounts");
   await expect(page.getByTestId("deposit-account-row")).toHaveCount(2);
   await checkPage(page, info, "deposit-accounts");
-  await page.getByLabel("End user (endUserRef)").fill(endUserRef);
+  await page.getByLabel("Customer reference").fill(endUserRef);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`endUserRef=${endUserRef}`));
   await expect(page.getByTestId("deposit-account-row")).toHaveCount(1);
   await expect(page.getByTestId("deposit-account-row")).toContainText(account.clabe);
-  await page.getByLabel("End user (endUserRef)").fill("nobody-has-this-ref");
+  await page.getByLabel("Customer reference").fill("nobody-has-this-ref");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page.getByText("No deposit account for nobody-has-this-ref")).toBeVisible();
   await page.goBack();

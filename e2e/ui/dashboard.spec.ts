@@ -55,10 +55,10 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   // The detail page: simulate paid and watch the status change.
   await row.getByRole("link").click();
   await expect(page.getByTestId("payment-status")).toHaveText("pending");
-  await expect(page.getByRole("heading", { name: "Cascade attempts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Providers tried" })).toBeVisible();
   await page.getByRole("button", { name: "Simulate paid" }).click();
   await expect(page.getByTestId("payment-status")).toHaveText("completed");
-  await expect(page.getByText("payment.completed").first()).toBeVisible();
+  await expect(page.getByTestId("timeline-event").filter({ hasText: "Payment completed" }).first()).toBeVisible();
   await checkPage(page, info, "payment-detail");
 
   // Refund: reviewed first; too much is refused next to the amount before any confirmation, then a partial refund goes through.
@@ -71,9 +71,9 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await page.getByLabel(/^Amount \(/).fill("5");
   await page.getByRole("button", { name: "Review refund" }).click();
   await refundReview.getByRole("button", { name: "Refund now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Refund \S+ of 5 / })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 / })).toBeVisible();
   // The sandbox confirms the refund on its own; the claim shows its history.
-  await expect(page.getByTestId("payment-claim")).toContainText("resolved", { timeout: 15_000 });
+  await expect(page.getByTestId("payment-claim")).toContainText("Refunded", { timeout: 15_000 });
 
   // The balance moved: pending holds the net of the payment.
   await nav(page, "Overview");
@@ -86,9 +86,9 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   expect(Math.abs(edges.side - edges.main)).toBeLessThan(2);
 
   // Claims page lists the refund with its status history.
-  await nav(page, "Claims");
+  await nav(page, "Refunds and chargebacks");
   await expect(page.getByTestId("claim-row")).toHaveCount(1);
-  await expect(page.getByTestId("claim-row")).toContainText("resolved");
+  await expect(page.getByTestId("claim-row")).toContainText("Refunded");
   await checkPage(page, info, "claims");
 
   // The managed inbox received the payment's events, newest first.

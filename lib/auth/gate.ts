@@ -25,7 +25,7 @@ export type Credential =
   /** A checkout session the buyer holds the token of (loaded by the caller, which claims it). */
   | { kind: "checkoutSession"; session: { id: string; merchantId: string; shopId: string; environment: Environment } };
 
-const MERCHANT = { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } as const;
+const MERCHANT = { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true, timeZone: true } as const;
 const SHOP = { id: true, name: true, status: true } as const;
 
 export async function gate(credential: Credential, permission: Permission): Promise<AuthContext> {

@@ -16,7 +16,7 @@ export type Principal = {
   secretPreview: string;
   secretVersion: number;
   revoked: boolean;
-  merchant: { id: string; name: string; email: string | null; industry: string | null; tier: MerchantTier; trustScore: number; status: MerchantStatus };
+  merchant: { id: string; name: string; email: string | null; industry: string | null; tier: MerchantTier; trustScore: number; status: MerchantStatus; timeZone: string };
   shop: { id: string; name: string; status: ShopStatus } | null;
 };
 
@@ -51,7 +51,7 @@ const select = {
   secretPreview: true,
   secretVersion: true,
   revokedAt: true,
-  merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true } },
+  merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true, timeZone: true } },
   shop: { select: { id: true, name: true, status: true } },
 } as const;
 

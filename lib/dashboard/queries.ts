@@ -75,6 +75,11 @@ export async function overview(auth: AuthContext) {
 }
 export type Overview = Awaited<ReturnType<typeof overview>>;
 
+const objectKind = (payload: unknown): string | null => {
+  const kind = (payload as { data?: { object?: { kind?: unknown } } } | null)?.data?.object?.kind;
+  return typeof kind === "string" ? kind : null;
+};
+
 /** A payment with what the detail page shows beside it: claims, events, webhook deliveries. */
 export async function paymentDetail(auth: AuthContext, id: string) {
   const payment = await getPayment(auth, id);
@@ -89,7 +94,7 @@ export async function paymentDetail(auth: AuthContext, id: string) {
       },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: 100,
-      select: { id: true, type: true, createdAt: true },
+      select: { id: true, type: true, createdAt: true, payload: true },
     }),
   ]);
   const deliveries = events.length
@@ -106,7 +111,8 @@ export async function paymentDetail(auth: AuthContext, id: string) {
     payment,
     refundable,
     claims: claims.data,
-    events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt.toISOString() })),
+    // The object's kind (a claim is a refund or a chargeback), so the timeline names it in words.
+    events: events.map((e) => ({ id: e.id, type: e.type, kind: objectKind(e.payload), createdAt: e.createdAt.toISOString() })),
     deliveries: deliveries.map((d) => ({ ...presentDelivery(d, undefined), subscriptionId: d.subscriptionId })),
   };
 }

@@ -13,7 +13,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { ActionResult } from "@/lib/dashboard/action-result";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
-import { plainMessage } from "@/components/dashboard/kit/plain-message";
+import { plainMessage } from "@/components/ui/plain-message";
 import { Button, type ButtonProps } from "@/components/ui/button";
 import { FormError } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";

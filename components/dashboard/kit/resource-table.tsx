@@ -90,10 +90,11 @@ export function ResourceTable<R>({ caption, rows, columns, rowKey, rowHref, rowP
 }
 
 /** A record's id as the link of its row: monospace, never wrapped or clipped. */
-export function IdLink({ href, id, label }: { href: string; id: string; label?: string }) {
+/** A record's link: its id, or `text` (words) with the id as the tooltip. */
+export function IdLink({ href, id, label, text }: { href: string; id: string; label?: string; text?: string }) {
   return (
-    <Link href={href} aria-label={label} className="whitespace-nowrap font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
-      {id}
+    <Link href={href} aria-label={label} title={text ? id : undefined} className={`whitespace-nowrap text-indigo-700 underline underline-offset-2 hover:text-indigo-900 ${text ? "text-sm font-medium" : "font-mono text-xs"}`}>
+      {text ?? id}
     </Link>
   );
 }

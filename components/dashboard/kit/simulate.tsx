@@ -7,7 +7,7 @@ import type { ActionResult } from "@/lib/dashboard/action-result";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
-import { plainMessage } from "@/components/dashboard/kit/plain-message";
+import { plainMessage } from "@/components/ui/plain-message";
 import { Card } from "@/components/ui/card";
 
 export type Outcome<A extends string> = { action: A; label: string; enabled: boolean };

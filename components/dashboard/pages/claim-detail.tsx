@@ -12,30 +12,48 @@ import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-d
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
+import { claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
 import { useQueryClient } from "@tanstack/react-query";
 import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/lib/claims/schema";
 
 export type Claim = z.infer<typeof claim>;
 
 export function ClaimDetailView({ environment, initial, canRespond, canSimulate }: { environment: string; initial: { claim: Claim }; canRespond: boolean; canSimulate: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "claim", { id: initial.claim.id }, initial, 5_000);
   const c = data.claim;
   const open = c.kind === "chargeback" && c.status === "open";
   const windowOpen = open && (!c.dueBy || Date.parse(c.dueBy) > Date.now());
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/claims" label="Claims" id={c.id} amount={c.amount} currency={c.currency} status={c.status} statusTestId="claim-status" />
+      <MoneyRecordHeader
+        href="/dashboard/claims"
+        label="Refunds and chargebacks"
+        id={c.id}
+        amount={c.amount}
+        currency={c.currency}
+        status={c.status}
+        lead={
+          <span className="flex flex-wrap items-baseline gap-x-2">
+            <span>{claimKindLabel(c.kind)}</span>
+            <Money amount={c.amount} currency={c.currency} />
+          </span>
+        }
+        statusLabel={claimStatusLabel(c.status, c.kind)}
+        statusTestId="claim-status"
+      />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Details" id="claim-details">
             <DescriptionList
               items={[
-                ["Kind", c.kind === "chargeback" ? "Chargeback" : "Refund"],
+                ["Kind", claimKindLabel(c.kind)],
                 ["Amount", <Money key="a" amount={c.amount} currency={c.currency} />],
                 ["USD", <Money key="u" amount={c.amountUsd} currency="USD" />],
                 ["Payment", <a key="p" className="font-mono text-xs text-indigo-700 underline underline-offset-2" href={`/dashboard/payments/${c.transactionId}`}>{c.transactionId}</a>],
-                ["Reason", c.reason ?? "—"],
+                ["Reason", c.reason ? c.reason.charAt(0).toUpperCase() + c.reason.slice(1).replace(/_/g, " ") : "—"],
                 ["Evidence due by", c.dueBy ? formatDateTime(c.dueBy) : "—"],
                 ["Opened", formatDateTime(c.createdAt)],
                 ["Resolved", formatDateTime(c.resolvedAt)],
@@ -60,6 +78,7 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
 }
 
 function EvidenceList({ claim: c }: { claim: Claim }) {
+  const { formatDateTime } = useTimes();
   return (
     <Card title="Evidence" id="claim-evidence">
       {c.evidence.length === 0 ? (
@@ -88,6 +107,7 @@ function EvidenceList({ claim: c }: { claim: Claim }) {
 }
 
 function EvidenceForm({ claimId, dueBy }: { claimId: string; dueBy: string | null }) {
+  const { formatDateTime } = useTimes();
   const qc = useQueryClient();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<{ message: string; param?: string } | null>(null);

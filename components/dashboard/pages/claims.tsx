@@ -7,29 +7,32 @@ import { Button } from "@/components/ui/button";
 import { ResourceTable, IdLink } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
+import { CLAIM_KIND_FILTER_LABELS, CLAIM_STATUS_LABELS, claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
 
 type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; dueBy: string | null; history: Array<{ status: string; at: string }> };
 type Envelope = LoaderData<"claims">;
 
 export function ClaimsView({ environment, params, initial }: { environment: string; params: Record<string, string>; initial: Envelope }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "claims", params, initial, 3_000);
   const { limit: _l, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/claims?${new URLSearchParams({ ...linkParams, offset: String(offset) })}`;
   return (
     <>
-      <PageHeader title="Claims" description="Refunds and chargebacks, with every status they went through." />
+      <PageHeader title="Refunds and chargebacks" description="Refunds you made and chargebacks buyers opened, with every step they went through." />
       <Card className="mb-6" title="Filter" id="claim-filters">
-        <form method="get" action="/dashboard/claims" aria-label="Filter claims" className="flex flex-wrap items-end gap-4">
+        <form method="get" action="/dashboard/claims" aria-label="Filter refunds and chargebacks" className="flex flex-wrap items-end gap-4">
           <Field label="Kind">
             {(p) => (
               <Select {...p} name="kind" defaultValue={params.kind ?? ""}>
                 <option value="">Any</option>
                 {CLAIM_KINDS.map((k) => (
-                  <option key={k} value={k}>
-                    {k === "user_dispute" ? "refund" : k}
+                  <option key={k} value={k} title={k}>
+                    {CLAIM_KIND_FILTER_LABELS[k] ?? k}
                   </option>
                 ))}
               </Select>
@@ -40,8 +43,8 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
               <Select {...p} name="status" defaultValue={params.status ?? ""}>
                 <option value="">Any</option>
                 {CLAIM_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {s.replace(/_/g, " ")}
+                  <option key={s} value={s} title={s}>
+                    {CLAIM_STATUS_LABELS[s] ?? s}
                   </option>
                 ))}
               </Select>
@@ -50,43 +53,32 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
           <Button type="submit">Apply</Button>
         </form>
       </Card>
-      <Card title="Claims" id="claims-list">
+      <Card title="List" id="claims-list">
         <ResourceTable
-          caption="Claims, newest first"
+          caption="Refunds and chargebacks, newest first"
           rows={data.data}
           rowKey={(c) => c.id}
           rowHref={(c) => `/dashboard/claims/${c.id}`}
           rowProps={() => ({ "data-testid": "claim-row" })}
-          empty={{ title: "No claims", body: "Refunds you issue and chargebacks buyers open appear here." }}
+          empty={{ title: "No refunds or chargebacks", body: "Refunds you issue and chargebacks buyers open appear here." }}
           // At 1366 and 820 px the claim's link, amount, status and date stay in view: the
           // history is a column from xl (the claim's page has it), the kind and reason from lg;
           // below lg the status and kind stack under the link.
           columns={[
             {
-              header: "Claim",
+              header: "Refund or chargeback",
               name: "link",
               cell: (c) => (
                 <>
-                  <IdLink href={`/dashboard/claims/${c.id}`} id={c.id} />
+                  <IdLink href={`/dashboard/claims/${c.id}`} id={c.id} text={claimKindLabel(c.kind)} />
                   <span className="block text-xs text-slate-600">
                     on <IdLink href={`/dashboard/payments/${c.transactionId}`} id={c.transactionId} label={`Payment ${c.transactionId}`} />
                   </span>
                   <span className="mt-1 flex flex-wrap items-center gap-x-2 lg:hidden">
                     <span data-col="status">
-                      <StatusBadge status={c.status} />
+                      <StatusBadge status={c.status} label={claimStatusLabel(c.status, c.kind)} />
                     </span>
-                    <span className="text-xs text-slate-700">{c.kind === "chargeback" ? "Chargeback" : "Refund"}</span>
                   </span>
-                </>
-              ),
-            },
-            {
-              header: "Kind",
-              from: "lg",
-              wrap: true,
-              cell: (c) => (
-                <>
-                  {c.kind === "chargeback" ? "Chargeback" : "Refund"}
                   {c.kind === "chargeback" && c.status === "open" && c.dueBy ? <span className="block text-xs text-slate-600">evidence due {formatDateTime(c.dueBy)}</span> : null}
                 </>
               ),
@@ -102,7 +94,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                 </>
               ),
             },
-            { header: "Status", name: "status", from: "lg", cell: (c) => <StatusBadge status={c.status} /> },
+            { header: "Status", name: "status", from: "lg", cell: (c) => <StatusBadge status={c.status} label={claimStatusLabel(c.status, c.kind)} /> },
             { header: "Opened", name: "date", cell: (c) => <DateTimeCell iso={c.createdAt} /> },
             { header: "Reason", name: "reason", from: "lg", wrap: true, cell: (c) => (c.reason ? c.reason.replace(/_/g, " ") : "—") },
             {
@@ -110,18 +102,18 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
               from: "xl",
               wrap: true,
               cell: (c) => (
-                <ol className="flex flex-wrap gap-x-2 text-xs text-slate-600" aria-label={`Status history of ${c.id}`}>
+                <ol className="flex flex-wrap gap-x-2 text-xs text-slate-600" aria-label={`Steps of this ${claimKindLabel(c.kind).toLowerCase()}`}>
                   {c.history.map((h, i) => (
                     <li key={i}>
                       {i > 0 ? <span aria-hidden>→ </span> : null}
-                      <span className="font-medium text-slate-800">{h.status}</span> <time dateTime={h.at}>{formatDateTime(h.at)}</time>
+                      <span className="font-medium text-slate-800">{claimStatusLabel(h.status, c.kind)}</span> <time dateTime={h.at}>{formatDateTime(h.at)}</time>
                     </li>
                   ))}
                 </ol>
               ),
             },
           ]}
-          footer={<Pagination pagination={data.pagination} href={href} label="Claims pages" />}
+          footer={<Pagination pagination={data.pagination} href={href} label="Refunds and chargebacks pages" />}
         />
       </Card>
     </>

@@ -17,7 +17,8 @@ import { EmptyState, Loading, Table, Td, Th } from "@/components/ui/table";
 import { PagerButtons } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
 import type { deposit, depositStats } from "@/lib/deposits/schema";
 
@@ -27,6 +28,7 @@ type DepositsPage = LoaderData<"deposits">;
 const PAGE = 20;
 
 export function DepositAccountDetailView({ environment, id, initialAccount, initialDeposits, canMoveMoney }: { environment: string; id: string; initialAccount: LoaderData<"deposit-account">["account"]; initialDeposits: DepositsPage; canMoveMoney: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data: accountData } = useLiveData(environment, "deposit-account", { id }, { account: initialAccount }, false);
   const a = accountData.account;
   const [offset, setOffset] = useState(0);

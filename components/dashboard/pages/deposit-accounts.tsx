@@ -12,7 +12,8 @@ import { EmptyState, Loading } from "@/components/ui/table";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import type { depositAccount } from "@/lib/deposits/schema";
 
 export type DepositAccount = z.infer<typeof depositAccount>;
@@ -31,6 +32,7 @@ export function DepositAccountsView({
   initial: Envelope | null;
   error?: { code: string; message: string; param?: string };
 }) {
+  const { formatDateTime } = useTimes();
   const q = useDashboardData(environment, "deposit-accounts", params, { initialData: initial ?? undefined, refetchInterval: 5_000, enabled: !error });
   const { limit: _l, include: _i, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/deposit-accounts?${new URLSearchParams({ ...linkParams, offset: String(offset) })}`;
@@ -39,11 +41,11 @@ export function DepositAccountsView({
     <>
       <PageHeader
         title="Deposit accounts"
-        description={shopName ? `CLABEs issued to your end users by ${shopName}, newest first. Your integration creates them through the API.` : "CLABEs issued to your end users."}
+        description={shopName ? `CLABEs issued to your customers by ${shopName}, newest first. Your integration creates them through the API.` : "CLABEs issued to your customers."}
       />
       <Card className="mb-6" title="Search" id="deposit-search">
         <form method="get" action="/dashboard/deposit-accounts" role="search" aria-label="Search deposit accounts" className="flex flex-wrap items-end gap-4">
-          <Field label="End user (endUserRef)" error={error?.param === "endUserRef" ? error.message : undefined} className="min-w-64 flex-1">
+          <Field label="Customer reference" tech="End user (endUserRef)" hint="The reference your system gave the customer." error={error?.param === "endUserRef" ? error.message : undefined} className="min-w-64 flex-1">
             {(p) => <Input {...p} name="endUserRef" type="search" defaultValue={params.endUserRef} placeholder="user-1234" maxLength={200} />}
           </Field>
           <div className="flex gap-2">

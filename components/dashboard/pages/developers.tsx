@@ -13,13 +13,14 @@ import { SecretReveal } from "@/components/ui/secret-reveal";
 import { FormError } from "@/components/ui/field";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
-import { formatDateTime } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { TestCascadeCard } from "@/components/dashboard/test-cascade-card";
 
 type Key = { id: string; shopId: string | null; shopName: string; publishableKey: string; secretPreview: string; rolledAt: string | null; createdAt: string };
 type RequestRow = LoaderData<"requests">[number];
 
 export function DevelopersView({ environment, initialKeys, initialRequests, canRoll, canTestCascade = false }: { environment: string; initialKeys: Key[]; initialRequests: RequestRow[]; canRoll: boolean; canTestCascade?: boolean }) {
+  const { formatDateTime } = useTimes();
   const keys = useLiveData(environment, "keys", {}, initialKeys, false);
   const requests = useLiveData(environment, "requests", {}, initialRequests, 3_000);
   const roll = useDashboardMutation(rollSecretKeyAction);
@@ -114,6 +115,7 @@ export function DevelopersView({ environment, initialKeys, initialRequests, canR
  * request's facts and the answer it got, with secrets redacted when it was logged.
  */
 function RequestLog({ environment, initial }: { environment: string; initial: RequestRow[] }) {
+  const { formatDateTime } = useTimes();
   const requests = useLiveData(environment, "requests", {}, initial, 3_000);
   const [openId, setOpenId] = useState<string | null>(null);
   return (
@@ -145,6 +147,7 @@ function RequestLog({ environment, initial }: { environment: string; initial: Re
 }
 
 function RequestDetail({ environment, id, onClose }: { environment: string; id: string; onClose: () => void }) {
+  const { formatDateTime } = useTimes();
   const q = useDashboardData(environment, "request", { id });
   const r = q.data?.request;
   return (

@@ -1,4 +1,5 @@
 "use client";
+import { useTimes } from "@/components/ui/time-zone";
 import Link from "next/link";
 import { AlertTriangle } from "lucide-react";
 import type { Overview } from "@/lib/dashboard/queries";
@@ -10,8 +11,6 @@ import { SuccessRateChart, VolumeChart } from "@/components/dashboard/charts";
 import { PaymentRows } from "@/components/dashboard/payment-rows";
 import { RESERVE_HOLD_DAYS } from "@/lib/payments/pricing";
 
-/** A release day as "22 Feb 2027": no comma to dangle at the end of a narrow cell. */
-const releaseDay = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 /**
  * What the available balance means. It goes below zero when refunds and chargebacks take more
@@ -31,6 +30,8 @@ function availableHint(available: number) {
 }
 
 export function OverviewView({ environment, initial }: { environment: string; initial: Overview }) {
+  // A release day as "22 Feb 2027" (no comma to dangle at the end of a narrow cell), the merchant's day.
+  const { formatDay } = useTimes();
   const { data } = useLiveData(environment, "overview", {}, initial, 3_000);
   const { balance, series, outcomes, recent } = data;
   const b = balance.balance;
@@ -85,7 +86,7 @@ export function OverviewView({ environment, initial }: { environment: string; in
               <tbody className="divide-y divide-slate-100">
                 {balance.reserveSchedule.map((r) => (
                   <tr key={r.releaseAt}>
-                    <Td>{releaseDay(r.releaseAt)}</Td>
+                    <Td>{formatDay(r.releaseAt)}</Td>
                     <Td className="text-right">
                       <Money amount={r.amount} currency="USD" />
                     </Td>

@@ -5,11 +5,13 @@ import { refundAction, simulateAction } from "@/server/actions/payments";
 import { MoneyRecordHeader } from "@/components/dashboard/detail-header";
 import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
-import { countryName } from "@/components/dashboard/payment-labels";
+import { claimKindLabel, claimStatusLabel, countryName, eventLabel, settlementDelayLabel } from "@/components/dashboard/payment-labels";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { hasOpenChargeback, paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { Card, DescriptionList } from "@/components/ui/card";
-import { Money, formatDateTime, formatMoney } from "@/components/ui/money";
+import { Money, formatLocalMoney, formatMoney } from "@/components/ui/money";
+import { Term } from "@/components/ui/term";
+import { useTimes } from "@/components/ui/time-zone";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -23,12 +25,33 @@ const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | 
 ];
 
 export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { environment: string; id: string; initial: PaymentDetail; canMoveMoney: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "payment", { id }, initial, 2_000);
   const { payment: p, claims, events, deliveries } = data;
   const disputed = hasOpenChargeback(claims);
+  const kindOf = new Map(events.map((e) => [e.id, e.kind]));
+  // The title leads with what the store asked, in its currency as its buyers write it
+  // ("R$ 150,00"), USD beside it; a payment asked in USD shows what the buyer paid beside it.
+  const asked = p.inputCurrency && p.inputAmount !== undefined ? { amount: p.inputAmount, currency: p.inputCurrency } : null;
+  const lead = (
+    <span className="flex flex-wrap items-baseline gap-x-3">
+      <span data-testid="payment-asked" className="whitespace-nowrap tabular-nums">
+        {asked ? formatLocalMoney(asked.amount, asked.currency) : formatMoney(p.amount, "USD")}
+      </span>
+      {asked ? (
+        <span data-testid="payment-usd" className="whitespace-nowrap text-base font-normal tabular-nums text-slate-600">
+          {formatMoney(p.amount, "USD")}
+        </span>
+      ) : p.currencyLocal !== "USD" ? (
+        <span data-testid="payment-local" className="whitespace-nowrap text-base font-normal tabular-nums text-slate-600">
+          {formatLocalMoney(p.amountLocal, p.currencyLocal)} paid
+        </span>
+      ) : null}
+    </span>
+  );
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} status={paymentDisplayStatus(p, claims)} statusTestId="payment-status" />
+      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} lead={lead} status={paymentDisplayStatus(p, claims)} statusTestId="payment-status" />
       {/* Three blocks: the amounts, the actions (simulate, refund) with the timeline and claims,
           then the details and diagnostics. On a desktop the actions are the right-hand column
           beside the other two; on a tablet or phone they come right after the amounts, before
@@ -38,9 +61,9 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
           <Card title="Amounts" id="amounts">
             <DescriptionList
               items={[
+                ...(asked ? ([["Asked by the store", <span key="i" className="tabular-nums">{formatLocalMoney(asked.amount, asked.currency)}</span>, "Charged as (inputAmount in inputCurrency)"]] as Array<[string, React.ReactNode, string]>) : []),
                 ["Amount (USD)", <Money key="a" amount={p.amount} currency="USD" />],
-                ["Amount (local)", <Money key="l" amount={p.amountLocal} currency={p.currencyLocal} />],
-                ...(p.inputCurrency && p.inputAmount !== undefined ? ([["Charged as", <Money key="i" amount={p.inputAmount} currency={p.inputCurrency} />]] as Array<[string, React.ReactNode]>) : []),
+                ["Paid by the buyer", <Money key="l" amount={p.amountLocal} currency={p.currencyLocal} />, "Amount (local): amountLocal"],
                 ["Refunded", <Money key="r" amount={p.refundedAmountLocal} currency={p.currencyLocal} />],
                 ["Platform fee", <Money key="f1" amount={p.fees.platform} currency="USD" />],
                 ["Provider fee", <Money key="f2" amount={p.fees.provider} currency="USD" />],
@@ -73,7 +96,9 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
                 {events.map((e) => (
                   <li key={e.id} className="relative">
                     <span aria-hidden className="absolute -left-[21px] top-1.5 size-2.5 rounded-full bg-indigo-500" />
-                    <p className="text-sm font-medium text-slate-900">{e.type}</p>
+                    <p className="text-sm font-medium text-slate-900" data-testid="timeline-event">
+                      <Term tech={e.type}>{eventLabel(e.type, e.kind)}</Term>
+                    </p>
                     <p className="text-xs text-slate-600">
                       {formatDateTime(e.createdAt)} · <span className="font-mono">{e.id}</span>
                     </p>
@@ -90,11 +115,13 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
                 {claims.map((c) => (
                   <li key={c.id} data-testid="payment-claim" className="rounded-md border border-slate-200 p-3 text-sm">
                     <p className="flex flex-wrap items-center gap-2">
-                      <span className="font-medium">{c.kind === "chargeback" ? "Chargeback" : "Refund"}</span>
+                      <Term tech={c.id}>
+                        <span className="font-medium">{claimKindLabel(c.kind)}</span>
+                      </Term>
                       <Money amount={c.amount} currency={c.currency} />
-                      <StatusBadge status={c.status} />
+                      <StatusBadge status={c.status} label={claimStatusLabel(c.status, c.kind)} />
                     </p>
-                    <p className="mt-1 text-xs text-slate-600">{c.history.map((h) => `${h.status} ${formatDateTime(h.at)}`).join(" → ")}</p>
+                    <p className="mt-1 text-xs text-slate-600">{c.history.map((h) => `${claimStatusLabel(h.status, c.kind)} ${formatDateTime(h.at)}`).join(" → ")}</p>
                   </li>
                 ))}
               </ul>
@@ -106,7 +133,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
             <DescriptionList
               items={[
                 ["Status", <StatusBadge key="s" status={p.settlement.status} />],
-                ["Delay", p.settlement.delay],
+                ["Settles", settlementDelayLabel(p.settlement.delay), `Delay ${p.settlement.delay}`],
                 ["Reserve held", <Money key="r" amount={p.settlement.reserve} currency="USD" />],
               ]}
             />
@@ -133,7 +160,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
               ]}
             />
           </Card>
-          <Card title="Cascade attempts" id="attempts">
+          <Card title={<Term tech="Cascade attempts">Providers tried</Term>} id="attempts">
             {p.attempts.length === 0 ? (
               <EmptyState title="No provider attempts recorded" />
             ) : (
@@ -180,7 +207,9 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
                 <tbody className="divide-y divide-slate-100">
                   {deliveries.map((dl) => (
                     <tr key={dl.id}>
-                      <Td>{dl.event}</Td>
+                      <Td>
+                        <Term tech={dl.event}>{eventLabel(dl.event, kindOf.get(dl.eventId))}</Term>
+                      </Td>
                       <Td>
                         <StatusBadge status={dl.status} />
                       </Td>
@@ -258,7 +287,7 @@ function RefundCard({ id, currency, refundable, claims }: { id: string; currency
           const now = claims.find((c) => c.id === d.refundId)?.status ?? d.status;
           return (
             <>
-              Refund {d.refundId} of {d.amount} {d.currency}: {now.replace(/_/g, " ")}.
+              <Term tech={d.refundId}>Refund</Term> of {formatMoney(Number(d.amount), d.currency)}: {claimStatusLabel(now, "user_dispute").toLowerCase()}.
             </>
           );
         }}

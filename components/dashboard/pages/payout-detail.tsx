@@ -8,7 +8,8 @@ import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList } from "@/components/ui/card";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import type { payout } from "@/lib/payouts/schema";
 
 export type Payout = z.infer<typeof payout>;
@@ -24,6 +25,7 @@ const SIMULATIONS = [
 ] as const;
 
 export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { environment: string; id: string; initial: { payout: Payout }; canMoveMoney: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "payout", { id }, initial, 3_000);
   const p = data.payout;
   return (

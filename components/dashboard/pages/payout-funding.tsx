@@ -11,7 +11,8 @@ import { PayoutBalanceCard, PayoutsHeader } from "@/components/dashboard/pages/p
 import { Card } from "@/components/ui/card";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import type { swapQuote } from "@/lib/payouts/schema";
 import type { z } from "zod";
 
@@ -112,6 +113,7 @@ function useSecondsLeft(iso: string | null): number | null {
 }
 
 function SwapCard({ currencies }: { currencies: string[] }) {
+  const { formatDateTime } = useTimes();
   const quote = useDashboardMutation(quoteSwapAction);
   const execute = useOnceMutation(executeSwapAction);
   const [currency, setCurrency] = useState(currencies.includes("MXN") ? "MXN" : (currencies[0] ?? ""));

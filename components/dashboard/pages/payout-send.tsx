@@ -8,7 +8,8 @@ import Link from "next/link";
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { PayoutBalanceCard, PayoutsHeader } from "@/components/dashboard/pages/payouts";
-import { plainMessage } from "@/components/dashboard/kit/plain-message";
+import { plainMessage } from "@/components/ui/plain-message";
+import { Term } from "@/components/ui/term";
 import { sendPayoutAction } from "@/server/actions/payouts";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
@@ -146,7 +147,12 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
         }}
       >
         <p id="send-payout-note" className="text-sm text-slate-600">
-          Debits the balance in the method&apos;s currency when it is sent; a refusal gives it back.{sandbox ? " Test rails (sbx_po_*) need no balance." : null}
+          Debits the balance in the method&apos;s currency when it is sent; a refusal gives it back.{sandbox ? (
+            <>
+              {" "}
+              <Term tech="Test rails (sbx_po_*)">Test payout methods</Term> need no balance.
+            </>
+          ) : null}
         </p>
         <fieldset disabled={review !== null || send.isPending} className="grid min-w-0 grid-cols-1 gap-3 sm:grid-cols-2">
           <Field label="Method" error={shown("methodId")}>

@@ -13,7 +13,8 @@ import { Button } from "@/components/ui/button";
 import { Loading, Table, Td, Th } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { PAYOUT_STATUSES } from "@/lib/payouts/schema";
 
 type Envelope = LoaderData<"payouts">;
@@ -40,7 +41,7 @@ export function PayoutBalanceCard({ environment, initial }: { environment: strin
   return (
     <Card className="mb-6" title="Payout balance" id="payout-balance">
       <dl className="mb-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <Stat label="Transferable from pay-in" value={<Money amount={balance.transferableFromPayinUsd} currency="USD" />} hint="Your pay-in available balance" />
+        <Stat label="Available to move from your sales" tech="Transferable from pay-in (transferableFromPayinUsd)" value={<Money amount={balance.transferableFromPayinUsd} currency="USD" />} hint="Your pay-in available balance" />
         <Stat label="Payout USD available" value={<Money amount={balance.balances.find((b) => b.currency === "USD")?.available ?? 0} currency="USD" />} />
       </dl>
       <Table caption="Payout balance per currency">
@@ -86,6 +87,7 @@ export function PayoutsView({ environment, canMoveMoney, params, initialBalance,
 }
 
 function PayoutList({ environment, params, initial, error }: { environment: string; params: Record<string, string>; initial: Envelope | null; error?: { message: string; param?: string } }) {
+  const { formatDateTime } = useTimes();
   const q = useDashboardData(environment, "payouts", params, { initialData: initial ?? undefined, refetchInterval: 3_000, enabled: !error });
   const { limit: _l, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/payouts?${new URLSearchParams({ ...linkParams, offset: String(offset) })}#payouts-list`;

@@ -17,7 +17,8 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import type { qrEstablishment, qrOrder } from "@/lib/qr/schema";
 
 type Order = z.infer<typeof qrOrder>;
@@ -129,6 +130,7 @@ function NewOrderCard({ onCreated }: { onCreated: (id: string) => void }) {
 }
 
 function CurrentOrderCard({ environment, id, canCharge, canSimulate }: { environment: string; id: string; canCharge: boolean; canSimulate: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useDashboardData(environment, "qr-order", { id }, { refetchInterval: 2_000 });
   const cancel = useOnceMutation(cancelQrOrderAction);
   const simulate = useOnceMutation(simulateQrOrderAction);
@@ -184,6 +186,7 @@ function CurrentOrderCard({ environment, id, canCharge, canSimulate }: { environ
 }
 
 function RecentOrders({ environment, initial, onOpen }: { environment: string; initial: Orders; onOpen: (id: string) => void }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "qr-orders", { limit: 10 }, initial, 5_000);
   return (
     <Card title="Recent QR charges" id="qr-recent" className="mt-6">

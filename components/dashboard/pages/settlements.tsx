@@ -14,7 +14,8 @@ import { SimulateControls } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
-import { Money, formatDate } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
 
@@ -23,6 +24,7 @@ type Settlement = List["data"][number];
 type Destination = { asset: string; network: string; address: string } | null;
 
 export function SettlementsView({ environment, initial, destination, canRun, canSettle = false, canSimulate, canManage }: { environment: string; initial: List; destination: Destination; canRun: boolean; canSettle?: boolean; canSimulate: boolean; canManage: boolean }) {
+  const { formatDate } = useTimes();
   const { data } = useLiveData(environment, "settlements", { limit: 20 }, initial, 3_000);
   const sandbox = environment === "sandbox";
   return (

@@ -5,12 +5,13 @@ import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table, Td, Th } from "@/components/ui/table";
-import { formatDateTime } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import type { ShopSummary } from "@/lib/merchants/list-shops";
 
 const ENV_LABEL = { sandbox: "Sandbox", production: "Production" } as const;
 
 export function ShopsView({ shops, environment }: { shops: ShopSummary[]; environment: "sandbox" | "production" }) {
+  const { formatDateTime } = useTimes();
   return (
     <>
       <PageHeader

@@ -10,13 +10,15 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
-import { formatDateTime } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { ROLES } from "@/lib/auth/policy";
+import { ROLE_LABELS } from "@/components/dashboard/payment-labels";
 
 type Member = { id: string; email: string; role: string; twoFactor: boolean; invite: "pending" | "expired" | null; createdAt: string };
 
 /** A one-time invite link, shown to the owner who hands it over. */
 function InviteLink({ email, url, expiresAt }: { email: string; url: string; expiresAt: string | null }) {
+  const { formatDateTime } = useTimes();
   return (
     <div role="region" aria-label={`Invite link for ${email}`} className="space-y-2">
       <p className="font-medium">Invite link for {email}</p>
@@ -32,6 +34,7 @@ function InviteLink({ email, url, expiresAt }: { email: string; url: string; exp
 }
 
 export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
+  const { formatDateTime } = useTimes();
   const router = useRouter();
   const refresh = () => router.refresh();
   const change = useDashboardMutation(changeRoleAction);
@@ -73,8 +76,8 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                   {(p) => (
                     <Select {...p} name="role" value={role} onChange={(e) => setRole(e.target.value)}>
                       {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
+                        <option key={r} value={r} title={r}>
+                          {ROLE_LABELS[r] ?? r}
                         </option>
                       ))}
                     </Select>
@@ -130,8 +133,8 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                       onChange={(e) => change.mutate([u.id, e.target.value], { onSuccess: refresh })}
                     >
                       {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
+                        <option key={r} value={r} title={r}>
+                          {ROLE_LABELS[r] ?? r}
                         </option>
                       ))}
                     </Select>

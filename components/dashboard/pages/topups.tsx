@@ -10,12 +10,14 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Money, formatDateTime } from "@/components/ui/money";
+import { Money } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
 
 type Topup = LoaderData<"topups">["data"][number];
 
 export function TopupsView({ environment, initial, canCreate, canSimulate }: { environment: string; initial: LoaderData<"topups">; canCreate: boolean; canSimulate: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "topups", { limit: 20 }, initial, 3_000);
   const sandbox = environment === "sandbox";
   return (

@@ -17,7 +17,7 @@ import { SecretReveal } from "@/components/ui/secret-reveal";
 import { JsonView } from "@/components/ui/json-view";
 import { PagerButtons } from "@/components/ui/pagination";
 import { CopyButton } from "@/components/ui/copy-button";
-import { formatDateTime } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 
 type Page<T> = { data: T[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 type Delivery = { id: string; eventId: string; event: string; status: string; attempts: number; responseStatus: number | null; responseBody: string | null; durationMs: number | null; nextAttemptAt: string | null; createdAt: string; payload: unknown };
@@ -34,6 +34,7 @@ type Props = {
 };
 
 export function WebhookDetailView({ environment, subscription, initialDeliveries, initialInbox, eventTypes, canManage, canSeeSecrets }: Props) {
+  const { formatDateTime } = useTimes();
   const router = useRouter();
   const [sub, setSub] = useState(subscription);
   const [secret, setSecret] = useState<string | null>(null);
@@ -149,6 +150,7 @@ function EditEvents({ sub, eventTypes, onSaved }: { sub: Subscription; eventType
 }
 
 function Inbox({ environment, id, initial }: { environment: string; id: string; initial: LoaderData<"inbox"> }) {
+  const { formatDateTime } = useTimes();
   const [offset, setOffset] = useState(0);
   const q = useDashboardData(environment, "inbox", { id, limit: 20, offset }, { initialData: offset === 0 ? initial : undefined, refetchInterval: 2_000 });
   const data = q.data;
@@ -181,6 +183,7 @@ function Inbox({ environment, id, initial }: { environment: string; id: string; 
 }
 
 function Deliveries({ environment, id, initial, canReplay }: { environment: string; id: string; initial: LoaderData<"deliveries">; canReplay: boolean }) {
+  const { formatDateTime } = useTimes();
   const [status, setStatus] = useState("");
   const [offset, setOffset] = useState(0);
   const first = !status && offset === 0;

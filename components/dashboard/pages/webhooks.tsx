@@ -12,12 +12,13 @@ import { Field, Input } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { SecretReveal } from "@/components/ui/secret-reveal";
-import { formatDateTime } from "@/components/ui/money";
+import { useTimes } from "@/components/ui/time-zone";
 
 export type Subscription = { id: string; url: string; managed: boolean; events: string[]; status: string; createdAt: string; updatedAt: string };
 type Envelope = LoaderData<"webhooks">;
 
 export function WebhooksView({ environment, params, initial, eventTypes, canManage }: { environment: string; params: Record<string, string>; initial: Envelope; eventTypes: string[]; canManage: boolean }) {
+  const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "webhooks", params, initial, 5_000);
   return (
     <>

@@ -3,7 +3,7 @@ import { requireDashboard } from "@/server/dashboard";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
 import { ClaimsView } from "@/components/dashboard/pages/claims";
 
-export const metadata: Metadata = { title: "Claims · Dashboard" };
+export const metadata: Metadata = { title: "Refunds and chargebacks · Dashboard" };
 
 export default async function ClaimsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const d = await requireDashboard();

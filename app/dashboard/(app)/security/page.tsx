@@ -5,7 +5,7 @@ import { listSecurityEvents } from "@/lib/accounts/list-security-events";
 import { Card, PageHeader } from "@/components/ui/card";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
-import { formatDateTime } from "@/components/ui/money";
+import { formatDateTime } from "@/lib/format/date-time";
 
 export const metadata: Metadata = { title: "Security · Dashboard" };
 
@@ -67,7 +67,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
               <tbody className="divide-y divide-slate-100">
                 {page.data.map((e) => (
                   <tr key={e.id} data-testid="security-event" data-type={e.type}>
-                    <Td className="text-slate-600">{formatDateTime(e.createdAt)}</Td>
+                    <Td className="text-slate-600">{formatDateTime(e.createdAt, d.merchant.timeZone)}</Td>
                     <Td className="font-mono text-xs">{e.type}</Td>
                     <Td>{e.actor}</Td>
                     <Td className="font-mono text-xs">{e.ip ?? "—"}</Td>

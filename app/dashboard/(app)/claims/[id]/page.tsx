@@ -5,7 +5,7 @@ import { getClaim } from "@/lib/claims/get-claim";
 import { AppError } from "@/lib/errors";
 import { ClaimDetailView } from "@/components/dashboard/pages/claim-detail";
 
-export const metadata: Metadata = { title: "Claim · Dashboard" };
+export const metadata: Metadata = { title: "Refund or chargeback · Dashboard" };
 
 export default async function ClaimPage({ params }: { params: Promise<{ id: string }> }) {
   const d = await requireDashboard();

@@ -1,0 +1,58 @@
+// The dashboard's one way to write a moment: in the merchant's time zone (merchants.time_zone,
+// an IANA name), always with the zone's offset ("GMT-3", "UTC") so a time is never ambiguous.
+// Plain functions of (iso, zone): server pages call them directly, client components through
+// useTimes() (components/ui/time-zone.tsx), which supplies the signed-in merchant's zone.
+
+const cache = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: "dateTime" | "date" | "short" | "day", timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone}`;
+  let f = cache.get(key);
+  if (!f) {
+    const zone = { timeZone, timeZoneName: "shortOffset" } as const;
+    const options: Intl.DateTimeFormatOptions =
+      kind === "dateTime"
+        ? { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", ...zone }
+        : kind === "short"
+          ? { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", ...zone }
+          : kind === "day"
+            ? { day: "numeric", month: "short", year: "numeric", timeZone }
+            : { year: "numeric", month: "short", day: "numeric", timeZone };
+    // en-GB for "22 Feb 2027" (no comma to dangle in a narrow cell), en-US elsewhere.
+    f = new Intl.DateTimeFormat(kind === "day" ? "en-GB" : "en-US", options);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+/** "GMT-3" stays; offset 0 ("GMT", "GMT+0": runtimes differ) reads "UTC". */
+const plainZone = (s: string) => s.replace(/\bGMT(?:\+0)?(?![+\-\d:])/, "UTC");
+
+/** "Oct 28, 2026, 14:03:05 GMT-3". */
+export function formatDateTime(iso: string | Date | null | undefined, timeZone: string): string {
+  if (!iso) return "—";
+  return plainZone(formatter("dateTime", timeZone).format(new Date(iso)));
+}
+
+/** "Oct 28, 14:03 GMT-3": a moment in a narrow card (the year left out). */
+export function formatShortDateTime(iso: string | Date | null | undefined, timeZone: string): string {
+  if (!iso) return "—";
+  return plainZone(formatter("short", timeZone).format(new Date(iso)));
+}
+
+/** "Oct 28, 2026": the day the moment falls on in the zone. */
+export function formatDate(iso: string | Date | null | undefined, timeZone: string): string {
+  if (!iso) return "—";
+  return formatter("date", timeZone).format(new Date(iso));
+}
+
+/** "28 Oct 2026": the same day, day first. */
+export function formatDay(iso: string | Date | null | undefined, timeZone: string): string {
+  if (!iso) return "—";
+  return formatter("day", timeZone).format(new Date(iso));
+}
+
+/** The zone's offset at a moment ("GMT-3", "UTC"), for saying which zone times are in. */
+export function zoneOffset(timeZone: string, at: Date = new Date()): string {
+  const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName");
+  return plainZone(part?.value ?? "UTC");
+}
