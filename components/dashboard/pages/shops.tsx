@@ -5,13 +5,13 @@ import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table, Td, Th } from "@/components/ui/table";
-import { useTimes } from "@/components/ui/time-zone";
+import { formatDateTime } from "@/lib/format/date-time";
 import type { ShopSummary } from "@/lib/merchants/list-shops";
 
 const ENV_LABEL = { sandbox: "Sandbox", production: "Production" } as const;
 
-export function ShopsView({ shops, environment }: { shops: ShopSummary[]; environment: "sandbox" | "production" }) {
-  const { formatDateTime } = useTimes();
+/** A server component (no client hooks): times in the merchant's zone, given by the page. */
+export function ShopsView({ shops, environment, timeZone }: { shops: ShopSummary[]; environment: "sandbox" | "production"; timeZone: string }) {
   return (
     <>
       <PageHeader
@@ -28,7 +28,7 @@ export function ShopsView({ shops, environment }: { shops: ShopSummary[]; enviro
                 <DescriptionList
                   items={[
                     ["Shop id", <span key="id" className="flex items-center gap-2"><code className="break-all font-mono text-xs">{s.id}</code><CopyButton value={s.id} /></span>],
-                    ["Opened", formatDateTime(s.createdAt)],
+                    ["Opened", formatDateTime(s.createdAt, timeZone)],
                   ]}
                 />
                 <Table caption={`Keys of ${s.name}`}>

@@ -17,5 +17,5 @@ export default async function ShopsPage() {
       </>
     );
   }
-  return <ShopsView shops={await listShops(d.ctx)} environment={d.environment} />;
+  return <ShopsView shops={await listShops(d.ctx)} environment={d.environment} timeZone={d.merchant.timeZone} />;
 }
