@@ -188,6 +188,8 @@ test("sign-in: a wrong password is refused with one message; repeated failures a
 });
 
 test("a viewer sees no refund, simulate, rotate or roll button and no secret", async ({ page }, info) => {
+  // Three pages, an axe scan and a full-page screenshot of the longest one: over 60 s on a loaded CI machine.
+  test.setTimeout(120_000);
   const m = await newMerchant("viewer");
   const viewer = await newUser(m.merchantId, "viewer");
   const created = await api("/payments", m.sandbox.secretKey, { amount: 12, paymentMethodId: "sbx_card" });
