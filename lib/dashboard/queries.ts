@@ -39,7 +39,7 @@ function dayIn(timeZone: string): (at: Date) => string {
 export async function dailySeries(auth: AuthContext, days = 30, timeZone = "UTC"): Promise<DailyPoint[]> {
   const day = dayIn(timeZone);
   const now = new Date();
-  // The wanted days, oldest first (a day is at most 25 hours: step back by whole days from noon).
+  // The wanted days, oldest first: the zone's date of now, one day back at a time.
   const wanted: string[] = [];
   for (let i = days - 1; i >= 0; i--) wanted.push(day(new Date(now.getTime() - i * 86_400_000)));
   // From a little before the first wanted day's start in any zone; hours outside are dropped.

@@ -48,9 +48,8 @@ export async function foldPaymentRollups(limit = 50_000): Promise<{ folded: numb
         INSERT INTO payment_hourly_rollups AS r (merchant_id, shop_id, environment, hour, status, payments, paid_volume_usd)
         SELECT merchant_id, shop_id, environment, hour, status, payments, paid_volume_usd FROM summed
         ON CONFLICT (merchant_id, environment, hour, status, shop_id)
-        DO UPDATE SET payments = r.payments + excluded.payments, paid_volume_usd = r.paid_volume_usd + excluded.paid_volume_usd
-        RETURNING 1)
-      SELECT coalesce((SELECT sum(deltas) FROM summed), 0)::bigint AS n, (SELECT count(*) FROM upserted) AS upserts`;
+        DO UPDATE SET payments = r.payments + excluded.payments, paid_volume_usd = r.paid_volume_usd + excluded.paid_volume_usd)
+      SELECT coalesce((SELECT sum(deltas) FROM summed), 0)::bigint AS n`;
     return { folded: Number(moved?.n ?? 0), busy: false };
   });
 }
