@@ -3,13 +3,26 @@ import { randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+// CSPRNG bytes fetched 4 KiB at a time: one randomBytes call per id (several per request) cost
+// more than the id itself. Each byte is handed out once, in order, and never reused.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+function nextRandomByte(): number {
+  if (offset >= pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  return pool[offset++]!;
+}
+
 /** `length` base62 characters from a CSPRNG, without modulo bias. */
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
+    const byte = nextRandomByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 }

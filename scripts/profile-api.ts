@@ -2,7 +2,8 @@
 // autocannon drives one endpoint, then the profile's self time grouped by where the code lives
 // (Next's server, our app, Prisma, pg, zod, node internals…). Profiles are written outside the
 // repository (PROFILE_DIR, default /tmp/lp-profiles) for a flame graph viewer (e.g. speedscope).
-//   npx tsx scripts/profile-api.ts [--path /api/v1/ping] [--method GET] [--fast on|off] [--duration 10]
+//   npx tsx scripts/profile-api.ts [--path /api/v1/ping] [--method GET] [--fast on|off] [--duration 10] [--payments 0]
+// --payments N: the merchant first makes N sandbox card payments (a list worth reading).
 import { parseArgs } from "node:util";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +15,7 @@ import { spawn } from "node:child_process";
 import { waitForHttp } from "./lib/server.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
 
-const { values } = parseArgs({ options: { path: { type: "string", default: "/api/v1/ping" }, method: { type: "string", default: "GET" }, fast: { type: "string", default: "on" }, duration: { type: "string", default: "10" } } });
+const { values } = parseArgs({ options: { path: { type: "string", default: "/api/v1/ping" }, method: { type: "string", default: "GET" }, fast: { type: "string", default: "on" }, duration: { type: "string", default: "10" }, payments: { type: "string", default: "0" } } });
 const dir = path.join(process.env.PROFILE_DIR ?? "/tmp/lp-profiles", `${values.method}-${values.path!.replace(/\W+/g, "_")}-fast-${values.fast}`);
 
 type Node = { id: number; callFrame: { functionName: string; url: string }; children?: number[] };
@@ -61,6 +62,10 @@ async function main() {
       const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
       const m = await createMerchant({ name: "Profile", tier: "premium" });
       let n = 0;
+      for (let i = 0; i < Number(values.payments); i++) {
+        const res = await fetch(`${server.url}/api/v1/payments`, { method: "POST", headers: { authorization: `Bearer ${m.sandbox.secretKey}`, "content-type": "application/json" }, body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: `seed-${i}` }) });
+        if (!res.ok) throw new Error(`seeding payment ${i}: ${res.status} ${await res.text()}`);
+      }
       const opts: autocannon.Options = {
         url: `${server.url}${values.path}`,
         method: values.method as "GET",

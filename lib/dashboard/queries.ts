@@ -11,7 +11,7 @@ import { presentDelivery } from "@/lib/webhooks/deliveries";
 import { listRecentRequests } from "@/lib/http/request-log";
 import { maskKey } from "@/lib/auth/keys";
 import type { AuthContext } from "@/lib/auth/authenticate";
-import { hourlyOutcomes } from "@/lib/payments/rollups";
+import { dailyOutcomes } from "@/lib/payments/rollups";
 import { addOutcomes, countOutcomes, successRate, type OutcomeCounts } from "@/lib/dashboard/success-rate";
 
 export type DailyPoint = OutcomeCounts & {
@@ -47,15 +47,11 @@ export async function dailySeries(auth: AuthContext, days = 30, timeZone = "UTC"
   since.setUTCMinutes(0, 0, 0);
   // Counted per status and classified in lib/dashboard/success-rate.ts, so which statuses count
   // as paid, failed or still pending is decided in one tested place, not in SQL.
-  const rows = await hourlyOutcomes({ merchantId: auth.merchant.id, environment: auth.environment }, since);
+  const rows = await dailyOutcomes({ merchantId: auth.merchant.id, environment: auth.environment }, since, timeZone);
   const byDay = new Map<string, Map<string, { count: number; volume: bigint }>>();
-  const dayOfHour = new Map<number, string>();
   for (const r of rows) {
-    const t = r.hour.getTime();
-    let d = dayOfHour.get(t);
-    if (d === undefined) dayOfHour.set(t, (d = day(r.hour)));
-    const statuses = byDay.get(d) ?? new Map<string, { count: number; volume: bigint }>();
-    byDay.set(d, statuses);
+    const statuses = byDay.get(r.day) ?? new Map<string, { count: number; volume: bigint }>();
+    byDay.set(r.day, statuses);
     const c = statuses.get(r.status) ?? { count: 0, volume: 0n };
     statuses.set(r.status, { count: c.count + r.payments, volume: c.volume + r.paidVolumeUsd });
   }

@@ -25,15 +25,15 @@ test("secrets are replaced at any depth; ids, amounts and booleans stay", () => 
   assert.ok(!JSON.stringify(out).includes("sk_live_x"));
 });
 
-test("a list keeps its first 20 items and says how many more there were", () => {
+test("a list keeps its first 5 items and says how many more there were", () => {
   const out = redactAnswer({ data: Array.from({ length: 100 }, (_, i) => ({ id: `tx_${i}`, clientSecret: "cs" })) }) as { data: unknown[] };
-  assert.equal(out.data.length, 21);
+  assert.equal(out.data.length, 6);
   assert.deepEqual(out.data[0], { id: "tx_0", clientSecret: REDACTED });
-  assert.equal(out.data[20], "… 80 more items");
+  assert.equal(out.data[5], "… 95 more items");
 });
 
 test("a big answer is kept as a bounded preview", () => {
-  const out = redactAnswer({ data: Array.from({ length: 20 }, (_, i) => ({ id: `tx_${i}`, note: "x".repeat(1_000) })) }) as { truncated: boolean; size: number; preview: string };
+  const out = redactAnswer({ data: Array.from({ length: 5 }, (_, i) => ({ id: `tx_${i}`, note: "x".repeat(4_000) })) }) as { truncated: boolean; size: number; preview: string };
   assert.equal(out.truncated, true);
   assert.ok(out.size > 16_000);
   assert.equal(out.preview.length, 2_000);

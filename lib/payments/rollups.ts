@@ -28,6 +28,28 @@ export async function hourlyOutcomes(scope: { merchantId: string; environment: E
   return rows.map((r) => ({ hour: new Date(r.hour), status: r.status, payments: Number(r.n), paidVolumeUsd: BigInt(r.volume) }));
 }
 
+export type DailyOutcome = { day: string; status: string; payments: number; paidVolumeUsd: bigint };
+
+/**
+ * Counts per calendar day in `timeZone` (YYYY-MM-DD) and status from `since` on (every shop):
+ * `hourlyOutcomes` summed by PostgreSQL into days, so a deep merchant's 720 hours x statuses come
+ * back as 30 days x statuses (the hours never cross into JavaScript). An hour belongs to the day
+ * it starts in.
+ */
+export async function dailyOutcomes(scope: { merchantId: string; environment: Environment }, since: Date, timeZone: string): Promise<DailyOutcome[]> {
+  const rows = await sql<{ day: string; status: string; n: string; volume: string }>(
+    `SELECT to_char(hour AT TIME ZONE $4, 'YYYY-MM-DD') AS day, status::text AS status, sum(payments)::bigint AS n, sum(paid_volume_usd)::bigint AS volume FROM (
+        SELECT hour, status, payments, paid_volume_usd FROM payment_hourly_rollups
+         WHERE merchant_id = $1 AND environment = $2::"Environment" AND hour >= $3
+        UNION ALL
+        SELECT hour, status, payments, paid_volume_usd FROM payment_rollup_deltas
+         WHERE merchant_id = $1 AND environment = $2::"Environment" AND hour >= $3
+      ) counted GROUP BY 1, 2 HAVING sum(payments) <> 0 OR sum(paid_volume_usd) <> 0`,
+    [scope.merchantId, scope.environment, since, timeZone],
+  );
+  return rows.map((r) => ({ day: r.day, status: r.status, payments: Number(r.n), paidVolumeUsd: BigInt(r.volume) }));
+}
+
 /**
  * Moves up to `limit` deltas, oldest first, into the rollups, in one transaction: a delta is
  * either still a delta or already counted, never both nor neither. Returns how many it moved;
