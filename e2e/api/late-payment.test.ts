@@ -37,6 +37,9 @@ test("a voucher paid after its provider expired it completes late: same recipe, 
   assert.equal(got.body.status, "completed");
   assert.equal(got.body.lateCompletion, true);
   assert.ok(got.body.timestamps.completed);
+  // The list presents the payment as GET /payments/{id} does (it read fewer columns and lost the flag).
+  const listed = await api(`/payments?limit=5`, { key });
+  assert.deepEqual(listed.body.data.find((p: { id: string }) => p.id === id), got.body);
   const t = await row(id);
   assert.equal(t.nextCheckAt, null, "no longer on the reconciliation schedule");
   assert.ok(t.settleAt, "settles like any completion");

@@ -68,11 +68,18 @@ redis.call('PEXPIRE', KEYS[1], 120000)
 return {allowed, tostring(tokens), tostring(now)}
 `;
 
+type WithTake = Redis & { lpTakeToken(key: string, capacity: number): Promise<[number, string, string]> };
+
 export class RedisBucketStore implements BucketStore {
-  constructor(private redis: Redis, private prefix = "rl:") {}
+  private redis: WithTake;
+  constructor(redis: Redis, private prefix = "rl:") {
+    // A defined command runs by EVALSHA (the script's text is sent once, not on every request).
+    if (!("lpTakeToken" in redis)) redis.defineCommand("lpTakeToken", { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.redis = redis as WithTake;
+  }
 
   async take(key: string, capacity: number): Promise<Verdict> {
-    const [allowed, tokens, now] = (await this.redis.eval(TAKE_SCRIPT, 1, this.prefix + key, capacity)) as [number, string, string];
+    const [allowed, tokens, now] = await this.redis.lpTakeToken(this.prefix + key, capacity);
     return verdict(Number(tokens), capacity, Number(now), allowed === 1);
   }
 }
@@ -99,7 +106,9 @@ export function rateLimitStore(): BucketStore {
     if (!url) return new MemoryBucketStore();
     // Commands wait for the connection while it is being (re)established, but never longer than
     // commandTimeout: a request must not hang on the limiter.
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2_000, commandTimeout: 500 });
+    // Auto-pipelining: the takes of concurrent requests leave in one write (one round trip and
+    // one syscall for all of them) instead of one each.
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2_000, commandTimeout: 500, enableAutoPipelining: true });
     redis.on("error", () => {}); // surfaced per request by FailOpenStore
     onShutdown("redis rate limits", CLOSE_ORDER.clients, () => redis.quit());
     return new FailOpenStore(new RedisBucketStore(redis));

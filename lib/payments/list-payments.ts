@@ -89,16 +89,20 @@ function countTransactions(f: Filter): Promise<number> {
 }
 
 // Named columns, not *: a prepared statement over * breaks when a migration adds a column.
+// Only what presenting a payment reads: a list item shows no instructions (a voucher's or a
+// PIX code's, parsed from jsonb for nothing) and no buyer phone or address.
 const COLUMNS = `id, merchant_id, shop_id, environment, status, amount_usd, amount_local, currency_local, input_currency, input_amount,
-  payment_method_id, method, rail_name, country, fee_platform, fee_provider, fee_network, reserve_amount, reserve_release_at,
-  reserve_released_at, settlement_delay, settlement_status, settle_at, refunded_local, pending_debited, provider, provider_ref,
-  attempts, payment_form_url, instructions, hosted_checkout, return_url, merchant_order_id, qr_order_id, tag1, tag2, tag3, user_name,
-  user_email, user_phone, user_ip, expires_at, completed_at, created_at, decline_code, routing_version`;
+  payment_method_id, method, rail_name, country, fee_platform, fee_provider, fee_network, reserve_amount, settlement_delay,
+  settlement_status, refunded_local, provider, attempts, payment_form_url, hosted_checkout, return_url, merchant_order_id,
+  qr_order_id, tag1, tag2, tag3, user_name, user_email, expires_at, completed_at, created_at, decline_code, routing_version,
+  late_completion`;
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
-const date = (v: Date | null) => v;
 
-/** A raw `transactions` row (pg: int8 as text, jsonb parsed) -> the shape presenting needs. */
+/**
+ * A raw `transactions` row of COLUMNS (pg: int8 as text, jsonb parsed) -> the shape presenting
+ * needs; what a list item never shows is not read (null here).
+ */
 function fromRow(r: Record<string, any>): PresentableTransaction {
   return {
     id: r.id,
@@ -119,20 +123,21 @@ function fromRow(r: Record<string, any>): PresentableTransaction {
     feeProvider: BigInt(r.fee_provider),
     feeNetwork: BigInt(r.fee_network),
     reserveAmount: BigInt(r.reserve_amount),
-    reserveReleaseAt: date(r.reserve_release_at),
-    reserveReleasedAt: date(r.reserve_released_at),
+    reserveReleaseAt: null,
+    reserveReleasedAt: null,
     settlementDelay: r.settlement_delay,
     settlementStatus: r.settlement_status,
-    settleAt: date(r.settle_at),
+    settleAt: null,
     refundedLocal: BigInt(r.refunded_local),
-    pendingDebited: BigInt(r.pending_debited),
+    pendingDebited: 0n,
     provider: r.provider,
-    providerRef: r.provider_ref,
+    providerRef: null,
     attempts: r.attempts,
     declineCode: r.decline_code,
     routingVersion: r.routing_version,
+    lateCompletion: r.late_completion,
     paymentFormUrl: r.payment_form_url,
-    instructions: r.instructions,
+    instructions: null,
     hostedCheckout: r.hosted_checkout,
     returnUrl: r.return_url,
     merchantOrderId: r.merchant_order_id,
@@ -142,10 +147,10 @@ function fromRow(r: Record<string, any>): PresentableTransaction {
     tag3: r.tag3,
     userName: r.user_name,
     userEmail: r.user_email,
-    userPhone: r.user_phone,
-    userIp: r.user_ip,
+    userPhone: null,
+    userIp: null,
     expiresAt: r.expires_at,
-    completedAt: date(r.completed_at),
+    completedAt: r.completed_at,
     createdAt: r.created_at,
   };
 }
