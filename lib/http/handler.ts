@@ -85,6 +85,8 @@ export type RouteOptions<E extends EndpointDef> = {
   replay?: (ref: ResourceRef, input: HandlerInput<E>) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>;
   /** false for an answer holding a secret: never stored, every replay re-rendered by `replay`. */
   storeAnswer?: boolean;
+  /** The key is claimed by the use case's first write, not a statement of its own (lib/http/idempotency.ts, foldClaim). */
+  foldClaim?: boolean;
 };
 
 /** What a handler answers: the body, an explicit reply, or (for an endpoint with `responseType`) a Response it built. */
@@ -146,6 +148,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
           {
             replay: replay && (async (ref) => answer(await replay(ref, input))),
             storeAnswer: options.storeAnswer,
+            foldClaim: options.foldClaim,
             renderError: (err) => (err instanceof AppError ? { status: err.status, body: toEnvelope(err, requestId) } : null),
           },
         );

@@ -10,7 +10,7 @@ import { db, sql } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { bindIdempotency, boundInsert, canonicalJson, idempotencyActive, inBoundTransaction, sqlBound, withIdempotency, type IdempotencyScope } from "@/lib/http/idempotency";
+import { bindIdempotency, boundInsert, canonicalJson, claimingInsert, idempotencyActive, inBoundTransaction, sqlBound, withIdempotency, type IdempotencyScope } from "@/lib/http/idempotency";
 import { onceForForm } from "@/lib/dashboard/once";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 
@@ -193,4 +193,102 @@ test("the one-statement bind (hot path): binds with the insert, or fails as a wh
   const free = newId("webhook");
   await sqlBound(statement, plain, [free, merchantId], { resource: "webhook", id: free });
   assert.equal(await things(free), 1);
+});
+
+// The claim folded into the use case's first write (foldClaim: POST /payments).
+const foldedPlain = `INSERT INTO webhook_subscriptions (id, merchant_id, environment, url, managed, events, secret_encrypted, created_at, updated_at)
+    VALUES ($1, $2, 'sandbox', 'https://example.com/h', false, ARRAY['*'], 'x', now(), now())`;
+const foldedBound = boundInsert(foldedPlain.replace("VALUES ($1,", "VALUES ((SELECT $1 FROM bound),"), 2);
+const foldedClaiming = claimingInsert(foldedPlain.replace("VALUES ($1,", "VALUES ((SELECT $1 FROM bound),"), 2);
+/** A folded use case: reads nothing, writes one row with the claim; counts how often it ran. */
+function foldedUseCase(id: string, runs: { n: number; writes: number }, delayMs = 0) {
+  return async () => {
+    runs.n++;
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    await sqlBound(foldedBound, foldedPlain, [id, merchantId], { resource: "webhook", id }, foldedClaiming);
+    runs.writes++;
+    return { status: 201, body: { id } };
+  };
+}
+
+test("folded claim: the first write claims the key, binds it and is stored; a retry replays without writing", async () => {
+  const s = scope();
+  const id = newId("webhook");
+  const runs = { n: 0, writes: 0 };
+  const first = await withIdempotency(s, { a: 1 }, foldedUseCase(id, runs), { foldClaim: true });
+  assert.deepEqual([first.status, first.body, first.replayed], [201, { id }, false]);
+  const r = await record(s);
+  assert.deepEqual([r?.state, r?.resourceType, r?.resourceId, r?.responseStatus], ["completed", "webhook", id, 201]);
+  // The retry runs the use case up to its write, which finds the key held: nothing written, the first answer.
+  const again = await withIdempotency(s, { a: 1 }, foldedUseCase(newId("webhook"), runs), { foldClaim: true });
+  assert.deepEqual([again.status, again.body, again.replayed], [201, { id }, true]);
+  assert.deepEqual(runs, { n: 2, writes: 1 });
+  // Another body under the key: 409, nothing written.
+  await assert.rejects(withIdempotency(s, { a: 2 }, foldedUseCase(newId("webhook"), runs), { foldClaim: true }), (e: unknown) => e instanceof AppError && e.code === "idempotency_conflict");
+  assert.equal(runs.writes, 1);
+});
+
+test("folded claim: 20 concurrent identical requests write once and all answer the same", async () => {
+  const s = scope();
+  const runs = { n: 0, writes: 0 };
+  const ids = Array.from({ length: 20 }, () => newId("webhook"));
+  const answers = await Promise.all(ids.map((id) => withIdempotency(s, { burst: true }, foldedUseCase(id, runs, 20), { foldClaim: true })));
+  assert.equal(runs.writes, 1);
+  assert.equal(answers.filter((a) => !a.replayed).length, 1);
+  assert.equal(new Set(answers.map((a) => JSON.stringify(a.body))).size, 1);
+  const written = (answers.find((a) => !a.replayed)!.body as { id: string }).id;
+  assert.equal((await record(s))?.resourceId, written);
+  assert.equal((await Promise.all(ids.map(things))).reduce((a, b) => a + b, 0), 1);
+});
+
+test("folded claim: an error before the write stores nothing and frees nothing to free; an error after it is stored", async () => {
+  const s = scope();
+  await assert.rejects(
+    withIdempotency(s, {}, async () => {
+      throw new AppError("amount_invalid", "no");
+    }, { foldClaim: true, renderError: (e) => (e instanceof AppError ? { status: 400, body: { code: e.code } } : null) }),
+  );
+  assert.equal(await record(s), null);
+  // After the write: the error answer is stored and replayed, the use case does not run again.
+  const id = newId("webhook");
+  const runs = { n: 0, writes: 0 };
+  const failAfter = async () => {
+    await foldedUseCase(id, runs)();
+    throw new AppError("cascade_exhausted", "kept pending");
+  };
+  const renderError = (e: unknown) => (e instanceof AppError ? { status: 402, body: { code: e.code } } : null);
+  await assert.rejects(withIdempotency(s, {}, failAfter, { foldClaim: true, renderError }));
+  const replay = await withIdempotency(s, {}, failAfter, { foldClaim: true, renderError });
+  assert.deepEqual([replay.status, replay.body, replay.replayed, runs.writes], [402, { code: "cascade_exhausted" }, true, 1]);
+});
+
+test("folded claim in a transaction: bindIdempotency claims with the change, or rolls it back when the key is held", async () => {
+  const s = scope();
+  const id = newId("webhook");
+  const inTx = (thing: string) => async () => {
+    await db().$transaction(async (tx) => {
+      await createThing(tx, thing);
+      await bindIdempotency(tx, { resource: "webhook", id: thing });
+    });
+    return { status: 201, body: { id: thing } };
+  };
+  assert.equal((await withIdempotency(s, {}, inTx(id), { foldClaim: true })).replayed, false);
+  assert.deepEqual([(await record(s))?.state, (await record(s))?.resourceId, await things(id)], ["completed", id, 1]);
+  const other = newId("webhook");
+  const again = await withIdempotency(s, {}, inTx(other), { foldClaim: true });
+  assert.deepEqual([again.replayed, again.body, await things(other)], [true, { id }, 0]);
+});
+
+test("folded claim takes over an abandoned claim (its lease over) as the claim-first order does", async () => {
+  const s = scope();
+  // A claim-first attempt that died before binding: `processing`, lease over.
+  await sql(
+    `INSERT INTO idempotency_records (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, shop_id, created_at, updated_at)
+     VALUES ($1, $2, 'sandbox', $3, $4, $5, $6, 'processing', now() - interval '1 second', now() + interval '1 day', '', now(), now())`,
+    [newId("idempotency"), merchantId, s.key, s.method, s.path, "stale"],
+  );
+  const id = newId("webhook");
+  const runs = { n: 0, writes: 0 };
+  const r = await withIdempotency(s, {}, foldedUseCase(id, runs), { foldClaim: true });
+  assert.deepEqual([r.replayed, runs.writes, (await record(s))?.resourceId], [false, 1, id]);
 });

@@ -54,13 +54,25 @@ export type IdempotencyOptions = {
    * resource. An attempt that bound nothing frees the key.
    */
   storeAnswer?: boolean;
+  /**
+   * Claim the key in the use case's own first write instead of a statement of its own (one round
+   * trip instead of two, see "The claim folded into the write" below). Only for a use case whose
+   * every success binds (`sqlBound` with a claiming statement, or `bindIdempotency`).
+   */
+  foldClaim?: boolean;
 };
 
 // The claimed record of the request running in this async context (one per request or action).
 // `done` once the request's use case returned: timers or jobs started inside it inherit the
 // context, and must not bind their own writes to a request that has ended.
 // `pending`: a resource the request's next money transition binds to (bindOnNextTransition).
-const context = singleton("idempotency.context", () => new AsyncLocalStorage<{ recordId: string; done: boolean; pending?: ResourceRef }>());
+// `fold`: the key is not claimed yet; the first bind claims it (foldClaim), then `fold` is cleared.
+type Fold = { scope: IdempotencyScope; requestHash: string };
+type Context = { recordId: string; done: boolean; pending?: ResourceRef; fold?: Fold };
+const context = singleton("idempotency.context", () => new AsyncLocalStorage<Context>());
+
+/** A folded claim found the key taken (a duplicate, or a different request): nothing was written. */
+class ClaimTaken extends Error {}
 
 /** JSON with object keys sorted at every level, so equal bodies hash equally. */
 export function canonicalJson(value: unknown): string {
@@ -130,6 +142,12 @@ export function idempotencyActive(): boolean {
 export async function bindIdempotency(tx: Tx, ref: ResourceRef): Promise<void> {
   const ctx = context.getStore();
   if (!ctx || ctx.done) return;
+  if (ctx.fold) {
+    const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`${CLAIM_BOUND} RETURNING id`, ...claimValues(ctx.recordId, ctx.fold, ref));
+    if (rows.length !== 1) throw new ClaimTaken();
+    ctx.fold = undefined;
+    return;
+  }
   const n = await tx.$executeRawUnsafe(BIND, ctx.recordId, ref.resource, ref.id);
   if (n !== 1) {
     throw new AppError("idempotency_conflict", "This request's Idempotency-Key was taken over by a retry; nothing was changed by this attempt.", { param: "Idempotency-Key", details: { reason: "in_progress" } });
@@ -168,11 +186,56 @@ export function boundInsert(insert: string, params: number): string {
     WHERE id = $${rec} AND state IN ('processing', 'committed') RETURNING id) ${insert}`;
 }
 
-/** Runs a `boundInsert` statement for the running request (a plain `sql` call without a key). */
-export async function sqlBound(statement: string, plain: string, values: unknown[], ref: ResourceRef): Promise<void> {
+/**
+ * `boundInsert`'s twin for a folded claim: the CTE `bound` inserts the request's record already
+ * committed and bound to what the insert creates, or takes over an expired or abandoned one; when
+ * the key is held (a duplicate in flight or done, another body) it returns nothing, the insert's
+ * id is NULL and the whole statement fails: nothing is written.
+ */
+export function claimingInsert(insert: string, params: number): string {
+  return `WITH bound AS (${claimBound(params)} RETURNING id) ${insert}`;
+}
+
+// The record, inserted committed and bound; the takeover rule is CLAIM's. $n+1..$n+12: claimValues.
+function claimBound(n: number): string {
+  const p = (i: number) => `$${n + i}`;
+  return `INSERT INTO idempotency_records
+    (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, shop_id, resource_type, resource_id, created_at, updated_at)
+  VALUES (${p(1)}, ${p(2)}, ${p(3)}::"Environment", ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, 'committed', ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, now(), now())
+  ON CONFLICT (merchant_id, environment, shop_id, idempotency_key, method, path) DO UPDATE SET
+    id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = 'committed', response_status = NULL,
+    response_body = NULL, resource_type = EXCLUDED.resource_type, resource_id = EXCLUDED.resource_id,
+    locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
+  WHERE idempotency_records.expires_at < now()
+     OR (idempotency_records.state = 'processing' AND idempotency_records.locked_until < now())`;
+}
+const CLAIM_BOUND = claimBound(0);
+
+function claimValues(recordId: string, fold: Fold, ref: ResourceRef): unknown[] {
+  const { scope } = fold;
+  const now = Date.now();
+  return [recordId, scope.merchantId, scope.environment, scope.key, scope.method, scope.path, fold.requestHash, new Date(now + idempotencyLeaseMs()), new Date(now + IDEMPOTENCY_TTL_MS), scope.shopId ?? "", ref.resource, ref.id];
+}
+
+/**
+ * Runs a `boundInsert` statement for the running request (a plain `sql` call without a key);
+ * under a folded claim, `claiming` (a `claimingInsert` of the same insert) claims and binds at once.
+ */
+export async function sqlBound(statement: string, plain: string, values: unknown[], ref: ResourceRef, claiming?: string): Promise<void> {
   const ctx = context.getStore();
   if (!ctx || ctx.done) {
     await sql(plain, values);
+    return;
+  }
+  if (ctx.fold) {
+    if (!claiming) throw new Error("a folded idempotency claim reached a write that cannot claim (pass a claimingInsert)");
+    try {
+      await sql(claiming, [...values, ...claimValues(ctx.recordId, ctx.fold, ref)]);
+    } catch (err) {
+      if ((err as { code?: string }).code === "23502" && (err as { column?: string }).column === "id") throw new ClaimTaken();
+      throw err;
+    }
+    ctx.fold = undefined;
     return;
   }
   try {
@@ -202,6 +265,11 @@ type Row = { id: string; request_hash: string; state: string; response_status: n
 
 export async function withIdempotency(scope: IdempotencyScope, body: unknown, run: () => Promise<StoredResponse>, opts: IdempotencyOptions = {}): Promise<StoredResponse & { replayed: boolean }> {
   const requestHash = sha256Hex(canonicalJson(body ?? null));
+  if (opts.foldClaim) {
+    const folded = await runFolded(scope, requestHash, run, opts);
+    if (folded) return folded;
+    // The key was held: answer as any later request with it (replay, wait, or conflict).
+  }
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   let pause = 10;
   for (;;) {
@@ -253,4 +321,36 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
     await delay(pause);
     pause = Math.min(pause * 2, 100);
   }
+}
+
+// The claim folded into the write (foldClaim). The claim-first order above costs a round trip
+// and a commit of its own before the use case starts. Folded, the use case runs unclaimed up to
+// its first write, and that write claims the key in the same statement (claimingInsert) or
+// transaction (bindIdempotency): the record is inserted `committed` and bound, with the change or
+// not at all. A use case that finds the key held writes nothing (ClaimTaken) and the request goes
+// the usual way: replay, wait for the one in flight, or 409 for another body. What it did before
+// its first write must be reads only (POST /payments: shop, rails, rates, the sandbox's local
+// cascade; production calls providers only after its insert). A request whose key is held thus
+// reads before it is told; only its answer for a different *invalid* body changes (the
+// validation error, where claim-first answered 409).
+// On success the answer is stored as in the claim-first order, before the request is answered.
+async function runFolded(scope: IdempotencyScope, requestHash: string, run: () => Promise<StoredResponse>, opts: IdempotencyOptions): Promise<(StoredResponse & { replayed: boolean }) | null> {
+  const ctx: Context = { recordId: newId("idempotency"), done: false, fold: { scope, requestHash } };
+  let result: StoredResponse;
+  try {
+    result = await context.run(ctx, run);
+  } catch (err) {
+    ctx.done = true;
+    if (err instanceof ClaimTaken) return null;
+    // Nothing claimed: nothing committed, nothing to store; the key stays free.
+    if (ctx.fold) throw err;
+    const answer = opts.renderError?.(err) ?? null;
+    const stored = answer && opts.storeAnswer !== false ? await sql(COMPLETE + " RETURNING id", [ctx.recordId, answer.status, JSON.stringify(answer.body)]) : [];
+    if (stored.length === 0) await sql(EXPIRE_LEASE, [ctx.recordId]);
+    throw err;
+  }
+  ctx.done = true;
+  // A success that bound nothing wrote nothing under the key: nothing to store (a retry runs it again).
+  if (!ctx.fold) await sql(opts.storeAnswer !== false ? COMPLETE : EXPIRE_LEASE, opts.storeAnswer !== false ? [ctx.recordId, result.status, JSON.stringify(result.body)] : [ctx.recordId]);
+  return { ...result, replayed: false };
 }

@@ -1,7 +1,7 @@
 // The payment INSERT, on the lean `sql` path (every POST /payments runs it; see lib/db.ts), or
 // inside a Prisma transaction when other rows must commit with it.
 import { type Tx } from "@/lib/db";
-import { boundInsert, sqlBound } from "@/lib/http/idempotency";
+import { boundInsert, claimingInsert, sqlBound } from "@/lib/http/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import { searchKeys } from "@/lib/payments/search";
 import { firstCheckAt } from "@/lib/payments/check-schedule";
@@ -59,11 +59,13 @@ const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: s
 const INSERT = `INSERT INTO transactions (${COLUMNS.map(([c]) => c).join(", ")}) VALUES (${COLUMNS.map(([, , cast], i) => `$${i + 1}${cast ? `::${cast}` : ""}`).join(", ")})`;
 // The same insert that also completes the request's idempotency record (one statement).
 const INSERT_BOUND = boundInsert(INSERT.replace("VALUES ($1,", "VALUES ((SELECT $1 FROM bound),"), COLUMNS.length);
+// The same again claiming the request's key in the statement (POST /payments folds its claim).
+const INSERT_CLAIMING = claimingInsert(INSERT.replace("VALUES ($1,", "VALUES ((SELECT $1 FROM bound),"), COLUMNS.length);
 if (!INSERT_BOUND.includes("(SELECT $1 FROM bound)")) throw new Error("the payment insert no longer starts with its id");
 
 export async function insertTransaction(t: PresentableTransaction, fxRate: string, tx?: Tx): Promise<void> {
   const keys = searchKeys(t);
   const values = COLUMNS.map(([, value]) => value(t, fxRate, keys));
   if (tx) await tx.$executeRawUnsafe(INSERT, ...values.map((v) => (typeof v === "bigint" ? v.toString() : v)));
-  else await sqlBound(INSERT_BOUND, INSERT, values, { resource: "payment", id: t.id });
+  else await sqlBound(INSERT_BOUND, INSERT, values, { resource: "payment", id: t.id }, INSERT_CLAIMING);
 }
