@@ -9,7 +9,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
 import { railById } from "@/lib/catalog/rails";
 import { newId } from "@/lib/ids";
-import { countPayments, foldAllPaymentRollups, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
+import { countPayments, dailyOutcomes, foldAllPaymentRollups, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
 import { dailySeries } from "@/lib/dashboard/queries";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
@@ -147,4 +147,60 @@ test("days are the merchant's calendar days: 02:00 UTC is still yesterday in Mex
   assert.equal(utc.find((d) => d.day === utcDay)?.volume, 42);
   assert.equal(mx.find((d) => d.day === mxDay)?.volume, 42);
   assert.equal(mx.find((d) => d.day === utcDay)?.volume ?? 0, 0);
+});
+
+/** The days of a scan of the merchant's payments in `timeZone`: what the daily rollups must say. */
+async function scannedDays(merchantId: string, since: Date, timeZone: string) {
+  const rows = await sql<{ day: string; status: string; n: string; volume: string | null }>(
+    `SELECT (date_trunc('hour', created_at) AT TIME ZONE $3)::date::text AS day, status::text AS status, count(*) AS n,
+            coalesce(sum(amount_usd) FILTER (WHERE completed_at IS NOT NULL), 0) AS volume
+       FROM transactions WHERE merchant_id = $1 AND environment = 'sandbox' AND created_at >= $2 GROUP BY 1, 2`,
+    [merchantId, since, timeZone],
+  );
+  return rows.map((r) => `${r.day} ${r.status} ${r.n} ${r.volume}`).sort();
+}
+async function rolledDays(merchantId: string, since: Date, timeZone: string) {
+  return (await dailyOutcomes({ merchantId, environment: "sandbox" }, since, timeZone)).map((r) => `${r.day} ${r.status} ${r.payments} ${r.paidVolumeUsd}`).sort();
+}
+
+test("daily rollups in the merchant's time zone equal a scan by local day, before and after folds; another zone reads the hours; a new zone rebuilds the days", async () => {
+  const m = await merchantWithTemplate("Rollups days");
+  await sql(`UPDATE merchants SET time_zone = 'America/Sao_Paulo' WHERE id = $1`, [m.merchantId]);
+  // Whole days (the first, partial one read from days is past `since`: compare from a day boundary on).
+  const since = new Date(Date.now() - 40 * 86_400_000);
+  const from = new Date(since.getTime() + 86_400_000);
+  const spread = [1, 2, 3, 5, 8, 20, 22, 26, 30, 47, 70, 200];
+  for (const [i, h] of spread.entries()) await copies(m.templateId, 2 + i, h, 300 + i);
+  const paid = await copies(m.templateId, 4, 25, 900);
+  await sql(`UPDATE transactions SET status = 'completed', completed_at = now() WHERE id = ANY($1)`, [paid]);
+  const days = async (tz: string) => (await rolledDays(m.merchantId, since, tz)).filter((r) => r.slice(0, 10) >= from.toISOString().slice(0, 10));
+  const truth = async (tz: string) => (await scannedDays(m.merchantId, since, tz)).filter((r) => r.slice(0, 10) >= from.toISOString().slice(0, 10));
+  assert.deepEqual(await days("America/Sao_Paulo"), await truth("America/Sao_Paulo"), "deltas only");
+  await foldAllPaymentRollups();
+  const [folded] = await sql<{ n: string }>(`SELECT count(*) AS n FROM payment_daily_rollups WHERE merchant_id = $1 AND time_zone = 'America/Sao_Paulo'`, [m.merchantId]);
+  assert.ok(Number(folded!.n) > 0, "the fold wrote days in the merchant's zone");
+  assert.deepEqual(await days("America/Sao_Paulo"), await truth("America/Sao_Paulo"), "daily rollups");
+  await copies(m.templateId, 3, 4, 111);
+  assert.deepEqual(await days("America/Sao_Paulo"), await truth("America/Sao_Paulo"), "daily rollups + new deltas");
+  // Another zone than the merchant's: summed from the hourly rollups.
+  assert.deepEqual(await days("America/Mexico_City"), await truth("America/Mexico_City"), "another zone");
+  // The merchant moves: its days are rebuilt in the new zone at once (the trigger), the old ones gone.
+  await foldAllPaymentRollups();
+  await sql(`UPDATE merchants SET time_zone = 'America/Mexico_City' WHERE id = $1`, [m.merchantId]);
+  const zones = await sql<{ tz: string }>(`SELECT DISTINCT time_zone AS tz FROM payment_daily_rollups WHERE merchant_id = $1`, [m.merchantId]);
+  assert.deepEqual(zones.map((z) => z.tz), ["America/Mexico_City"]);
+  assert.deepEqual(await days("America/Mexico_City"), await truth("America/Mexico_City"), "rebuilt in the new zone");
+});
+
+test("a time zone PostgreSQL does not know never stops the fold: that merchant's days come from the hours", async () => {
+  const m = await merchantWithTemplate("Rollups odd zone");
+  const other = await merchantWithTemplate("Rollups next to it");
+  await sql(`UPDATE merchants SET time_zone = 'Mars/Olympus_Mons' WHERE id = $1`, [m.merchantId]);
+  await copies(m.templateId, 2, 3, 500);
+  await copies(other.templateId, 2, 3, 500);
+  await foldAllPaymentRollups();
+  const [left] = await sql<{ n: string }>(`SELECT count(*) AS n FROM payment_rollup_deltas WHERE merchant_id = ANY($1)`, [[m.merchantId, other.merchantId]]);
+  assert.equal(Number(left!.n), 0, "both merchants' deltas were folded");
+  const since = new Date(Date.now() - 2 * 86_400_000);
+  assert.deepEqual(await rolledDays(m.merchantId, since, "UTC"), await scannedDays(m.merchantId, since, "UTC"));
 });

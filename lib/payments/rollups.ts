@@ -31,18 +31,22 @@ export async function hourlyOutcomes(scope: { merchantId: string; environment: E
 export type DailyOutcome = { day: string; status: string; payments: number; paidVolumeUsd: bigint };
 
 /**
- * Counts per calendar day in `timeZone` (YYYY-MM-DD) and status from `since` on (every shop):
- * `hourlyOutcomes` summed by PostgreSQL into days, so a deep merchant's 720 hours x statuses come
- * back as 30 days x statuses (the hours never cross into JavaScript). An hour belongs to the day
- * it starts in.
+ * Counts per calendar day in `timeZone` (YYYY-MM-DD) and status from `since` on (every shop),
+ * in one statement (one snapshot): in the merchant's own time zone, the daily rollups (30 rows a
+ * status for 30 days, whatever the history); in any other zone, the hourly rollups summed into
+ * that zone's days; plus the unfolded deltas either way. An hour belongs to the day it starts in.
  */
 export async function dailyOutcomes(scope: { merchantId: string; environment: Environment }, since: Date, timeZone: string): Promise<DailyOutcome[]> {
   const rows = await sql<{ day: string; status: string; n: string; volume: string }>(
-    `SELECT to_char(hour AT TIME ZONE $4, 'YYYY-MM-DD') AS day, status::text AS status, sum(payments)::bigint AS n, sum(paid_volume_usd)::bigint AS volume FROM (
-        SELECT hour, status, payments, paid_volume_usd FROM payment_hourly_rollups
-         WHERE merchant_id = $1 AND environment = $2::"Environment" AND hour >= $3
+    `WITH own AS (SELECT EXISTS (SELECT 1 FROM merchants WHERE id = $1 AND rollup_time_zone(time_zone) = $4) AS daily)
+     SELECT day::text AS day, status::text AS status, sum(payments)::bigint AS n, sum(paid_volume_usd)::bigint AS volume FROM (
+        SELECT day, status, payments, paid_volume_usd FROM payment_daily_rollups
+         WHERE (SELECT daily FROM own) AND merchant_id = $1 AND environment = $2::"Environment" AND time_zone = $4 AND day >= ($3::timestamptz AT TIME ZONE $4)::date
         UNION ALL
-        SELECT hour, status, payments, paid_volume_usd FROM payment_rollup_deltas
+        SELECT (hour AT TIME ZONE $4)::date, status, payments, paid_volume_usd FROM payment_hourly_rollups
+         WHERE NOT (SELECT daily FROM own) AND merchant_id = $1 AND environment = $2::"Environment" AND hour >= $3
+        UNION ALL
+        SELECT (hour AT TIME ZONE $4)::date, status, payments, paid_volume_usd FROM payment_rollup_deltas
          WHERE merchant_id = $1 AND environment = $2::"Environment" AND hour >= $3
       ) counted GROUP BY 1, 2 HAVING sum(payments) <> 0 OR sum(paid_volume_usd) <> 0`,
     [scope.merchantId, scope.environment, since, timeZone],
@@ -70,7 +74,16 @@ export async function foldPaymentRollups(limit = 50_000): Promise<{ folded: numb
         INSERT INTO payment_hourly_rollups AS r (merchant_id, shop_id, environment, hour, status, payments, paid_volume_usd)
         SELECT merchant_id, shop_id, environment, hour, status, payments, paid_volume_usd FROM summed
         ON CONFLICT (merchant_id, environment, hour, status, shop_id)
-        DO UPDATE SET payments = r.payments + excluded.payments, paid_volume_usd = r.paid_volume_usd + excluded.paid_volume_usd)
+        DO UPDATE SET payments = r.payments + excluded.payments, paid_volume_usd = r.paid_volume_usd + excluded.paid_volume_usd),
+      zones AS (
+        SELECT m.id, rollup_time_zone(m.time_zone) AS tz FROM merchants m WHERE m.id IN (SELECT DISTINCT merchant_id FROM summed)),
+      daily AS (
+        INSERT INTO payment_daily_rollups AS d (merchant_id, shop_id, environment, time_zone, day, status, payments, paid_volume_usd)
+        SELECT s.merchant_id, s.shop_id, s.environment, z.tz, (s.hour AT TIME ZONE z.tz)::date, s.status, sum(s.payments), sum(s.paid_volume_usd)
+          FROM summed s JOIN zones z ON z.id = s.merchant_id WHERE z.tz IS NOT NULL
+         GROUP BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (merchant_id, environment, time_zone, day, status, shop_id)
+        DO UPDATE SET payments = d.payments + excluded.payments, paid_volume_usd = d.paid_volume_usd + excluded.paid_volume_usd)
       SELECT coalesce((SELECT sum(deltas) FROM summed), 0)::bigint AS n`;
     return { folded: Number(moved?.n ?? 0), busy: false };
   });
