@@ -249,6 +249,16 @@ test("folded claim: an error before the write stores nothing and frees nothing t
     }, { foldClaim: true, renderError: (e) => (e instanceof AppError ? { status: 400, body: { code: e.code } } : null) }),
   );
   assert.equal(await record(s), null);
+  // A key held by another body: a use case failing before its write still answers 409, as claim-first does.
+  const held = scope();
+  const runsHeld = { n: 0, writes: 0 };
+  await withIdempotency(held, { a: 1 }, foldedUseCase(newId("webhook"), runsHeld), { foldClaim: true });
+  await assert.rejects(
+    withIdempotency(held, { a: 2 }, async () => {
+      throw new AppError("amount_out_of_limits", "too much");
+    }, { foldClaim: true }),
+    (e: unknown) => e instanceof AppError && e.code === "idempotency_conflict",
+  );
   // After the write: the error answer is stored and replayed, the use case does not run again.
   const id = newId("webhook");
   const runs = { n: 0, writes: 0 };

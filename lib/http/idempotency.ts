@@ -331,8 +331,8 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
 // the usual way: replay, wait for the one in flight, or 409 for another body. What it did before
 // its first write must be reads only (POST /payments: shop, rails, rates, the sandbox's local
 // cascade; production calls providers only after its insert). A request whose key is held thus
-// reads before it is told; only its answer for a different *invalid* body changes (the
-// validation error, where claim-first answered 409).
+// reads before it is told. A use case that fails before its write looks the key up (on that
+// path only): a held key is answered as above, so every answer is the claim-first order's.
 // On success the answer is stored as in the claim-first order, before the request is answered.
 async function runFolded(scope: IdempotencyScope, requestHash: string, run: () => Promise<StoredResponse>, opts: IdempotencyOptions): Promise<(StoredResponse & { replayed: boolean }) | null> {
   const ctx: Context = { recordId: newId("idempotency"), done: false, fold: { scope, requestHash } };
@@ -342,8 +342,14 @@ async function runFolded(scope: IdempotencyScope, requestHash: string, run: () =
   } catch (err) {
     ctx.done = true;
     if (err instanceof ClaimTaken) return null;
-    // Nothing claimed: nothing committed, nothing to store; the key stays free.
-    if (ctx.fold) throw err;
+    if (ctx.fold) {
+      // Nothing claimed, nothing committed. If the key is held, answer as the claim-first order
+      // would have before running anything (replay, wait, or 409 for another body); else the
+      // error stands and the key stays free.
+      const [held] = await sql<{ id: string }>(READ, [scope.merchantId, scope.environment, scope.key, scope.method, scope.path, scope.shopId ?? ""]);
+      if (held) return null;
+      throw err;
+    }
     const answer = opts.renderError?.(err) ?? null;
     const stored = answer && opts.storeAnswer !== false ? await sql(COMPLETE + " RETURNING id", [ctx.recordId, answer.status, JSON.stringify(answer.body)]) : [];
     if (stored.length === 0) await sql(EXPIRE_LEASE, [ctx.recordId]);
