@@ -164,7 +164,7 @@ async function seedHistory(base: string, auth: Record<string, string>, count: nu
   ).json()) as { transactionId: string };
   const { sql } = await import("../lib/db.ts");
   const { foldAllPaymentRollups } = await import("../lib/payments/rollups.ts");
-  const cols = (await sql<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'transactions' AND table_schema = current_schema() ORDER BY ordinal_position`)).map((r) => r.c);
+  const { copyTransactions } = await import("../lib/test-fixtures/copy-transactions.ts");
   const created = `now() - (g.i * interval '90 days' / $4)`;
   const status = `(CASE WHEN g.i % 10 < 7 THEN 'completed' WHEN g.i % 10 < 9 THEN 'failed' ELSE 'expired' END)::"TransactionStatus"`;
   const over: Record<string, string> = {
@@ -177,10 +177,8 @@ async function seedHistory(base: string, auth: Record<string, string>, count: nu
     provider_ref: `'hist-' || g.i`,
     next_check_at: "NULL",
   };
-  const insert = `INSERT INTO transactions (${cols.map((c) => `"${c}"`).join(", ")})
-    SELECT ${cols.map((c) => over[c] ?? `tpl."${c}"`).join(", ")} FROM transactions tpl, generate_series($2::int, $3::int) AS g(i) WHERE tpl.id = $1`;
   const t0 = Date.now();
-  for (let i = 1; i <= count; i += 100_000) await sql(insert, [tpl.transactionId, i, Math.min(count, i + 99_999), count]);
+  for (let i = 1; i <= count; i += 100_000) await copyTransactions(tpl.transactionId, over, "generate_series($2::int, $3::int) AS g(i)", [i, Math.min(count, i + 99_999), count]);
   const seedMs = Date.now() - t0;
   const t1 = Date.now();
   await foldAllPaymentRollups();

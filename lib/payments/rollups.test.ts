@@ -11,6 +11,7 @@ import { railById } from "@/lib/catalog/rails";
 import { newId } from "@/lib/ids";
 import { countPayments, dailyOutcomes, foldAllPaymentRollups, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
 import { dailySeries } from "@/lib/dashboard/queries";
+import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
 after(() => db().$disconnect());
@@ -43,12 +44,8 @@ async function merchantWithTemplate(name: string) {
 /** n copies of the template created `hoursAgo` hours ago, with amount `usd` (minor units). */
 async function copies(templateId: string, n: number, hoursAgo: number, usd: number): Promise<string[]> {
   const ids = Array.from({ length: n }, () => newId("transaction"));
-  const cols = (await sql<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'transactions' AND table_schema = current_schema() ORDER BY ordinal_position`)).map((r) => r.c);
   const over: Record<string, string> = { id: "n.id", created_at: "$2::timestamptz", updated_at: "$2::timestamptz", amount_usd: "$3::bigint", merchant_order_id: "n.id" };
-  await sql(
-    `INSERT INTO transactions (${cols.map((c) => `"${c}"`).join(", ")}) SELECT ${cols.map((c) => over[c] ?? `tpl."${c}"`).join(", ")} FROM transactions tpl, unnest($4::text[]) AS n(id) WHERE tpl.id = $1`,
-    [templateId, new Date(Date.now() - hoursAgo * HOUR), usd, ids],
-  );
+  await copyTransactions(templateId, over, "unnest($4::text[]) AS n(id)", [new Date(Date.now() - hoursAgo * HOUR), usd, ids]);
   return ids;
 }
 

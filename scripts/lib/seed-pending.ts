@@ -1,12 +1,11 @@
 // Pending production payments written straight into the database, for tests and benchmarks that
 // need thousands of open vouchers: each is a copy of a template row (a real payment) with its own
 // id, provider charge, creation time, deadline and next reconciliation check.
-import { db } from "../../lib/db.ts";
+import { copyTransactions } from "../../lib/test-fixtures/copy-transactions.ts";
 
 export type PendingSeed = { id: string; provider: string; providerRef: string | null; createdAt: Date; expiresAt: Date; nextCheckAt: Date; merchantId?: string; shopId?: string };
 
 export async function seedPendingFrom(templateId: string, rows: PendingSeed[], batch = 5_000): Promise<void> {
-  const cols = (await db().$queryRaw<{ column_name: string }[]>`SELECT column_name FROM information_schema.columns WHERE table_name = 'transactions' AND table_schema = current_schema() ORDER BY ordinal_position`).map((c) => c.column_name);
   const over: Record<string, string> = {
     id: "n.id",
     provider: "n.provider",
@@ -22,12 +21,9 @@ export async function seedPendingFrom(templateId: string, rows: PendingSeed[], b
     merchant_id: "coalesce(n.merchant, tpl.merchant_id)",
     shop_id: "coalesce(n.shop, tpl.shop_id)",
   };
-  const sql = `INSERT INTO transactions (${cols.map((c) => `"${c}"`).join(", ")})
-    SELECT ${cols.map((c) => over[c] ?? `tpl."${c}"`).join(", ")}
-    FROM transactions tpl, unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::text[], $9::text[]) AS n(id, provider, ref, created, expires, next, merchant, shop)
-    WHERE tpl.id = $1`;
+  const from = `unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::text[], $9::text[]) AS n(id, provider, ref, created, expires, next, merchant, shop)`;
   for (let i = 0; i < rows.length; i += batch) {
     const b = rows.slice(i, i + batch);
-    await db().$executeRawUnsafe(sql, templateId, b.map((r) => r.id), b.map((r) => r.provider), b.map((r) => r.providerRef), b.map((r) => r.createdAt.toISOString()), b.map((r) => r.expiresAt.toISOString()), b.map((r) => r.nextCheckAt.toISOString()), b.map((r) => r.merchantId ?? null), b.map((r) => r.shopId ?? null));
+    await copyTransactions(templateId, over, from, [b.map((r) => r.id), b.map((r) => r.provider), b.map((r) => r.providerRef), b.map((r) => r.createdAt.toISOString()), b.map((r) => r.expiresAt.toISOString()), b.map((r) => r.nextCheckAt.toISOString()), b.map((r) => r.merchantId ?? null), b.map((r) => r.shopId ?? null)]);
   }
 }
