@@ -149,6 +149,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
             replay: replay && (async (ref) => answer(await replay(ref, input))),
             storeAnswer: options.storeAnswer,
             foldClaim: options.foldClaim,
+            successStatus: endpoint.successStatus ?? 200,
             renderError: (err) => (err instanceof AppError ? { status: err.status, body: toEnvelope(err, requestId) } : null),
           },
         );

@@ -302,3 +302,44 @@ test("folded claim takes over an abandoned claim (its lease over) as the claim-f
   const r = await withIdempotency(s, {}, foldedUseCase(id, runs), { foldClaim: true });
   assert.deepEqual([r.replayed, runs.writes, (await record(s))?.resourceId], [false, 1, id]);
 });
+
+test("folded claim with the answer: the write stores it completed in the same statement; an error after it is stored over it", async () => {
+  const s = scope();
+  const id = newId("webhook");
+  let seen: Awaited<ReturnType<typeof record>> = null;
+  const r = await withIdempotency(
+    s,
+    {},
+    async () => {
+      await sqlBound(foldedBound, foldedPlain, [id, merchantId], { resource: "webhook", id }, foldedClaiming, { id, n: 1 });
+      seen = await record(s);
+      return { status: 201, body: { id, n: 1 } };
+    },
+    { foldClaim: true, successStatus: 201 },
+  );
+  assert.equal(r.replayed, false);
+  // Already completed with its answer when the write returned: nothing more to write.
+  assert.deepEqual([seen!.state, seen!.responseStatus, seen!.responseBody, seen!.resourceId], ["completed", 201, JSON.stringify({ id, n: 1 }), id]);
+  const again = await withIdempotency(s, {}, foldedUseCase(newId("webhook"), { n: 0, writes: 0 }), { foldClaim: true, successStatus: 201 });
+  assert.deepEqual([again.replayed, again.body], [true, { id, n: 1 }]);
+
+  // The use case answers otherwise than the write said: the answer given is the one stored.
+  const t = scope();
+  const other = newId("webhook");
+  await withIdempotency(t, {}, async () => {
+    await sqlBound(foldedBound, foldedPlain, [other, merchantId], { resource: "webhook", id: other }, foldedClaiming, { draft: true });
+    return { status: 201, body: { final: true } };
+  }, { foldClaim: true, successStatus: 201 });
+  assert.equal((await record(t))?.responseBody, JSON.stringify({ final: true }));
+
+  // An error after the write: the error is stored over the success the write stored.
+  const u = scope();
+  const third = newId("webhook");
+  await assert.rejects(
+    withIdempotency(u, {}, async () => {
+      await sqlBound(foldedBound, foldedPlain, [third, merchantId], { resource: "webhook", id: third }, foldedClaiming, { ok: true });
+      throw new AppError("cascade_exhausted", "kept pending");
+    }, { foldClaim: true, successStatus: 201, renderError: (e) => (e instanceof AppError ? { status: 402, body: { code: e.code } } : null) }),
+  );
+  assert.deepEqual([(await record(u))?.responseStatus, (await record(u))?.responseBody], [402, JSON.stringify({ code: "cascade_exhausted" })]);
+});

@@ -60,6 +60,8 @@ export type IdempotencyOptions = {
    * every success binds (`sqlBound` with a claiming statement, or `bindIdempotency`).
    */
   foldClaim?: boolean;
+  /** With foldClaim: the status of a successful answer (a write passing its answer stores it at once). */
+  successStatus?: number;
 };
 
 // The claimed record of the request running in this async context (one per request or action).
@@ -67,8 +69,10 @@ export type IdempotencyOptions = {
 // context, and must not bind their own writes to a request that has ended.
 // `pending`: a resource the request's next money transition binds to (bindOnNextTransition).
 // `fold`: the key is not claimed yet; the first bind claims it (foldClaim), then `fold` is cleared.
-type Fold = { scope: IdempotencyScope; requestHash: string };
-type Context = { recordId: string; done: boolean; pending?: ResourceRef; fold?: Fold };
+// `answerStatus`: the status a success answers with, so a write that knows its answer stores it
+// in the same statement (`stored`: the JSON it stored).
+type Fold = { scope: IdempotencyScope; requestHash: string; answerStatus?: number };
+type Context = { recordId: string; done: boolean; pending?: ResourceRef; fold?: Fold; stored?: string };
 const context = singleton("idempotency.context", () => new AsyncLocalStorage<Context>());
 
 /** A folded claim found the key taken (a duplicate, or a different request): nothing was written. */
@@ -115,6 +119,9 @@ const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_s
 const COMPLETE_UNBOUND = `UPDATE idempotency_records SET state = 'completed', response_status = $2, response_body = $3, updated_at = now()
   WHERE id = $1 AND state IN ('processing', 'committed')`;
 const RELEASE = `DELETE FROM idempotency_records WHERE id = $1 AND state = 'processing'`;
+// A folded claim's answer: stored over the one its write stored, if the use case answered otherwise.
+const STORE_ANSWER = `UPDATE idempotency_records SET state = 'completed', response_status = $2, response_body = $3, updated_at = now()
+  WHERE id = $1 AND state IN ('committed', 'completed')`;
 // A bound attempt that failed with no answer worth storing: let the next retry re-render at once.
 const EXPIRE_LEASE = `UPDATE idempotency_records SET locked_until = now() WHERE id = $1 AND state = 'committed'`;
 const READ = `SELECT id, request_hash, state, response_status, response_body, resource_type, resource_id, locked_until < now() AS lease_over
@@ -196,32 +203,36 @@ export function claimingInsert(insert: string, params: number): string {
   return `WITH bound AS (${claimBound(params)} RETURNING id) ${insert}`;
 }
 
-// The record, inserted committed and bound; the takeover rule is CLAIM's. $n+1..$n+12: claimValues.
+// The record, inserted committed and bound (completed, with its answer, when the write passes
+// the answer it will give); the takeover rule is CLAIM's. $n+1..$n+14: claimValues.
 function claimBound(n: number): string {
   const p = (i: number) => `$${n + i}`;
+  const state = `(CASE WHEN ${p(13)}::int IS NULL THEN 'committed' ELSE 'completed' END)`;
   return `INSERT INTO idempotency_records
-    (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, shop_id, resource_type, resource_id, created_at, updated_at)
-  VALUES (${p(1)}, ${p(2)}, ${p(3)}::"Environment", ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, 'committed', ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, now(), now())
+    (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, shop_id, resource_type, resource_id, response_status, response_body, created_at, updated_at)
+  VALUES (${p(1)}, ${p(2)}, ${p(3)}::"Environment", ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${state}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}::int, ${p(14)}::text, now(), now())
   ON CONFLICT (merchant_id, environment, shop_id, idempotency_key, method, path) DO UPDATE SET
-    id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = 'committed', response_status = NULL,
-    response_body = NULL, resource_type = EXCLUDED.resource_type, resource_id = EXCLUDED.resource_id,
+    id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = EXCLUDED.state, response_status = EXCLUDED.response_status,
+    response_body = EXCLUDED.response_body, resource_type = EXCLUDED.resource_type, resource_id = EXCLUDED.resource_id,
     locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
   WHERE idempotency_records.expires_at < now()
      OR (idempotency_records.state = 'processing' AND idempotency_records.locked_until < now())`;
 }
 const CLAIM_BOUND = claimBound(0);
 
-function claimValues(recordId: string, fold: Fold, ref: ResourceRef): unknown[] {
+function claimValues(recordId: string, fold: Fold, ref: ResourceRef, answer: string | null = null): unknown[] {
   const { scope } = fold;
   const now = Date.now();
-  return [recordId, scope.merchantId, scope.environment, scope.key, scope.method, scope.path, fold.requestHash, new Date(now + idempotencyLeaseMs()), new Date(now + IDEMPOTENCY_TTL_MS), scope.shopId ?? "", ref.resource, ref.id];
+  const status = answer !== null && fold.answerStatus !== undefined ? fold.answerStatus : null;
+  return [recordId, scope.merchantId, scope.environment, scope.key, scope.method, scope.path, fold.requestHash, new Date(now + idempotencyLeaseMs()), new Date(now + IDEMPOTENCY_TTL_MS), scope.shopId ?? "", ref.resource, ref.id, status, status === null ? null : answer];
 }
 
 /**
  * Runs a `boundInsert` statement for the running request (a plain `sql` call without a key);
- * under a folded claim, `claiming` (a `claimingInsert` of the same insert) claims and binds at once.
+ * under a folded claim, `claiming` (a `claimingInsert` of the same insert) claims and binds at once,
+ * and stores `answer` (the body the use case will return, when it knows it) with them.
  */
-export async function sqlBound(statement: string, plain: string, values: unknown[], ref: ResourceRef, claiming?: string): Promise<void> {
+export async function sqlBound(statement: string, plain: string, values: unknown[], ref: ResourceRef, claiming?: string, answer?: unknown): Promise<void> {
   const ctx = context.getStore();
   if (!ctx || ctx.done) {
     await sql(plain, values);
@@ -229,13 +240,15 @@ export async function sqlBound(statement: string, plain: string, values: unknown
   }
   if (ctx.fold) {
     if (!claiming) throw new Error("a folded idempotency claim reached a write that cannot claim (pass a claimingInsert)");
+    const text = answer === undefined || ctx.fold.answerStatus === undefined ? null : JSON.stringify(answer);
     try {
-      await sql(claiming, [...values, ...claimValues(ctx.recordId, ctx.fold, ref)]);
+      await sql(claiming, [...values, ...claimValues(ctx.recordId, ctx.fold, ref, text)]);
     } catch (err) {
       if ((err as { code?: string }).code === "23502" && (err as { column?: string }).column === "id") throw new ClaimTaken();
       throw err;
     }
     ctx.fold = undefined;
+    if (text !== null) ctx.stored = text;
     return;
   }
   try {
@@ -335,7 +348,7 @@ export async function withIdempotency(scope: IdempotencyScope, body: unknown, ru
 // path only): a held key is answered as above, so every answer is the claim-first order's.
 // On success the answer is stored as in the claim-first order, before the request is answered.
 async function runFolded(scope: IdempotencyScope, requestHash: string, run: () => Promise<StoredResponse>, opts: IdempotencyOptions): Promise<(StoredResponse & { replayed: boolean }) | null> {
-  const ctx: Context = { recordId: newId("idempotency"), done: false, fold: { scope, requestHash } };
+  const ctx: Context = { recordId: newId("idempotency"), done: false, fold: { scope, requestHash, answerStatus: opts.successStatus } };
   let result: StoredResponse;
   try {
     result = await context.run(ctx, run);
@@ -351,12 +364,20 @@ async function runFolded(scope: IdempotencyScope, requestHash: string, run: () =
       throw err;
     }
     const answer = opts.renderError?.(err) ?? null;
-    const stored = answer && opts.storeAnswer !== false ? await sql(COMPLETE + " RETURNING id", [ctx.recordId, answer.status, JSON.stringify(answer.body)]) : [];
+    // Over an answer the write may have stored already: the error is what the request answers.
+    const stored = answer && opts.storeAnswer !== false ? await sql(STORE_ANSWER + " RETURNING id", [ctx.recordId, answer.status, JSON.stringify(answer.body)]) : [];
     if (stored.length === 0) await sql(EXPIRE_LEASE, [ctx.recordId]);
     throw err;
   }
   ctx.done = true;
   // A success that bound nothing wrote nothing under the key: nothing to store (a retry runs it again).
-  if (!ctx.fold) await sql(opts.storeAnswer !== false ? COMPLETE : EXPIRE_LEASE, opts.storeAnswer !== false ? [ctx.recordId, result.status, JSON.stringify(result.body)] : [ctx.recordId]);
+  if (ctx.fold) return { ...result, replayed: false };
+  if (opts.storeAnswer === false) {
+    await sql(EXPIRE_LEASE, [ctx.recordId]);
+  } else {
+    const text = JSON.stringify(result.body);
+    // Stored with the write already (one statement in all), unless the answer turned out otherwise.
+    if (ctx.stored !== text || result.status !== opts.successStatus) await sql(STORE_ANSWER, [ctx.recordId, result.status, text]);
+  }
   return { ...result, replayed: false };
 }

@@ -278,8 +278,13 @@ export async function createPayment(auth: AuthContext, input: CreatePaymentInput
       await opts.inTransaction?.(tx);
     });
     for (const a of scheduled) wakeJobs(JOB_SIGNALS.scheduledActionCreated, { id: a.id, dueAt: a.dueAt.toISOString() });
-  } else {
+  } else if (keptAfter) {
     await insertTransaction(row, localRate);
+  } else {
+    // The insert is this request's one write: its answer is stored with it (one statement in all).
+    const answer = presentCreated(row);
+    await insertTransaction(row, localRate, undefined, answer);
+    return answer;
   }
   if (keptAfter) throw withTransactionId(keptAfter, id);
   return presentCreated(row);

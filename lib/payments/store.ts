@@ -63,9 +63,13 @@ const INSERT_BOUND = boundInsert(INSERT.replace("VALUES ($1,", "VALUES ((SELECT 
 const INSERT_CLAIMING = claimingInsert(INSERT.replace("VALUES ($1,", "VALUES ((SELECT $1 FROM bound),"), COLUMNS.length);
 if (!INSERT_BOUND.includes("(SELECT $1 FROM bound)")) throw new Error("the payment insert no longer starts with its id");
 
-export async function insertTransaction(t: PresentableTransaction, fxRate: string, tx?: Tx): Promise<void> {
+/**
+ * `answer`: the body the request will answer with, when the insert is its last write (stored with
+ * a folded idempotency claim in the same statement, lib/http/idempotency.ts).
+ */
+export async function insertTransaction(t: PresentableTransaction, fxRate: string, tx?: Tx, answer?: unknown): Promise<void> {
   const keys = searchKeys(t);
   const values = COLUMNS.map(([, value]) => value(t, fxRate, keys));
   if (tx) await tx.$executeRawUnsafe(INSERT, ...values.map((v) => (typeof v === "bigint" ? v.toString() : v)));
-  else await sqlBound(INSERT_BOUND, INSERT, values, { resource: "payment", id: t.id }, INSERT_CLAIMING);
+  else await sqlBound(INSERT_BOUND, INSERT, values, { resource: "payment", id: t.id }, INSERT_CLAIMING, answer);
 }
