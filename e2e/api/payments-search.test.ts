@@ -104,3 +104,29 @@ test("q longer than 200 characters: 400 invalid_request naming q", async () => {
   assertEnvelope(r, "invalid_request", 400);
   assert.equal(r.body.error.param, "q");
 });
+
+test("cursor paging: both directions meet, the end is an empty page, a cursor outside the list is a 400 naming it", async () => {
+  const m = await newMerchant();
+  const key = m.sandbox.secretKey;
+  const made: string[] = [];
+  for (let i = 0; i < 3; i++) made.push(await pay(key, { ...CARD, merchantOrderId: `cursor-${i}` }));
+  const newest = made.at(-1)!;
+  const oldest = made[0]!;
+  const down = await api(`/payments?limit=2&startingAfter=${newest}`, { key });
+  assert.equal(down.status, 200, down.text);
+  assert.deepEqual(down.body.data.map((p: { id: string }) => p.id), [made[1], oldest]);
+  assert.equal(down.body.hasMore, false);
+  const up = await api(`/payments?limit=2&endingBefore=${oldest}`, { key });
+  assert.deepEqual(up.body.data.map((p: { id: string }) => p.id), [newest, made[1]]);
+  // Past the oldest: an empty page, not an error.
+  const end = await api(`/payments?limit=2&startingAfter=${oldest}`, { key });
+  assert.equal(end.status, 200, end.text);
+  assert.deepEqual([end.body.data, end.body.hasMore], [[], false]);
+  // Another merchant's payment is no cursor here (and says nothing about it).
+  const other = await newMerchant();
+  const theirs = await pay(other.sandbox.secretKey, CARD);
+  const foreign = await api(`/payments?limit=2&startingAfter=${theirs}`, { key });
+  assertEnvelope(foreign, "invalid_request", 400);
+  assert.equal(foreign.body.error.param, "startingAfter");
+  assertEnvelope(await api(`/payments?limit=2&endingBefore=${newId("transaction")}`, { key }), "invalid_request", 400);
+});

@@ -198,22 +198,29 @@ export async function listPayments(auth: AuthContext, query: z.infer<typeof list
   });
 }
 
-/** Keyset paging from a payment of the list: (created_at, id) past the cursor's, on the same index as page 1; no count. */
+// The cursor's own row, scoped like the list ($1 id, $2 merchant, $3 environment, $4 shop or null).
+const CURSOR_AT = (n: number) =>
+  `SELECT created_at FROM transactions WHERE id = $${n + 1} AND merchant_id = $${n + 2} AND environment = $${n + 3}::"Environment" AND ($${n + 4}::text IS NULL OR shop_id = $${n + 4})`;
+
+/**
+ * Keyset paging from a payment of the list: (created_at, id) past the cursor's, on the same index
+ * as page 1; no count. One statement (the cursor's time is a scalar subquery, run once, so the
+ * comparison stays an index condition); only an empty page asks whether the cursor exists.
+ */
 async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; startingAfter?: string; endingBefore?: string }) {
   const id = (page.startingAfter ?? page.endingBefore)!;
   const after = page.startingAfter !== undefined;
-  const [c] = await sql<{ created_at: Date }>(
-    `SELECT created_at FROM transactions WHERE id = $1 AND merchant_id = $2 AND environment = $3::"Environment" AND ($4::text IS NULL OR shop_id = $4)`,
-    [id, auth.merchant.id, auth.environment, auth.shop?.id ?? null],
-  );
-  if (!c) throw new AppError("invalid_request", `No payment ${id} in this list to page from.`, { param: after ? "startingAfter" : "endingBefore" });
   const n = f.values.length;
+  const cursor = [id, auth.merchant.id, auth.environment, auth.shop?.id ?? null];
   const rows = await sql(
-    `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ($${n + 1}, $${n + 2})
-     ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 3}`,
-    [...f.values, c.created_at, id, page.limit + 1],
+    `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ((${CURSOR_AT(n)}), $${n + 1})
+     ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 5}`,
+    [...f.values, ...cursor, page.limit + 1],
     { planEachTime: f.search },
   );
+  if (rows.length === 0 && (await sql(CURSOR_AT(0), cursor)).length === 0) {
+    throw new AppError("invalid_request", `No payment ${id} in this list to page from.`, { param: after ? "startingAfter" : "endingBefore" });
+  }
   const more = rows.length > page.limit;
   const pageRows = rows.slice(0, page.limit);
   if (!after) pageRows.reverse();
