@@ -121,19 +121,28 @@ function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>;
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | null): Request {
-  const headers = new Headers();
+  // Pairs, not a Headers object: the Request builds its own Headers from them (building one here
+  // too validated and copied every header twice).
+  const headers: [string, string][] = [];
   const raw = req.rawHeaders;
+  let forwardedHost = false;
+  let forwardedProto = false;
+  let forwardedFor = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.toLowerCase() === PEER_HEADER) continue;
-    headers.append(name, raw[i + 1]!);
+    const lower = name.toLowerCase();
+    if (lower === PEER_HEADER) continue;
+    if (lower === "x-forwarded-host") forwardedHost = true;
+    else if (lower === "x-forwarded-proto") forwardedProto = true;
+    else if (lower === "x-forwarded-for") forwardedFor = true;
+    headers.push([name, raw[i + 1]!]);
   }
   // What Next's server adds before a handler runs; ours read the peer, never the forwarded claim.
-  headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
+  headers.push([PEER_HEADER, req.socket.remoteAddress ?? ""]);
   const host = req.headers.host ?? "localhost";
-  if (!headers.has("x-forwarded-host")) headers.set("x-forwarded-host", host);
-  if (!headers.has("x-forwarded-proto")) headers.set("x-forwarded-proto", "http");
-  if (!headers.has("x-forwarded-for") && req.socket.remoteAddress) headers.set("x-forwarded-for", req.socket.remoteAddress);
+  if (!forwardedHost) headers.push(["x-forwarded-host", host]);
+  if (!forwardedProto) headers.push(["x-forwarded-proto", "http"]);
+  if (!forwardedFor && req.socket.remoteAddress) headers.push(["x-forwarded-for", req.socket.remoteAddress]);
   const method = req.method!;
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
   if (body) {
@@ -154,6 +163,15 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   res.statusCode = response.status;
   if (!response.body) {
     res.end();
+    return;
+  }
+  // A JSON answer is one finished string (lib/http/handler.ts): read it whole and send it with its
+  // length in one write, instead of a chunked stream read a chunk at a time (two reads, a chunk,
+  // the terminator). Anything else (files, exports, event streams) streams as it comes.
+  if (/^application\/json/i.test(response.headers.get("content-type") ?? "") && !response.headers.has("content-encoding")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    res.setHeader("content-length", body.byteLength);
+    res.end(body);
     return;
   }
   const reader = response.body.getReader();
