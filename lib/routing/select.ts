@@ -123,6 +123,25 @@ export const IDS_DRAWS = 50;
  */
 export function informationDirected(scores: Score[], rng: Rng, draws = IDS_DRAWS): number {
   const K = scores.length;
+  // A posterior with a few answers each way is drawn exactly; one with more by its normal
+  // approximation (same mean and variance), a fifth of the work: the decision stays a few µs.
+  const shape = scores.map((s) => {
+    const a = 1 + s.approved;
+    const b = 1 + s.failed;
+    return { a, b, normal: a >= 8 && b >= 8, mean: a / (a + b), sd: Math.sqrt((a * b) / ((a + b) * (a + b) * (a + b + 1))) };
+  });
+  let spare: number | null = null;
+  const normal = () => {
+    if (spare !== null) {
+      const z: number = spare;
+      spare = null;
+      return z;
+    }
+    const r = Math.sqrt(-2 * Math.log(rng() || 1e-12));
+    const t = 2 * Math.PI * rng();
+    spare = r * Math.sin(t);
+    return r * Math.cos(t);
+  };
   const mu = new Array<number>(K).fill(0);
   const pStar = new Array<number>(K).fill(0);
   // cond[a * K + b]: sum of provider a's draws where b was the best.
@@ -132,7 +151,8 @@ export function informationDirected(scores: Score[], rng: Rng, draws = IDS_DRAWS
   for (let m = 0; m < draws; m++) {
     let best = 0;
     for (let a = 0; a < K; a++) {
-      row[a] = betaSample(1 + scores[a]!.approved, 1 + scores[a]!.failed, rng);
+      const sh = shape[a]!;
+      row[a] = sh.normal ? Math.min(1, Math.max(0, sh.mean + sh.sd * normal())) : betaSample(sh.a, sh.b, rng);
       if (row[a]! > row[best]!) best = a;
     }
     rho += row[best]!;
