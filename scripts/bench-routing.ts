@@ -3,8 +3,9 @@
 // PostgreSQL) under each policy:
 //   fixed         the platform order (pagosur, andespay, rapidpay), as before routing rules
 //   rules         a merchant's static split (rapidpay 50, pagosur 30, andespay 20: cheapest first)
-//   success_rate  a success-rate rule over all three (Thompson sampling on a long discounted
-//                 memory, a change detector, scheduled probes of a provider that fell, the circuit)
+//   success_rate  a success-rate rule over all three (information-directed sampling on a long
+//                 discounted memory, a change detector, scheduled probes of a provider that fell,
+//                 no random exploration, the circuit)
 // and the oracle: each payment sent only to the provider with the highest true approval at its
 // moment. Prints approval rate, attempts per payment, provider cost, each policy's share of the
 // oracle's approvals, and what choosing the route cost inside the payment path beside the
