@@ -28,6 +28,7 @@ import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/
 import { freePort } from "./lib/embedded-db.ts";
 import { benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
 import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
+import type { Algorithm } from "../lib/routing/select.ts";
 
 const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, rate: { type: "string", default: "12" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, variant: { type: "string" }, policies: { type: "string", default: "fixed,rules,success_rate" } } });
 const N = Number(values.n);
@@ -214,19 +215,30 @@ async function offline() {
     { algorithm: "thompson", name: "thompson + detector, 5 % explore", halfLife: 300, threshold: 5, exploration: 0.05 },
     { algorithm: "thompson", name: "thompson + detector, 3 % explore (shipped before)", halfLife: 300, threshold: 5, exploration: 0.03 },
     { algorithm: "ids", name: "IDS, no probes, 3 % explore", halfLife: 300, threshold: 5, exploration: 0.03 },
-    { algorithm: "ids", name: "IDS + probes 20/60, 3 % explore", halfLife: 300, threshold: 5, exploration: 0.03, probe: { intervalMs: 20, maxIntervalMs: 60 } },
-    { algorithm: "ids", name: "IDS + probes 30/90, no random exploration", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 30, maxIntervalMs: 90 } },
-    { algorithm: "ids", name: "IDS + probes 20/40, no random exploration", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 20, maxIntervalMs: 40 } },
-    { algorithm: "ids", name: "IDS + probes 20/60, no random exploration, half-life 600", halfLife: 600, threshold: 5, exploration: 0, probe: { intervalMs: 20, maxIntervalMs: 60 } },
-    { algorithm: "ids", name: "IDS + probes 20/60, no random exploration, threshold 6", halfLife: 300, threshold: 6, exploration: 0, probe: { intervalMs: 20, maxIntervalMs: 60 } },
-    { algorithm: "thompson", name: "probes 20/60, no random exploration", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 20, maxIntervalMs: 60 } },
-    { algorithm: "thompson", name: "probes 20/60, 3 % explore", halfLife: 300, threshold: 5, exploration: 0.03, probe: { intervalMs: 20, maxIntervalMs: 60 } },
-    { algorithm: "thompson", name: "probes 10/60, no random exploration", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 10, maxIntervalMs: 60 } },
-    { algorithm: "thompson", name: "probes 30/90, no random exploration", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 30, maxIntervalMs: 90 } },
-    { algorithm: "thompson", name: "probes 20/40, no random exploration", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 20, maxIntervalMs: 40 } },
-    { algorithm: "thompson", name: "probes 20/60, no random exploration, half-life 600", halfLife: 600, threshold: 5, exploration: 0, probe: { intervalMs: 20, maxIntervalMs: 60 } },
-    { algorithm: "thompson", name: "probes 10/40, 3 % explore", halfLife: 300, threshold: 5, exploration: 0.03, probe: { intervalMs: 10, maxIntervalMs: 40 } },
-    { algorithm: "thompson", name: "probes 20/100, 3 % explore", halfLife: 300, threshold: 5, exploration: 0.03, probe: { intervalMs: 20, maxIntervalMs: 100 } },
+    // Probes of a fallen provider (in payments: first interval / longest), the rest as shipped unless said.
+    ...([
+      ["ids", 20, 60, 0.03],
+      ["ids", 30, 90, 0],
+      ["ids", 20, 40, 0],
+      ["ids", 20, 60, 0, { halfLife: 600 }],
+      ["ids", 20, 60, 0, { threshold: 6 }],
+      ["thompson", 20, 60, 0],
+      ["thompson", 20, 60, 0.03],
+      ["thompson", 10, 60, 0],
+      ["thompson", 30, 90, 0],
+      ["thompson", 20, 40, 0],
+      ["thompson", 20, 60, 0, { halfLife: 600 }],
+      ["thompson", 10, 40, 0.03],
+      ["thompson", 20, 100, 0.03],
+    ] as Array<[Algorithm, number, number, number, Partial<ReplayVariant>?]>).map(([algorithm, intervalMs, maxIntervalMs, exploration, over]) => ({
+      algorithm,
+      name: `${algorithm === "ids" ? "IDS + " : ""}probes ${intervalMs}/${maxIntervalMs}, ${exploration ? `${exploration * 100} % explore` : "no random exploration"}${over?.halfLife ? `, half-life ${over.halfLife}` : ""}${over?.threshold ? `, threshold ${over.threshold}` : ""}`,
+      halfLife: 300,
+      threshold: 5,
+      exploration,
+      probe: { intervalMs, maxIntervalMs },
+      ...over,
+    })),
     CHOSEN,
   ];
   console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds) | worst seed | 10th percentile | fixed priority's share (mean) |`);
