@@ -3,8 +3,9 @@
 // PostgreSQL) under each policy:
 //   fixed         the platform order (pagosur, andespay, rapidpay), as before routing rules
 //   rules         a merchant's static split (rapidpay 50, pagosur 30, andespay 20: cheapest first)
-//   success_rate  a success-rate rule over all three (Thompson sampling on a long discounted
-//                 memory, a change detector, 3 % exploration, the circuit)
+//   success_rate  a success-rate rule over all three (information-directed sampling on a long
+//                 discounted memory, a change detector, scheduled probes of a provider that fell,
+//                 no random exploration, the circuit)
 // and the oracle: each payment sent only to the provider with the highest true approval at its
 // moment. Prints approval rate, attempts per payment, provider cost, each policy's share of the
 // oracle's approvals, and what choosing the route cost inside the payment path beside the
@@ -18,7 +19,7 @@
 // default (600 payments per run, 9 runs) takes about 10 minutes on a loaded 2-core machine;
 // --n 2000 is closer to the offline figures (learning costs spread over more payments).
 // The bench's server uses the PostgreSQL routing store (REDIS_URL is ignored here).
-//   npm run bench:routing [-- --n 600 --rate 12 --seed 22]
+//   npm run bench:routing [-- --n 600 --rate 12 --seed 22 --policies fixed,rules,success_rate]
 //   npm run bench:routing -- --offline [--n 600 --seeds 20]   (the selector alone, in process:
 //        compares algorithms and settings over many seeds; how they were chosen)
 import { parseArgs } from "node:util";
@@ -27,8 +28,9 @@ import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/
 import { freePort } from "./lib/embedded-db.ts";
 import { benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
 import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
+import type { Algorithm } from "../lib/routing/select.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, rate: { type: "string", default: "12" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, variant: { type: "string" } } });
+const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, rate: { type: "string", default: "12" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, variant: { type: "string" }, policies: { type: "string", default: "fixed,rules,success_rate" } } });
 const N = Number(values.n);
 const SEED = Number(values.seed);
 const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
@@ -38,7 +40,7 @@ type Policy = { name: string; rules: unknown[] };
 const POLICIES: Policy[] = [
   { name: "fixed", rules: [] },
   { name: "rules", rules: [{ paymentMethodId: "1003", strategy: "split", providers: [{ provider: "rapidpay", weight: 50 }, { provider: "pagosur", weight: 30 }, { provider: "andespay", weight: 20 }] }] },
-  { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.03, providers: PROVIDERS.map((provider) => ({ provider })) }] },
+  { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: CHOSEN.exploration, providers: PROVIDERS.map((provider) => ({ provider })) }] },
 ];
 
 type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null; run: RunTiming; cpu: RunTiming };
@@ -122,6 +124,8 @@ async function online() {
       ROUTING_BUCKET_MS: inMs(1),
       ROUTING_HALF_LIFE_MS: inMs(CHOSEN.halfLife),
       ROUTING_CHANGE_THRESHOLD: String(CHOSEN.threshold),
+      ROUTING_PROBE_INTERVAL_MS: inMs(CHOSEN.probe!.intervalMs),
+      ROUTING_PROBE_MAX_INTERVAL_MS: inMs(CHOSEN.probe!.maxIntervalMs),
       ROUTING_WINDOW_MS: inMs(8 * CHOSEN.halfLife),
       ROUTING_CIRCUIT_WINDOW_MS: inMs(60),
       ROUTING_CIRCUIT_COOLDOWN_MS: inMs(20),
@@ -146,7 +150,7 @@ async function online() {
         for (const sim of sims) await fetch(`http://127.0.0.1:${sim.port}/_control/market`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: s }) });
         let oracleApprovals = 0;
         for (let i = 0; i < N; i++) if (oracle(s, i, PROVIDERS).approved) oracleApprovals++;
-        for (const policy of POLICIES) {
+        for (const policy of POLICIES.filter((p) => values.policies.split(",").includes(p.name))) {
           // Every policy starts from nothing learned.
           await sql(server.databaseUrl, "TRUNCATE routing_outcomes");
           await new Promise((r) => setTimeout(r, 400));
@@ -202,19 +206,45 @@ async function online() {
 async function offline() {
   const seeds = Number(values.seeds);
   const variants: ReplayVariant[] = [
-    { name: "before: discounted thompson, half-life 50, errors as failures", halfLife: 50, threshold: Infinity, exploration: 0.05, legacy: true },
-    { name: "thompson, half-life 100, no detector", halfLife: 100, threshold: Infinity, exploration: 0.03 },
-    { name: "thompson, half-life 300, no detector", halfLife: 300, threshold: Infinity, exploration: 0.03 },
-    { name: "thompson + detector, threshold 3", halfLife: 300, threshold: 3, exploration: 0.03 },
-    { name: "thompson + detector, threshold 7", halfLife: 300, threshold: 7, exploration: 0.03 },
-    { name: "thompson + detector, half-life 1000", halfLife: 1000, threshold: 5, exploration: 0.03 },
-    { name: "thompson + detector, 5 % explore", halfLife: 300, threshold: 5, exploration: 0.05 },
+    { algorithm: "thompson", name: "before: discounted thompson, half-life 50, errors as failures", halfLife: 50, threshold: Infinity, exploration: 0.05, legacy: true },
+    { algorithm: "thompson", name: "thompson, half-life 100, no detector", halfLife: 100, threshold: Infinity, exploration: 0.03 },
+    { algorithm: "thompson", name: "thompson, half-life 300, no detector", halfLife: 300, threshold: Infinity, exploration: 0.03 },
+    { algorithm: "thompson", name: "thompson + detector, threshold 3", halfLife: 300, threshold: 3, exploration: 0.03 },
+    { algorithm: "thompson", name: "thompson + detector, threshold 7", halfLife: 300, threshold: 7, exploration: 0.03 },
+    { algorithm: "thompson", name: "thompson + detector, half-life 1000", halfLife: 1000, threshold: 5, exploration: 0.03 },
+    { algorithm: "thompson", name: "thompson + detector, 5 % explore", halfLife: 300, threshold: 5, exploration: 0.05 },
+    { algorithm: "thompson", name: "thompson + detector, 3 % explore (shipped before)", halfLife: 300, threshold: 5, exploration: 0.03 },
+    { algorithm: "ids", name: "IDS, no probes, 3 % explore", halfLife: 300, threshold: 5, exploration: 0.03 },
+    // Probes of a fallen provider (in payments: first interval / longest), the rest as shipped unless said.
+    ...([
+      ["ids", 20, 60, 0.03],
+      ["ids", 30, 90, 0],
+      ["ids", 20, 40, 0],
+      ["ids", 20, 60, 0, { halfLife: 600 }],
+      ["ids", 20, 60, 0, { threshold: 6 }],
+      ["thompson", 20, 60, 0],
+      ["thompson", 20, 60, 0.03],
+      ["thompson", 10, 60, 0],
+      ["thompson", 30, 90, 0],
+      ["thompson", 20, 40, 0],
+      ["thompson", 20, 60, 0, { halfLife: 600 }],
+      ["thompson", 10, 40, 0.03],
+      ["thompson", 20, 100, 0.03],
+    ] as Array<[Algorithm, number, number, number, Partial<ReplayVariant>?]>).map(([algorithm, intervalMs, maxIntervalMs, exploration, over]) => ({
+      algorithm,
+      name: `${algorithm === "ids" ? "IDS + " : ""}probes ${intervalMs}/${maxIntervalMs}, ${exploration ? `${exploration * 100} % explore` : "no random exploration"}${over?.halfLife ? `, half-life ${over.halfLife}` : ""}${over?.threshold ? `, threshold ${over.threshold}` : ""}`,
+      halfLife: 300,
+      threshold: 5,
+      exploration,
+      probe: { intervalMs, maxIntervalMs },
+      ...over,
+    })),
     CHOSEN,
   ];
   console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds) | worst seed | 10th percentile | fixed priority's share (mean) |`);
   console.log("|---|---|---|---|---|---|");
   for (const base of scenarios(N, SEED)) {
-    for (const v of variants.filter((x) => !values.variant || x.name.includes(values.variant))) {
+    for (const v of variants.filter((x) => !values.variant || values.variant.split(",").some((w) => x.name.includes(w)))) {
       const shares: number[] = [];
       let fixed = 0;
       for (let k = 0; k < seeds; k++) {

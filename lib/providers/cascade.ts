@@ -100,6 +100,7 @@ async function planFor(req: ChargeRequest, routable: string[], opts: CascadeOpti
     rng: opts.rng ?? Math.random,
     score: (p) => snap.score(p, rail, band),
     circuit: (p) => snap.circuit(p, rail),
+    fallen: (p) => snap.fallen(p, rail, band),
   });
   // No rule matched: the platform default, under the shop's version all the same.
   if (plan.version === null) plan.version = routing?.version ?? 0;

@@ -97,3 +97,16 @@ test("a half-open provider is probed first", () => {
   const plan = selectRoute(rules, 2, facts(), ALL, { rng: seededRng(3), score: () => ({ approved: 10, failed: 0 }), circuit: (p) => (p === "rapidpay" ? "half_open" : "closed") });
   assert.deepEqual(plan.steps[0], { provider: "rapidpay", reason: "exploration" });
 });
+
+test("success-rate: a fallen provider's due probe goes first; random exploration skips a fallen provider", () => {
+  const rules = compileRoutingRules([rule({ strategy: "success_rate", exploration: 1, providers: ALL.map((provider) => ({ provider })) })]);
+  const score = (p: string) => (p === "andespay" ? { approved: 90, failed: 10 } : { approved: 80, failed: 20 });
+  const due = selectRoute(rules, 2, facts(), ALL, { rng: seededRng(5), score, fallen: (p) => (p === "pagosur" ? "due" : null) });
+  assert.equal(due.steps[0]!.provider, "pagosur");
+  assert.equal(due.steps[0]!.reason, "exploration");
+  const rng = seededRng(9);
+  for (let k = 0; k < 200; k++) {
+    const plan = selectRoute(rules, 2, facts(), ALL, { rng, score, fallen: (p) => (p === "pagosur" ? "fallen" : null) });
+    assert.notEqual(plan.steps[0]!.provider, "pagosur", "exploration (share 1 here) never picks the fallen provider");
+  }
+});

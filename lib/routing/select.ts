@@ -19,10 +19,13 @@ export type SelectContext = {
   rng: Rng;
   score?: (provider: string) => Score;
   circuit?: (provider: string) => CircuitState;
+  /** Success-rate's watch on a provider that fell (lib/routing/window.ts): `due` a probe now (asked once per plan), `fallen` between probes. */
+  fallen?: (provider: string) => Fallen;
   algorithm?: Algorithm;
 };
+export type Fallen = "due" | "fallen" | null;
 /** How success-rate routing turns scores into an order (measured in scripts/bench-routing.ts). */
-export type Algorithm = "thompson" | "sliding_window";
+export type Algorithm = "ids" | "thompson" | "sliding_window";
 
 /** The default exploration share (the contract's; the market simulation measured 3 % a little better, within its noise). */
 export const DEFAULT_EXPLORATION = 0.05;
@@ -85,14 +88,95 @@ export function betaSample(a: number, b: number, rng: Rng): number {
   return x / (x + y);
 }
 
-/** Providers ordered by recent approval: a Beta posterior draw each (Thompson) or the window's rate. */
-export function successRateOrder(providers: string[], score: (p: string) => Score, rng: Rng, algorithm: Algorithm = "thompson"): string[] {
+/**
+ * Providers ordered by recent approval. `ids` (the default): the first by information-directed
+ * sampling, the rest by a Thompson draw; `thompson`: a Beta posterior draw each; `sliding_window`:
+ * the window's rate.
+ */
+export function successRateOrder(providers: string[], score: (p: string) => Score, rng: Rng, algorithm: Algorithm = "ids"): string[] {
+  const scores = providers.map(score);
   const keyed = providers.map((p, i) => {
-    const s = score(p);
-    const value = algorithm === "thompson" ? betaSample(1 + s.approved, 1 + s.failed, rng) : (s.approved + 1) / (s.approved + s.failed + 2);
+    const s = scores[i]!;
+    const value = algorithm === "sliding_window" ? (s.approved + 1) / (s.approved + s.failed + 2) : betaSample(1 + s.approved, 1 + s.failed, rng);
     return { p, value, i };
   });
-  return keyed.sort((a, b) => b.value - a.value || a.i - b.i).map((k) => k.p);
+  const order = keyed.sort((a, b) => b.value - a.value || a.i - b.i).map((k) => k.p);
+  if (algorithm !== "ids" || providers.length < 2) return order;
+  const first = providers[informationDirected(scores, rng)]!;
+  return [first, ...order.filter((p) => p !== first)];
+}
+
+/** Posterior draws per provider behind one information-directed choice (offline: 50, 100 and 300 within noise of each other). */
+export const IDS_DRAWS = 50;
+
+/**
+ * Information-directed sampling (Russo & Van Roy, "Learning to optimize via information-directed
+ * sampling", Operations Research 2018; the variance-based form), estimated from IDS_DRAWS joint
+ * draws of the Beta posteriors. Each provider's expected regret Δ (how far below the best its
+ * rate is expected to be) is weighed against what trying it teaches about which provider is best
+ * (v: the variance of its expected rate across the hypotheses "provider b is best"); the choice
+ * minimises Δ² / v over mixtures of at most two providers. Thompson sampling explores a provider
+ * in proportion to its chance of being best, whatever that teaches; IDS spends its trials where
+ * they separate the leaders and stops trying a provider that is both worse and already known
+ * (measured offline: +0.3 to +0.5 points of the oracle on every scenario at 600 payments).
+ * Returns the index of the provider to try first.
+ */
+export function informationDirected(scores: Score[], rng: Rng, draws = IDS_DRAWS): number {
+  const K = scores.length;
+  // A posterior with a few answers each way is drawn exactly; one with more by its normal
+  // approximation (same mean and variance), a fifth of the work: the decision stays a few µs.
+  const shape = scores.map((s) => {
+    const a = 1 + s.approved;
+    const b = 1 + s.failed;
+    return { a, b, normal: a >= 8 && b >= 8, mean: a / (a + b), sd: Math.sqrt((a * b) / ((a + b) * (a + b) * (a + b + 1))) };
+  });
+  let spare: number | null = null;
+  const normal = () => {
+    if (spare !== null) {
+      const z: number = spare;
+      spare = null;
+      return z;
+    }
+    const r = Math.sqrt(-2 * Math.log(rng() || 1e-12));
+    const t = 2 * Math.PI * rng();
+    spare = r * Math.sin(t);
+    return r * Math.cos(t);
+  };
+  const mu = new Array<number>(K).fill(0);
+  const pStar = new Array<number>(K).fill(0);
+  // cond[a * K + b]: sum of provider a's draws where b was the best.
+  const cond = new Array<number>(K * K).fill(0);
+  const row = new Array<number>(K);
+  let rho = 0;
+  for (let m = 0; m < draws; m++) {
+    let best = 0;
+    for (let a = 0; a < K; a++) {
+      const sh = shape[a]!;
+      row[a] = sh.normal ? Math.min(1, Math.max(0, sh.mean + sh.sd * normal())) : betaSample(sh.a, sh.b, rng);
+      if (row[a]! > row[best]!) best = a;
+    }
+    rho += row[best]!;
+    pStar[best] = pStar[best]! + 1;
+    for (let a = 0; a < K; a++) (mu[a] = mu[a]! + row[a]!), (cond[a * K + best] = cond[a * K + best]! + row[a]!);
+  }
+  const delta = new Array<number>(K);
+  const v = new Array<number>(K).fill(0);
+  for (let a = 0; a < K; a++) {
+    delta[a] = Math.max(0, (rho - mu[a]!) / draws);
+    for (let b = 0; b < K; b++) if (pStar[b]) v[a] = v[a]! + (pStar[b]! / draws) * (cond[a * K + b]! / pStar[b]! - mu[a]! / draws) ** 2;
+  }
+  let bestRatio = Infinity;
+  let pick = [0, 0, 1];
+  for (let i = 0; i < K; i++)
+    for (let j = i; j < K; j++)
+      for (let step = 0; step <= 20; step++) {
+        const q = step / 20;
+        const num = (q * delta[i]! + (1 - q) * delta[j]!) ** 2;
+        const den = q * v[i]! + (1 - q) * v[j]!;
+        const ratio = den > 0 ? num / den : num === 0 ? 0 : Infinity;
+        if (ratio < bestRatio) (bestRatio = ratio), (pick = [i, j, q]);
+      }
+  return rng() < pick[2]! ? pick[0]! : pick[1]!;
 }
 
 /**
@@ -105,7 +189,9 @@ export function selectRoute(rules: CompiledRule[], version: number | null, facts
   // A half-open circuit lets one probe through when asked: ask once per provider per plan.
   const seen = new Map<string, CircuitState>();
   const circuit = given.circuit;
-  const ctx: SelectContext = { ...given, circuit: circuit && ((p) => seen.get(p) ?? (seen.set(p, circuit(p)), seen.get(p)!)) };
+  const fallenSeen = new Map<string, Fallen>();
+  const fallen = given.fallen;
+  const ctx: SelectContext = { ...given, circuit: circuit && ((p) => seen.get(p) ?? (seen.set(p, circuit(p)), seen.get(p)!)), fallen: fallen && ((p) => (fallenSeen.has(p) ? fallenSeen.get(p)! : (fallenSeen.set(p, fallen(p)), fallenSeen.get(p)!))) };
   const idx = rules.findIndex((r) => ruleMatches(r, facts));
   let steps: Step[];
   if (idx < 0) {
@@ -121,19 +207,22 @@ export function selectRoute(rules: CompiledRule[], version: number | null, facts
     } else if (rule.strategy === "success_rate") {
       const names = listed.map((p) => p.provider);
       const eligible = names.filter((p) => (ctx.circuit?.(p) ?? "closed") !== "open");
-      const probe = names.find((p) => ctx.circuit?.(p) === "half_open");
+      // A half-open circuit's probe goes first: only an answer can close it. So does a fallen
+      // provider's scheduled probe (its way back: random exploration skips it).
+      const probe = names.find((p) => ctx.circuit?.(p) === "half_open") ?? eligible.find((p) => ctx.fallen?.(p) === "due");
+      // (Asked only when no probe was found: then every eligible provider has been asked already.)
+      const explorable = probe ? [] : eligible.filter((p) => !ctx.fallen?.(p));
       if (probe) {
-        // A half-open circuit's probe goes first: only an answer can close it.
         order = [probe, ...successRateOrder(names.filter((p) => p !== probe), ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm)];
         first = "exploration";
-      } else if (eligible.length > 1 && ctx.rng() < (rule.exploration ?? DEFAULT_EXPLORATION)) {
+      } else if (explorable.length > 1 && ctx.rng() < (rule.exploration ?? DEFAULT_EXPLORATION)) {
         // Exploration goes to a provider other than the one success-rate would pick: the share
         // is then all learning (picking the leader by chance, a third of the time with three
         // providers, was exploration paid for and not had).
         const ranked = successRateOrder(eligible, ctx.score ?? (() => ({ approved: 0, failed: 0 })), ctx.rng, ctx.algorithm);
         // (Uniform among the others: weighting towards the least-known provider was measured
         // worse, −0.5 to −0.7 points of the oracle on the steady and degrading markets.)
-        const others = ranked.slice(1);
+        const others = ranked.slice(1).filter((p) => explorable.includes(p));
         const pick = others[Math.floor(ctx.rng() * others.length)]!;
         order = [pick, ...ranked.filter((p) => p !== pick), ...names.filter((p) => !eligible.includes(p))];
         first = "exploration";

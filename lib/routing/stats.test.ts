@@ -67,3 +67,42 @@ test("the change detector forgets a provider's history when its latest answers d
   assert.notEqual(recovered.resetAt, resetAt, "six approvals after the refusals: a change up");
   assert.equal(recovered.score.failed, 0);
 });
+
+test("a provider that fell is probed on a schedule and, back at its old rate, gets its history back", async () => {
+  const { watchBuckets, probeDue, FRESH, RESTORE_RUN } = await import("./window.ts");
+  const cfg = { halfLifeMs: 300_000, changeThreshold: 5 };
+  const probes = { intervalMs: 20_000, maxIntervalMs: 60_000 };
+  // 200 s of 90 % approvals, then refusals until the detector sees the fall.
+  const list = Array.from({ length: 200 }, (_, i) => ({ start: i * 1000, approved: i % 10 === 0 ? 0 : 1, declined: i % 10 === 0 ? 1 : 0, errors: 0 }));
+  let memory = FRESH;
+  let t = 200_000;
+  for (let k = 0; k < 10 && !memory.fallen; k++, t += 1000) {
+    list.push({ start: t, approved: 0, declined: 1, errors: 0 });
+    memory = watchBuckets(list, t, cfg, memory).memory;
+  }
+  assert.ok(memory.fallen, "the fall is seen");
+  const fellAt = memory.fallen.at;
+  // Probes: none right after the fall, one after the interval, then the interval doubles per refusal.
+  assert.equal(probeDue(list, memory, fellAt + 19_000, probes), false);
+  assert.equal(probeDue(list, memory, fellAt + 20_000, probes), true);
+  list.push({ start: fellAt + 20_000, approved: 0, declined: 1, errors: 0 });
+  memory = watchBuckets(list, fellAt + 20_000, cfg, memory).memory;
+  assert.ok(memory.fallen, "a refused probe keeps it fallen");
+  assert.equal(probeDue(list, memory, fellAt + 20_000 + 39_000, probes), false);
+  assert.equal(probeDue(list, memory, fellAt + 20_000 + 40_000, probes), true);
+  // An approved probe is confirmed at once; RESTORE_RUN in a row restore the history before the fall.
+  t = fellAt + 60_000;
+  list.push({ start: t, approved: 1, declined: 0, errors: 0 });
+  let r = watchBuckets(list, t, cfg, memory);
+  memory = r.memory;
+  assert.equal(probeDue(list, memory, t + 1, probes), true, "after an approval, the next probe is due at once");
+  for (let k = 1; k < RESTORE_RUN; k++) {
+    list.push({ start: t + k * 1000, approved: 1, declined: 0, errors: 0 });
+    r = watchBuckets(list, t + k * 1000, cfg, memory);
+    memory = r.memory;
+  }
+  assert.equal(memory.fallen, null, "back");
+  assert.equal(probeDue(list, memory, t + 100_000, probes), false, "no more probes");
+  assert.ok(r.score.approved > 100, "its long history counts again");
+  assert.ok(r.score.approved / (r.score.approved + r.score.failed) > 0.85, "without the fallen period's refusals");
+});

@@ -15,9 +15,9 @@ import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
 import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
-import type { CircuitState, Score } from "@/lib/routing/select";
+import type { CircuitState, Fallen, Score } from "@/lib/routing/select";
 import { PgRoutingStore, RedisRoutingStore, circuitKey, scoreKey, type RoutingStore } from "@/lib/routing/store";
-import { evidenceOf, scoreBuckets, type Bucket } from "@/lib/routing/window";
+import { FRESH, evidenceOf, probeDue, watchBuckets, type Bucket, type Memory } from "@/lib/routing/window";
 
 export type OutcomeKind = "approved" | "declined" | "hard" | "error";
 export type RoutingOutcomeInput = { provider: string; rail: string; band: string; outcome: OutcomeKind; declineCode: string | null; latencyMs: number; rescued?: boolean; at?: Date };
@@ -33,6 +33,10 @@ export const ROUTING = {
   get scoring() {
     const c = config();
     return { halfLifeMs: c.ROUTING_HALF_LIFE_MS, changeThreshold: c.ROUTING_CHANGE_THRESHOLD };
+  },
+  get probes() {
+    const c = config();
+    return { intervalMs: c.ROUTING_PROBE_INTERVAL_MS, maxIntervalMs: c.ROUTING_PROBE_MAX_INTERVAL_MS };
   },
   get refreshMs() {
     return config().ROUTING_REFRESH_MS;
@@ -62,7 +66,7 @@ export function circuitState(i: CircuitInputs, now: number, cfg: CircuitConfig):
 }
 
 type Snapshot = { at: number; buckets: Map<string, Bucket[]>; scores: Map<string, Score>; circuits: Map<string, CircuitInputs> };
-const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), resets: new Map<string, number | null>(), pending: [] as Array<RoutingOutcomeInput & { at: Date }>, flushing: false }));
+const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), fallenProbes: new Map<string, number>(), memories: new Map<string, Memory>(), pending: [] as Array<RoutingOutcomeInput & { at: Date }>, flushing: false }));
 
 /** The shared store: Redis when configured (every instance then reads the same counters), PostgreSQL otherwise. */
 export function routingStore(): RoutingStore {
@@ -78,15 +82,17 @@ export function routingStore(): RoutingStore {
   });
 }
 
-/** Scores every bucket list of the window at `now` (the change detector's resets kept across snapshots). */
+/** Scores every bucket list of the window at `now` (what the change detector remembers kept across snapshots). */
 function score(buckets: Map<string, Bucket[]>, now: number): Map<string, Score> {
   const scores = new Map<string, Score>();
-  for (const [k, list] of buckets) {
-    const r = scoreBuckets(list, now, ROUTING.scoring, state.resets.get(k) ?? null);
-    state.resets.set(k, r.resetAt);
-    scores.set(k, r.score);
-  }
+  for (const [k, list] of buckets) scores.set(k, rescore(k, list, now));
   return scores;
+}
+
+function rescore(k: string, list: Bucket[], now: number): Score {
+  const r = watchBuckets(list, now, ROUTING.scoring, state.memories.get(k) ?? FRESH);
+  state.memories.set(k, r.memory);
+  return r.score;
 }
 
 async function load(now = Date.now()): Promise<Snapshot> {
@@ -115,7 +121,7 @@ export async function routingSnapshot(): Promise<ReturnType<typeof snapshotView>
   return snapshotView();
 }
 
-function snapshotView(): { score: (provider: string, rail: string, band: string) => Score; circuit: (provider: string, rail: string) => CircuitState } {
+function snapshotView(): { score: (provider: string, rail: string, band: string) => Score; circuit: (provider: string, rail: string) => CircuitState; fallen: (provider: string, rail: string, band: string) => Fallen } {
   const now = Date.now();
   const snap = state.snapshot;
   if ((!snap || now - snap.at > ROUTING.refreshMs) && !state.loading) {
@@ -136,6 +142,16 @@ function snapshotView(): { score: (provider: string, rail: string, band: string)
       if (now - last < ROUTING.circuit.coolDownMs) return "open";
       state.probes.set(key, now);
       return "half_open";
+    },
+    fallen: (p, rail, band) => {
+      const k = scoreKey(p, rail, band);
+      const memory = state.memories.get(k);
+      if (!memory?.fallen) return null;
+      if (!probeDue(snap?.buckets.get(k) ?? [], memory, now, ROUTING.probes)) return "fallen";
+      // One probe per process in flight: the next waits for its answer (two buckets at most).
+      if (now - (state.fallenProbes.get(k) ?? 0) < 2 * ROUTING.bucketMs) return "fallen";
+      state.fallenProbes.set(k, now);
+      return "due";
     },
   };
 }
@@ -172,9 +188,7 @@ export function recordOutcome(o: RoutingOutcomeInput): void {
       else if (e === "declined") b.declined++;
       else b.errors++;
       snap.buckets.set(k, list);
-      const r = scoreBuckets(list, at.getTime(), ROUTING.scoring, state.resets.get(k) ?? null);
-      state.resets.set(k, r.resetAt);
-      snap.scores.set(k, r.score);
+      snap.scores.set(k, rescore(k, list, at.getTime()));
     }
     const ck = circuitKey(o.provider, o.rail);
     const c = snap.circuits.get(ck) ?? { total: 0, errors: 0, lastErrorAt: null, lastAnswerAt: null };

@@ -61,17 +61,58 @@ const MIN_SIDE = 3;
 export const MAX_RECENT = 30;
 
 /**
+ * What the detector remembers of one provider, rail and band between calls (every instance
+ * derives the same from the same shared window). `resetAt`: outcomes at or before it are
+ * forgotten. `excluded`: periods (from, to] forgotten after the provider came back (its fall).
+ * `fallen`: the detector saw it fall (`at`: its newest bucket then; `reset`: the reset the fall
+ * made; `before`: the reset before it, to restore if it comes back).
+ */
+export type Memory = { resetAt: number | null; excluded: Array<[number, number]>; fallen: { at: number; reset: number; before: number | null } | null };
+export const FRESH: Memory = { resetAt: null, excluded: [], fallen: null };
+/** Approvals in a row, after a fall, that bring a provider's history from before the fall back. */
+export const RESTORE_RUN = 2;
+
+/**
  * The score of one provider, rail and band at `now`, and its reset time (outcomes at or before
  * it are forgotten). `resetAt` is the one the caller kept from earlier calls.
+ */
+export function scoreBuckets(buckets: Bucket[], now: number, cfg: WindowConfig, resetAt: number | null): { score: Score; resetAt: number | null } {
+  const r = watchBuckets(buckets, now, cfg, { ...FRESH, resetAt });
+  return { score: r.score, resetAt: r.memory.resetAt };
+}
+
+/**
+ * The score of one provider, rail and band at `now`, and what to remember for the next call.
  *
  * The detector counts the provider's own outcomes, not time: a provider that loses its traffic
  * after a few refusals (success-rate stops sending it any) must still be judged on those few, and
- * a recovering one on the handful that exploration sends it. Every split point among its last
+ * a recovering one on the handful its probes send it. Every split point among its last
  * MAX_RECENT outcomes (bucket boundaries, newest first) is tested — the generalised likelihood
  * ratio takes the best split — and the first crossing forgets everything before the split.
+ *
+ * A fall (the newer side worse) marks the provider `fallen`: it is probed on a schedule
+ * (probeDue) and, when RESTORE_RUN answers in a row after the fall are approvals, the history
+ * from before the fall comes back with the fallen period left out — a provider that recovers
+ * usually returns to what it was, and its long history is what tells it from a rival a few
+ * points away. A change up while fallen ends the fall the detector's way (history after it only).
  */
-export function scoreBuckets(buckets: Bucket[], now: number, cfg: WindowConfig, resetAt: number | null): { score: Score; resetAt: number | null } {
-  const live = resetAt === null ? buckets : buckets.filter((b) => b.start > resetAt);
+export function watchBuckets(buckets: Bucket[], now: number, cfg: WindowConfig, memory: Memory): { score: Score; memory: Memory } {
+  let m = memory;
+  const oldest = buckets[0]?.start ?? now;
+  const excluded = m.excluded.filter(([, to]) => to >= oldest);
+  if (excluded.length !== m.excluded.length) m = { ...m, excluded };
+  const forgotten = (t: number) => (m.resetAt !== null && t <= m.resetAt) || m.excluded.some(([from, to]) => t > from && t <= to);
+  let live = m.resetAt === null && !m.excluded.length ? buckets : buckets.filter((b) => !forgotten(b.start));
+  // Back from a fall: RESTORE_RUN approvals in a row since it, the newest last.
+  if (m.fallen) {
+    let run = 0;
+    let runStart = now;
+    for (let k = live.length - 1; k >= 0 && live[k]!.start > m.fallen.at && !live[k]!.declined; k--) (run += live[k]!.approved), live[k]!.approved && (runStart = live[k]!.start);
+    if (run >= RESTORE_RUN) {
+      m = { resetAt: m.fallen.before, excluded: [...m.excluded, [m.fallen.reset, runStart - 1]], fallen: null };
+      live = buckets.filter((b) => !forgotten(b.start));
+    }
+  }
   let totalA = 0;
   let totalN = 0;
   for (const b of live) (totalA += b.approved), (totalN += b.approved + b.declined);
@@ -89,7 +130,11 @@ export function scoreBuckets(buckets: Bucket[], now: number, cfg: WindowConfig, 
     }
   }
   const kept = cut < 0 ? live : live.slice(cut);
-  const lastReset = cut < 0 ? resetAt : live[cut - 1]!.start;
+  if (cut >= 0) {
+    const reset = live[cut - 1]!.start;
+    const fell = a1 / n1 < (totalA - a1) / (totalN - n1);
+    m = { ...m, resetAt: reset, fallen: fell ? (m.fallen ?? { at: live.at(-1)!.start, reset, before: m.resetAt }) : null };
+  }
   let approved = 0;
   let declined = 0;
   for (const b of kept) {
@@ -97,5 +142,31 @@ export function scoreBuckets(buckets: Bucket[], now: number, cfg: WindowConfig, 
     approved += w * b.approved;
     declined += w * b.declined;
   }
-  return { score: { approved, failed: declined }, resetAt: lastReset };
+  return { score: { approved, failed: declined }, memory: m };
+}
+
+export type ProbeConfig = { intervalMs: number; maxIntervalMs: number };
+
+/**
+ * Whether a fallen provider is due a probe at `now` (the payment then tries it first): the first
+ * `intervalMs` after the fall, then `intervalMs` doubled for each refusal since the fall (up to
+ * `maxIntervalMs`) after its newest answer; right away after an approval, so a
+ * recovery is confirmed (RESTORE_RUN) within a few payments. Probes cost little while it is down
+ * (a handful over its fall) and see its return within `maxIntervalMs`; random exploration skips
+ * a fallen provider (select.ts), the probes are its way back.
+ */
+export function probeDue(buckets: Bucket[], memory: Memory, now: number, cfg: ProbeConfig): boolean {
+  const f = memory.fallen;
+  if (!f) return false;
+  let refusals = 0;
+  let last: Bucket | null = null;
+  for (let k = buckets.length - 1; k >= 0 && buckets[k]!.start > f.at; k--) {
+    const b = buckets[k]!;
+    if (!b.approved && !b.declined) continue;
+    last ??= b;
+    refusals += b.declined;
+  }
+  if (last && last.approved && !last.declined) return true;
+  const interval = Math.min(cfg.maxIntervalMs, cfg.intervalMs * Math.pow(2, refusals));
+  return now >= (last ? last.start : f.at) + interval;
 }

@@ -4,19 +4,20 @@
 // seconds: how the algorithm and its settings were chosen (npm run bench:routing -- --offline),
 // and what lib/routing/market.test.ts pins.
 import { decide, oracle, type Scenario } from "./market.ts";
-import { compileRoutingRules, selectRoute, seededRng } from "../../lib/routing/select.ts";
-import { evidenceOf, scoreBuckets, type Bucket } from "../../lib/routing/window.ts";
+import { compileRoutingRules, selectRoute, seededRng, type Algorithm } from "../../lib/routing/select.ts";
+import { FRESH, evidenceOf, probeDue, watchBuckets, type Bucket, type Memory, type ProbeConfig } from "../../lib/routing/window.ts";
 
 export const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
-export type ReplayVariant = { name: string; halfLife: number; threshold: number; exploration: number; legacy?: boolean };
+/** `probe`: a fallen provider's probe schedule, in payments (none: no probes, no restore of its history; the earlier algorithm). */
+export type ReplayVariant = { name: string; algorithm: Algorithm; halfLife: number; threshold: number; exploration: number; legacy?: boolean; probe?: ProbeConfig };
 /** The shipped settings, in payments (lib/config.ts turns them into time). */
-export const CHOSEN: ReplayVariant = { name: "thompson + change detector (shipped)", halfLife: 300, threshold: 5, exploration: 0.03 };
+export const CHOSEN: ReplayVariant = { name: "IDS + change detector + probes of a fallen provider, no random exploration (shipped)", algorithm: "ids", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 20, maxIntervalMs: 60 } };
 
 /** One run of the success-rate policy over scenario `s`: approvals, and the oracle's. */
 export function replay(s: Scenario, v: ReplayVariant, rngSeed: number): { approved: number; oracle: number } {
   const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: PROVIDERS.map((provider) => ({ provider })) }]);
   const buckets = new Map(PROVIDERS.map((p) => [p, [] as Bucket[]]));
-  const resets = new Map<string, number | null>(PROVIDERS.map((p) => [p, null]));
+  const memories = new Map<string, Memory>(PROVIDERS.map((p) => [p, FRESH]));
   const cfg = { halfLifeMs: v.halfLife, changeThreshold: v.threshold };
   const rng = seededRng(rngSeed);
   let approved = 0;
@@ -32,12 +33,18 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number): { approv
           for (const b of buckets.get(p)!) (a += b.approved * Math.pow(0.5, (i - b.start) / v.halfLife)), (f += (b.declined + b.errors) * Math.pow(0.5, (i - b.start) / v.halfLife));
           return [p, { approved: a, failed: f }];
         }
-        const r = scoreBuckets(buckets.get(p)!, i, cfg, resets.get(p)!);
-        resets.set(p, r.resetAt);
+        const r = watchBuckets(buckets.get(p)!, i, cfg, memories.get(p)!);
+        // Without probes, a fall is only a reset (the detector alone, as before).
+        memories.set(p, v.probe ? r.memory : { ...r.memory, fallen: null });
         return [p, r.score];
       }),
     );
-    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, PROVIDERS, { rng, score: (p) => scores.get(p)! });
+    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, PROVIDERS, {
+      rng,
+      algorithm: v.algorithm,
+      score: (p) => scores.get(p)!,
+      fallen: (p) => (!v.probe || !memories.get(p)!.fallen ? null : probeDue(buckets.get(p)!, memories.get(p)!, i, v.probe) ? "due" : "fallen"),
+    });
     for (const step of plan.steps) {
       const d = decide(s, step.provider, i);
       const e = v.legacy ? (d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "declined") : evidenceOf(d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "hard", d.reason ?? null);
