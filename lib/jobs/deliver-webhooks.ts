@@ -199,8 +199,14 @@ export type Deliverer = {
 export function createDeliverer(limits: { concurrency?: number; perSubscription?: number } = {}): Deliverer {
   const concurrency = () => limits.concurrency ?? config().WEBHOOK_CONCURRENCY;
   const perSubscription = () => limits.perSubscription ?? config().WEBHOOK_SUBSCRIPTION_CONCURRENCY;
-  const bySubscription = new Map<string, number>();
+  // A subscription holds at most its cap in flight and as many again claimed and waiting here, so
+  // a freed slot is refilled without waiting for the next claim statement.
+  const heldCap = () => perSubscription() * 2;
+  type Job = { d: Claimed; claimedAt: number; now: Date | undefined; done: Promise<boolean>; finish: (ok: boolean) => void };
+  const flying = new Map<string, number>();
+  const waiting = new Map<string, Job[]>();
   let inFlight = 0;
+  let queued = 0;
   const running = new Set<Promise<unknown>>();
   let stopped = false;
   let waiters: (() => void)[] = [];
@@ -214,39 +220,56 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
   const changed = () => new Promise<void>((r) => waiters.push(r));
   const writer = outcomeWriter();
 
-  const start = (d: Claimed, now: Date | undefined): Promise<boolean> => {
+  const launch = (job: Job): void => {
+    const sub = job.d.subscription_id;
     inFlight++;
-    bySubscription.set(d.subscription_id, (bySubscription.get(d.subscription_id) ?? 0) + 1);
+    flying.set(sub, (flying.get(sub) ?? 0) + 1);
     const p = (async () => {
       let outcome: Outcome | null = null;
       try {
-        outcome = await attempt(d, perSubscription(), now);
+        outcome = await attempt(job.d, perSubscription(), job.now);
       } catch (err) {
-        log.error({ delivery: d.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery crashed; its lease will expire and it will be retried");
+        log.error({ delivery: job.d.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery crashed; its lease will expire and it will be retried");
       } finally {
         // The slot frees on the answer; the row stays leased until its outcome is written.
         inFlight--;
-        const n = (bySubscription.get(d.subscription_id) ?? 1) - 1;
-        if (n > 0) bySubscription.set(d.subscription_id, n);
-        else bySubscription.delete(d.subscription_id);
+        const n = (flying.get(sub) ?? 1) - 1;
+        if (n > 0) flying.set(sub, n);
+        else flying.delete(sub);
+        pump();
         poke();
       }
-      if (!outcome) return false;
-      await writer.write(outcome);
-      return outcome.ok;
+      if (outcome) await writer.write(outcome);
+      job.finish(outcome?.ok ?? false);
     })();
     running.add(p);
-    // A run waiting for its last outcomes to be written wakes when they are.
     void p.finally(() => {
       running.delete(p);
       poke();
     });
-    return p;
+  };
+
+  // Starts waiting rows while their subscription and the process have free slots. A row whose
+  // lease could no longer cover a whole attempt is not sent: it expires and is claimed again.
+  const pump = (): void => {
+    if (stopped) return;
+    for (const [sub, jobs] of waiting) {
+      while (jobs.length && inFlight < concurrency() && (flying.get(sub) ?? 0) < perSubscription()) {
+        const job = jobs.shift()!;
+        queued--;
+        if (Date.now() - job.claimedAt > leaseMs() - timeoutMs() - 1_000) job.finish(false);
+        else launch(job);
+      }
+      if (!jobs.length) waiting.delete(sub);
+      if (inFlight >= concurrency()) return;
+    }
   };
 
   const claim = async (wanted: number, opts: DeliveryRun): Promise<Claimed[]> => {
-    const cap = perSubscription();
-    const busy = [...bySubscription.entries()];
+    const cap = heldCap();
+    const held = new Map(flying);
+    for (const [sub, jobs] of waiting) held.set(sub, (held.get(sub) ?? 0) + jobs.length);
+    const busy = [...held.entries()];
     const full = busy.filter(([, n]) => n >= cap).map(([id]) => id);
     const values = [opts.now ?? null, leaseMs(), wanted, busy.map(([id]) => id), busy.map(([, n]) => n), full, cap];
     return opts.subscriptionIds ? sql<Claimed>(CLAIM_SCOPED, [...values, opts.subscriptionIds]) : sql<Claimed>(CLAIM, values);
@@ -263,22 +286,31 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
     let lastFanOut = 0;
     let fanOutFound = true;
     while (!stopped) {
-      const wanted = Math.min(concurrency() - inFlight, limit);
+      // Room for a process's worth in flight and as much again waiting.
+      const wanted = Math.min(concurrency() * 2 - inFlight - queued, limit);
       let claimed = 0;
       if (wanted > 0) {
         poked = false;
+        const claimedAt = Date.now();
         const rows = await claim(wanted, opts);
         claimed = rows.length;
         attempted += claimed;
         for (const d of rows) {
-          const p = start(d, opts.now);
-          mine.add(p);
-          void p.then((ok) => {
+          let finish!: (ok: boolean) => void;
+          const done = new Promise<boolean>((r) => (finish = r));
+          const job: Job = { d, claimedAt, now: opts.now, done, finish };
+          mine.add(done);
+          void done.then((ok) => {
             if (ok) succeeded++;
-            mine.delete(p);
+            mine.delete(done);
             poke();
           });
+          const list = waiting.get(d.subscription_id);
+          if (list) list.push(job);
+          else waiting.set(d.subscription_id, [job]);
+          queued++;
         }
+        pump();
         // Claims ran dry: turn new events into deliveries, when there may be any (a wake, the last
         // fan-out found some, or a while since the last one).
         if (claimed < wanted && opts.fanOut !== false && (poked || fanOutFound || Date.now() - lastFanOut > 250)) {
@@ -292,7 +324,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
         break;
       }
       if (claimed === 0 && mine.size === 0) break;
-      if (claimed === wanted && inFlight < concurrency()) continue;
+      if (claimed === wanted && inFlight + queued < concurrency() * 2) continue;
       // Nothing more can be taken now: wait for a slot to free (or a wake), then claim again.
       if (!poked) await changed();
     }
@@ -303,6 +335,10 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
 
   const drain = async () => {
     stopped = true;
+    // Rows claimed but not started are left to their leases.
+    for (const jobs of waiting.values()) for (const job of jobs) job.finish(false);
+    waiting.clear();
+    queued = 0;
     poke();
     await Promise.allSettled([...running]);
     await writer.idle();
