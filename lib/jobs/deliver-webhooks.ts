@@ -325,8 +325,15 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       }
       if (claimed === 0 && mine.size === 0) break;
       if (claimed === wanted && inFlight + queued < concurrency() * 2) continue;
-      // Nothing more can be taken now: wait for a slot to free (or a wake), then claim again.
-      if (!poked) await changed();
+      // Nothing more can be taken now: wait for a slot to free or a wake, then claim again; at most
+      // a ticker period, as events written without a wake (or on another instance) are found by
+      // looking, and a run that waits on a slow receiver must look as often as the ticker would.
+      if (!poked) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([changed(), new Promise<void>((r) => (timer = setTimeout(r, config().JOBS_TICK_MS)))]);
+        clearTimeout(timer);
+        poked = true;
+      }
     }
     if (!more) await Promise.all(mine);
     await writer.idle();
