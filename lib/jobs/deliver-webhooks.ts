@@ -41,6 +41,8 @@ export const leaseMs = () => Math.round(timeoutMs() * 1.5) + 1_000;
 // How much further than the rows it may take a claim looks, so that rows of subscriptions
 // already at their cap do not crowd out the others' in one statement.
 const SCAN_FACTOR = 4;
+// Answers to wait for between two claims when the last one came back short.
+const REFILL_BATCH = 32;
 
 // $1 now (null: the database's clock), $2 lease ms, $3 rows wanted, $4/$5 in flight here per
 // subscription, $6 subscriptions at their cap, $7 the cap, [$8 only these subscriptions].
@@ -211,11 +213,18 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
   let stopped = false;
   let waiters: (() => void)[] = [];
   let poked = false;
+  // Answers so far, and whether a wake came (new work may be due) since the last claim.
+  let completions = 0;
+  let woken = false;
   const poke = () => {
     poked = true;
     const w = waiters;
     waiters = [];
     for (const f of w) f();
+  };
+  const wake = () => {
+    woken = true;
+    poke();
   };
   const changed = () => new Promise<void>((r) => waiters.push(r));
   const writer = outcomeWriter();
@@ -233,6 +242,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       } finally {
         // The slot frees on the answer; the row stays leased until its outcome is written.
         inFlight--;
+        completions++;
         const n = (flying.get(sub) ?? 1) - 1;
         if (n > 0) flying.set(sub, n);
         else flying.delete(sub);
@@ -291,6 +301,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       let claimed = 0;
       if (wanted > 0) {
         poked = false;
+        woken = false;
         const claimedAt = Date.now();
         const rows = await claim(wanted, opts);
         claimed = rows.length;
@@ -313,7 +324,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
         pump();
         // Claims ran dry: turn new events into deliveries, when there may be any (a wake, the last
         // fan-out found some, or a while since the last one).
-        if (claimed < wanted && opts.fanOut !== false && (poked || fanOutFound || Date.now() - lastFanOut > 250)) {
+        if (claimed < wanted && opts.fanOut !== false && (woken || fanOutFound || Date.now() - lastFanOut > 250)) {
           lastFanOut = Date.now();
           fanOutFound = (await fanOutEvents({ limit: 1_000 })) > 0;
           if (fanOutFound) continue;
@@ -325,14 +336,17 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       }
       if (claimed === 0 && mine.size === 0) break;
       if (claimed === wanted && inFlight + queued < concurrency() * 2) continue;
-      // Nothing more can be taken now: wait for a slot to free or a wake, then claim again; at most
-      // a ticker period, as events written without a wake (or on another instance) are found by
-      // looking, and a run that waits on a slow receiver must look as often as the ticker would.
-      if (!poked) {
+      // Nothing more can be taken now. The next claim waits for a batch's worth of answers (rows
+      // already claimed keep the slots busy meanwhile: a claim per answer would mostly re-read the
+      // rows of subscriptions at their cap), for a wake, for the last of this run's deliveries, or
+      // at most a ticker period: events written without a wake (or on another instance) are found
+      // by looking, as often as the ticker would look.
+      const enough = completions + Math.max(1, Math.min(REFILL_BATCH, inFlight));
+      const deadline = Date.now() + config().JOBS_TICK_MS;
+      while (!stopped && !woken && completions < enough && mine.size > 0 && Date.now() < deadline) {
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([changed(), new Promise<void>((r) => (timer = setTimeout(r, config().JOBS_TICK_MS)))]);
+        await Promise.race([changed(), new Promise<void>((r) => (timer = setTimeout(r, Math.max(1, deadline - Date.now()))))]);
         clearTimeout(timer);
-        poked = true;
       }
     }
     if (!more) await Promise.all(mine);
@@ -351,7 +365,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
     await writer.idle();
   };
 
-  return { run, drain, poke };
+  return { run, drain, poke: wake };
 }
 
 const shared = () =>
