@@ -30,6 +30,9 @@ export const configSchema = z
     WEBHOOK_RETRY_SCALE: positive(1),
     /** Per-attempt timeout of a webhook delivery (the contract's 10 s; tests use less). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Webhook deliveries in flight per process, and per subscription (so one slow receiver cannot take every slot). */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(4_096).default(256),
+    WEBHOOK_SUBSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(1_024).default(64),
     RATE_LIMIT_SCALE: positive(1),
     /** How long an idempotent request that has committed nothing yet holds its key before a retry may take it over. */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).default(60_000),

@@ -58,7 +58,7 @@ test("run-scheduled-actions as a cron sweep does not sleep", async () => {
   assert.equal(typeof (result as { done: number }).done, "number");
 });
 
-test("deliver-webhooks fans out, delivers, and asks to run again at once when a batch was full", async () => {
+test("deliver-webhooks fans out, delivers, and asks to run again at once when a run stopped with work left", async () => {
   const t = new InngestTestEngine({ function: deliverWebhooksFn });
   const normal = await t.execute();
   const r = normal.result as { "fan-out-events": number; "deliver-due": { attempted: number } };
@@ -67,7 +67,7 @@ test("deliver-webhooks fans out, delivers, and asks to run again at once when a 
   assert.deepEqual((normal.ctx.step.run as any).mock.calls.map((c: unknown[]) => c[0]), ["fan-out-events", "deliver-due"]);
 
   // A fresh engine: step state is per engine run history.
-  const full = await new InngestTestEngine({ function: deliverWebhooksFn }).execute({ steps: [{ id: "deliver-due", handler: () => ({ attempted: 200, succeeded: 0 }) }] });
+  const full = await new InngestTestEngine({ function: deliverWebhooksFn }).execute({ steps: [{ id: "deliver-due", handler: () => ({ attempted: 200, succeeded: 0, more: true }) }] });
   assert.equal((full.error as Error | undefined)?.name, "RetryAfterError");
 });
 

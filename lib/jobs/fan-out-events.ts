@@ -17,10 +17,19 @@ export async function fanOutEvents(opts: { limit?: number } = {}): Promise<numbe
     const rows = events.flatMap((e) =>
       subs
         .filter((s) => s.merchantId === e.merchant_id && s.environment === e.environment && (s.events.includes("*") || s.events.includes(e.type)) && (s.shopId === null || e.shop_id === null || s.shopId === e.shop_id))
-        .map((s) => ({ id: newId("delivery"), subscriptionId: s.id, eventId: e.id, event: e.type, nextAttemptAt: now })),
+        .map((s) => ({ id: newId("delivery"), subscriptionId: s.id, eventId: e.id, event: e.type })),
     );
-    if (rows.length) await tx.webhookDelivery.createMany({ data: rows, skipDuplicates: true });
-    await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { fannedOutAt: now } });
+    // Column arrays rather than a row of parameters per value: a batch of a thousand events is one
+    // small statement to plan (bench:webhooks; createMany spent more than the deliveries did).
+    if (rows.length) {
+      await tx.$executeRaw`
+        INSERT INTO webhook_deliveries (id, subscription_id, event_id, event, next_attempt_at, updated_at)
+        SELECT r.id, r.subscription_id, r.event_id, r.event, ${now}::timestamptz, ${now}::timestamptz
+        FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.subscriptionId)}::text[], ${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.event)}::text[])
+          AS r(id, subscription_id, event_id, event)
+        ON CONFLICT (subscription_id, event_id) DO NOTHING`;
+    }
+    await tx.$executeRaw`UPDATE events SET fanned_out_at = ${now}::timestamptz WHERE id = ANY(${events.map((e) => e.id)}::text[])`;
     return rows.length;
   });
 }

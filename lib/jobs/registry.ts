@@ -76,7 +76,8 @@ export const JOBS: JobDef[] = [
       { name: "fan-out-events", run: () => fanOutEvents() },
       { name: "deliver-due", run: () => deliverDueWebhooks({ limit: WEBHOOK_BATCH }) },
     ],
-    moreWork: (r) => ((r["deliver-due"] as { attempted?: number } | undefined)?.attempted ?? 0) >= WEBHOOK_BATCH,
+    // A run stops claiming after its time budget with work left: run again at once.
+    moreWork: (r) => !!(r["deliver-due"] as { more?: boolean } | undefined)?.more,
   },
   {
     name: "dispatch-payouts",

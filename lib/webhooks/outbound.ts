@@ -35,8 +35,12 @@ export function checkedLookup(policy: OutboundPolicy): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-/** POSTs `body` to `url` under `policy`; throws OutboundRefused, or a network/timeout error. */
-export function postChecked(url: string, body: string, headers: Record<string, string>, policy: OutboundPolicy, timeoutMs: number): Promise<OutboundResult> {
+/**
+ * POSTs `body` to `url` under `policy`; throws OutboundRefused, or a network/timeout error.
+ * `agent`: a keep-alive pool for this destination and policy (lib/webhooks/agents.ts); without
+ * one, a fresh connection that closes after the answer.
+ */
+export function postChecked(url: string, body: string, headers: Record<string, string>, policy: OutboundPolicy, timeoutMs: number, opts: { agent?: (u: URL) => http.Agent } = {}): Promise<OutboundResult> {
   return new Promise((resolve, reject) => {
     let u: URL;
     try {
@@ -56,7 +60,7 @@ export function postChecked(url: string, body: string, headers: Record<string, s
         method: "POST",
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
         lookup: checkedLookup(policy),
-        agent: false,
+        agent: opts.agent ? opts.agent(u) : false,
         timeout: timeoutMs,
       },
       (res) => {
