@@ -6,6 +6,7 @@
 // production server calls it on its fast path (scripts/lib/api-dispatch.ts), without proxy.ts.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import path from "node:path";
 import type { ReactNode } from "react";
 import { resolveLocale, type BuyerLocale } from "@/lib/i18n/locale";
@@ -95,6 +96,11 @@ export function buyerRoute(page: (ctx: BuyerContext) => Promise<BuyerPage>) {
       return new Response(null, { status: 307, headers });
     }
     headers.set("Content-Type", "text/html; charset=utf-8");
-    return new Response(document(locale, out.title, nonce, await renderToHtml(out.body)), { status: out.status ?? 200, headers });
+    headers.append("Vary", "Accept-Encoding");
+    const html = document(locale, out.title, nonce, await renderToHtml(out.body));
+    // Compressed here: the fast path has no compression layer (Next's skips a body already encoded).
+    if (!/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) return new Response(html, { status: out.status ?? 200, headers });
+    headers.set("Content-Encoding", "gzip");
+    return new Response(gzipSync(html), { status: out.status ?? 200, headers });
   };
 }
