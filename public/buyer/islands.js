@@ -6,28 +6,30 @@
 //   [data-document]      the document field's hint and keyboard follow the method (document-field.tsx)
 //   [data-live-status]   polls a payment's status; on a change reloads the page's content or moves on (live-status.tsx)
 //   [data-qr-live]       the QR counter's countdown and polling (qr-live.tsx)
-// "Refreshing" fetches the page again and swaps <main>, as the framework's refresh did: no reload.
+// "Refreshing" fetches the page (or the page to move on to) and swaps the body's content, as the
+// framework's refresh and soft navigation did: the document is never reloaded.
 (function () {
   "use strict";
   var generation = 0;
 
-  function refresh() {
+  // Renders `url` (by default this page) in place: fetches it, swaps the body's content and, when
+  // it is another page, puts its address in the history entry. The document stays.
+  function refresh(url) {
     var gen = ++generation;
-    fetch(location.href, { cache: "no-store", headers: { accept: "text/html" } })
+    fetch(url || location.href, { cache: "no-store", headers: { accept: "text/html" } })
       .then(function (res) {
-        if (res.redirected) return void location.replace(res.url);
         return res.text().then(function (html) {
+          if (gen !== generation) return;
           var doc = new DOMParser().parseFromString(html, "text/html");
-          var next = doc.querySelector("main");
-          var main = document.querySelector("main");
-          if (!next || !main || gen !== generation) return;
-          main.innerHTML = next.innerHTML;
+          if (!res.ok || !doc.body) return void location.assign(url || location.href);
+          if (res.url && res.url !== location.href) history.replaceState(null, "", res.url);
+          document.body.innerHTML = doc.body.innerHTML;
           if (doc.title) document.title = doc.title;
-          init(main);
+          init(document.body);
         });
       })
       .catch(function () {
-        if (gen === generation) setTimeout(refresh, 2000);
+        if (gen === generation) setTimeout(function () { refresh(url); }, 2000);
       });
   }
 
@@ -119,10 +121,7 @@
   function liveStatus(p) {
     var status = p.getAttribute("data-status");
     var goTo = p.getAttribute("data-go-to");
-    poll(p.getAttribute("data-status-url"), function () { return 2000; }, function (now) { return now.status !== status; }, function () {
-      if (goTo) location.replace(goTo);
-      else refresh();
-    });
+    poll(p.getAttribute("data-status-url"), function () { return 2000; }, function (now) { return now.status !== status; }, function () { refresh(goTo || undefined); });
   }
 
   function qrLive(box) {
@@ -132,7 +131,7 @@
     var remaining = box.getAttribute("data-remaining-ms");
     var gen = generation;
     if (live) {
-      poll(box.getAttribute("data-status-url"), function () { return status === "pending" ? 2000 : 4000; }, function (now) { return now.status !== status || now.live !== live; }, refresh);
+      poll(box.getAttribute("data-status-url"), function () { return status === "pending" ? 2000 : 4000; }, function (now) { return now.status !== status || now.live !== live; }, function () { refresh(); });
     }
     if (timer && remaining !== null && status === "pending") {
       // Counted from this device's clock: the server gave the time left, not its own clock.
