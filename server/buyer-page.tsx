@@ -79,11 +79,24 @@ function document(locale: string, title: string, nonce: string, body: string): s
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
+// The locale of a (?locale=, Accept-Language) pair: few distinct pairs, each parsed once.
+const locales = new Map<string, BuyerLocale>();
+function localeOf(override: string | null, acceptLanguage: string | null): BuyerLocale {
+  const key = `${override ?? ""}\n${acceptLanguage ?? ""}`;
+  let hit = locales.get(key);
+  if (!hit) {
+    hit = resolveLocale(override, acceptLanguage);
+    if (locales.size > 1_000) locales.clear();
+    locales.set(key, hit);
+  }
+  return hit;
+}
+
 /** A buyer page's GET route handler. */
 export function buyerRoute(page: (ctx: BuyerContext) => Promise<BuyerPage>) {
   return async function GET(req: Request, route: RouteContext): Promise<Response> {
     const url = new URL(req.url);
-    const { locale, formatTag } = resolveLocale(url.searchParams.get("locale"), req.headers.get("accept-language"));
+    const { locale, formatTag } = localeOf(url.searchParams.get("locale"), req.headers.get("accept-language"));
     const raw = await route.params;
     const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
     const out = await page({ locale, formatTag, t: messages(locale), url, params, cookie: cookieReader(req) });

@@ -53,4 +53,6 @@ test("renders the buyer components as React does", async () => {
 test("awaits async components", async () => {
   const Async = async ({ n }: { n: number }) => h("b", null, String(n));
   assert.equal(await renderToHtml(h("p", null, h(Async, { n: 2 }), [h("i", { key: "k" }, "x")])), "<p><b>2</b><i>x</i></p>");
+  // What follows an async component waits for it, at every depth.
+  assert.equal(await renderToHtml(h("div", null, "a", h("p", null, h(Async, { n: 1 }), "b"), [h(Async, { key: "k", n: 3 }), "c"], "d")), "<div>a<p><b>1</b>b</p><b>3</b>cd</div>");
 });

@@ -54,29 +54,36 @@ function attributes(props: Record<string, unknown>): string {
   return out;
 }
 
-async function render(node: unknown, out: string[]): Promise<void> {
+// Synchronous while the tree is (a promise per node would cost more than the rendering): only an
+// async component's result is awaited, and what follows it waits for it.
+type Pending = Promise<void> | undefined;
+
+function renderList(list: readonly unknown[], from: number, out: string[]): Pending {
+  for (let i = from; i < list.length; i++) {
+    const pending = render(list[i], out);
+    if (pending) return pending.then(() => renderList(list, i + 1, out));
+  }
+  return undefined;
+}
+
+function render(node: unknown, out: string[]): Pending {
   if (node === null || node === undefined || typeof node === "boolean") return;
   if (typeof node === "string") return void out.push(escapeHtml(node));
   if (typeof node === "number" || typeof node === "bigint") return void out.push(String(node));
-  if (Array.isArray(node)) {
-    for (const child of node) await render(child, out);
-    return;
-  }
-  if (isThenable(node)) return render(await node, out);
+  if (Array.isArray(node)) return renderList(node, 0, out);
+  if (isThenable(node)) return Promise.resolve(node).then((v) => render(v, out));
   if (!isElement(node)) throw new Error(`buyer page render: cannot render ${typeof node}`);
   const { type, props } = node;
-  if (typeof type === "function") {
-    const result = (type as (p: unknown) => unknown)(props);
-    return render(isThenable(result) ? await result : result, out);
-  }
+  if (typeof type === "function") return render((type as (p: unknown) => unknown)(props), out);
   if (type === FRAGMENT) return render(props.children, out);
   if (typeof type !== "string") throw new Error("buyer page render: unsupported element type (a client component?)");
   out.push(`<${type}${attributes(props)}>`);
   if (VOID.has(type)) return;
   const inner = props.dangerouslySetInnerHTML as { __html: string } | undefined;
-  if (inner) out.push(inner.__html);
-  else await render(props.children, out);
-  out.push(`</${type}>`);
+  if (inner) return void out.push(inner.__html, `</${type}>`);
+  const pending = render(props.children, out);
+  if (!pending) return void out.push(`</${type}>`);
+  return pending.then(() => void out.push(`</${type}>`));
 }
 
 /** The HTML of a tree of server components (no hooks, no client components). */
