@@ -16,6 +16,7 @@ import { LiveStatus } from "@/components/checkout/live-status";
 import { QrLive } from "@/components/checkout/qr-live";
 import { RailIcon } from "@/components/checkout/rail-icon";
 import { StatusBadge } from "@/components/checkout/status-badge";
+import { PaymentSummary } from "@/components/checkout/payment-summary";
 
 /** Each tag's attributes lower-cased and sorted; void tags without their slash. */
 const normal = (html: string) =>
@@ -44,6 +45,7 @@ test("renders the buyer components as React does", async () => {
     h(QrLive, { status: "pending", live: true, statusUrl: "/qr/x/status", remainingMs: 65_000, expiresInLabel: "Expires in", checkingLabel: "c", lateLabel: "l" }),
     h(RailIcon, { icon: "pix", t, className: "h-10" }),
     h(StatusBadge, { status: "failed", label: "Falhou" }),
+    h(PaymentSummary, { t, title: "Pague com PIX", amount: "R$ 5,00", railName: "PIX", order: "o-1", txId: "tx_1", status: "pending", deadline: "amanhã", resultUrl: "/c/tx_1/result" }),
     h("input", { type: "radio", defaultChecked: true, required: true, autoFocus: false, readOnly: true, value: "v", spellCheck: false, "aria-invalid": true }),
     h("div", { dangerouslySetInnerHTML: { __html: "<svg></svg>" } }),
   ];

@@ -12,8 +12,7 @@ import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import { railOf, sandboxPaymentInstructions } from "@/lib/checkout/instructions";
 import { BuyerFrame, secondaryButtonClass } from "@/components/checkout/buyer-frame";
-import { StatusBadge } from "@/components/checkout/status-badge";
-import { LiveStatus } from "@/components/checkout/live-status";
+import { PaymentSummary } from "@/components/checkout/payment-summary";
 import { InstructionsView } from "@/components/checkout/instructions-view";
 import { AfterPayment } from "@/components/checkout/after-payment";
 
@@ -44,27 +43,7 @@ export async function sandboxPage(ctx: BuyerContext): Promise<BuyerPage> {
 
   return { title: t.pageTitle.payment, body: (
     <BuyerFrame t={t} locale={locale} path={`/pay/sandbox/${tx.id}`} merchantName={tx.merchantName} sandbox>
-      <section aria-labelledby="pay-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm print:border-0 print:p-0 print:shadow-none">
-        <h1 id="pay-title" className="text-base font-medium text-slate-700">
-          {title}
-        </h1>
-        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900" data-testid="amount">
-          {amount}
-        </p>
-        <p className="mt-1 text-sm text-slate-600">
-          {name} · {t.order} <span className="font-mono">{tx.merchantOrderId ?? tx.id}</span>
-        </p>
-        <p className="mt-3">
-          <span className="sr-only">{t.status}: </span>
-          <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
-        </p>
-        {tx.status === "pending" ? (
-          <p className="mt-2 text-sm text-slate-700" data-testid="pay-before">
-            {t.payBefore(deadline)}
-          </p>
-        ) : null}
-        <LiveStatus txId={tx.id} status={tx.status} checkingLabel={t.followsLive} goTo={resultUrl} />
-      </section>
+      <PaymentSummary t={t} title={title} amount={amount} railName={name} order={tx.merchantOrderId ?? tx.id} txId={tx.id} status={tx.status} deadline={deadline} resultUrl={resultUrl} />
 
       {tx.status === "pending" && ins.kind === "card" ? (
         <section aria-labelledby="card-title" className="mt-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
