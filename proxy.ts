@@ -5,6 +5,9 @@
 // - buyer pages (/checkout, /c, /pay, /qr): the buyer's locale (resolved once, passed on as request
 //   headers for the layout and the page) and the security headers with a per-request CSP nonce.
 // - the dashboard: its security headers, with a nonce as well.
+// The buyer pages themselves (selector, provider pages, result, QR counter) are route handlers
+// that set their own locale and headers (server/buyer-page.tsx): the production server calls
+// them without this proxy, so they never depend on it.
 import { NextResponse, type NextRequest } from "next/server";
 import { AppError, toEnvelope } from "@/lib/errors";
 import { newId, randomBase62 } from "@/lib/ids";
@@ -34,9 +37,13 @@ function withNonce(request: NextRequest, headers: (nonce: string) => Record<stri
   return response;
 }
 
+/** The buyer pages answered by server/buyer-page.tsx (their own CSP nonce, locale and headers). */
+const BUYER_PAGE = /^\/(?:checkout\/[^/]+|pay\/[^/]+\/[^/]+|c\/[^/]+\/result|qr\/[^/]+)$/;
+
 export function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;
   if (path.startsWith("/api/")) return malformedPath(request) ?? NextResponse.next();
+  if (BUYER_PAGE.test(path)) return NextResponse.next();
   if (path === "/dashboard" || path.startsWith("/dashboard/")) return withNonce(request, dashboardSecurityHeaders);
 
   const { locale, formatTag } = resolveLocale(request.nextUrl.searchParams.get("locale"), request.headers.get("accept-language"));

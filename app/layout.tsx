@@ -8,7 +8,7 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  // Buyer pages are in the buyer's language (proxy.ts); everything else is English.
+  // The buyer pages render their own document (server/buyer-page.tsx); what uses this layout is English.
   const lang = (await headers()).get("x-buyer-locale") ?? "en";
   return (
     <html lang={lang}>

@@ -7,7 +7,7 @@
 //   npm run bench [-- --duration 8 --connections 50 --payments 200 --history 1000000]
 // Rows: raw node, GET /api/v1/ping, POST /api/v1/payments (sbx_card, a new Idempotency-Key
 // each), GET /api/v1/payments?limit=50 (a merchant with --payments payments), GET
-// /checkout/<token> (the buyer's selector page, pt-BR; pages always go through Next), and the
+// /checkout/<token> (the buyer's selector page, pt-BR: a route handler on the fast path too), and the
 // checkout page's JavaScript (gzip bytes of the scripts it loads); then a merchant with --history
 // payments (90 days of them, written straight into the database through the same trigger that
 // keeps the rollups): GET /payments?limit=50 first page and a cursor page half-way down, and the

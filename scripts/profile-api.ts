@@ -4,6 +4,7 @@
 // repository (PROFILE_DIR, default /tmp/lp-profiles) for a flame graph viewer (e.g. speedscope).
 //   npx tsx scripts/profile-api.ts [--path /api/v1/ping] [--method GET] [--fast on|off] [--duration 10] [--payments 0]
 // --payments N: the merchant first makes N sandbox card payments (a list worth reading).
+// --path '/checkout/<token>': the buyer's selector page of a new session (Brazil, pt-BR).
 import { parseArgs } from "node:util";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -66,11 +67,17 @@ async function main() {
         const res = await fetch(`${server.url}/api/v1/payments`, { method: "POST", headers: { authorization: `Bearer ${m.sandbox.secretKey}`, "content-type": "application/json" }, body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: `seed-${i}` }) });
         if (!res.ok) throw new Error(`seeding payment ${i}: ${res.status} ${await res.text()}`);
       }
+      let target = values.path!;
+      if (target.includes("<token>")) {
+        const res = await fetch(`${server.url}/api/v1/checkout/sessions`, { method: "POST", headers: { authorization: `Bearer ${m.sandbox.secretKey}`, "content-type": "application/json" }, body: JSON.stringify({ amount: 100, country: "BR", customer: { firstName: "Ana", lastName: "Souza", email: "ana@example.com", phone: "+55 11 98765-4321" } }) });
+        if (!res.ok) throw new Error(`creating a checkout session: ${res.status} ${await res.text()}`);
+        target = target.replace("<token>", ((await res.json()) as { sessionId: string }).sessionId);
+      }
       const opts: autocannon.Options = {
-        url: `${server.url}${values.path}`,
+        url: `${server.url}${target}`,
         method: values.method as "GET",
         connections: 50,
-        headers: { authorization: `Bearer ${m.sandbox.secretKey}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${m.sandbox.secretKey}`, "content-type": "application/json", "accept-language": "pt-BR" },
         requests: values.method === "POST" ? [{ setupRequest: (r) => ({ ...r, headers: { ...r.headers, "idempotency-key": `p-${++n}` }, body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: `p-${n}` }) }) }] : undefined,
       };
       await autocannon({ ...opts, duration: 3 });

@@ -1,10 +1,9 @@
 // The selector form's round trip without script: a rejected pick comes back to the page by a 303,
 // and the document the buyer typed comes back in a short-lived cookie scoped to that session's
-// page (never in the URL, which lands in logs and history). Web tier (next/headers).
+// page (never in the URL, which lands in logs and history). Read from the request itself (the page handlers run without Next's request context).
 // The document of an accepted pick is kept the same way for "pay another way": in the buyer's
 // browser only (we never store it, API reference 4.4), scoped to that payment's retry form, and
 // handed on to the successor session's page when the buyer retries.
-import { cookies } from "next/headers";
 
 export const TYPED_DOCUMENT_COOKIE = "checkout_document";
 const MAX_AGE_S = 600;
@@ -27,10 +26,11 @@ export function keptDocumentCookie(txId: string, value: string, secure: boolean)
 /** The document kept for the retry of the payment this request is about (read from the request's cookies). */
 export function keptDocument(req: Request): string | undefined {
   const raw = (req.headers.get("cookie") ?? "").split(/;\s*/).find((c) => c.startsWith(`${KEPT_DOCUMENT_COOKIE}=`))?.slice(KEPT_DOCUMENT_COOKIE.length + 1);
-  return raw ? decodeSafe(raw) : undefined;
+  return raw ? decodeDocument(raw) : undefined;
 }
 
-function decodeSafe(raw: string): string | undefined {
+/** A document cookie's value as typed (bounded; undefined when it is not valid percent-encoding). */
+export function decodeDocument(raw: string): string | undefined {
   try {
     return decodeURIComponent(raw).slice(0, 40);
   } catch {
@@ -38,7 +38,3 @@ function decodeSafe(raw: string): string | undefined {
   }
 }
 
-export async function typedDocument(): Promise<string | undefined> {
-  const raw = (await cookies()).get(TYPED_DOCUMENT_COOKIE)?.value;
-  return raw ? decodeSafe(raw) : undefined;
-}

@@ -1,4 +1,3 @@
-"use client";
 // The selector's document field. Required (the hosted checkout sends the buyer's document with
 // every method); its hint, keyboard (`inputmode`) and capitalisation follow the method picked, so
 // a CPF opens a number pad and a CURP capital letters. Rendered on the server with what the
@@ -6,38 +5,29 @@
 // script; with script it follows the radio buttons. After a rejected pick the page comes back
 // with the typed value, the message under the field and the focus on it (`autofocus`). Before a
 // method is picked, a page whose methods want different documents names each method's rule.
-import { useEffect, useRef, useState } from "react";
+// Server-rendered; public/buyer/islands.js ([data-document]) follows the radio buttons.
 import type { DocumentRule } from "@/lib/catalog/rails";
 
 type Labels = { label: string; required: string; help: string; formats: Record<string, string> };
 
 const NUMERIC: ReadonlySet<DocumentRule> = new Set(["cpf_cnpj", "co_document"]);
+const HINT_CLASS = "text-sm text-slate-600";
 
 export function DocumentField({ methods, initialMethod, labels, error, value }: { methods: Array<{ id: string; rule: DocumentRule; name: string }>; initialMethod?: string; labels: Labels; error?: string | null; value?: string }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [picked, setPicked] = useState(initialMethod);
-  useEffect(() => {
-    const form = input.current?.form;
-    if (!form) return;
-    const onChange = (e: Event) => {
-      const target = e.target as HTMLInputElement;
-      if (target.name === "paymentMethodId") setPicked(target.value);
-    };
-    form.addEventListener("change", onChange);
-    return () => form.removeEventListener("change", onChange);
-  }, []);
-
+  const picked = initialMethod;
   const rules = [...new Set(methods.map((m) => m.rule))];
   const rule = methods.find((m) => m.id === picked)?.rule ?? (rules.length === 1 ? rules[0] : undefined);
   const hint = rule ? labels.formats[rule] : null;
   const numeric = rule ? NUMERIC.has(rule) : rules.length > 0 && rules.every((r) => NUMERIC.has(r));
+  // What the island needs to follow a pick: each method's rule, the formats, the help sentence.
+  const island = JSON.stringify({ rules: Object.fromEntries(methods.map((m) => [m.id, m.rule])), formats: labels.formats, help: labels.help, numeric: [...NUMERIC], hintClass: HINT_CLASS });
   return (
-    <div className="mt-5" id="document">
+    <div className="mt-5" id="document" data-document={island}>
       <label htmlFor="documentId" className="block font-semibold text-slate-900">
         {labels.label} <span className="text-sm font-normal text-slate-700">({labels.required})</span>
       </label>
       {hint ? (
-        <p id="documentId-hint" className="text-sm text-slate-600" data-testid="document-format">
+        <p id="documentId-hint" className={HINT_CLASS} data-testid="document-format">
           {hint}. {labels.help}
         </p>
       ) : (
@@ -53,7 +43,6 @@ export function DocumentField({ methods, initialMethod, labels, error, value }: 
         </div>
       )}
       <input
-        ref={input}
         id="documentId"
         name="documentId"
         type="text"

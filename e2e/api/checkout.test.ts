@@ -266,7 +266,7 @@ describe("GET /checkout/sessions/{token} and select", () => {
 });
 
 describe("buyer pages over HTTP", () => {
-  test("security headers with a per-response nonce that Next's own scripts carry", async () => {
+  test("security headers with a per-response nonce that the page's scripts carry", async () => {
     const s = (await createSession({ amount: 10, customer })).body;
     const res = await fetch(`${API_URL}/checkout/${s.sessionId}`);
     assert.equal(res.status, 200);

@@ -2,6 +2,7 @@
 // is the buyer's only credential, so nothing here reaches beyond its own session (and, once
 // used, the one transaction it created, and the session that succeeded it).
 import { db } from "@/lib/db";
+import { singleton } from "@/lib/singleton";
 import { findSession, isExpired } from "@/lib/checkout/get-session";
 import { offeredMethods, type OfferedMethod } from "@/lib/checkout/offered-methods";
 import { retryOffer } from "@/lib/checkout/create-successor";
@@ -14,13 +15,26 @@ export type CheckoutPage =
   | { kind: "used"; merchantName: string; sandbox: boolean; txId: string | null; txStatus: string | null; returnUrl: string | null; canRetry: boolean }
   | { kind: "open"; merchantName: string; sandbox: boolean; session: CheckoutSession; methods: OfferedMethod[] };
 
+// The merchant's name, shown on every view of the page: read once per 10 s per merchant, so a
+// page view costs one query (its session) — a rename shows within seconds.
+const NAME_TTL_MS = 10_000;
+const names = singleton("checkout-merchant-names", () => new Map<string, { at: number; name: string }>());
+
+async function merchantNameOf(merchantId: string): Promise<string> {
+  const hit = names.get(merchantId);
+  if (hit && Date.now() - hit.at < NAME_TTL_MS) return hit.name;
+  const name = (await db().merchant.findUnique({ where: { id: merchantId }, select: { name: true } }))?.name ?? "";
+  if (names.size > 50_000) names.clear();
+  names.set(merchantId, { at: Date.now(), name });
+  return name;
+}
+
 export async function loadCheckoutPage(token: string): Promise<CheckoutPage> {
   const s = await findSession(token);
   if (!s) return { kind: "unknown" };
   // The buyer paid another way: an old link leads to where they went.
   if (s.nextSessionId) return { kind: "moved", nextSessionId: s.nextSessionId };
-  const merchant = await db().merchant.findUnique({ where: { id: s.merchantId }, select: { name: true } });
-  const merchantName = merchant?.name ?? "";
+  const merchantName = await merchantNameOf(s.merchantId);
   const sandbox = s.environment === "sandbox";
   if (isExpired(s)) return { kind: "expired", merchantName, sandbox };
   if (s.status === "completed") {

@@ -1,6 +1,6 @@
-// Security headers of the pages: the buyer's (/checkout, /c, /pay) and the dashboard's. A fresh nonce per response: Next
-// puts it on its own scripts when it finds it in the request's CSP header, and nothing else may
-// run. Checkout URLs carry the session token, so no referrer leaves the page and nothing is
+// Security headers of the pages: the buyer's (/checkout, /c, /pay, /qr) and the dashboard's. A
+// fresh nonce per response: the buyer pages put it on their islands script (server/buyer-page.tsx),
+// Next on its own scripts when it finds it in the request's CSP header; nothing else may run. Checkout URLs carry the session token, so no referrer leaves the page and nothing is
 // cached; the pages cannot be framed.
 import { config } from "@/lib/config";
 import { providerConfigs } from "@/lib/providers/registry";

@@ -57,9 +57,20 @@ export function resolveLocale(override: string | null | undefined, acceptLanguag
   return { locale: "en", formatTag: DEFAULT_TAG.en };
 }
 
+// Formatters are costly to build (ICU data per locale) and there are few of them: kept per
+// (tag, currency) and (tag, time zone). Immutable, so a copy per bundle (no singleton) is harmless.
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Money for people: the currency's own symbol and decimals in the buyer's format. */
 export function formatMoney(major: number, currency: string, formatTag: string): string {
-  return new Intl.NumberFormat(formatTag, { style: "currency", currency }).format(major);
+  const key = `${formatTag}|${currency}`;
+  let f = moneyFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(formatTag, { style: "currency", currency });
+    if (moneyFormats.size < 1_000) moneyFormats.set(key, f);
+  }
+  return f.format(major);
 }
 
 const COUNTRY_TIME_ZONE: Record<string, string> = { BRA: "America/Sao_Paulo", MEX: "America/Mexico_City", COL: "America/Bogota", PER: "America/Lima", CHL: "America/Santiago", ARG: "America/Argentina/Buenos_Aires" };
@@ -67,5 +78,11 @@ const COUNTRY_TIME_ZONE: Record<string, string> = { BRA: "America/Sao_Paulo", ME
 /** A moment in the buyer's country's time (UTC when unknown), with the zone named. */
 export function formatDateTime(date: Date, formatTag: string, countryIso3?: string | null): string {
   const timeZone = (countryIso3 && COUNTRY_TIME_ZONE[countryIso3]) || "UTC";
-  return new Intl.DateTimeFormat(formatTag, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" }).format(date);
+  const key = `${formatTag}|${timeZone}`;
+  let f = dateFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(formatTag, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" });
+    if (dateFormats.size < 1_000) dateFormats.set(key, f);
+  }
+  return f.format(date);
 }

@@ -10,7 +10,7 @@ import { apiRoutes, matchRoute } from "./api-dispatch.ts";
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** The manifest Next writes for these files ("/api/v1/x/[id]/route" -> "app/api/v1/x/[id]/route.js"). */
-function manifestOfRouteFiles(): Record<string, string> {
+function manifestOfRouteFiles(top = "app/api/v1"): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const e of readdirSync(path.join(root, dir), { withFileTypes: true })) {
@@ -19,7 +19,7 @@ function manifestOfRouteFiles(): Record<string, string> {
       else if (e.name === "route.ts") out[`/${dir.slice("app/".length)}/route`] = `${rel.slice(0, -3)}.js`;
     }
   };
-  walk("app/api/v1");
+  walk(top);
   return out;
 }
 
@@ -57,4 +57,15 @@ test("static segments win over [param], which wins over [...rest]; unknown paths
   assert.deepEqual(matchRoute(table, ["api", "v1", "payments", "tx_1", "nope"])?.params, { path: ["payments", "tx_1", "nope"] });
   assert.equal(matchRoute(table, ["api", "v1", "nothing"])?.route.file, "rest.js");
   assert.equal(matchRoute(table, ["api", "v1"]), null);
+});
+
+test("the buyer pages' route files are the page table, reached by their paths; their other routes stay with Next", () => {
+  const all = { ...manifest, ...["checkout", "pay", "c", "qr"].reduce((m, d) => ({ ...m, ...manifestOfRouteFiles(`app/${d}`) }), {}) };
+  const pages = apiRoutes(all, true);
+  assert.deepEqual(pages.map((r) => r.page).sort(), ["/c/[txId]/result/route", "/checkout/[token]/route", "/pay/[provider]/[txId]/route", "/pay/sandbox/[txId]/route", "/qr/[token]/route"]);
+  assert.equal(matchRoute(pages, ["pay", "sandbox", "tx_1"])?.route.page, "/pay/sandbox/[txId]/route");
+  assert.deepEqual(matchRoute(pages, ["pay", "pagosur", "tx_1"])?.params, { provider: "pagosur", txId: "tx_1" });
+  assert.equal(matchRoute(pages, ["checkout", "cs_1", "select"]), null);
+  assert.equal(matchRoute(pages, ["qr", "tok", "status"]), null);
+  assert.deepEqual(apiRoutes(all).map((r) => r.page).sort(), Object.keys(manifest).sort());
 });

@@ -15,6 +15,10 @@
 // - writes the Response back with backpressure, streams included, and drains an unread body so
 //   the keep-alive connection stays usable.
 // HEAD, OPTIONS, a trailing slash or an odd path go to Next, which has rules for them.
+//
+// The buyer pages (selector, provider pages, result, QR counter) are route handlers too
+// (server/buyer-page.tsx: they answer finished HTML and set their own CSP and locale), and their
+// GETs take the same path: BUYER_PAGES below.
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
@@ -28,17 +32,20 @@ const PEER_HEADER = "x-lp-peer-address";
 const FAST_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 // An API path with ordinary segments: no trailing slash, no empty, "." or ".." segment.
 const PLAIN_PATH = /^\/api\/v1(?:\/(?!\.\.?(?:\/|$))[^/?#]+)*$/;
+/** The buyer pages' route files (GET only), and the paths that may be one of them. */
+const BUYER_PAGES = new Set(["/checkout/[token]/route", "/pay/[provider]/[txId]/route", "/pay/sandbox/[txId]/route", "/c/[txId]/result/route", "/qr/[token]/route"]);
+const BUYER_PATH = /^\/(?:checkout|pay|c|qr)(?:\/(?!\.\.?(?:\/|$))[^/?#]+)+$/;
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "rest"; name: string };
 export type ApiRoute = { page: string; file: string; segments: Segment[] };
 type Loaded = Partial<Record<string, Handler>>;
 
-/** The /api/v1 route files of a build, from its app-paths manifest, most specific first. */
-export function apiRoutes(manifest: Record<string, string>): ApiRoute[] {
+/** The /api/v1 route files of a build (or, with `buyer`, its buyer pages), from its app-paths manifest, most specific first. */
+export function apiRoutes(manifest: Record<string, string>, buyer = false): ApiRoute[] {
   const routes: ApiRoute[] = [];
   for (const [page, file] of Object.entries(manifest)) {
-    if (!page.startsWith("/api/v1/") || !page.endsWith("/route")) continue;
+    if (buyer ? !BUYER_PAGES.has(page) : !page.startsWith("/api/v1/") || !page.endsWith("/route")) continue;
     const parts = page.slice(1, -"/route".length).split("/");
     const segments: Segment[] = parts.map((p) => {
       const rest = /^\[\.\.\.(\w+)\]$/.exec(p);
@@ -203,7 +210,9 @@ export function createApiDispatch(root: string, log: (s: string) => void): ApiDi
   const serverDir = path.join(root, ".next/server");
   const manifestFile = path.join(serverDir, "app-paths-manifest.json");
   if (!existsSync(manifestFile)) return null;
-  const routes = apiRoutes(JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, string>);
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, string>;
+  const routes = apiRoutes(manifest);
+  const pages = apiRoutes(manifest, true);
   const require = createRequire(path.join(serverDir, "index.js"));
   const loaded = new Map<string, Loaded | Promise<Loaded>>();
 
@@ -237,17 +246,18 @@ export function createApiDispatch(root: string, log: (s: string) => void): ApiDi
   const dispatch = (req: IncomingMessage, res: ServerResponse): boolean => {
     const method = req.method ?? "";
     const url = req.url ?? "";
-    if (!FAST_METHODS.has(method) || !url.startsWith("/api/v1/")) return false;
+    const api = url.startsWith("/api/v1/");
+    if (api ? !FAST_METHODS.has(method) : method !== "GET") return false;
     const q = url.indexOf("?");
     const pathname = q === -1 ? url : url.slice(0, q);
-    if (!PLAIN_PATH.test(pathname)) return false;
+    if (!(api ? PLAIN_PATH : BUYER_PATH).test(pathname)) return false;
     let parts: string[];
     try {
       parts = pathname.slice(1).split("/").map(decodeURIComponent);
     } catch {
       return false; // a malformed percent-escape: proxy.ts answers it with the contract's 400
     }
-    const found = matchRoute(routes, parts);
+    const found = matchRoute(api ? routes : pages, parts);
     if (!found) return false;
 
     const aborted = new AbortController();
@@ -273,7 +283,7 @@ export function createApiDispatch(root: string, log: (s: string) => void): ApiDi
   };
 
   const warm = async () => {
-    for (const route of routes) {
+    for (const route of [...pages, ...routes]) {
       await new Promise((r) => setImmediate(r));
       try {
         await load(route);

@@ -3,7 +3,7 @@
 // the store's returnUrl).
 import { toMajor } from "@/lib/money/amount";
 import { formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
+import type { BuyerContext, BuyerPage } from "@/server/buyer-page";
 import { buyerPayment, storeNotified } from "@/lib/checkout/buyer-payment";
 import { railLabel } from "@/lib/i18n/rail-label";
 import { retryOffer } from "@/lib/checkout/create-successor";
@@ -13,26 +13,23 @@ import { AfterPayment } from "@/components/checkout/after-payment";
 import { StatusBadge } from "@/components/checkout/status-badge";
 import { LiveStatus } from "@/components/checkout/live-status";
 
-export const dynamic = "force-dynamic";
-export const generateMetadata = () => buyerMetadata("result");
-
-export default async function ResultPage({ params }: { params: Promise<{ txId: string }> }) {
-  const { txId } = await params;
-  const { t, locale, formatTag } = await buyerLocale();
+export async function resultPage({ params, t, locale, formatTag }: BuyerContext): Promise<BuyerPage> {
+  const txId = params.txId!;
+  const title = t.pageTitle.result;
   const tx = await buyerPayment(txId);
   const path = `/c/${txId}/result`;
   if (!tx) {
-    return (
+    return { title, body: (
       <BuyerFrame t={t} locale={locale} path={path}>
         <Notice title={t.paymentNotFoundTitle}>
           <p>{t.paymentNotFoundBody}</p>
         </Notice>
       </BuyerFrame>
-    );
+    ) };
   }
   const retry = await retryOffer(tx.id, tx.status);
   const body = tx.status === "completed" && (await storeNotified(tx)) ? t.completedNotified : (t.resultBody[tx.status] ?? "");
-  return (
+  return { title, body: (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={tx.merchantName} sandbox={tx.environment === "sandbox"}>
       <section aria-labelledby="result-title" className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
         <h1 id="result-title" className="text-2xl font-semibold text-slate-900">
@@ -57,5 +54,5 @@ export default async function ResultPage({ params }: { params: Promise<{ txId: s
         <AfterPayment t={t} locale={locale} txId={tx.id} status={tx.status} retry={retry} returnUrl={tx.returnUrl} merchantName={tx.merchantName} />
       </section>
     </BuyerFrame>
-  );
+  ) };
 }

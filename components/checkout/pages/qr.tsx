@@ -3,10 +3,9 @@
 // deadline, and follows the order live (components/checkout/qr-live.tsx polls /qr/{token}/status;
 // the server renders the page again when it changes or the countdown ends): paid, expired or
 // cancelled replace the code. In the buyer's language (es, pt-BR, en).
-import type { Metadata } from "next";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale } from "@/server/buyer-locale";
+import type { BuyerContext, BuyerPage } from "@/server/buyer-page";
 import { publicQrOrder } from "@/lib/qr/orders";
 import { qrSvg } from "@/lib/qr/image";
 import { BuyerFrame, Notice } from "@/components/checkout/buyer-frame";
@@ -14,27 +13,24 @@ import { StatusBadge } from "@/components/checkout/status-badge";
 import { QrLive } from "@/components/checkout/qr-live";
 import { CopyButton } from "@/components/checkout/copy-button";
 
-export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "PIX", robots: { index: false, follow: false } };
-
-export default async function QrCounterPage({ params }: { params: Promise<{ token: string }> }) {
-  const { token } = await params;
-  const { t, locale, formatTag } = await buyerLocale();
+export async function qrPage({ params, t, locale, formatTag }: BuyerContext): Promise<BuyerPage> {
+  const token = params.token!;
+  const title = "PIX";
   const o = await publicQrOrder(token);
   const path = `/qr/${token}`;
   if (!o) {
-    return (
+    return { title, body: (
       <BuyerFrame t={t} locale={locale} path={path}>
         <Notice title={t.qrNotFoundTitle}>
           <p>{t.qrNotFoundBody}</p>
         </Notice>
       </BuyerFrame>
-    );
+    ) };
   }
   const pending = o.status === "pending";
   // The SVG markup is the qrcode package's rendering of our own payload, not user text.
   const svg = pending ? await qrSvg(o.qrPayload) : null;
-  return (
+  return { title, body: (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={o.establishment.name} sandbox={o.environment === "sandbox"}>
       <section aria-labelledby="qr-title" className="rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
         <h1 id="qr-title" className="text-2xl font-semibold text-slate-900">
@@ -74,5 +70,5 @@ export default async function QrCounterPage({ params }: { params: Promise<{ toke
         </dl>
       </section>
     </BuyerFrame>
-  );
+  ) };
 }

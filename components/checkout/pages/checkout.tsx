@@ -1,54 +1,47 @@
 // The buyer's method selector (/checkout/<token>): what they pay, to whom, and a plain HTML form
 // of the methods that accept the amount. Works before (and without) any script; errors from a
 // rejected pick come back as query parameters and are shown next to their field.
-import { redirect } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
-import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
 import { loadCheckoutPage } from "@/lib/checkout/checkout-page";
 import { railLabel } from "@/lib/i18n/rail-label";
 import { BuyerFrame, Notice, buttonClass, secondaryButtonClass } from "@/components/checkout/buyer-frame";
 import { RailIcon } from "@/components/checkout/rail-icon";
 import { DocumentField } from "@/components/checkout/document-field";
 import { MethodGuard } from "@/components/checkout/method-guard";
-import { typedDocument } from "@/server/checkout-form";
+import { TYPED_DOCUMENT_COOKIE, decodeDocument } from "@/server/checkout-form";
+import type { BuyerContext, BuyerPage } from "@/server/buyer-page";
 
-export const dynamic = "force-dynamic";
-export const generateMetadata = () => buyerMetadata("checkout");
-
-type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-export default async function CheckoutPage({ params, searchParams }: Props) {
-  const { token } = await params;
-  const query = await searchParams;
-  const { t, locale, formatTag } = await buyerLocale();
+export async function checkoutPage({ params, url, cookie, t, locale, formatTag }: BuyerContext): Promise<BuyerPage> {
+  const token = params.token!;
+  const one = (name: string) => url.searchParams.get(name) ?? undefined;
   const page = await loadCheckoutPage(token);
   const path = `/checkout/${token}`;
+  const title = t.pageTitle.checkout;
 
   // After "pay another way", the first link leads on to the session the buyer moved to.
-  if (page.kind === "moved") redirect(`/checkout/${page.nextSessionId}?locale=${locale}`);
+  if (page.kind === "moved") return { redirect: `/checkout/${page.nextSessionId}?locale=${locale}` };
   if (page.kind === "unknown") {
-    return (
+    return { title, body: (
       <BuyerFrame t={t} locale={locale} path={path}>
         <Notice title={t.unknownTitle}>
           <p>{t.unknownBody}</p>
         </Notice>
       </BuyerFrame>
-    );
+    ) };
   }
   if (page.kind === "expired") {
-    return (
+    return { title, body: (
       <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
         <Notice title={t.expiredTitle}>
           <p>{t.expiredBody(page.merchantName)}</p>
         </Notice>
       </BuyerFrame>
-    );
+    ) };
   }
   if (page.kind === "used") {
     const ended = page.txStatus === "failed" || page.txStatus === "expired";
-    return (
+    return { title, body: (
       <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
         <Notice title={ended ? t.resultTitle[page.txStatus!]! : t.usedTitle}>
           <p>{ended ? t.resultBody[page.txStatus!] : t.usedBody}</p>
@@ -82,13 +75,13 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
           ) : null}
         </Notice>
       </BuyerFrame>
-    );
+    ) };
   }
 
   const { session: s, methods } = page;
-  const error = one(query.error);
-  const errorField = one(query.field);
-  const picked = one(query.method) ?? (methods.length === 1 ? methods[0]!.rail.paymentMethodId : undefined);
+  const error = one("error");
+  const errorField = one("field");
+  const picked = one("method") ?? (methods.length === 1 ? methods[0]!.rail.paymentMethodId : undefined);
   // The headline is what the merchant asked (decisions.md, Money): in its presentment currency,
   // or, asked in USD with a country whose methods share one currency, in that currency with the
   // USD beside it. The USD a presentment amount credits the merchant (less the FX markup) is the
@@ -111,9 +104,10 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const methodMissing = error === "choose_method";
   const formError = error && !documentError && !methodMissing ? (t.errors[error] ?? t.errors.generic) : null;
   // The document comes back after a rejected pick, and after "pay another way" (the one typed for the failed payment).
-  const typed = error || s.previousSessionId ? await typedDocument() : undefined;
+  const typedRaw = error || s.previousSessionId ? cookie(TYPED_DOCUMENT_COOKIE) : undefined;
+  const typed = typedRaw ? decodeDocument(typedRaw) : undefined;
 
-  return (
+  return { title, body: (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
       <section aria-labelledby="pay-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
         <h1 id="pay-title" className="text-base font-medium text-slate-700">
@@ -194,5 +188,5 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
         </form>
       )}
     </BuyerFrame>
-  );
+  ) };
 }

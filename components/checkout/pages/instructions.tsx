@@ -2,57 +2,33 @@
 // the service shows them on its own page, in the buyer's language, with the rail's deadline and
 // a copy to keep. While pending the page follows the payment and moves to the result page on its
 // own when it is paid, failed or expired.
-import { notFound } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { railLabel } from "@/lib/i18n/rail-label";
-import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
+import type { BuyerContext, BuyerPage } from "@/server/buyer-page";
+import { paymentNotFound } from "@/components/checkout/pages/not-found";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import { providerPaymentInstructions, railOf } from "@/lib/checkout/instructions";
 import { BuyerFrame, secondaryButtonClass } from "@/components/checkout/buyer-frame";
-import { StatusBadge } from "@/components/checkout/status-badge";
-import { LiveStatus } from "@/components/checkout/live-status";
+import { PaymentSummary } from "@/components/checkout/payment-summary";
 import { InstructionsView } from "@/components/checkout/instructions-view";
 import { AfterPayment } from "@/components/checkout/after-payment";
 
-export const dynamic = "force-dynamic";
-export const generateMetadata = () => buyerMetadata("instructions");
-
-export default async function InstructionsPage({ params }: { params: Promise<{ provider: string; txId: string }> }) {
-  const { provider, txId } = await params;
-  const tx = await buyerPayment(txId);
-  if (!tx || tx.provider !== provider || !tx.instructions) notFound();
-  const { t, locale, formatTag } = await buyerLocale();
+export async function instructionsPage(ctx: BuyerContext): Promise<BuyerPage> {
+  const { params, t, locale, formatTag } = ctx;
+  const provider = params.provider!;
+  const tx = await buyerPayment(params.txId!);
+  if (!tx || tx.provider !== provider || !tx.instructions) return paymentNotFound(ctx, `/pay/${provider}/${params.txId}`);
   const amount = formatMoney(toMajor(tx.amountLocal, tx.currencyLocal), tx.currencyLocal, formatTag);
   const name = railLabel(t, railOf(tx), tx.railName);
   const title = t.payWith[tx.method] ?? name;
   const deadline = formatDateTime(tx.expiresAt, formatTag, tx.country);
   const resultUrl = `/c/${tx.id}/result?locale=${locale}`;
   const retry = tx.status === "pending" ? null : await retryOffer(tx.id, tx.status);
-  return (
+  return { title: t.pageTitle.instructions, body: (
     <BuyerFrame t={t} locale={locale} path={`/pay/${provider}/${tx.id}`} merchantName={tx.merchantName} sandbox={tx.environment === "sandbox"}>
-      <section aria-labelledby="pay-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm print:border-0 print:p-0 print:shadow-none">
-        <h1 id="pay-title" className="text-base font-medium text-slate-700">
-          {title}
-        </h1>
-        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900" data-testid="amount">
-          {amount}
-        </p>
-        <p className="mt-1 text-sm text-slate-600">
-          {name} · {t.order} <span className="font-mono">{tx.merchantOrderId ?? tx.id}</span>
-        </p>
-        <p className="mt-3">
-          <span className="sr-only">{t.status}: </span>
-          <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
-        </p>
-        {tx.status === "pending" ? (
-          <p className="mt-2 text-sm text-slate-700" data-testid="pay-before">
-            {t.payBefore(deadline)}
-          </p>
-        ) : null}
-        <LiveStatus txId={tx.id} status={tx.status} checkingLabel={t.followsLive} goTo={resultUrl} />
-      </section>
+      <PaymentSummary t={t} title={title} amount={amount} railName={name} order={tx.merchantOrderId ?? tx.id} txId={tx.id} status={tx.status} deadline={deadline} resultUrl={resultUrl} />
       {tx.status === "pending" ? <InstructionsView ins={providerPaymentInstructions(tx, t)} t={t} locale={locale} txId={tx.id} deadline={deadline} title={title} /> : null}
       {tx.status === "pending" ? (
         <a href={resultUrl} className={`${secondaryButtonClass} mt-4 print:hidden`}>
@@ -62,5 +38,5 @@ export default async function InstructionsPage({ params }: { params: Promise<{ p
         <AfterPayment t={t} locale={locale} txId={tx.id} status={tx.status} retry={retry} returnUrl={tx.returnUrl} merchantName={tx.merchantName} resultUrl={resultUrl} />
       )}
     </BuyerFrame>
-  );
+  ) };
 }

@@ -3,22 +3,19 @@
 // boleto, a card form stand-in) with the rail's deadline, and test-mode buttons to pay or fail.
 // While pending it follows the payment and moves to the result page on its own (decisions.md,
 // Hosted checkout: after a failure).
-import { notFound } from "next/navigation";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { railLabel } from "@/lib/i18n/rail-label";
-import { buyerLocale, buyerMetadata } from "@/server/buyer-locale";
+import type { BuyerContext, BuyerPage } from "@/server/buyer-page";
+import { paymentNotFound } from "@/components/checkout/pages/not-found";
 import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import { railOf, sandboxPaymentInstructions } from "@/lib/checkout/instructions";
 import { BuyerFrame, secondaryButtonClass } from "@/components/checkout/buyer-frame";
-import { StatusBadge } from "@/components/checkout/status-badge";
-import { LiveStatus } from "@/components/checkout/live-status";
+import { PaymentSummary } from "@/components/checkout/payment-summary";
 import { InstructionsView } from "@/components/checkout/instructions-view";
 import { AfterPayment } from "@/components/checkout/after-payment";
 
-export const dynamic = "force-dynamic";
-export const generateMetadata = () => buyerMetadata("payment");
 
 /** A field of the card form stand-in: filled with test data, read-only. */
 function StandInField({ id, label, value }: { id: string; label: string; value: string }) {
@@ -32,11 +29,10 @@ function StandInField({ id, label, value }: { id: string; label: string; value: 
   );
 }
 
-export default async function SandboxPaymentPage({ params }: { params: Promise<{ txId: string }> }) {
-  const { txId } = await params;
-  const tx = await buyerPayment(txId);
-  if (!tx || tx.environment !== "sandbox") notFound();
-  const { t, locale, formatTag } = await buyerLocale();
+export async function sandboxPage(ctx: BuyerContext): Promise<BuyerPage> {
+  const { params, t, locale, formatTag } = ctx;
+  const tx = await buyerPayment(params.txId!);
+  if (!tx || tx.environment !== "sandbox") return paymentNotFound(ctx, `/pay/sandbox/${params.txId}`);
   const ins = sandboxPaymentInstructions(tx, t);
   const amount = formatMoney(toMajor(tx.amountLocal, tx.currencyLocal), tx.currencyLocal, formatTag);
   const resultUrl = `/c/${tx.id}/result?locale=${locale}`;
@@ -45,29 +41,9 @@ export default async function SandboxPaymentPage({ params }: { params: Promise<{
   const deadline = formatDateTime(tx.expiresAt, formatTag, tx.country);
   const retry = tx.status === "pending" ? null : await retryOffer(tx.id, tx.status);
 
-  return (
+  return { title: t.pageTitle.payment, body: (
     <BuyerFrame t={t} locale={locale} path={`/pay/sandbox/${tx.id}`} merchantName={tx.merchantName} sandbox>
-      <section aria-labelledby="pay-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm print:border-0 print:p-0 print:shadow-none">
-        <h1 id="pay-title" className="text-base font-medium text-slate-700">
-          {title}
-        </h1>
-        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900" data-testid="amount">
-          {amount}
-        </p>
-        <p className="mt-1 text-sm text-slate-600">
-          {name} · {t.order} <span className="font-mono">{tx.merchantOrderId ?? tx.id}</span>
-        </p>
-        <p className="mt-3">
-          <span className="sr-only">{t.status}: </span>
-          <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
-        </p>
-        {tx.status === "pending" ? (
-          <p className="mt-2 text-sm text-slate-700" data-testid="pay-before">
-            {t.payBefore(deadline)}
-          </p>
-        ) : null}
-        <LiveStatus txId={tx.id} status={tx.status} checkingLabel={t.followsLive} goTo={resultUrl} />
-      </section>
+      <PaymentSummary t={t} title={title} amount={amount} railName={name} order={tx.merchantOrderId ?? tx.id} txId={tx.id} status={tx.status} deadline={deadline} resultUrl={resultUrl} />
 
       {tx.status === "pending" && ins.kind === "card" ? (
         <section aria-labelledby="card-title" className="mt-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -111,5 +87,5 @@ export default async function SandboxPaymentPage({ params }: { params: Promise<{
         </a>
       ) : null}
     </BuyerFrame>
-  );
+  ) };
 }

@@ -1,0 +1,119 @@
+// The buyer pages (/checkout/<token>, /pay/…, /c/<tx>/result, /qr/<token>) as route handlers that
+// answer a finished HTML document (issue 23): rendered on the server from our components
+// (server/html/render.ts), with no framework runtime on the client; the interactive bits are
+// the islands of public/buyer/islands.js, loaded with the response's nonce. A page handler uses
+// only its Request (locale from ?locale= and Accept-Language, cookies from the header): the
+// production server calls it on its fast path (scripts/lib/api-dispatch.ts), without proxy.ts.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import path from "node:path";
+import type { ReactNode } from "react";
+import { resolveLocale, type BuyerLocale } from "@/lib/i18n/locale";
+import { messages, type Messages } from "@/lib/i18n/messages";
+import { buyerSecurityHeaders } from "@/lib/http/page-headers";
+import { randomBase62 } from "@/lib/ids";
+import { renderToHtml, escapeHtml } from "@/lib/html/render";
+
+export type BuyerContext = BuyerLocale & {
+  t: Messages;
+  url: URL;
+  params: Record<string, string>;
+  cookie: (name: string) => string | undefined;
+};
+
+/** What a page handler answers: a page (its tab title and body), a redirect, or not found. */
+export type BuyerPage = { title: string; body: ReactNode; status?: number } | { redirect: string };
+
+const dev = () => process.env.NODE_ENV === "development";
+
+// The stylesheet: in a production build, the one Next built for the root layout (Tailwind over
+// the whole source, buyer components included), read once from the build's manifest; under
+// `next dev`, compiled on request by app/checkout-assets/buyer.css (route.ts).
+let stylesheets: string[] | undefined;
+function stylesheetHrefs(): string[] {
+  if (dev()) return ["/checkout-assets/buyer.css"];
+  if (stylesheets) return stylesheets;
+  try {
+    const manifest = readFileSync(path.join(process.cwd(), ".next/server/app/page_client-reference-manifest.js"), "utf8");
+    const layout = /"\[project\]\/app\/layout":(\[[^\]]*\])/.exec(manifest);
+    const files = layout ? (JSON.parse(layout[1]!) as Array<{ path: string }>).map((f) => `/_next/${f.path}`) : [];
+    return (stylesheets = files.length ? files : ["/checkout-assets/buyer.css"]);
+  } catch {
+    return (stylesheets = ["/checkout-assets/buyer.css"]);
+  }
+}
+
+// The islands' script, versioned by its content (public/ is served without a cache-busting name).
+let islands: string | undefined;
+function islandsSrc(): string {
+  if (islands && !dev()) return islands;
+  let version = "0";
+  try {
+    version = createHash("sha256").update(readFileSync(path.join(process.cwd(), "public/buyer/islands.js"))).digest("hex").slice(0, 10);
+  } catch {
+    // Served anyway; only the cache key is lost.
+  }
+  return (islands = `/buyer/islands.js?v=${version}`);
+}
+
+function cookieReader(req: Request): (name: string) => string | undefined {
+  const header = req.headers.get("cookie") ?? "";
+  return (name) => {
+    const found = header.split(/;\s*/).find((c) => c.startsWith(`${name}=`));
+    return found === undefined ? undefined : found.slice(name.length + 1);
+  };
+}
+
+function document(locale: string, title: string, nonce: string, body: string): string {
+  const css = stylesheetHrefs()
+    .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
+    .join("");
+  return (
+    `<!DOCTYPE html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title><meta name="robots" content="noindex, nofollow"><link rel="icon" href="/icon.svg" type="image/svg+xml">` +
+    `${css}<script src="${escapeHtml(islandsSrc())}" nonce="${nonce}" defer></script></head>` +
+    `<body class="min-h-screen bg-slate-50 text-slate-900 antialiased">${body}</body></html>`
+  );
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+// The locale of a (?locale=, Accept-Language) pair: few distinct pairs, each parsed once.
+const locales = new Map<string, BuyerLocale>();
+function localeOf(override: string | null, acceptLanguage: string | null): BuyerLocale {
+  const key = `${override ?? ""}\n${acceptLanguage ?? ""}`;
+  let hit = locales.get(key);
+  if (!hit) {
+    hit = resolveLocale(override, acceptLanguage);
+    if (locales.size > 1_000) locales.clear();
+    locales.set(key, hit);
+  }
+  return hit;
+}
+
+/** A buyer page's GET route handler. */
+export function buyerRoute(page: (ctx: BuyerContext) => Promise<BuyerPage>) {
+  return async function GET(req: Request, route: RouteContext): Promise<Response> {
+    const url = new URL(req.url);
+    const { locale, formatTag } = localeOf(url.searchParams.get("locale"), req.headers.get("accept-language"));
+    const raw = await route.params;
+    const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
+    const out = await page({ locale, formatTag, t: messages(locale), url, params, cookie: cookieReader(req) });
+    const nonce = randomBase62(22);
+    const headers = new Headers(buyerSecurityHeaders(nonce));
+    headers.set("Content-Language", locale);
+    headers.set("Vary", "Accept-Language");
+    if ("redirect" in out) {
+      headers.set("Location", out.redirect);
+      return new Response(null, { status: 307, headers });
+    }
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    headers.append("Vary", "Accept-Encoding");
+    const html = document(locale, out.title, nonce, await renderToHtml(out.body));
+    // Compressed here: the fast path has no compression layer (Next's skips a body already encoded).
+    if (!/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) return new Response(html, { status: out.status ?? 200, headers });
+    headers.set("Content-Encoding", "gzip");
+    return new Response(gzipSync(html), { status: out.status ?? 200, headers });
+  };
+}
