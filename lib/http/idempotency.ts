@@ -70,9 +70,9 @@ export type IdempotencyOptions = {
 // `pending`: a resource the request's next money transition binds to (bindOnNextTransition).
 // `fold`: the key is not claimed yet; the first bind claims it (foldClaim), then `fold` is cleared.
 // `answerStatus`: the status a success answers with, so a write that knows its answer stores it
-// in the same statement (`stored`: the JSON it stored).
+// in the same statement (`stored`: the answer object it stored).
 type Fold = { scope: IdempotencyScope; requestHash: string; answerStatus?: number };
-type Context = { recordId: string; done: boolean; pending?: ResourceRef; fold?: Fold; stored?: string };
+type Context = { recordId: string; done: boolean; pending?: ResourceRef; fold?: Fold; stored?: { body: unknown } };
 const context = singleton("idempotency.context", () => new AsyncLocalStorage<Context>());
 
 /** A folded claim found the key taken (a duplicate, or a different request): nothing was written. */
@@ -248,7 +248,7 @@ export async function sqlBound(statement: string, plain: string, values: unknown
       throw err;
     }
     ctx.fold = undefined;
-    if (text !== null) ctx.stored = text;
+    if (text !== null) ctx.stored = { body: answer };
     return;
   }
   try {
@@ -375,9 +375,9 @@ async function runFolded(scope: IdempotencyScope, requestHash: string, run: () =
   if (opts.storeAnswer === false) {
     await sql(EXPIRE_LEASE, [ctx.recordId]);
   } else {
-    const text = JSON.stringify(result.body);
-    // Stored with the write already (one statement in all), unless the answer turned out otherwise.
-    if (ctx.stored !== text || result.status !== opts.successStatus) await sql(STORE_ANSWER, [ctx.recordId, result.status, text]);
+    // Stored with the write already (one statement in all) when the use case returned the very
+    // object its write stored (no second serialisation on the hot path); otherwise stored now.
+    if (ctx.stored?.body !== result.body || result.status !== opts.successStatus) await sql(STORE_ANSWER, [ctx.recordId, result.status, JSON.stringify(result.body)]);
   }
   return { ...result, replayed: false };
 }
