@@ -330,3 +330,9 @@ describe("buyer pages over HTTP", () => {
     assert.equal((await fetch(`${API_URL}/c/tx_${"C".repeat(24)}/status`)).status, 404);
   });
 });
+
+test("the development-only buyer stylesheet route compiles nothing in a production build: 404", async () => {
+  const res = await fetch(new URL("/checkout-assets/buyer.css", API_URL));
+  assert.equal(res.status, 404);
+  assert.ok(!(res.headers.get("content-type") ?? "").includes("text/css"));
+});
