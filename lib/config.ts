@@ -65,8 +65,8 @@ export const configSchema = z
     ROUTING_BUCKET_MS: z.coerce.number().int().min(10).default(2_000),
     ROUTING_HALF_LIFE_MS: z.coerce.number().int().min(100).default(300_000),
     ROUTING_CHANGE_THRESHOLD: z.coerce.number().min(0.5).default(5),
-    ROUTING_PROBE_INTERVAL_MS: z.coerce.number().int().min(10).default(20_000),
-    ROUTING_PROBE_MAX_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
+    ROUTING_PROBE_INTERVAL_MS: z.coerce.number().int().min(10).default(30_000),
+    ROUTING_PROBE_MAX_INTERVAL_MS: z.coerce.number().int().min(10).default(120_000),
     ROUTING_REFRESH_MS: z.coerce.number().int().min(10).default(1000),
     /** Key prefix of the routing window in Redis (servers sharing one window share it; a test isolates its servers with its own). */
     ROUTING_REDIS_PREFIX: z.string().min(1).max(100).default("routing:"),

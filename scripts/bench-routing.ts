@@ -218,6 +218,7 @@ async function offline() {
     // Probes of a fallen provider (in payments: first interval / longest), the rest as shipped unless said.
     ...([
       ["ids", 20, 60, 0.03],
+      ["ids", 20, 60, 0],
       ["ids", 30, 90, 0],
       ["ids", 20, 40, 0],
       ["ids", 20, 60, 0, { halfLife: 600 }],

@@ -66,7 +66,7 @@ export function circuitState(i: CircuitInputs, now: number, cfg: CircuitConfig):
 }
 
 type Snapshot = { at: number; buckets: Map<string, Bucket[]>; scores: Map<string, Score>; circuits: Map<string, CircuitInputs> };
-const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), fallenProbes: new Map<string, number>(), memories: new Map<string, Memory>(), pending: [] as Array<RoutingOutcomeInput & { at: Date }>, flushing: false }));
+const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), fallenProbes: new Map<string, number>(), memories: new Map<string, Memory>(), pending: [] as Array<RoutingOutcomeInput & { at: Date }>, flushing: null as Promise<void> | null, reading: false }));
 
 /** The shared store: Redis when configured (every instance then reads the same counters), PostgreSQL otherwise. */
 export function routingStore(): RoutingStore {
@@ -95,7 +95,29 @@ function rescore(k: string, list: Bucket[], now: number): Score {
   return r.score;
 }
 
+/**
+ * Reads the shared window into a new snapshot. This process's own outcomes must all be in it:
+ * one written to the store while the read ran may or may not be in what it returned, and one
+ * not yet written is not, so a refresh used to hide an instance's newest outcomes from its own
+ * decisions until the next one (through the API, a provider's fall felt a few payments late).
+ * So the read runs alone: what is waiting is written first, writes wait while it runs, and what
+ * was recorded meanwhile is added to the new snapshot, then written.
+ */
 async function load(now = Date.now()): Promise<Snapshot> {
+  while (state.flushing) await state.flushing;
+  state.reading = true;
+  try {
+    await writePending();
+    const snap = await read(now);
+    for (const o of state.pending) apply(snap, o);
+    return snap;
+  } finally {
+    state.reading = false;
+    if (state.pending.length) void flushOutcomes();
+  }
+}
+
+async function read(now: number): Promise<Snapshot> {
   const data = await routingStore().read(now);
   const circuitSince = now - ROUTING.circuit.windowMs;
   const circuits = new Map<string, CircuitInputs>();
@@ -109,27 +131,29 @@ async function load(now = Date.now()): Promise<Snapshot> {
   return { at: now, buckets: data.buckets, scores: score(data.buckets, now), circuits };
 }
 
+/** One load at a time (its read runs alone): a caller while one runs shares it, and it holds every outcome recorded before it ends. */
+function reload(now = Date.now()): Promise<Snapshot> {
+  state.loading ??= load(now)
+    .then((s) => (state.snapshot = s))
+    .finally(() => (state.loading = null));
+  return state.loading;
+}
+
 /** Reloads the snapshot now (tests, and the first payment of a process). */
 export async function refreshRoutingStats(): Promise<void> {
-  await flushOutcomes();
-  state.snapshot = await load();
+  await reload();
 }
 
 /** The current snapshot; a stale one triggers a background reload and is used meanwhile (the first of a process is awaited). */
 export async function routingSnapshot(): Promise<ReturnType<typeof snapshotView>> {
-  if (!state.snapshot) await (state.loading ?? refreshRoutingStats().catch((err) => log.warn({ err: String(err) }, "routing stats load failed")));
+  if (!state.snapshot) await reload().catch((err) => log.warn({ err: String(err) }, "routing stats load failed"));
   return snapshotView();
 }
 
 function snapshotView(): { score: (provider: string, rail: string, band: string) => Score; circuit: (provider: string, rail: string) => CircuitState; fallen: (provider: string, rail: string, band: string) => Fallen } {
   const now = Date.now();
   const snap = state.snapshot;
-  if ((!snap || now - snap.at > ROUTING.refreshMs) && !state.loading) {
-    state.loading = load(now)
-      .then((s) => (state.snapshot = s))
-      .catch((err) => (log.warn({ err: String(err) }, "routing stats refresh failed"), state.snapshot ?? { at: now, buckets: new Map(), scores: new Map(), circuits: new Map() }))
-      .finally(() => (state.loading = null));
-  }
+  if ((!snap || now - snap.at > ROUTING.refreshMs) && !state.loading) reload(now).catch((err) => log.warn({ err: String(err) }, "routing stats refresh failed"));
   return {
     score: (p, rail, band) => snap?.scores.get(scoreKey(p, rail, band)) ?? { approved: 0, failed: 0 },
     circuit: (p, rail) => {
@@ -171,10 +195,16 @@ export async function circuitStates(now = Date.now()): Promise<Array<{ provider:
  * before the next refresh.
  */
 export function recordOutcome(o: RoutingOutcomeInput): void {
-  const at = o.at ?? new Date();
-  state.pending.push({ ...o, at });
-  const snap = state.snapshot;
-  if (snap) {
+  const outcome = { ...o, at: o.at ?? new Date() };
+  state.pending.push(outcome);
+  if (state.snapshot) apply(state.snapshot, outcome);
+  if (!state.flushing && !state.reading) queueMicrotask(() => void flushOutcomes());
+}
+
+/** Adds one outcome to a snapshot: its bucket (re-scored, so the change detector sees it) and its circuit. */
+function apply(snap: Snapshot, o: RoutingOutcomeInput & { at: Date }): void {
+  const at = o.at;
+  {
     const k = scoreKey(o.provider, o.rail, o.band);
     const e = evidenceOf(o.outcome, o.declineCode);
     if (e) {
@@ -197,20 +227,20 @@ export function recordOutcome(o: RoutingOutcomeInput): void {
     else c.lastAnswerAt = at.getTime();
     snap.circuits.set(ck, c);
   }
-  if (!state.flushing) queueMicrotask(() => void flushOutcomes());
 }
 
+/** Writes the waiting outcomes to the store (in the background; a snapshot read waits for it, and it waits for a read). */
 export async function flushOutcomes(): Promise<void> {
-  if (state.flushing || !state.pending.length) return;
-  state.flushing = true;
-  try {
-    while (state.pending.length) {
-      const batch = state.pending.splice(0, 500);
-      await routingStore()
-        .record(batch)
-        .catch((err) => log.warn({ err: String(err), lost: batch.length }, "routing outcomes not recorded"));
-    }
-  } finally {
-    state.flushing = false;
+  if (state.flushing || state.reading || !state.pending.length) return state.flushing ?? undefined;
+  state.flushing = writePending().finally(() => (state.flushing = null));
+  return state.flushing;
+}
+
+async function writePending(): Promise<void> {
+  while (state.pending.length) {
+    const batch = state.pending.splice(0, 500);
+    await routingStore()
+      .record(batch)
+      .catch((err) => log.warn({ err: String(err), lost: batch.length }, "routing outcomes not recorded"));
   }
 }

@@ -55,3 +55,44 @@ test("two instances share the routing window through Redis: buckets, evidence an
   const w = await b.read(now);
   assert.equal(w.buckets.get("rapidpay|1003|lt50"), undefined);
 });
+
+test("a refresh never hides this instance's own outcomes: recorded while the shared window was being read, they are in the new snapshot", async () => {
+  const stats = await import("./stats.ts");
+  // The real store, with a read that answers only when the test says (what it read is already
+  // fixed then): the outcomes below are recorded while the read is in flight.
+  const real = new RedisRoutingStore(connect(), spec, `${prefix}refresh:`, false);
+  let release!: () => void;
+  let reading!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const started = new Promise<void>((r) => (reading = r));
+  let gated = false;
+  const store = {
+    record: (batch: Parameters<typeof real.record>[0]) => real.record(batch),
+    read: async (now: number) => {
+      const data = await real.read(now);
+      if (gated) (reading(), await gate);
+      return data;
+    },
+  };
+  (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.routing-store")] = store;
+  const o = { rail: "1003", band: "lt50", latencyMs: 3 };
+  stats.recordOutcome({ ...o, provider: "pagosur", outcome: "approved", declineCode: null });
+  await stats.refreshRoutingStats();
+  const before = (await stats.routingSnapshot()).score("pagosur", "1003", "lt50");
+  assert.equal(Math.round(before.approved), 1);
+
+  gated = true;
+  const refresh = stats.refreshRoutingStats();
+  await started;
+  for (let k = 0; k < 3; k++) stats.recordOutcome({ ...o, provider: "pagosur", outcome: "hard", declineCode: "do_not_honor" });
+  release();
+  await refresh;
+  gated = false;
+  const after = (await stats.routingSnapshot()).score("pagosur", "1003", "lt50");
+  assert.deepEqual([Math.round(after.approved), Math.round(after.failed)], [1, 3], "the three refusals recorded during the read count at once");
+  // And they reach the shared window (written once the read is done), exactly once.
+  await stats.refreshRoutingStats();
+  const shared = await real.read(Date.now());
+  const sum = shared.buckets.get("pagosur|1003|lt50")!.reduce((s, b) => ({ a: s.a + b.approved, d: s.d + b.declined }), { a: 0, d: 0 });
+  assert.deepEqual(sum, { a: 1, d: 3 });
+});
