@@ -172,8 +172,12 @@ function snapshotView(): { score: (provider: string, rail: string, band: string)
       const memory = state.memories.get(k);
       if (!memory?.fallen) return null;
       if (!probeDue(snap?.buckets.get(k) ?? [], memory, now, ROUTING.probes)) return "fallen";
-      // One probe per process in flight: the next waits for its answer (two buckets at most).
-      if (now - (state.fallenProbes.get(k) ?? 0) < 2 * ROUTING.bucketMs) return "fallen";
+      // One probe per process in flight: the next waits for its answer (recordOutcome clears
+      // the mark), or a probe interval if none comes. (A wait of a fixed two buckets let a slow
+      // answer — a loaded machine, a provider taking its time — send the fallen provider a second
+      // and third payment before the first probe's refusal was known.)
+      const sent = state.fallenProbes.get(k);
+      if (sent !== undefined && now - sent < ROUTING.probes.intervalMs) return "fallen";
       state.fallenProbes.set(k, now);
       return "due";
     },
@@ -197,6 +201,7 @@ export async function circuitStates(now = Date.now()): Promise<Array<{ provider:
 export function recordOutcome(o: RoutingOutcomeInput): void {
   const outcome = { ...o, at: o.at ?? new Date() };
   state.pending.push(outcome);
+  state.fallenProbes.delete(scoreKey(o.provider, o.rail, o.band));
   if (state.snapshot) apply(state.snapshot, outcome);
   if (!state.flushing && !state.reading) queueMicrotask(() => void flushOutcomes());
 }
