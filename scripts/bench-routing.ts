@@ -20,8 +20,9 @@
 // --n 2000 is closer to the offline figures (learning costs spread over more payments).
 // The bench's server uses the PostgreSQL routing store (REDIS_URL is ignored here).
 //   npm run bench:routing [-- --n 600 --rate 12 --seed 22 --policies fixed,rules,success_rate]
-//   npm run bench:routing -- --offline [--n 600 --seeds 20]   (the selector alone, in process:
-//        compares algorithms and settings over many seeds; how they were chosen)
+//   npm run bench:routing -- --offline [--n 600 --seeds 20 --lag 0]   (the selector alone, in
+//        process: compares algorithms and settings over many seeds; how they were chosen. --lag L:
+//        each answer known L payments late, as with payments in flight through the API)
 import { parseArgs } from "node:util";
 import { withBenchServer, sql } from "./lib/bench-server.ts";
 import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
@@ -30,7 +31,7 @@ import { benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
 import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
 import type { Algorithm } from "../lib/routing/select.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, rate: { type: "string", default: "12" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, variant: { type: "string" }, policies: { type: "string", default: "fixed,rules,success_rate" } } });
+const { values } = parseArgs({ options: { n: { type: "string", default: "600" }, rate: { type: "string", default: "12" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, lag: { type: "string", default: "0" }, variant: { type: "string" }, policies: { type: "string", default: "fixed,rules,success_rate" } } });
 const N = Number(values.n);
 const SEED = Number(values.seed);
 const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
@@ -242,7 +243,7 @@ async function offline() {
     })),
     CHOSEN,
   ];
-  console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds) | worst seed | 10th percentile | fixed priority's share (mean) |`);
+  console.log(`\n| scenario | algorithm | share of oracle (mean over ${seeds} seeds${Number(values.lag) ? `, answers ${values.lag} payments late` : ""}) | worst seed | 10th percentile | fixed priority's share (mean) |`);
   console.log("|---|---|---|---|---|---|");
   for (const base of scenarios(N, SEED)) {
     for (const v of variants.filter((x) => !values.variant || values.variant.split(",").some((w) => x.name.includes(w)))) {
@@ -250,7 +251,7 @@ async function offline() {
       let fixed = 0;
       for (let k = 0; k < seeds; k++) {
         const s = { ...base, seed: SEED + k };
-        const r = replay(s, v, 1000 + k);
+        const r = replay(s, v, 1000 + k, Number(values.lag));
         shares.push(r.approved / r.oracle);
         fixed += replayFixed(s) / r.oracle;
       }

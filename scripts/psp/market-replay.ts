@@ -13,8 +13,13 @@ export type ReplayVariant = { name: string; algorithm: Algorithm; halfLife: numb
 /** The shipped settings, in payments (lib/config.ts turns them into time). */
 export const CHOSEN: ReplayVariant = { name: "IDS + change detector + probes of a fallen provider, no random exploration (shipped)", algorithm: "ids", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 30, maxIntervalMs: 120 } };
 
-/** One run of the success-rate policy over scenario `s`: approvals, and the oracle's. */
-export function replay(s: Scenario, v: ReplayVariant, rngSeed: number): { approved: number; oracle: number } {
+/**
+ * One run of the success-rate policy over scenario `s`: approvals, and the oracle's. `lag`: each
+ * answer is known that many payments after its own (payments in flight while a provider answers,
+ * as through the API; a fallen provider's next probe waits for the first one's answer, as the
+ * servers do).
+ */
+export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0): { approved: number; oracle: number } {
   const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: PROVIDERS.map((provider) => ({ provider })) }]);
   const buckets = new Map(PROVIDERS.map((p) => [p, [] as Bucket[]]));
   const memories = new Map<string, Memory>(PROVIDERS.map((p) => [p, FRESH]));
@@ -22,7 +27,20 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number): { approv
   const rng = seededRng(rngSeed);
   let approved = 0;
   let best = 0;
+  const late: Array<{ known: number; provider: string; evidence: "approved" | "declined" | "error"; at: number }> = [];
+  const learn = (provider: string, e: "approved" | "declined" | "error", at: number) => {
+    const list = buckets.get(provider)!;
+    let b = list.at(-1);
+    if (!b || b.start !== at) list.push((b = { start: at, approved: 0, declined: 0, errors: 0 }));
+    if (e === "approved") b.approved++;
+    else if (e === "declined") b.declined++;
+    else b.errors++;
+  };
   for (let i = 0; i < s.n; i++) {
+    while (late.length && late[0]!.known <= i) {
+      const x = late.shift()!;
+      learn(x.provider, x.evidence, x.at);
+    }
     if (oracle(s, i, PROVIDERS).approved) best++;
     const scores = new Map(
       PROVIDERS.map((p) => {
@@ -43,19 +61,13 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number): { approv
       rng,
       algorithm: v.algorithm,
       score: (p) => scores.get(p)!,
-      fallen: (p) => (!v.probe || !memories.get(p)!.fallen ? null : probeDue(buckets.get(p)!, memories.get(p)!, i, v.probe) ? "due" : "fallen"),
+      fallen: (p) => (!v.probe || !memories.get(p)!.fallen ? null : !late.some((x) => x.provider === p) && probeDue(buckets.get(p)!, memories.get(p)!, i, v.probe) ? "due" : "fallen"),
     });
     for (const step of plan.steps) {
       const d = decide(s, step.provider, i);
       const e = v.legacy ? (d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "declined") : evidenceOf(d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "hard", d.reason ?? null);
-      if (e) {
-        const list = buckets.get(step.provider)!;
-        let b = list.at(-1);
-        if (!b || b.start !== i) list.push((b = { start: i, approved: 0, declined: 0, errors: 0 }));
-        if (e === "approved") b.approved++;
-        else if (e === "declined") b.declined++;
-        else b.errors++;
-      }
+      if (e && lag > 0) late.push({ known: i + 1 + lag, provider: step.provider, evidence: e, at: i });
+      else if (e) learn(step.provider, e, i);
       if (d.mode === "accept") {
         approved++;
         break;
