@@ -4,7 +4,7 @@
 import { db } from "@/lib/db";
 import { toMajor } from "@/lib/money/amount";
 import { getBalance } from "@/lib/ledger/get-balance";
-import { getPayment, listPayments } from "@/lib/payments/list-payments";
+import { getPayment, recentPayments } from "@/lib/payments/list-payments";
 import { listClaims } from "@/lib/claims/list-claims";
 import { refundableLocal } from "@/lib/claims/refundable";
 import { presentDelivery } from "@/lib/webhooks/deliveries";
@@ -65,10 +65,10 @@ export async function dailySeries(auth: AuthContext, days = 30, timeZone = "UTC"
 
 /** The overview: balance, the last 30 days in the merchant's time zone, recent payments. */
 export async function overview(auth: AuthContext) {
-  const [balance, series, recent] = await Promise.all([getBalance(auth), dailySeries(auth, 30, auth.merchant.timeZone), listPayments(auth, { limit: 8 })]);
+  const [balance, series, recent] = await Promise.all([getBalance(auth), dailySeries(auth, 30, auth.merchant.timeZone), recentPayments(auth, 8)]);
   // The 30 days' rate from the summed counts (an average of daily rates would weigh a day of one
   // payment like a day of a thousand).
-  return { balance, series, outcomes: successRate(addOutcomes(series)), recent: recent.data };
+  return { balance, series, outcomes: successRate(addOutcomes(series)), recent };
 }
 export type Overview = Awaited<ReturnType<typeof overview>>;
 

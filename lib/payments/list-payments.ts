@@ -18,7 +18,9 @@ import type { listPaymentsQuery } from "@/lib/payments/schema";
 /** `search`: the filter has a `q` condition, whose statements are planned per call (see sql()). */
 type Filter = { clause: string; values: unknown[]; search: boolean };
 
-function filterFor(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, country: string | undefined): Filter {
+type Filters = Pick<z.infer<typeof listPaymentsQuery>, "status" | "paymentMethodId" | "merchantOrderId" | "method" | "q">;
+
+function filterFor(auth: AuthContext, query: Filters, country: string | undefined): Filter {
   const parts: string[] = [];
   const values: unknown[] = [];
   const add = (sqlPart: string, value: unknown) => {
@@ -196,6 +198,16 @@ export async function listPayments(auth: AuthContext, query: z.infer<typeof list
     nextCursor: (rows.at(-1)?.id as string | undefined) ?? null,
     previousCursor: page.offset > 0 ? ((rows[0]?.id as string | undefined) ?? null) : null,
   });
+}
+
+/**
+ * The newest `limit` payments of the caller's list, without a total: the dashboard's overview
+ * shows them and no count, and even the rollups' total reads every hour of a merchant's history.
+ */
+export async function recentPayments(auth: AuthContext, limit: number) {
+  const st = offsetPageStatement(filterFor(auth, {}, undefined), limit, 0);
+  const rows = await sql(st.text, st.values);
+  return rows.map((r) => presentTransaction(fromRow(r)));
 }
 
 // The cursor's own row, scoped like the list ($1 id, $2 merchant, $3 environment, $4 shop or null).

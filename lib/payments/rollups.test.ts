@@ -10,7 +10,8 @@ import { insertTransaction } from "@/lib/payments/store";
 import { railById } from "@/lib/catalog/rails";
 import { newId } from "@/lib/ids";
 import { countPayments, dailyOutcomes, foldAllPaymentRollups, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
-import { dailySeries } from "@/lib/dashboard/queries";
+import { dailySeries, overview } from "@/lib/dashboard/queries";
+import { listPayments } from "@/lib/payments/list-payments";
 import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";
 import type { AuthContext } from "@/lib/auth/authenticate";
 
@@ -104,6 +105,12 @@ test("rollups + deltas equal a scan of the payments after creations, status chan
   assert.equal(sum("succeeded"), 17);
   assert.equal(series.reduce((s, d) => s + d.volume, 0), Number(scan!.volume) / 100);
   assert.equal(Number(scan!.paid), 17);
+
+  // The overview's recent payments are the list's first page, read without its total.
+  const auth = { ...m.auth, merchant: await db().merchant.findUniqueOrThrow({ where: { id: m.merchantId } }) } as AuthContext;
+  const view = await overview(auth);
+  assert.deepEqual(view.recent, (await listPayments(auth, { limit: 8 } as Parameters<typeof listPayments>[1])).data);
+  assert.equal(view.recent.length, 8);
 
   // GET /payments' total without other filters: merchant-wide, per shop, per status.
   const exact = async (extra: string, values: unknown[]) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE merchant_id = $1 AND environment = 'sandbox' ${extra}`, [m.merchantId, ...values]))[0]!.n);
