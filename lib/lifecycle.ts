@@ -8,8 +8,8 @@ import { singleton } from "@/lib/singleton";
 type Closer = { name: string; order: number; close: () => Promise<unknown> };
 const state = () => singleton("process-lifecycle", () => ({ draining: false, closers: [] as Closer[], stopped: null as Promise<string[]> | null }));
 
-/** Order of closing: jobs 0, clients 50, database 100. */
-export const CLOSE_ORDER = { jobs: 0, clients: 50, database: 100 } as const;
+/** Order of closing: jobs 0, buffers 25 (what is held in memory is written, with the clients still open), clients 50, database 100. */
+export const CLOSE_ORDER = { jobs: 0, buffers: 25, clients: 50, database: 100 } as const;
 
 export function isDraining(): boolean {
   return state().draining;

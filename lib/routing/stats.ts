@@ -66,7 +66,7 @@ export function circuitState(i: CircuitInputs, now: number, cfg: CircuitConfig):
 }
 
 type Snapshot = { at: number; buckets: Map<string, Bucket[]>; scores: Map<string, Score>; circuits: Map<string, CircuitInputs> };
-const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), fallenProbes: new Map<string, number>(), memories: new Map<string, Memory>(), pending: [] as Array<RoutingOutcomeInput & { at: Date }>, flushing: null as Promise<void> | null, reading: false }));
+const state = singleton("routing-stats", () => ({ snapshot: null as Snapshot | null, loading: null as Promise<Snapshot> | null, probes: new Map<string, number>(), fallenProbes: new Map<string, number>(), memories: new Map<string, Memory>(), pending: [] as Array<RoutingOutcomeInput & { at: Date }>, flushing: null as Promise<void> | null, reading: false, hooked: false }));
 
 /** The shared store: Redis when configured (every instance then reads the same counters), PostgreSQL otherwise. */
 export function routingStore(): RoutingStore {
@@ -200,6 +200,16 @@ export async function circuitStates(now = Date.now()): Promise<Array<{ provider:
  */
 export function recordOutcome(o: RoutingOutcomeInput): void {
   const outcome = { ...o, at: o.at ?? new Date() };
+  if (!state.hooked) {
+    // Outcomes still waiting when the process stops are written before its clients close (they
+    // are the analytics' rows and every other instance's evidence).
+    state.hooked = true;
+    onShutdown("routing outcomes", CLOSE_ORDER.buffers, async () => {
+      await state.loading?.catch(() => {});
+      await state.flushing;
+      await writePending();
+    });
+  }
   state.pending.push(outcome);
   state.fallenProbes.delete(scoreKey(o.provider, o.rail, o.band));
   if (state.snapshot) apply(state.snapshot, outcome);

@@ -96,3 +96,16 @@ test("a refresh never hides this instance's own outcomes: recorded while the sha
   const sum = shared.buckets.get("pagosur|1003|lt50")!.reduce((s, b) => ({ a: s.a + b.approved, d: s.d + b.declined }), { a: 0, d: 0 });
   assert.deepEqual(sum, { a: 1, d: 3 });
 });
+
+test("outcomes still being written when the process stops are in the shared window once its shutdown is done", async () => {
+  const stats = await import("./stats.ts");
+  const { shutdownResources } = await import("../lifecycle.ts");
+  const real = new RedisRoutingStore(connect(), spec, `${prefix}shutdown:`, false);
+  // A store that takes its time to write (a loaded Redis): the stop must wait for it.
+  const store = { read: (now: number) => real.read(now), record: async (batch: Parameters<typeof real.record>[0]) => (await new Promise((r) => setTimeout(r, 100)), real.record(batch)) };
+  (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.routing-store")] = store;
+  stats.recordOutcome({ provider: "rapidpay", rail: "1003", band: "lt50", latencyMs: 3, outcome: "approved", declineCode: null });
+  assert.deepEqual(await shutdownResources(5_000), [], "every step finished in time");
+  const w = await real.read(Date.now());
+  assert.equal(w.buckets.get("rapidpay|1003|lt50")?.[0]?.approved, 1);
+});
