@@ -1,12 +1,15 @@
 // Benchmark of webhook delivery through the server's own job ticker (production build), two
-// scenarios in one run:
+// scenarios:
 //   1. a fast receiver alone (keep-alive, answers 200 at once): deliveries/s from the moment the
-//      events are written until the last delivery is recorded as succeeded;
-//   2. the same, while another subscription with a backlog of its own has a receiver that answers
-//      after 2 s and already holds every slot it may take: the fast one's deliveries/s and its
-//      change against scenario 1 (the per-subscription cap keeps the slow one to its own slots).
-// The load average is printed with each figure: the machine may be shared.
-//   npm run bench:webhooks [-- --events 10000]
+//      events are written until the last delivery is recorded as succeeded (fan-out included);
+//   2. the same, while another subscription with a backlog of its own (10,000 deliveries due) has
+//      a receiver that answers after 2 s and already holds every slot it may take: the fast one's
+//      deliveries/s and its change against scenario 1 (the slow one must cost the others nothing).
+// The two alternate for --rounds rounds on the same server and database (after an unmeasured
+// warm-up), so both see the same load, warmth and table size: between rounds the slow backlog is
+// parked (not due) and its requests drained. Every round is printed with the load average, then
+// the medians and the median of the rounds' changes.
+//   npm run bench:webhooks [-- --events 10000 --rounds 3]
 import { parseArgs } from "node:util";
 import http from "node:http";
 import os from "node:os";
@@ -16,21 +19,27 @@ import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp } from "./lib/server.ts";
 
-const { values } = parseArgs({ options: { events: { type: "string", default: "10000" } } });
+const { values } = parseArgs({ options: { events: { type: "string", default: "10000" }, rounds: { type: "string", default: "3" } } });
 const total = Number(values.events);
+const rounds = Number(values.rounds);
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
-type Receiver = { url: string; received: number; sockets: number; close: () => void };
+type Receiver = { url: string; received: number; open: number; sockets: number; close: () => void };
 
 async function receiver(delayMs: number): Promise<Receiver> {
-  const r: Receiver = { url: "", received: 0, sockets: 0, close: () => {} };
+  const r: Receiver = { url: "", received: 0, open: 0, sockets: 0, close: () => {} };
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       r.received++;
-      if (delayMs) setTimeout(() => res.writeHead(200).end("ok"), delayMs);
-      else res.writeHead(200).end("ok");
+      r.open++;
+      const answer = () => {
+        r.open--;
+        res.writeHead(200).end("ok");
+      };
+      if (delayMs) setTimeout(answer, delayMs);
+      else answer();
     });
   });
   server.on("connection", () => r.sockets++);
@@ -77,47 +86,86 @@ async function main() {
          FROM generate_series(1, $2::int) g`,
         [merchantId, n, prefix],
       );
-    // Writes `total` events of a merchant and waits until `subscriptionId` has them all delivered.
-    const scenario = async (merchantId: string, prefix: string, subscriptionId: string) => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // A new merchant and subscription to the fast receiver; writes `n` events and waits until they
+    // are all recorded delivered.
+    const scenario = async (label: string, n: number) => {
+      const m = await createMerchant({ name: `Bench fast ${label}`, tier: "premium" });
+      const sub = await subscribe(m.sandbox.secretKey, `${fast.url}/${label}`);
       const loadBefore = load();
+      const sockets = fast.sockets;
+      const slowOpen = slow.open;
       const started = Date.now();
-      await insertEvents(merchantId, prefix, total);
+      await insertEvents(m.merchantId, `evt_bench_${label}_`, n);
       let done = 0;
-      while (done < total) {
-        await new Promise((r) => setTimeout(r, 100));
-        done = Number((await db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = $1 AND status = 'succeeded'`, [subscriptionId])).rows[0].n);
-        if (Date.now() - started > 600_000) throw new Error(`only ${done} of ${total} delivered in 10 minutes`);
+      while (done < n) {
+        await sleep(100);
+        done = Number((await db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = $1 AND status = 'succeeded'`, [sub])).rows[0].n);
+        if (Date.now() - started > 600_000) throw new Error(`only ${done} of ${n} delivered in 10 minutes`);
       }
       const seconds = (Date.now() - started) / 1000;
-      return { seconds, rate: total / seconds, loadBefore, loadAfter: load() };
+      return { seconds, rate: n / seconds, loadBefore, loadAfter: load(), connections: fast.sockets - sockets, slowOpen };
     };
 
-    const a = await createMerchant({ name: "Bench fast", tier: "premium" });
-    const aSub = await subscribe(a.sandbox.secretKey, `${fast.url}/alone`);
-    const alone = await scenario(a.merchantId, "evt_bench_a", aSub);
-    const fastSockets = fast.sockets;
-    console.log(`\n1. fast receiver alone: ${total.toLocaleString("en")} deliveries in ${alone.seconds.toFixed(1)} s: ${Math.round(alone.rate).toLocaleString("en")} deliveries/s over ${fastSockets} connections (load average ${alone.loadBefore} -> ${alone.loadAfter})`);
-
-    // The slow subscription gets a backlog of its own first and holds every slot it may take
-    // (its cap) before the fast one's events are written.
+    // The slow subscription's backlog: deliveries written as fan-out would have, parked (not due).
     const slowMerchant = await createMerchant({ name: "Bench slow", tier: "premium" });
-    await subscribe(slowMerchant.sandbox.secretKey, slow.url);
-    await insertEvents(slowMerchant.merchantId, "evt_bench_slow", total);
-    const saturated = Date.now();
-    let last = -1;
-    // Saturated: requests have arrived and none more for a while (every slot it may take is held).
-    const unfanned = async () => Number((await db.query(`SELECT count(*) AS n FROM events WHERE fanned_out_at IS NULL`)).rows[0].n);
-    while (slow.received === 0 || slow.received !== last || (await unfanned()) > 0) {
-      last = slow.received;
-      await new Promise((r) => setTimeout(r, 500));
-      if (Date.now() - saturated > 60_000) throw new Error("the slow receiver never got its requests");
+    const slowSub = await subscribe(slowMerchant.sandbox.secretKey, slow.url);
+    await db.query(
+      `WITH ev AS (
+         INSERT INTO events (id, merchant_id, environment, type, payload, created_at, fanned_out_at)
+         SELECT 'evt_bench_slow_' || g, $2, 'sandbox', 'payment.completed', jsonb_build_object('id', 'evt_bench_slow_' || g, 'type', 'payment.completed', 'environment', 'sandbox'), now(), now()
+         FROM generate_series(1, $3::int) g RETURNING id)
+       INSERT INTO webhook_deliveries (id, subscription_id, event_id, event, next_attempt_at, created_at, updated_at)
+       SELECT 'dlv_bench_' || ev.id, $1, ev.id, 'payment.completed', now() + interval '1 day', now(), now() FROM ev`,
+      [slowSub, slowMerchant.merchantId, total],
+    );
+    // Due now: wait until it holds every slot it may take (requests arrived, none more for a while).
+    const unpark = async () => {
+      await db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE subscription_id = $1 AND status = 'pending'`, [slowSub]);
+      const since = Date.now();
+      let last = -1;
+      while (slow.open === 0 || slow.received !== last) {
+        last = slow.received;
+        await sleep(500);
+        if (Date.now() - since > 60_000) throw new Error("the slow receiver never got its requests");
+      }
+    };
+    // Not due: wait until the requests it was sent (and the rows already claimed) are answered.
+    const park = async () => {
+      await db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 day' WHERE subscription_id = $1 AND status = 'pending'`, [slowSub]);
+      let quiet = 0;
+      while (quiet < 5) {
+        await sleep(100);
+        quiet = slow.open === 0 ? quiet + 1 : 0;
+      }
+    };
+
+    await scenario("warmup", Math.min(total, 2_000));
+    const alone: Awaited<ReturnType<typeof scenario>>[] = [];
+    const beside: typeof alone = [];
+    const changes: number[] = [];
+    const pct = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)} %`;
+    console.log("");
+    for (let i = 1; i <= rounds; i++) {
+      const a = await scenario(`alone${i}`, total);
+      alone.push(a);
+      console.log(`round ${i}. 1. fast receiver alone: ${total.toLocaleString("en")} deliveries in ${a.seconds.toFixed(1)} s: ${Math.round(a.rate).toLocaleString("en")} deliveries/s over ${a.connections} new connections (load average ${a.loadBefore} -> ${a.loadAfter})`);
+      await unpark();
+      const b = await scenario(`beside${i}`, total);
+      beside.push(b);
+      await park();
+      const change = ((b.rate - a.rate) / a.rate) * 100;
+      changes.push(change);
+      console.log(`round ${i}. 2. fast receiver beside a receiver that answers after 2 s (holding ${b.slowOpen} requests open): ${Math.round(b.rate).toLocaleString("en")} deliveries/s (${pct(change)} against 1.) (load average ${b.loadBefore} -> ${b.loadAfter})`);
     }
-    const slowHeld = slow.received;
-    const b = await createMerchant({ name: "Bench fast beside slow", tier: "premium" });
-    const bFast = await subscribe(b.sandbox.secretKey, `${fast.url}/beside-slow`);
-    const beside = await scenario(b.merchantId, "evt_bench_b", bFast);
-    const change = ((beside.rate - alone.rate) / alone.rate) * 100;
-    console.log(`2. fast receiver beside a receiver that answers after 2 s: ${Math.round(beside.rate).toLocaleString("en")} deliveries/s (${change >= 0 ? "+" : ""}${change.toFixed(1)} % against 1.); the slow one held ${slowHeld} requests open when it started and got ${slow.received.toLocaleString("en")} over ${slow.sockets} connections by its end (load average ${beside.loadBefore} -> ${beside.loadAfter})`);
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((x, y) => x - y);
+      return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+    };
+    const ma = median(alone.map((r) => r.rate));
+    const mb = median(beside.map((r) => r.rate));
+    console.log(`\n1. fast receiver alone: median ${Math.round(ma).toLocaleString("en")} deliveries/s over ${rounds} rounds`);
+    console.log(`2. fast receiver beside a receiver that answers after 2 s: median ${Math.round(mb).toLocaleString("en")} deliveries/s (${pct(((mb - ma) / ma) * 100)} against 1.; median of the rounds' changes ${pct(median(changes))}, rounds ${changes.map(pct).join(", ")}); the slow one got ${slow.received.toLocaleString("en")} requests over ${slow.sockets} connections`);
     const { db: prisma } = await import("../lib/db.ts");
     await prisma().$disconnect();
   } finally {
