@@ -1,6 +1,7 @@
 // The delivery pipeline against the test database and real HTTP receivers on loopback: the
 // per-subscription cap, exactly-once claims across two runners, a lease abandoned by a crash,
-// keep-alive reuse, and a failed attempt's retry as before. No sleeps: conditions with deadlines.
+// keep-alive reuse (a reset pooled connection sent again on a fresh one), and a failed attempt's
+// retry as before. No sleeps: conditions with deadlines.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -154,6 +155,45 @@ test("keep-alive: many deliveries to one receiver reuse a few connections", asyn
     assert.ok(rcv.maxOpen <= 8);
   } finally {
     await rcv.close();
+  }
+});
+
+test("a pooled connection the receiver reset is sent again at once on a fresh one, not recorded as a failed attempt", async () => {
+  // The first connection answers its first request, then resets when reused (a receiver that closed
+  // it while it sat idle in the pool: the keep-alive race); later connections answer.
+  let connections = 0;
+  let resets = 0;
+  const answered: string[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const socket = req.socket as import("node:net").Socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served === 2 && resets === 0) {
+        resets++;
+        socket.resetAndDestroy();
+        return;
+      }
+      answered.push(String(req.headers["x-service-delivery"]));
+      res.writeHead(200).end("ok");
+    });
+  });
+  server.on("connection", () => connections++);
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", () => ok()));
+  try {
+    const sub = await subscriptionWith(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, 2);
+    const r = await createDeliverer({ concurrency: 1, perSubscription: 1 }).run({ subscriptionIds: [sub], limit: 1, fanOut: false });
+    assert.deepEqual([r.attempted, r.succeeded], [2, 2]);
+    assert.equal(resets, 1, "the reused connection was reset once");
+    assert.equal(connections, 2, "the second request went out again on a fresh connection");
+    assert.equal(new Set(answered).size, 2);
+    const rows = await db().webhookDelivery.findMany({ where: { subscriptionId: sub } });
+    assert.deepEqual(rows.map((d) => [d.status, d.attempts, d.responseStatus]), [["succeeded", 1, 200], ["succeeded", 1, 200]]);
+  } finally {
+    await new Promise<void>((ok) => {
+      server.closeAllConnections();
+      server.close(() => ok());
+    });
   }
 });
 

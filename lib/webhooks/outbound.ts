@@ -38,32 +38,53 @@ export function checkedLookup(policy: OutboundPolicy): LookupFunction {
 /**
  * POSTs `body` to `url` under `policy`; throws OutboundRefused, or a network/timeout error.
  * `agent`: a keep-alive pool for this destination and policy (lib/webhooks/agents.ts); without
- * one, a fresh connection that closes after the answer.
+ * one, a fresh connection that closes after the answer. A pooled socket the receiver had closed
+ * while it sat idle (ECONNRESET on a reused socket before any answer: the known keep-alive race,
+ * where the close crossed our request) is sent again once, at once, on a fresh connection within
+ * the same timeout, so it does not count as a failed attempt (should the receiver have read the
+ * first, it drops the second by event id, as with any retry).
  */
-export function postChecked(url: string, body: string, headers: Record<string, string>, policy: OutboundPolicy, timeoutMs: number, opts: { agent?: (u: URL) => http.Agent } = {}): Promise<OutboundResult> {
+export async function postChecked(url: string, body: string, headers: Record<string, string>, policy: OutboundPolicy, timeoutMs: number, opts: { agent?: (u: URL) => http.Agent } = {}): Promise<OutboundResult> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new OutboundRefused("invalid URL");
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new OutboundRefused("only http and https");
+  if (policy.environment === "production" && u.protocol !== "https:" && !policy.ownInbox) throw new OutboundRefused("production webhook URLs must use https");
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  // A literal never goes through `lookup`: judge it here.
+  if (isIP(host) && !addressAllowed(host, policy)) throw new OutboundRefused(REFUSED_MESSAGE);
+  const started = Date.now();
+  try {
+    return await send(u, body, headers, policy, timeoutMs, opts.agent ? opts.agent(u) : false);
+  } catch (err) {
+    if (!(err instanceof StaleSocket)) throw err;
+    return send(u, body, headers, policy, Math.max(1, timeoutMs - (Date.now() - started)), false);
+  }
+}
+
+/** ECONNRESET on a pooled socket before any answer. */
+class StaleSocket extends Error {
+  name = "StaleSocket";
+}
+
+function send(u: URL, body: string, headers: Record<string, string>, policy: OutboundPolicy, timeoutMs: number, agent: http.Agent | false): Promise<OutboundResult> {
   return new Promise((resolve, reject) => {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return reject(new OutboundRefused("invalid URL"));
-    }
-    if (u.protocol !== "http:" && u.protocol !== "https:") return reject(new OutboundRefused("only http and https"));
-    if (policy.environment === "production" && u.protocol !== "https:" && !policy.ownInbox) return reject(new OutboundRefused("production webhook URLs must use https"));
-    const host = u.hostname.replace(/^\[|\]$/g, "");
-    // A literal never goes through `lookup`: judge it here.
-    if (isIP(host) && !addressAllowed(host, policy)) return reject(new OutboundRefused(REFUSED_MESSAGE));
     const mod = u.protocol === "https:" ? https : http;
+    let answered = false;
     const req = mod.request(
       u,
       {
         method: "POST",
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
         lookup: checkedLookup(policy),
-        agent: opts.agent ? opts.agent(u) : false,
+        agent,
         timeout: timeoutMs,
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         const done = () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").slice(0, RESPONSE_LIMIT) });
@@ -84,7 +105,10 @@ export function postChecked(url: string, body: string, headers: Record<string, s
     const deadline = setTimeout(() => req.destroy(Object.assign(new Error("timeout"), { name: "TimeoutError" })), timeoutMs);
     req.on("close", () => clearTimeout(deadline));
     req.on("timeout", () => req.destroy(Object.assign(new Error("timeout"), { name: "TimeoutError" })));
-    req.on("error", reject);
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (agent && req.reusedSocket && !answered && err.code === "ECONNRESET") reject(new StaleSocket(err.message));
+      else reject(err);
+    });
     req.end(body);
   });
 }
