@@ -323,8 +323,10 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
         }
         pump();
         // Claims ran dry: turn new events into deliveries, when there may be any (a wake, the last
-        // fan-out found some, or a while since the last one).
-        if (claimed < wanted && opts.fanOut !== false && (woken || fanOutFound || Date.now() - lastFanOut > 250)) {
+        // fan-out found some, or 250 ms or a ticker period since the last look, whichever is
+        // shorter: never less often than the ticker looks when no run is under way, so events
+        // written without a wake wait no longer while a slow receiver keeps this run going).
+        if (claimed < wanted && opts.fanOut !== false && (woken || fanOutFound || Date.now() - lastFanOut >= Math.min(250, config().JOBS_TICK_MS))) {
           lastFanOut = Date.now();
           fanOutFound = (await fanOutEvents({ limit: 1_000 })) > 0;
           if (fanOutFound) continue;
