@@ -186,7 +186,9 @@ function snapshotView(): { score: (provider: string, rail: string, band: string)
 
 /** The circuit's state as every instance would compute it now (the analytics page). */
 export async function circuitStates(now = Date.now()): Promise<Array<{ provider: string; rail: string; state: CircuitState } & CircuitInputs>> {
-  const snap = await load(now);
+  // Through the one shared load: a second read alongside it would let writes run while the
+  // first still reads (a read must run alone, see load()).
+  const snap = await reload(now);
   return [...snap.circuits.entries()].map(([k, i]) => {
     const [provider, rail] = k.split("|") as [string, string];
     return { provider, rail, state: circuitState(i, now, ROUTING.circuit), ...i };
@@ -219,29 +221,27 @@ export function recordOutcome(o: RoutingOutcomeInput): void {
 /** Adds one outcome to a snapshot: its bucket (re-scored, so the change detector sees it) and its circuit. */
 function apply(snap: Snapshot, o: RoutingOutcomeInput & { at: Date }): void {
   const at = o.at;
-  {
-    const k = scoreKey(o.provider, o.rail, o.band);
-    const e = evidenceOf(o.outcome, o.declineCode);
-    if (e) {
-      // Into this process's copy of the window's newest bucket, then re-scored (so the change
-      // detector sees it too); the next refresh replaces it with the shared window.
-      const start = Math.floor(at.getTime() / ROUTING.bucketMs) * ROUTING.bucketMs;
-      const list = snap.buckets.get(k) ?? [];
-      let b = list.at(-1);
-      if (!b || b.start !== start) list.push((b = { start, approved: 0, declined: 0, errors: 0 }));
-      if (e === "approved") b.approved++;
-      else if (e === "declined") b.declined++;
-      else b.errors++;
-      snap.buckets.set(k, list);
-      snap.scores.set(k, rescore(k, list, at.getTime()));
-    }
-    const ck = circuitKey(o.provider, o.rail);
-    const c = snap.circuits.get(ck) ?? { total: 0, errors: 0, lastErrorAt: null, lastAnswerAt: null };
-    c.total++;
-    if (o.outcome === "error") (c.errors++, (c.lastErrorAt = at.getTime()));
-    else c.lastAnswerAt = at.getTime();
-    snap.circuits.set(ck, c);
+  const k = scoreKey(o.provider, o.rail, o.band);
+  const e = evidenceOf(o.outcome, o.declineCode);
+  if (e) {
+    // Into this process's copy of the window's newest bucket, then re-scored (so the change
+    // detector sees it too); the next refresh replaces it with the shared window.
+    const start = Math.floor(at.getTime() / ROUTING.bucketMs) * ROUTING.bucketMs;
+    const list = snap.buckets.get(k) ?? [];
+    let b = list.at(-1);
+    if (!b || b.start !== start) list.push((b = { start, approved: 0, declined: 0, errors: 0 }));
+    if (e === "approved") b.approved++;
+    else if (e === "declined") b.declined++;
+    else b.errors++;
+    snap.buckets.set(k, list);
+    snap.scores.set(k, rescore(k, list, at.getTime()));
   }
+  const ck = circuitKey(o.provider, o.rail);
+  const c = snap.circuits.get(ck) ?? { total: 0, errors: 0, lastErrorAt: null, lastAnswerAt: null };
+  c.total++;
+  if (o.outcome === "error") (c.errors++, (c.lastErrorAt = at.getTime()));
+  else c.lastAnswerAt = at.getTime();
+  snap.circuits.set(ck, c);
 }
 
 /** Writes the waiting outcomes to the store (in the background; a snapshot read waits for it, and it waits for a read). */
