@@ -14,7 +14,10 @@ export default defineConfig({
   reporter: [["list"], ["json"]],
   use: {
     baseURL: process.env.BASE_URL ?? "http://127.0.0.1:3000",
-    trace: "retain-on-failure",
+    // Recording a trace of every test cost about a quarter of the suite's time; a failure keeps
+    // its screenshot, and `npx playwright test --trace on <spec>` records one when needed.
+    trace: "off",
+    screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],

@@ -6,9 +6,9 @@
 // Every page passes axe-core (no serious or critical violation) and is screenshotted.
 import { test, expect, type Page, type TestInfo } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
+import { cli } from "./dashboard-helpers";
 
 const BASE = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 const CPF = "52998224725";
@@ -18,9 +18,8 @@ const mxBuyer = { userName: "Juan Pérez", userEmail: "juan@example.com", userPh
 
 let key = "";
 let liveKey = "";
-test.beforeAll(() => {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "merchant:create", "--name", "Loja Azul", "--json"], { env: process.env, encoding: "utf8" });
-  const m = JSON.parse(out.trim().split("\n").pop()!);
+test.beforeAll(async () => {
+  const m = await cli(["merchant:create", "--name", "Loja Azul"]);
   key = m.sandbox.secretKey;
   liveKey = m.production.secretKey;
 });
@@ -275,9 +274,8 @@ const phone = async (page: Page, info: TestInfo) => {
 };
 
 /** A merchant of its own (a webhook registered on one must not change what another test's buyer reads). */
-function newMerchantKey(name: string): string {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "merchant:create", "--name", name, "--json"], { env: process.env, encoding: "utf8" });
-  return JSON.parse(out.trim().split("\n").pop()!).sandbox.secretKey;
+async function newMerchantKey(name: string): Promise<string> {
+  return (await cli(["merchant:create", "--name", name])).sandbox.secretKey;
 }
 
 test.describe("Brazil's sandbox test rails (pt-BR)", () => {
@@ -402,7 +400,7 @@ test.describe("buyer details (issue 24, point 7)", () => {
     await checkPage(page, info, "paid-not-notified");
 
     // A merchant with a (managed) webhook: said once the delivery succeeded.
-    const key2 = newMerchantKey("Loja Avisada");
+    const key2 = await newMerchantKey("Loja Avisada");
     const sub = await api("/webhooks", { events: ["payment.completed"] }, key2);
     expect(sub.status, JSON.stringify(sub.body)).toBe(200);
     const told = await api("/checkout/sessions", { amount: 40, paymentMethodId: "sbx_pix", ...buyer }, key2);

@@ -6,8 +6,8 @@
 import { test, expect, type Page, type TestInfo } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import http from "node:http";
-import { execFileSync } from "node:child_process";
 import pg from "pg";
+import { cli } from "./dashboard-helpers";
 
 const BASE = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 const CPF = "52998224725";
@@ -19,8 +19,7 @@ const received: Array<{ type: string; data: { object: { id: string } } }> = [];
 let receiver: http.Server;
 
 test.beforeAll(async () => {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "merchant:create", "--name", "Loja Azul", "--json"], { env: process.env, encoding: "utf8" });
-  merchant = JSON.parse(out.trim().split("\n").pop()!);
+  merchant = await cli(["merchant:create", "--name", "Loja Azul"]);
   receiver = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));

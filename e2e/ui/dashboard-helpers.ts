@@ -1,20 +1,43 @@
 // Set-up for the dashboard's browser tests: merchants and dashboard users through the operator
 // CLI (the same lib/ use cases), API calls over real HTTP, and the page checks every page gets
 // (a screenshot and an axe-core scan).
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createInterface } from "node:readline";
 import path from "node:path";
 import { expect, type Page, type TestInfo } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 
-const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
 export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 export const PASSWORD = "correct horse battery staple";
 
-async function cli(args: string[]): Promise<any> {
-  const { stdout } = await run(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args, "--json"], { cwd: root, env: process.env });
-  return JSON.parse(stdout.trim().split("\n").pop()!);
+// One operator CLI per Playwright worker (`scripts/cli.ts --stdin`), started on first use and
+// ended with the worker (its input closes). A tsx start per call cost about 3 s, hundreds of times.
+// It answers in the order it was asked, one line each.
+let operator: { child: ChildProcessWithoutNullStreams; waiting: Array<(line: string) => void> } | undefined;
+
+function startOperator() {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "--stdin"], { cwd: root, env: process.env, stdio: ["pipe", "pipe", "pipe"] });
+  const started = { child, waiting: [] as Array<(line: string) => void> };
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
+  createInterface({ input: child.stdout }).on("line", (line) => started.waiting.shift()?.(line));
+  child.on("exit", (code) => {
+    if (operator === started) operator = undefined;
+    for (const w of started.waiting.splice(0)) w(JSON.stringify({ code: code ?? 1, error: `operator CLI exited: ${stderr}` }));
+  });
+  child.unref();
+  return started;
+}
+
+/** One operator command (arguments as on the command line); its JSON result, or it throws. */
+export async function cli(args: string[]): Promise<any> {
+  const op = (operator ??= startOperator());
+  const answer = new Promise<string>((resolve) => op.waiting.push(resolve));
+  op.child.stdin.write(`${JSON.stringify(args)}\n`);
+  const { code, data, error } = JSON.parse(await answer);
+  if (code !== 0) throw new Error(`operator ${args[0]}: ${error ?? `exit ${code}`}`);
+  return data;
 }
 
 export type TestMerchant = { merchantId: string; shopId: string; sandbox: { secretKey: string; publishableKey: string }; owner: string };

@@ -2,18 +2,11 @@
 // shop of the merchant (the one merchant:create opened and one from shop:create) with its status,
 // its keys per environment and its payment methods; a developer is told only owners see it.
 // Screenshots and an axe-core scan (checkPage).
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import path from "node:path";
 import { test, expect, type Page } from "@playwright/test";
-import { checkPage, nav, newMerchant, newUser, signIn } from "./dashboard-helpers";
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "../..");
+import { checkPage, cli, nav, newMerchant, newUser, signIn } from "./dashboard-helpers";
 
 async function createShop(merchantId: string, name: string) {
-  const { stdout } = await run(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", "shop:create", "--merchant", merchantId, "--name", name, "--json"], { cwd: root, env: process.env });
-  return JSON.parse(stdout.trim().split("\n").pop()!) as { shopId: string; sandbox: { publishableKey: string; secretKey: string }; production: { publishableKey: string; secretKey: string } };
+  return (await cli(["shop:create", "--merchant", merchantId, "--name", name])) as { shopId: string; sandbox: { publishableKey: string; secretKey: string }; production: { publishableKey: string; secretKey: string } };
 }
 
 test.describe.configure({ mode: "parallel" });
