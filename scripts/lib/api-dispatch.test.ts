@@ -69,3 +69,40 @@ test("the buyer pages' route files are the page table, reached by their paths; t
   assert.equal(matchRoute(pages, ["qr", "tok", "status"]), null);
   assert.deepEqual(apiRoutes(all).map((r) => r.page).sort(), Object.keys(manifest).sort());
 });
+
+test("a plain request reads the headers, URL, body and signal a Web Request of the same request gives", async () => {
+  const http = await import("node:http");
+  const { PlainRequest, toRequest } = await import("./api-dispatch.ts");
+  const names = ["authorization", "Content-Type", "x-lp-peer-address", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "accept", "x-repeated", "idempotency-key", "absent"];
+  const seen: Array<{ plain: unknown; web: unknown }> = [];
+  const server = http.createServer(async (req, res) => {
+    const plain = new PlainRequest(req, `http://${req.headers.host}${req.url}`);
+    const web = toRequest(req, new AbortController().signal, null);
+    const plainBody = plain.body ? await new Response(plain.body).text() : null;
+    seen.push({
+      plain: { url: plain.url, method: plain.method, headers: names.map((n) => plain.headers.get(n)), has: plain.headers.has("accept"), body: plainBody, aborted: plain.signal.aborted },
+      web: { url: web.url, method: web.method, headers: names.map((n) => web.headers.get(n)), has: web.headers.has("accept"), body: plainBody, aborted: web.signal.aborted },
+    });
+    res.end("ok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  const send = (method: string, headers: Record<string, string | string[]>, body?: string) =>
+    new Promise<void>((resolve, reject) => {
+      const r = http.request({ host: "127.0.0.1", port, method, path: "/api/v1/payments?limit=5&q=%C3%A9", headers }, (res) => (res.resume(), res.on("end", resolve)));
+      r.on("error", reject);
+      r.end(body);
+    });
+  try {
+    // A client's own peer header is dropped and the socket's stamped; repeated headers join with ", ".
+    await send("POST", { authorization: "Bearer sk_test_x", "content-type": "application/json", "x-lp-peer-address": "6.6.6.6", "x-repeated": ["a", "b"], accept: "*/*" }, '{"amount":1}');
+    // Forwarded headers the client sent are kept as sent (client-ip.ts decides whom to believe).
+    await send("GET", { "x-forwarded-for": "10.0.0.9", "x-forwarded-host": "shop.example", "x-forwarded-proto": "https", "x-real-ip": "10.0.0.8" });
+  } finally {
+    server.close();
+  }
+  assert.equal(seen.length, 2);
+  for (const { plain, web } of seen) assert.deepEqual(plain, web);
+  assert.equal((seen[0]!.plain as { headers: unknown[] }).headers[2], "127.0.0.1");
+  assert.equal((seen[0]!.plain as { body: string }).body, '{"amount":1}');
+});

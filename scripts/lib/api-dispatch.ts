@@ -34,12 +34,17 @@ const FAST_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 const PLAIN_PATH = /^\/api\/v1(?:\/(?!\.\.?(?:\/|$))[^/?#]+)*$/;
 /** The buyer pages' route files (GET only), and the paths that may be one of them. */
 const BUYER_PAGES = new Set(["/checkout/[token]/route", "/pay/[provider]/[txId]/route", "/pay/sandbox/[txId]/route", "/c/[txId]/result/route", "/qr/[token]/route"]);
+/** A Host header a URL can carry (name or address, optional port). */
+const HOST = /^[\w.-]+(?::\d{1,5})?$|^\[[\da-f:.]+\](?::\d{1,5})?$/i;
 const BUYER_PATH = /^\/(?:checkout|pay|c|qr)(?:\/(?!\.\.?(?:\/|$))[^/?#]+)+$/;
 
+/** lib/http/handler.ts PLAIN_IO: a handler that takes a PlainRequest, and its plain answer. */
+const PLAIN_IO = Symbol.for("latam-payments.plain-io");
+type PlainAnswer = { [PLAIN_IO]: true; status: number; headers: Record<string, string>; body: string | Uint8Array };
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "rest"; name: string };
 export type ApiRoute = { page: string; file: string; segments: Segment[] };
-type Loaded = Partial<Record<string, Handler>>;
+type Loaded = Partial<Record<string, Handler & { [PLAIN_IO]?: true }>>;
 
 /** The /api/v1 route files of a build (or, with `buyer`, its buyer pages), from its app-paths manifest, most specific first. */
 export function apiRoutes(manifest: Record<string, string>, buyer = false): ApiRoute[] {
@@ -127,7 +132,85 @@ function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>;
   return { stream, discard };
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | null): Request {
+/** A request's headers as a route reads them (get, has), straight from the parser's raw list. */
+class PlainHeaders {
+  constructor(
+    private readonly raw: string[],
+    private readonly added: Map<string, string>,
+  ) {}
+  get(name: string): string | null {
+    const wanted = name.toLowerCase();
+    const stamped = this.added.get(wanted);
+    if (stamped !== undefined) return stamped;
+    if (wanted === PEER_HEADER) return null;
+    let value: string | null = null;
+    const raw = this.raw;
+    for (let i = 0; i < raw.length; i += 2) {
+      const n = raw[i]!;
+      // Repeated headers join with ", ", as the Web Headers does.
+      if (n.length === wanted.length && n.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    }
+    return value;
+  }
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+}
+
+/**
+ * What a route() handler reads of its request (lib/http/handler.ts PLAIN_IO): method, URL,
+ * headers (with the peer and forwarded headers Next would add), a signal made only when read and
+ * a body stream made only when read. No Web Request, Headers or AbortSignal per request.
+ */
+export class PlainRequest {
+  readonly [PLAIN_IO] = true;
+  readonly headers: PlainHeaders;
+  private controller: AbortController | undefined;
+  private gone = false;
+  private stream: ReturnType<typeof bodyStream> | null | undefined;
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly url: string,
+  ) {
+    const added = new Map<string, string>([[PEER_HEADER, req.socket.remoteAddress ?? ""]]);
+    const h = req.headers;
+    if (h["x-forwarded-host"] === undefined) added.set("x-forwarded-host", h.host ?? "localhost");
+    if (h["x-forwarded-proto"] === undefined) added.set("x-forwarded-proto", "http");
+    if (h["x-forwarded-for"] === undefined && req.socket.remoteAddress) added.set("x-forwarded-for", req.socket.remoteAddress);
+    this.headers = new PlainHeaders(req.rawHeaders, added);
+  }
+  get method(): string {
+    return this.req.method!;
+  }
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.gone) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.stream === undefined) this.stream = this.req.method === "GET" ? null : bodyStream(this.req);
+    return this.stream?.stream ?? null;
+  }
+  /** The client went away before the answer was sent. */
+  abort(): void {
+    this.gone = true;
+    this.controller?.abort();
+  }
+  /** After the answer: what the handler left unread is drained (see bodyStream). */
+  drain(): void {
+    if (this.req.complete) return;
+    if (this.stream) this.stream.discard();
+    else this.req.resume();
+  }
+}
+
+function isPlainAnswer(v: unknown): v is PlainAnswer {
+  return typeof v === "object" && v !== null && PLAIN_IO in v;
+}
+
+export function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | null): Request {
   // Pairs, not a Headers object: the Request builds its own Headers from them (building one here
   // too validated and copied every header twice).
   const headers: [string, string][] = [];
@@ -159,7 +242,14 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStre
   return new Request(`http://${host}${req.url}`, init);
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+async function writeResponse(response: Response | PlainAnswer, res: ServerResponse): Promise<void> {
+  if (isPlainAnswer(response)) {
+    // One finished body (a JSON answer, a buyer page): sent with its length in one write.
+    const length = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength;
+    res.writeHead(response.status, { ...response.headers, "Content-Length": length });
+    res.end(response.body);
+    return;
+  }
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
@@ -260,23 +350,36 @@ export function createApiDispatch(root: string, log: (s: string) => void): ApiDi
     const found = matchRoute(api ? routes : pages, parts);
     if (!found) return false;
 
-    const aborted = new AbortController();
-    res.once("close", () => {
-      if (!res.writableFinished) aborted.abort();
-    });
-    const body = method === "GET" ? null : bodyStream(req);
-    // A body the handler did not read (refused before reading it) is drained, so the
-    // connection can carry the next request.
-    res.once("finish", () => {
-      if (!req.complete) body ? body.discard() : req.resume();
-    });
+    const host = req.headers.host ?? "localhost";
+    // A Host a URL cannot hold goes to Next, which has its own answer for it.
+    if (!HOST.test(host)) return false;
     const run = async () => {
-      const handlers = await load(found.route);
+      const loadedHandlers = load(found.route);
+      const handlers = loadedHandlers instanceof Promise ? await loadedHandlers : loadedHandlers;
       const handler = handlers[method];
       // A route module always exports all five (lib/http/handler.ts methods()); a hand-written one may not.
       if (!handler) throw new Error(`${found.route.page} exports no ${method}`);
-      const response = await handler(toRequest(req, aborted.signal, body?.stream ?? null), { params: Promise.resolve(found.params) });
-      await writeResponse(response, res);
+      const ctx = { params: Promise.resolve(found.params) };
+      if (PLAIN_IO in handler) {
+        const plain = new PlainRequest(req, `http://${host}${url}`);
+        res.once("close", () => {
+          if (!res.writableFinished) plain.abort();
+        });
+        // A body the handler did not read (refused before reading it) is drained, so the
+        // connection can carry the next request.
+        res.once("finish", () => plain.drain());
+        await writeResponse((await handler(plain as unknown as Request, ctx)) as Response | PlainAnswer, res);
+        return;
+      }
+      const aborted = new AbortController();
+      res.once("close", () => {
+        if (!res.writableFinished) aborted.abort();
+      });
+      const body = method === "GET" ? null : bodyStream(req);
+      res.once("finish", () => {
+        if (!req.complete) body ? body.discard() : req.resume();
+      });
+      await writeResponse(await handler(toRequest(req, aborted.signal, body?.stream ?? null), ctx), res);
     };
     run().catch((err) => fail(res, err));
     return true;
