@@ -10,7 +10,7 @@ import { log } from "@/lib/log";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import { gate } from "@/lib/auth/gate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/http/rate-limit";
-import { parseWith } from "@/lib/http/validation";
+import { parseWith, refuseNul } from "@/lib/http/validation";
 import { clientIp } from "@/lib/http/client-ip";
 import { canonicalIdempotencyPath, validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/http/idempotency";
 import { recordRequest } from "@/lib/http/request-log";
@@ -149,10 +149,14 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
         throw new AppError("rate_limited", `Rate limit of ${verdict.limit} requests per minute exceeded; retry after ${verdict.retryAfter} s.`, { details: { limit: verdict.limit, retryAfter: verdict.retryAfter } });
       }
       const rawParams = ctx?.params ? await ctx.params : {};
+      refuseNul(rawParams, "path");
       const params = endpoint.params ? parseWith(endpoint.params, rawParams, "path") : rawParams;
-      const query = endpoint.query ? parseWith(endpoint.query, queryObject(url), "query") : undefined;
+      const rawQuery = endpoint.query ? queryObject(url) : undefined;
+      refuseNul(rawQuery, "query");
+      const query = endpoint.query ? parseWith(endpoint.query, rawQuery, "query") : undefined;
       const form = endpoint.multipart ? await readMultipart(req, endpoint.multipart.limitBytes) : null;
       const rawBody = form ? { multipartSha256: form.sha256 } : endpoint.body ? await readJsonBody(req) : undefined;
+      refuseNul(rawBody, "body");
       const body = form ? endpoint.parseBody!(form.data) : endpoint.parseBody ? endpoint.parseBody(rawBody) : endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
       const input = { body, query, params, auth, requestId, request: req } as HandlerInput<E>;
 

@@ -56,6 +56,40 @@ export function zodToInvalidRequest(error: z.ZodError, input: unknown, helpUrl: 
   });
 }
 
+/** The path of the first string (or object key) in `input` holding U+0000, or null. */
+function nulAt(input: unknown, path: PropertyKey[], depth: number): PropertyKey[] | null {
+  if (typeof input === "string") return input.includes("\u0000") ? path : null;
+  if (input === null || typeof input !== "object" || depth > 64) return null;
+  if (Array.isArray(input)) {
+    for (let i = 0; i < input.length; i++) {
+      const found = nulAt(input[i], [...path, i], depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [k, v] of Object.entries(input)) {
+    if (k.includes("\u0000")) return [...path, k];
+    const found = nulAt(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL's text cannot hold U+0000, so a NUL anywhere in a request's input (JSON body, query,
+ * path) is refused here as invalid_request naming where it is, before any use case would fail on it.
+ */
+export function refuseNul(input: unknown, where: "body" | "query" | "path"): void {
+  const path = nulAt(input, [], 0);
+  if (!path) return;
+  const param = formatPath(path);
+  const message = "must not contain the NUL character (U+0000)";
+  throw new AppError("invalid_request", `Invalid ${where}: ${param ? `\`${param}\` ` : ""}${message}`, {
+    ...(param ? { param } : {}),
+    details: { issues: [{ path: param, message }] },
+  });
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query" | "path" | "header"): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw zodToAppError(result.error, input, where);
