@@ -12,6 +12,7 @@ import type { ReactNode } from "react";
 import { resolveLocale, type BuyerLocale } from "@/lib/i18n/locale";
 import { messages, type Messages } from "@/lib/i18n/messages";
 import { buyerSecurityHeaders } from "@/lib/http/page-headers";
+import { PLAIN_IO, type PlainAnswer } from "@/lib/http/handler";
 import { randomBase62 } from "@/lib/ids";
 import { renderToHtml, escapeHtml } from "@/lib/html/render";
 
@@ -92,28 +93,34 @@ function localeOf(override: string | null, acceptLanguage: string | null): Buyer
   return hit;
 }
 
+/** The answer as the caller takes it: plain parts on the fast path (lib/http/handler.ts PLAIN_IO), else a Response. */
+function answer(req: Request, status: number, headers: Record<string, string>, body: string | Uint8Array<ArrayBuffer> | null): Response {
+  if (PLAIN_IO in req) {
+    const plain: PlainAnswer = { [PLAIN_IO]: true, status, headers, body: body ?? "" };
+    return plain as unknown as Response;
+  }
+  return new Response(body, { status, headers });
+}
+
 /** A buyer page's GET route handler. */
 export function buyerRoute(page: (ctx: BuyerContext) => Promise<BuyerPage>) {
-  return async function GET(req: Request, route: RouteContext): Promise<Response> {
+  async function GET(req: Request, route: RouteContext): Promise<Response> {
     const url = new URL(req.url);
     const { locale, formatTag } = localeOf(url.searchParams.get("locale"), req.headers.get("accept-language"));
     const raw = await route.params;
     const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
     const out = await page({ locale, formatTag, t: messages(locale), url, params, cookie: cookieReader(req) });
     const nonce = randomBase62(22);
-    const headers = new Headers(buyerSecurityHeaders(nonce));
-    headers.set("Content-Language", locale);
-    headers.set("Vary", "Accept-Language");
-    if ("redirect" in out) {
-      headers.set("Location", out.redirect);
-      return new Response(null, { status: 307, headers });
-    }
-    headers.set("Content-Type", "text/html; charset=utf-8");
-    headers.append("Vary", "Accept-Encoding");
+    const headers: Record<string, string> = { ...buyerSecurityHeaders(nonce), "Content-Language": locale, Vary: "Accept-Language" };
+    if ("redirect" in out) return answer(req, 307, { ...headers, Location: out.redirect }, null);
+    headers["Content-Type"] = "text/html; charset=utf-8";
+    headers.Vary = "Accept-Language, Accept-Encoding";
     const html = document(locale, out.title, nonce, await renderToHtml(out.body));
     // Compressed here: the fast path has no compression layer (Next's skips a body already encoded).
-    if (!/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) return new Response(html, { status: out.status ?? 200, headers });
-    headers.set("Content-Encoding", "gzip");
-    return new Response(gzipSync(html), { status: out.status ?? 200, headers });
-  };
+    if (!/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) return answer(req, out.status ?? 200, headers, html);
+    headers["Content-Encoding"] = "gzip";
+    return answer(req, out.status ?? 200, headers, gzipSync(html));
+  }
+  // Reads only the URL and headers, so the fast path may call it with a plain request.
+  return Object.assign(GET, { [PLAIN_IO]: true as const });
 }
