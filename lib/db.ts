@@ -13,10 +13,21 @@ import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
+// A statement's name, remembered per text: hashing a payment insert's few kilobytes of SQL in
+// JavaScript on every query was 2.6 % of POST /payments' CPU; a Map lookup hashes natively.
+const statementNames = new Map<string, string>();
+
 function statementName(sqlText: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < sqlText.length; i++) h = Math.imul(h ^ sqlText.charCodeAt(i), 0x01000193);
-  return `s${(h >>> 0).toString(36)}${sqlText.length.toString(36)}`;
+  let name = statementNames.get(sqlText);
+  if (name === undefined) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < sqlText.length; i++) h = Math.imul(h ^ sqlText.charCodeAt(i), 0x01000193);
+    name = `s${(h >>> 0).toString(36)}${sqlText.length.toString(36)}`;
+    // Texts are the code's statements (a few hundred); the bound only guards against a leak.
+    if (statementNames.size >= 10_000) statementNames.clear();
+    statementNames.set(sqlText, name);
+  }
+  return name;
 }
 
 export function createDb(url: string, poolSize: number, preparedStatements = true): { prisma: PrismaClient; pool: pg.Pool } {
