@@ -149,14 +149,13 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
         throw new AppError("rate_limited", `Rate limit of ${verdict.limit} requests per minute exceeded; retry after ${verdict.retryAfter} s.`, { details: { limit: verdict.limit, retryAfter: verdict.retryAfter } });
       }
       const rawParams = ctx?.params ? await ctx.params : {};
-      refuseNul(rawParams, "path");
+      // parseWith refuses a NUL (PostgreSQL's text cannot hold one); input no schema reads is checked here.
+      if (!endpoint.params) refuseNul(rawParams, "path");
       const params = endpoint.params ? parseWith(endpoint.params, rawParams, "path") : rawParams;
-      const rawQuery = endpoint.query ? queryObject(url) : undefined;
-      refuseNul(rawQuery, "query");
-      const query = endpoint.query ? parseWith(endpoint.query, rawQuery, "query") : undefined;
+      const query = endpoint.query ? parseWith(endpoint.query, queryObject(url), "query") : undefined;
       const form = endpoint.multipart ? await readMultipart(req, endpoint.multipart.limitBytes) : null;
       const rawBody = form ? { multipartSha256: form.sha256 } : endpoint.body ? await readJsonBody(req) : undefined;
-      refuseNul(rawBody, "body");
+      if (endpoint.parseBody && !form) refuseNul(rawBody, "body");
       const body = form ? endpoint.parseBody!(form.data) : endpoint.parseBody ? endpoint.parseBody(rawBody) : endpoint.body ? parseWith(endpoint.body, rawBody, "body") : undefined;
       const input = { body, query, params, auth, requestId, request: req } as HandlerInput<E>;
 

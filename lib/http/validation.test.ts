@@ -168,3 +168,23 @@ describe("formatPath", () => {
     assert.equal(formatPath([0, "name"]), "[0].name");
   });
 });
+
+test("a NUL anywhere in the input is invalid_request naming its path, before the schema runs", () => {
+  const schema = z.object({ name: z.string(), tags: z.array(z.string()).optional(), meta: z.record(z.string(), z.string()).optional() });
+  const refused = (input: unknown, where: "body" | "query" | "path" = "body") => {
+    try {
+      parseWith(schema, input, where);
+    } catch (err) {
+      assert.ok(err instanceof AppError);
+      return { code: err.code, param: err.param, message: err.message };
+    }
+    return null;
+  };
+  assert.deepEqual(refused({ name: "a\u0000b" }), { code: "invalid_request", param: "name", message: "Invalid body: `name` must not contain the NUL character (U+0000)" });
+  assert.equal(refused({ name: "ok", tags: ["x", "\u0000"] })?.param, "tags[1]");
+  // A key with the NUL is named with it spelt out, so the answer holds none.
+  assert.equal(refused({ name: "ok", meta: { "k\u0000": "v" } })?.param, "meta.k\\u0000");
+  // Before the schema: an input that is also missing a field is refused for its NUL.
+  assert.equal(refused({ tags: ["\u0000"] }, "query")?.message.startsWith("Invalid query: `tags[0]`"), true);
+  assert.equal(refused({ name: "fine é € \\u0000 as text" }), null);
+});

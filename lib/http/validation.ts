@@ -82,7 +82,9 @@ function nulAt(input: unknown, path: PropertyKey[], depth: number): PropertyKey[
 export function refuseNul(input: unknown, where: "body" | "query" | "path"): void {
   const path = nulAt(input, [], 0);
   if (!path) return;
-  const param = formatPath(path);
+  // A key holding the NUL is named with it spelt out: the answer itself must hold no NUL either
+  // (the request log stores answers as jsonb, which refuses one).
+  const param = formatPath(path.map((p) => (typeof p === "string" ? p.replaceAll("\u0000", "\\u0000") : p)));
   const message = "must not contain the NUL character (U+0000)";
   throw new AppError("invalid_request", `Invalid ${where}: ${param ? `\`${param}\` ` : ""}${message}`, {
     ...(param ? { param } : {}),
@@ -90,7 +92,9 @@ export function refuseNul(input: unknown, where: "body" | "query" | "path"): voi
   });
 }
 
+/** `input` through `schema`, its failures as the contract's errors; a NUL anywhere is refused first (refuseNul). */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query" | "path" | "header"): z.output<S> {
+  if (where !== "header") refuseNul(input, where);
   const result = schema.safeParse(input);
   if (!result.success) throw zodToAppError(result.error, input, where);
   return result.data;
