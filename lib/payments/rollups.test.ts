@@ -122,6 +122,13 @@ test("rollups + deltas equal a scan of the payments after creations, status chan
     assert.equal(await countPayments({ merchantId: m.merchantId, environment: "sandbox", status }), await exact("AND status = $2::\"TransactionStatus\"", [status]), status);
   }
   assert.equal(await countPayments({ merchantId: m.merchantId, environment: "production" }), 0);
+
+  // The all-time totals follow the hourly rows, whoever writes them: the fold, and a deletion.
+  await foldAllPaymentRollups();
+  assert.deepEqual(await totals(m.merchantId), await hourlySums(m.merchantId));
+  assert.ok((await totals(m.merchantId)).length > 1);
+  await sql(`DELETE FROM payment_hourly_rollups WHERE merchant_id = $1 AND status = 'failed'`, [m.merchantId]);
+  assert.deepEqual(await totals(m.merchantId), await hourlySums(m.merchantId));
 });
 
 test("two folds at once count every delta exactly once", async () => {
@@ -134,7 +141,23 @@ test("two folds at once count every delta exactly once", async () => {
   assert.deepEqual(await rolled(m.merchantId, since), await scanned(m.merchantId, since));
   const [left] = await sql<{ n: string }>(`SELECT count(*) AS n FROM payment_rollup_deltas WHERE merchant_id = $1`, [m.merchantId]);
   assert.equal(Number(left!.n), 0);
+  assert.deepEqual(await totals(m.merchantId), await hourlySums(m.merchantId));
 });
+
+/** payment_totals of a merchant, per shop, environment and status (zeros left out). */
+async function totals(merchantId: string) {
+  const rows = await sql<{ k: string }>(`SELECT shop_id || ' ' || environment || ' ' || status || ' ' || payments AS k FROM payment_totals WHERE merchant_id = $1 AND payments <> 0 ORDER BY 1`, [merchantId]);
+  return rows.map((r) => r.k);
+}
+
+/** The same from the hourly rollups: what the totals must say. */
+async function hourlySums(merchantId: string) {
+  const rows = await sql<{ k: string }>(
+    `SELECT shop_id || ' ' || environment || ' ' || status || ' ' || sum(payments) AS k FROM payment_hourly_rollups WHERE merchant_id = $1 GROUP BY shop_id, environment, status HAVING sum(payments) <> 0 ORDER BY 1`,
+    [merchantId],
+  );
+  return rows.map((r) => r.k);
+}
 
 test("days are the merchant's calendar days: 02:00 UTC is still yesterday in Mexico City", async () => {
   const m = await merchantWithTemplate("Rollups time zone");

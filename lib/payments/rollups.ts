@@ -99,8 +99,10 @@ export async function countPayments(scope: { merchantId: string; environment: En
   let where = `merchant_id = $1 AND environment = $2::"Environment"`;
   if (scope.shopId) where += ` AND shop_id = $${values.push(scope.shopId)}`;
   if (scope.status) where += ` AND status = $${values.push(scope.status)}::"TransactionStatus"`;
+  // payment_totals: a row per shop and status, whatever the history (it summed every hourly row
+  // of the merchant before: 6,483 rows for a million payments).
   const [row] = await sql<{ n: string | null }>(
-    `SELECT (SELECT coalesce(sum(payments), 0) FROM payment_hourly_rollups WHERE ${where})
+    `SELECT (SELECT coalesce(sum(payments), 0) FROM payment_totals WHERE ${where})
           + (SELECT coalesce(sum(payments), 0) FROM payment_rollup_deltas WHERE ${where}) AS n`,
     values,
   );
