@@ -85,8 +85,10 @@ test("a receiver that holds its answers takes only its own slots: another subscr
   try {
     const slowSub = await subscriptionWith(slow.url, 12);
     const fastSub = await subscriptionWith(fast.url, 60);
-    const deliverer = createDeliverer({ concurrency: 16, perSubscription: 4 });
-    const run = deliverer.run({ subscriptionIds: [slowSub, fastSub], limit: 10, fanOut: false });
+    // No ticker period to fall back on: the run must claim again as the fast answers come, not
+    // wait for answers the held receiver is sitting on (it waited a whole tick for them before).
+    const deliverer = createDeliverer({ concurrency: 16, perSubscription: 4, tickMs: 600_000 });
+    const run = deliverer.run({ subscriptionIds: [slowSub, fastSub], limit: 10, fanOut: false, budgetMs: 600_000 });
     await waitFor("every fast delivery recorded", async () => (await counts(fastSub)).succeeded === 60);
     assert.equal(fast.ids.length, 60);
     assert.equal(slow.answered, 0, "the slow receiver has not answered anything yet");

@@ -198,7 +198,8 @@ export type Deliverer = {
 };
 
 /** A delivery pipeline with its own slots; the process has one (`deliverDueWebhooks`), tests make more. */
-export function createDeliverer(limits: { concurrency?: number; perSubscription?: number } = {}): Deliverer {
+/** `tickMs`: the longest a run waits between claims (the ticker period; tests set it apart). */
+export function createDeliverer(limits: { concurrency?: number; perSubscription?: number; tickMs?: number } = {}): Deliverer {
   const concurrency = () => limits.concurrency ?? config().WEBHOOK_CONCURRENCY;
   const perSubscription = () => limits.perSubscription ?? config().WEBHOOK_SUBSCRIPTION_CONCURRENCY;
   // A subscription holds at most its cap in flight and as many again claimed and waiting here, so
@@ -213,8 +214,15 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
   let stopped = false;
   let waiters: (() => void)[] = [];
   let poked = false;
-  // Answers so far, and whether a wake came (new work may be due) since the last claim.
-  let completions = 0;
+  // Answers of subscriptions with no rows left waiting here, and whether a wake came (new work
+  // may be due) since the last claim.
+  let drained = 0;
+  let drainedAtClaim = 0;
+  /** Whether a subscription with no rows waiting here still has requests in flight. */
+  const drainingInFlight = () => {
+    for (const sub of flying.keys()) if (!waiting.get(sub)?.length) return true;
+    return false;
+  };
   let woken = false;
   const poke = () => {
     poked = true;
@@ -242,7 +250,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       } finally {
         // The slot frees on the answer; the row stays leased until its outcome is written.
         inFlight--;
-        completions++;
+        if (!waiting.get(sub)?.length) drained++;
         const n = (flying.get(sub) ?? 1) - 1;
         if (n > 0) flying.set(sub, n);
         else flying.delete(sub);
@@ -302,6 +310,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       if (wanted > 0) {
         poked = false;
         woken = false;
+        drainedAtClaim = drained;
         const claimedAt = Date.now();
         const rows = await claim(wanted, opts);
         claimed = rows.length;
@@ -343,9 +352,16 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       // rows of subscriptions at their cap), for a wake, for the last of this run's deliveries, or
       // at most a ticker period: events written without a wake (or on another instance) are found
       // by looking, as often as the ticker would look.
-      const enough = completions + Math.max(1, Math.min(REFILL_BATCH, inFlight));
-      const deadline = Date.now() + config().JOBS_TICK_MS;
-      while (!stopped && !woken && completions < enough && mine.size > 0 && Date.now() < deadline) {
+      // The answers counted, since the claim (those that came during the fan-out too), are those
+      // of subscriptions with no claimed rows left waiting here: only they make room a claim must
+      // fill (another's slot is refilled from its waiting rows). Once none of those is in flight,
+      // there is nothing left to wait for. Counting every answer from the wait's start (a slow
+      // receiver's 64 held for 2 s among them) had the run sit out the ticker period with the
+      // others' slots empty: beside a 2 s receiver, a fast one got one claim's worth per tick.
+      const deadline = Date.now() + (limits.tickMs ?? config().JOBS_TICK_MS);
+      while (!stopped && !woken && mine.size > 0 && Date.now() < deadline) {
+        const answered = drained - drainedAtClaim;
+        if (answered >= REFILL_BATCH || (answered > 0 && !drainingInFlight())) break;
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([changed(), new Promise<void>((r) => (timer = setTimeout(r, Math.max(1, deadline - Date.now()))))]);
         clearTimeout(timer);
