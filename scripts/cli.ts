@@ -28,6 +28,16 @@ import { deployMigrations } from "./lib/schema-engine.ts";
 
 const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete`;
 
+type KeyPair = { publishableKey: string; secretKey: string };
+/** A new shop's two key pairs as merchant:create and shop:create print them. */
+const keyLines = (k: { sandbox: KeyPair; production: KeyPair }) => [
+  `sandbox     publishable ${k.sandbox.publishableKey}`,
+  `            secret      ${k.sandbox.secretKey}`,
+  `production  publishable ${k.production.publishableKey}`,
+  `            secret      ${k.production.secretKey}`,
+];
+const KEEP_SECRETS = "Secret keys are shown only now: store them safely.";
+
 /** Runs one command; `print` gets its human text and its JSON result. Returns the exit code. */
 async function runCommand(argv: string[], print: (human: string, data: unknown, json: boolean) => void): Promise<number> {
   const [command, ...rest] = argv;
@@ -95,17 +105,7 @@ async function runCommand(argv: string[], print: (human: string, data: unknown, 
         timeZone: values["time-zone"],
       });
       out(
-        [
-          `merchant ${created.merchantId}  shop ${created.shopId}`,
-          `sandbox     publishable ${created.sandbox.publishableKey}`,
-          `            secret      ${created.sandbox.secretKey}`,
-          `production  publishable ${created.production.publishableKey}`,
-          `            secret      ${created.production.secretKey}`,
-          values.email && values.password ? `dashboard owner: ${values.email}` : "",
-          "Secret keys are shown only now: store them safely.",
-        ]
-          .filter(Boolean)
-          .join("\n"),
+        [`merchant ${created.merchantId}  shop ${created.shopId}`, ...keyLines(created), ...(values.email && values.password ? [`dashboard owner: ${values.email}`] : []), KEEP_SECRETS].join("\n"),
         created,
       );
       return 0;
@@ -120,14 +120,7 @@ async function runCommand(argv: string[], print: (human: string, data: unknown, 
       const { createShop } = await import("@/lib/merchants/create-shop");
       const created = await createShop({ merchantId: need(values.merchant, "--merchant"), name: need(values.name, "--name") });
       out(
-        [
-          `shop ${created.shopId} (${created.name}) of merchant ${created.merchantId}`,
-          `sandbox     publishable ${created.sandbox.publishableKey}`,
-          `            secret      ${created.sandbox.secretKey}`,
-          `production  publishable ${created.production.publishableKey}`,
-          `            secret      ${created.production.secretKey}`,
-          "Secret keys are shown only now: store them safely.",
-        ].join("\n"),
+        [`shop ${created.shopId} (${created.name}) of merchant ${created.merchantId}`, ...keyLines(created), KEEP_SECRETS].join("\n"),
         created,
       );
       return 0;

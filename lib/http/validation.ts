@@ -56,23 +56,20 @@ export function zodToInvalidRequest(error: z.ZodError, input: unknown, helpUrl: 
   });
 }
 
-/** The path of the first string (or object key) in `input` holding U+0000, or null. */
-function nulAt(input: unknown, path: PropertyKey[], depth: number): PropertyKey[] | null {
-  if (typeof input === "string") return input.includes("\u0000") ? path : null;
-  if (input === null || typeof input !== "object" || depth > 64) return null;
-  if (Array.isArray(input)) {
-    for (let i = 0; i < input.length; i++) {
-      const found = nulAt(input[i], [...path, i], depth + 1);
-      if (found) return found;
-    }
-    return null;
+/**
+ * Whether `input` holds U+0000 in a string or an object key; `path` is left naming where (one
+ * array pushed and popped along the walk: this runs on every request's input).
+ */
+function holdsNul(input: unknown, path: PropertyKey[], depth: number): boolean {
+  if (typeof input === "string") return input.includes("\u0000");
+  if (input === null || typeof input !== "object" || depth > 64) return false;
+  const entries: Iterable<[PropertyKey, unknown]> = Array.isArray(input) ? input.entries() : Object.entries(input);
+  for (const [k, v] of entries) {
+    path.push(k);
+    if ((typeof k === "string" && k.includes("\u0000")) || holdsNul(v, path, depth + 1)) return true;
+    path.pop();
   }
-  for (const [k, v] of Object.entries(input)) {
-    if (k.includes("\u0000")) return [...path, k];
-    const found = nulAt(v, [...path, k], depth + 1);
-    if (found) return found;
-  }
-  return null;
+  return false;
 }
 
 /**
@@ -80,8 +77,8 @@ function nulAt(input: unknown, path: PropertyKey[], depth: number): PropertyKey[
  * path) is refused here as invalid_request naming where it is, before any use case would fail on it.
  */
 export function refuseNul(input: unknown, where: "body" | "query" | "path"): void {
-  const path = nulAt(input, [], 0);
-  if (!path) return;
+  const path: PropertyKey[] = [];
+  if (!holdsNul(input, path, 0)) return;
   // A key holding the NUL is named with it spelt out: the answer itself must hold no NUL either
   // (the request log stores answers as jsonb, which refuses one).
   const param = formatPath(path.map((p) => (typeof p === "string" ? p.replaceAll("\u0000", "\\u0000") : p)));

@@ -214,8 +214,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
   let stopped = false;
   let waiters: (() => void)[] = [];
   let poked = false;
-  // Answers of subscriptions with no rows left waiting here, and whether a wake came (new work
-  // may be due) since the last claim.
+  // Answers of subscriptions with no rows left waiting here (so far, and at the last claim).
   let drained = 0;
   let drainedAtClaim = 0;
   /** Whether a subscription with no rows waiting here still has requests in flight. */
@@ -223,6 +222,7 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
     for (const sub of flying.keys()) if (!waiting.get(sub)?.length) return true;
     return false;
   };
+  // Whether a wake came (new work may be due) since the last claim.
   let woken = false;
   const poke = () => {
     poked = true;

@@ -172,12 +172,7 @@ export class PlainRequest {
     private readonly req: IncomingMessage,
     readonly url: string,
   ) {
-    const added = new Map<string, string>([[PEER_HEADER, req.socket.remoteAddress ?? ""]]);
-    const h = req.headers;
-    if (h["x-forwarded-host"] === undefined) added.set("x-forwarded-host", h.host ?? "localhost");
-    if (h["x-forwarded-proto"] === undefined) added.set("x-forwarded-proto", "http");
-    if (h["x-forwarded-for"] === undefined && req.socket.remoteAddress) added.set("x-forwarded-for", req.socket.remoteAddress);
-    this.headers = new PlainHeaders(req.rawHeaders, added);
+    this.headers = new PlainHeaders(req.rawHeaders, stampedHeaders(req));
   }
   get method(): string {
     return this.req.method!;
@@ -210,29 +205,27 @@ function isPlainAnswer(v: unknown): v is PlainAnswer {
   return typeof v === "object" && v !== null && PLAIN_IO in v;
 }
 
+/**
+ * What Next's server adds to a request before a handler runs: the socket's peer (ours read the
+ * peer, never the forwarded claim) and the forwarded headers the client did not send.
+ */
+function stampedHeaders(req: IncomingMessage): Map<string, string> {
+  const stamped = new Map<string, string>([[PEER_HEADER, req.socket.remoteAddress ?? ""]]);
+  const h = req.headers;
+  if (h["x-forwarded-host"] === undefined) stamped.set("x-forwarded-host", h.host ?? "localhost");
+  if (h["x-forwarded-proto"] === undefined) stamped.set("x-forwarded-proto", "http");
+  if (h["x-forwarded-for"] === undefined && req.socket.remoteAddress) stamped.set("x-forwarded-for", req.socket.remoteAddress);
+  return stamped;
+}
+
 export function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | null): Request {
   // Pairs, not a Headers object: the Request builds its own Headers from them (building one here
-  // too validated and copied every header twice).
+  // too validated and copied every header twice). The client's own peer header is dropped.
   const headers: [string, string][] = [];
   const raw = req.rawHeaders;
-  let forwardedHost = false;
-  let forwardedProto = false;
-  let forwardedFor = false;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    const lower = name.toLowerCase();
-    if (lower === PEER_HEADER) continue;
-    if (lower === "x-forwarded-host") forwardedHost = true;
-    else if (lower === "x-forwarded-proto") forwardedProto = true;
-    else if (lower === "x-forwarded-for") forwardedFor = true;
-    headers.push([name, raw[i + 1]!]);
-  }
-  // What Next's server adds before a handler runs; ours read the peer, never the forwarded claim.
-  headers.push([PEER_HEADER, req.socket.remoteAddress ?? ""]);
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== PEER_HEADER) headers.push([raw[i]!, raw[i + 1]!]);
+  headers.push(...stampedHeaders(req));
   const host = req.headers.host ?? "localhost";
-  if (!forwardedHost) headers.push(["x-forwarded-host", host]);
-  if (!forwardedProto) headers.push(["x-forwarded-proto", "http"]);
-  if (!forwardedFor && req.socket.remoteAddress) headers.push(["x-forwarded-for", req.socket.remoteAddress]);
   const method = req.method!;
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
   if (body) {
