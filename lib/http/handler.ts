@@ -18,6 +18,7 @@ import { API_BODY_LIMIT, readBody, readMultipart, refuseDeclaredOversize } from 
 import { failedAuthGuard } from "@/lib/auth/failed-auth";
 import { addressKey } from "@/lib/auth/address-key";
 import { observeRequest } from "@/lib/metrics/registry";
+import { jsonOf } from "@/lib/http/json-text";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/http/endpoint";
 
 export type HandlerInput<E extends EndpointDef> = {
@@ -57,13 +58,13 @@ type Parts = { status: number; headers: Record<string, string>; body: unknown };
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } as const;
 
 function json(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+  return new Response(jsonOf(body) as BodyInit, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /** The answer in the form the caller takes: plain parts for a plain request, else a Response. */
 function answerFor(req: Request, parts: Parts): Response {
   if (!(PLAIN_IO in req)) return json(parts.status, parts.body, parts.headers);
-  const plain: PlainAnswer = { [PLAIN_IO]: true, status: parts.status, headers: { ...JSON_HEADERS, ...parts.headers }, body: JSON.stringify(parts.body) };
+  const plain: PlainAnswer = { [PLAIN_IO]: true, status: parts.status, headers: { ...JSON_HEADERS, ...parts.headers }, body: jsonOf(parts.body) };
   return plain as unknown as Response;
 }
 

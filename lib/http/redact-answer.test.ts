@@ -25,15 +25,22 @@ test("secrets are replaced at any depth; ids, amounts and booleans stay", () => 
   assert.ok(!JSON.stringify(out).includes("sk_live_x"));
 });
 
-test("a list keeps its first 5 items and says how many more there were", () => {
-  const out = redactAnswer({ data: Array.from({ length: 100 }, (_, i) => ({ id: `tx_${i}`, clientSecret: "cs" })) }) as { data: unknown[] };
-  assert.equal(out.data.length, 6);
-  assert.deepEqual(out.data[0], { id: "tx_0", clientSecret: REDACTED });
-  assert.equal(out.data[5], "… 95 more items");
+test("a list keeps its first item and says how many more there were; other arrays keep 5", () => {
+  const out = redactAnswer({ data: Array.from({ length: 100 }, (_, i) => ({ id: `tx_${i}`, clientSecret: "cs", attempts: [1, 2, 3, 4, 5, 6, 7] })), hasMore: true }) as {
+    data: Array<{ attempts: unknown[] } | string>;
+    hasMore: boolean;
+  };
+  assert.equal(out.data.length, 2);
+  assert.deepEqual(out.data[0], { id: "tx_0", clientSecret: REDACTED, attempts: [1, 2, 3, 4, 5, "… 2 more items"] });
+  assert.equal(out.data[1], "… 99 more items");
+  assert.equal(out.hasMore, true);
+  // `data` deeper down is not a list envelope's.
+  const nested = redactAnswer({ payment: { data: [1, 2, 3] } }) as { payment: { data: unknown[] } };
+  assert.deepEqual(nested.payment.data, [1, 2, 3]);
 });
 
 test("a big answer is kept as a bounded preview", () => {
-  const out = redactAnswer({ data: Array.from({ length: 5 }, (_, i) => ({ id: `tx_${i}`, note: "x".repeat(4_000) })) }) as { truncated: boolean; size: number; preview: string };
+  const out = redactAnswer({ items: Array.from({ length: 5 }, (_, i) => ({ id: `tx_${i}`, note: "x".repeat(4_000) })) }) as { truncated: boolean; size: number; preview: string };
   assert.equal(out.truncated, true);
   assert.ok(out.size > 16_000);
   assert.equal(out.preview.length, 2_000);

@@ -3,11 +3,22 @@
 // indexes so deep merchants stay fast, and `q` by the search keys' indexes (lib/payments/search.ts).
 // The list runs on the lean `sql` path (lib/db.ts): mapping fifty wide rows through Prisma's
 // runtime costs more CPU than the rest of the request.
+//
+// A page is read in two steps: the page's ids with each row's version (PostgreSQL's `xmin`, the
+// transaction that wrote the row as it is now: every UPDATE writes a new one), then the full rows
+// of only those ids whose version this process has not presented yet. Each payment's presented
+// item and its JSON text are kept per (id, version), so a page of unchanged payments costs one
+// narrow statement and a join of kept text: parsing fifty wide rows, presenting them and
+// serialising 40 KB were most of a list request's CPU (README, "Lists from kept items"). A kept
+// item is never stale: a changed row has a new version, and the ids and versions are read fresh
+// on every request.
 import { z } from "zod";
 import { db, sql } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
 import { AppError } from "@/lib/errors";
-import { envelope, listEnvelope, readPage } from "@/lib/http/pagination";
+import { envelope, listEnvelope, readPage, type PageMeta } from "@/lib/http/pagination";
+import { withJson } from "@/lib/http/json-text";
+import { LIST_ITEMS_LOGGED, moreItems, redactedJson } from "@/lib/http/redact-answer";
 import { toIso3 } from "@/lib/catalog/rails";
 import { presentTransaction, type PresentableTransaction } from "@/lib/payments/present";
 import { planSearch, searchCondition } from "@/lib/payments/search";
@@ -157,6 +168,88 @@ function fromRow(r: Record<string, any>): PresentableTransaction {
   };
 }
 
+/**
+ * A presented payment as this process last saw it: its row version, the frozen item, its JSON
+ * as UTF-8 bytes, and (once the request log asked) its redacted JSON.
+ */
+type KeptItem = { version: string; value: ReturnType<typeof presentTransaction>; json: Buffer; redacted?: string };
+// At most KEPT_ITEMS (about 2 KB each with the object); the oldest kept go first. An entry is only
+// ever read for an id the caller's own scoped statement returned, with the version it returned.
+const KEPT_ITEMS = 50_000;
+const kept = singleton("presented-payments", () => new Map<string, KeptItem>());
+
+function keep(id: string, item: KeptItem): void {
+  kept.delete(id);
+  if (kept.size >= KEPT_ITEMS) kept.delete(kept.keys().next().value!);
+  kept.set(id, item);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** A page's row as its first statement reads it: the id and the row's version. */
+type PageRow = { id: string; v: string };
+const VERSIONED = "id, xmin::text AS v";
+
+/**
+ * The page's payments, presented, in the page's order: kept items whose version matches, the
+ * rest read whole (scoped again) and kept. A row deleted between the two statements (a
+ * production payment every provider refused) is left out, as a later read would.
+ */
+async function presentedItems(auth: AuthContext, page: PageRow[]): Promise<KeptItem[]> {
+  const missing: string[] = [];
+  for (const r of page) if (kept.get(r.id)?.version !== r.v) missing.push(r.id);
+  if (missing.length > 0) {
+    const rows = await sql(`SELECT ${COLUMNS}, xmin::text AS v FROM transactions WHERE id = ANY($1::text[]) AND merchant_id = $2 AND environment = $3::"Environment"`, [
+      missing,
+      auth.merchant.id,
+      auth.environment,
+    ]);
+    for (const row of rows) {
+      const value = deepFreeze(presentTransaction(fromRow(row)));
+      keep(row.id as string, { version: row.v as string, value, json: Buffer.from(JSON.stringify(value)) });
+    }
+  }
+  const out: KeptItem[] = [];
+  for (const r of page) {
+    const item = kept.get(r.id);
+    if (item) out.push(item);
+  }
+  return out;
+}
+
+const OPEN = Buffer.from(`{"data":[`);
+const COMMA = Buffer.from(",");
+
+/**
+ * The list's answer with its JSON joined from the items' kept bytes, and the request log's
+ * redacted text from the items' kept redaction (only the first LIST_ITEMS_LOGGED are logged; a list
+ * item sits two levels down the answer): what serialising and redacting the object would give.
+ */
+function answerOf(items: KeptItem[], meta: PageMeta) {
+  const value = listEnvelope(
+    items.map((i) => i.value),
+    meta,
+  );
+  const rest = JSON.stringify(meta).slice(1);
+  const parts: Buffer[] = [OPEN];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(items[i]!.json);
+  }
+  parts.push(Buffer.from(rest === "}" ? "]}" : `],${rest}`));
+  const logged = items.slice(0, LIST_ITEMS_LOGGED).map((i) => (i.redacted ??= redactedJson(i.value, 2)));
+  if (items.length > LIST_ITEMS_LOGGED) logged.push(JSON.stringify(moreItems(items.length - LIST_ITEMS_LOGGED)));
+  const restRedacted = redactedJson(meta, 0).slice(1);
+  const redacted = `{"data":[${logged.join(",")}]${restRedacted === "}" ? "}" : `,${restRedacted}`}`;
+  return { value, json: Buffer.concat(parts), redacted };
+}
+
 function filterOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>): Filter {
   let country: string | undefined;
   if (query.country) {
@@ -174,9 +267,9 @@ function totalOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, f:
   return cachedCount(`rollups:${scope.merchantId}:${scope.environment}:${scope.shopId ?? ""}:${scope.status ?? ""}`, () => countPayments(scope));
 }
 
-function offsetPageStatement(f: Filter, limit: number, offset: number) {
+function offsetPageStatement(f: Filter, limit: number, offset: number, columns = COLUMNS) {
   const n = f.values.length;
-  return { text: `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, values: [...f.values, limit, offset] };
+  return { text: `SELECT ${columns} FROM transactions WHERE ${f.clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, values: [...f.values, limit, offset] };
 }
 
 /** The statement an offset page runs (scripts/bench-search.ts explains it, so the plan shown is the one served). */
@@ -185,18 +278,30 @@ export function paymentsPageStatement(auth: AuthContext, query: z.infer<typeof l
   return offsetPageStatement(filterOf(auth, query), page.limit, page.kind === "offset" ? page.offset : 0);
 }
 
+/** GET /payments' answer, with its JSON attached (the API writes it as it is; see answerOf). */
+export async function listPaymentsAnswer(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
+  const { value, json, redacted } = await readList(auth, query);
+  return withJson(value, json, redacted);
+}
+
+/** The list as an object (the dashboard's payments page); the items are frozen, shared with later reads. */
 export async function listPayments(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
+  return (await readList(auth, query)).value;
+}
+
+async function readList(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
   const page = readPage(query);
   const f = filterOf(auth, query);
   if (page.kind === "cursor") return cursorPage(auth, f, page);
-  const st = offsetPageStatement(f, page.limit, page.offset);
-  const [rows, total] = await Promise.all([sql(st.text, st.values, { planEachTime: f.search }), totalOf(auth, query, f)]);
+  const st = offsetPageStatement(f, page.limit, page.offset, VERSIONED);
+  const [rows, total] = await Promise.all([sql<PageRow>(st.text, st.values, { planEachTime: f.search }), totalOf(auth, query, f)]);
+  const items = await presentedItems(auth, rows);
   const { pagination } = envelope(rows, total, page);
-  return listEnvelope(rows.map((r) => presentTransaction(fromRow(r))), {
+  return answerOf(items, {
     pagination,
     hasMore: page.offset + rows.length < total,
-    nextCursor: (rows.at(-1)?.id as string | undefined) ?? null,
-    previousCursor: page.offset > 0 ? ((rows[0]?.id as string | undefined) ?? null) : null,
+    nextCursor: rows.at(-1)?.id ?? null,
+    previousCursor: page.offset > 0 ? (rows[0]?.id ?? null) : null,
   });
 }
 
@@ -224,8 +329,8 @@ async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; s
   const after = page.startingAfter !== undefined;
   const n = f.values.length;
   const cursor = [id, auth.merchant.id, auth.environment, auth.shop?.id ?? null];
-  const rows = await sql(
-    `SELECT ${COLUMNS} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ((${CURSOR_AT(n)}), $${n + 1})
+  const rows = await sql<PageRow>(
+    `SELECT ${VERSIONED} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ((${CURSOR_AT(n)}), $${n + 1})
      ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 5}`,
     [...f.values, ...cursor, page.limit + 1],
     { planEachTime: f.search },
@@ -236,9 +341,9 @@ async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; s
   const more = rows.length > page.limit;
   const pageRows = rows.slice(0, page.limit);
   if (!after) pageRows.reverse();
-  const first = (pageRows[0]?.id as string | undefined) ?? null;
-  const last = (pageRows.at(-1)?.id as string | undefined) ?? null;
-  return listEnvelope(pageRows.map((r) => presentTransaction(fromRow(r))), {
+  const first = pageRows[0]?.id ?? null;
+  const last = pageRows.at(-1)?.id ?? null;
+  return answerOf(await presentedItems(auth, pageRows), {
     hasMore: more,
     nextCursor: after ? (more ? last : null) : (last ?? id),
     previousCursor: after ? (first ?? id) : more ? first : null,

@@ -2,7 +2,7 @@
 import { route } from "@/lib/http/handler";
 import { clientIp } from "@/lib/http/client-ip";
 import { createPayment } from "@/lib/payments/create-payment";
-import { getPayment, listPayments } from "@/lib/payments/list-payments";
+import { getPayment, listPaymentsAnswer } from "@/lib/payments/list-payments";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
 import { replayPayment } from "@/lib/http/replays";
@@ -19,6 +19,6 @@ export const createHandler = (endpoint: typeof createPaymentEndpoint) =>
     { replay: async (ref, { auth }) => replayPayment(auth, ref), foldClaim: true },
   );
 
-export const listHandler = (endpoint: typeof listPaymentsEndpoint) => route(endpoint, async ({ auth, query }) => listPayments(auth, query));
+export const listHandler = (endpoint: typeof listPaymentsEndpoint) => route(endpoint, async ({ auth, query }) => listPaymentsAnswer(auth, query));
 
 export const getHandler = (endpoint: typeof getPaymentEndpoint) => route(endpoint, async ({ auth, params }) => getPayment(auth, params.id));

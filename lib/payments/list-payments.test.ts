@@ -1,0 +1,103 @@
+// GET /payments' kept items (lib/payments/list-payments.ts) against the test database: the JSON
+// the API writes and the request log's redacted text, joined from kept parts, are exactly what
+// serialising and redacting the answer object give; every item equals the payment read alone;
+// a row changed by any writer (Prisma, or a raw UPDATE that leaves updated_at alone) is shown as
+// it is now on the next read, on offset and cursor pages alike.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { db, sql } from "@/lib/db";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { insertTransaction } from "@/lib/payments/store";
+import { railById } from "@/lib/catalog/rails";
+import { newId } from "@/lib/ids";
+import { getPayment, listPayments, listPaymentsAnswer } from "@/lib/payments/list-payments";
+import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";
+import { jsonOf } from "@/lib/http/json-text";
+import { redactedAnswerJson } from "@/lib/http/redact-answer";
+import type { AuthContext } from "@/lib/auth/authenticate";
+
+after(() => db().$disconnect());
+
+async function merchantWithPayments(n: number) {
+  const m = await createMerchant({ name: "List keeper" });
+  const rail = railById("1004")!;
+  const templateId = newId("transaction");
+  const at = new Date(Date.now() - 60_000);
+  await db().$transaction((tx) =>
+    insertTransaction(
+      {
+        id: templateId, merchantId: m.merchantId, shopId: m.shopId, environment: "sandbox", status: "pending", amountUsd: 2500n, amountLocal: 45500n, currencyLocal: "MXN",
+        inputCurrency: null, inputAmount: null, paymentMethodId: rail.paymentMethodId, method: rail.method, railName: rail.name, country: rail.countryIso3,
+        feePlatform: 90n, feeProvider: 63n, feeNetwork: 50n, reserveAmount: 0n, settlementDelay: rail.settlementDelay, provider: "pagosur", providerRef: null,
+        paymentFormUrl: null, instructions: null, hostedCheckout: true, returnUrl: "https://shop.example/back", merchantOrderId: "order-template", qrOrderId: null, tag1: "a", tag2: null, tag3: null,
+        userName: "Ana Ruiz", userEmail: "ana@example.com", userPhone: "+525512345678", userIp: null, expiresAt: at, createdAt: at,
+        attempts: [{ provider: "pagosur", outcome: "success", reason: null, durationMs: 12 }],
+        settlementStatus: "pending", settleAt: null, refundedLocal: 0n, pendingDebited: 0n, reserveReleaseAt: null, reserveReleasedAt: null, completedAt: null,
+      },
+      "18.2",
+      tx,
+    ),
+  );
+  const ids = Array.from({ length: n - 1 }, () => newId("transaction"));
+  // Each copy a millisecond apart, so the list's order is known.
+  await copyTransactions(
+    templateId,
+    { id: "n.id", created_at: "now() - (n.i * interval '1 millisecond')", merchant_order_id: "n.id" },
+    "unnest($2::text[]) WITH ORDINALITY AS n(id, i)",
+    [ids],
+  );
+  const auth = { merchant: { id: m.merchantId }, environment: "sandbox" } as unknown as AuthContext;
+  return { auth, ids };
+}
+
+/** The answer as the API writes it, checked against serialising and redacting its object. */
+async function listed(auth: AuthContext, query: Record<string, unknown>) {
+  const answer = await listPaymentsAnswer(auth, query as never);
+  const written = Buffer.from(jsonOf(answer) as Uint8Array).toString("utf8");
+  assert.equal(written, JSON.stringify(answer), "the written JSON is the object's JSON");
+  const plain = JSON.parse(written);
+  assert.equal(redactedAnswerJson(answer), redactedAnswerJson(plain), "the logged text is the object's redaction");
+  return plain as { data: Array<{ id: string; status: string }>; hasMore: boolean; nextCursor: string | null };
+}
+
+test("kept items: the written and logged JSON equal the object's; items equal the payment read alone; changes show", async () => {
+  const { auth, ids } = await merchantWithPayments(60);
+  const cold = await listed(auth, { limit: 50 });
+  assert.equal(cold.data.length, 50);
+  assert.deepEqual(cold.data.map((d) => d.id), ids.slice(0, 50));
+  const warm = await listed(auth, { limit: 50 });
+  assert.deepEqual(warm, cold, "a second read from kept items answers the same");
+  for (const id of [ids[0]!, ids[25]!, ids[49]!]) {
+    assert.deepEqual(cold.data.find((d) => d.id === id), JSON.parse(JSON.stringify(await getPayment(auth, id))), `item ${id} equals GET /payments/${id}`);
+  }
+  // The dashboard's object form is the same list.
+  assert.deepEqual(JSON.parse(JSON.stringify(await listPayments(auth, { limit: 50 } as never))), cold);
+
+  // A raw update (no updated_at) and a Prisma update: each shows on the next read.
+  await sql(`UPDATE transactions SET status = 'completed', completed_at = now() WHERE id = $1`, [ids[3]]);
+  await db().transaction.update({ where: { id: ids[7]! }, data: { tag2: "changed" } });
+  const after1 = await listed(auth, { limit: 50 });
+  assert.equal(after1.data[3]!.status, "completed");
+  assert.equal((after1.data[7] as unknown as { tag2: string }).tag2, "changed");
+  assert.deepEqual(after1.data[3], JSON.parse(JSON.stringify(await getPayment(auth, ids[3]!))));
+  // Back to what it was: still a new row version, so not the first kept item.
+  await sql(`UPDATE transactions SET status = 'pending', completed_at = NULL WHERE id = $1`, [ids[3]]);
+  assert.equal((await listed(auth, { limit: 50 })).data[3]!.status, "pending");
+
+  // Cursor pages, both ways, read kept items too.
+  const older = await listed(auth, { limit: 20, startingAfter: ids[9] });
+  assert.deepEqual(older.data.map((d) => d.id), ids.slice(10, 30));
+  await sql(`UPDATE transactions SET status = 'failed' WHERE id = $1`, [ids[12]]);
+  assert.equal((await listed(auth, { limit: 20, startingAfter: ids[9] })).data[2]!.status, "failed");
+  const newer = await listed(auth, { limit: 5, endingBefore: ids[9] });
+  assert.deepEqual(newer.data.map((d) => d.id), ids.slice(4, 9));
+});
+
+test("kept items are scoped: another merchant's list never shows them", async () => {
+  const a = await merchantWithPayments(3);
+  await listed(a.auth, { limit: 50 });
+  const b = await merchantWithPayments(2);
+  const seen = await listed(b.auth, { limit: 50 });
+  assert.deepEqual(seen.data.map((d) => d.id).filter((id) => a.ids.includes(id)), []);
+  await assert.rejects(listed(b.auth, { limit: 5, startingAfter: a.ids[0] }), /No payment/);
+});
