@@ -328,6 +328,27 @@ describe("the sandbox selector", () => {
   });
 });
 
+describe("the selector's kept rendering (server/buyer-page.tsx memoKey)", () => {
+  test("a second view writes the same page with its own nonce; a changed session, language or query is drawn anew", async () => {
+    const s = (await createSession({ amount: 30, country: "BR", customer: { ...customer, documentId: CPF } })).body;
+    const nonceOf = (html: string) => /nonce="([^"]+)"/.exec(html)?.[1];
+    const first = await page(`/checkout/${s.sessionId}`, { "accept-language": "pt-BR" });
+    const second = await page(`/checkout/${s.sessionId}`, { "accept-language": "pt-BR" });
+    assert.notEqual(nonceOf(first), nonceOf(second), "each view its own nonce");
+    assert.equal(second.replace(/nonce="[^"]+"/g, ""), first.replace(/nonce="[^"]+"/g, ""));
+    // The session changes behind the page (any writer): the next view shows it.
+    await db().checkoutSession.update({ where: { id: s.sessionId }, data: { email: "changed@example.com", firstName: "Beatriz" } });
+    const changed = await page(`/checkout/${s.sessionId}`, { "accept-language": "pt-BR" });
+    has(changed, /changed@example\.com/);
+    has(changed, /Beatriz/);
+    hasNot(changed, /ana@example\.com/);
+    // Another language, and a rejected pick's query, are other pages.
+    has(await page(`/checkout/${s.sessionId}?locale=en`), /lang="en"/);
+    const rejected = await page(`/checkout/${s.sessionId}?error=choose_method`, { "accept-language": "pt-BR" });
+    assert.notEqual(rejected.replace(/nonce="[^"]+"/g, ""), changed.replace(/nonce="[^"]+"/g, ""));
+  });
+});
+
 describe("Brazil's sandbox test rails and the buyer details (issue 24)", () => {
   const cookieOf = (res: Response, name: string) => (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith(`${name}=`));
 

@@ -106,8 +106,13 @@ export async function checkoutPage({ params, url, cookie, t, locale, formatTag }
   // The document comes back after a rejected pick, and after "pay another way" (the one typed for the failed payment).
   const typedRaw = error || s.previousSessionId ? cookie(TYPED_DOCUMENT_COOKIE) : undefined;
   const typed = typedRaw ? decodeDocument(typedRaw) : undefined;
+  // Everything the body below is drawn from (the rails are the catalog's, fixed in a process).
+  const memoKey = JSON.stringify(
+    [s, page.merchantName, page.sandbox, methods.map((m) => [m.rail.paymentMethodId, m.localMinor]), locale, formatTag, url.search, typedRaw ?? null],
+    (_, v) => (typeof v === "bigint" ? v.toString() : v),
+  );
 
-  return { title, body: (
+  return { title, memoKey, body: (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
       <section aria-labelledby="pay-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
         <h1 id="pay-title" className="text-base font-medium text-slate-700">
