@@ -275,7 +275,7 @@ function offsetPageStatement(f: Filter, limit: number, offset: number, columns =
 /** The statement an offset page runs (scripts/bench-search.ts explains it, so the plan shown is the one served). */
 export function paymentsPageStatement(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
   const page = readPage(query);
-  return offsetPageStatement(filterOf(auth, query), page.limit, page.kind === "offset" ? page.offset : 0);
+  return offsetPageStatement(filterOf(auth, query), page.limit, page.kind === "offset" ? page.offset : 0, VERSIONED);
 }
 
 /** GET /payments' answer, with its JSON attached (the API writes it as it is; see answerOf). */
