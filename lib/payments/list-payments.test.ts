@@ -23,14 +23,17 @@ async function merchantWithPayments(n: number, name = "List keeper") {
   const rail = railById("1004")!;
   const templateId = newId("transaction");
   const at = new Date(Date.now() - 60_000);
+  // Failed, with a deadline a day away: no job (expiry, status checks, settlement) touches these
+  // rows while the tests read them, nor pays for thousands of them in a suite sharing the database.
+  const expiresAt = new Date(Date.now() + 86_400_000);
   await db().$transaction((tx) =>
     insertTransaction(
       {
-        id: templateId, merchantId: m.merchantId, shopId: m.shopId, environment: "sandbox", status: "pending", amountUsd: 2500n, amountLocal: 45500n, currencyLocal: "MXN",
+        id: templateId, merchantId: m.merchantId, shopId: m.shopId, environment: "sandbox", status: "failed", amountUsd: 2500n, amountLocal: 45500n, currencyLocal: "MXN",
         inputCurrency: null, inputAmount: null, paymentMethodId: rail.paymentMethodId, method: rail.method, railName: rail.name, country: rail.countryIso3,
         feePlatform: 90n, feeProvider: 63n, feeNetwork: 50n, reserveAmount: 0n, settlementDelay: rail.settlementDelay, provider: "pagosur", providerRef: null,
         paymentFormUrl: null, instructions: null, hostedCheckout: true, returnUrl: "https://shop.example/back", merchantOrderId: "order-template", qrOrderId: null, tag1: "a", tag2: null, tag3: null,
-        userName: "Ana Ruiz", userEmail: "ana@example.com", userPhone: "+525512345678", userIp: null, expiresAt: at, createdAt: at,
+        userName: "Ana Ruiz", userEmail: "ana@example.com", userPhone: "+525512345678", userIp: null, expiresAt, createdAt: at,
         attempts: [{ provider: "pagosur", outcome: "success", reason: null, durationMs: 12 }],
         settlementStatus: "pending", settleAt: null, refundedLocal: 0n, pendingDebited: 0n, reserveReleaseAt: null, reserveReleasedAt: null, completedAt: null,
       },
@@ -74,21 +77,21 @@ test("kept items: the written and logged JSON equal the object's; items equal th
   assert.deepEqual(JSON.parse(JSON.stringify(await listPayments(auth, { limit: 50 } as never))), cold);
 
   // A raw update (no updated_at) and a Prisma update: each shows on the next read.
-  await sql(`UPDATE transactions SET status = 'completed', completed_at = now() WHERE id = $1`, [ids[3]]);
+  await sql(`UPDATE transactions SET status = 'expired' WHERE id = $1`, [ids[3]]);
   await db().transaction.update({ where: { id: ids[7]! }, data: { tag2: "changed" } });
   const after1 = await listed(auth, { limit: 50 });
-  assert.equal(after1.data[3]!.status, "completed");
+  assert.equal(after1.data[3]!.status, "expired");
   assert.equal((after1.data[7] as unknown as { tag2: string }).tag2, "changed");
   assert.deepEqual(after1.data[3], JSON.parse(JSON.stringify(await getPayment(auth, ids[3]!))));
   // Back to what it was: still a new row version, so not the first kept item.
-  await sql(`UPDATE transactions SET status = 'pending', completed_at = NULL WHERE id = $1`, [ids[3]]);
-  assert.equal((await listed(auth, { limit: 50 })).data[3]!.status, "pending");
+  await sql(`UPDATE transactions SET status = 'failed' WHERE id = $1`, [ids[3]]);
+  assert.equal((await listed(auth, { limit: 50 })).data[3]!.status, "failed");
 
   // Cursor pages, both ways, read kept items too.
   const older = await listed(auth, { limit: 20, startingAfter: ids[9] });
   assert.deepEqual(older.data.map((d) => d.id), ids.slice(10, 30));
-  await sql(`UPDATE transactions SET status = 'failed' WHERE id = $1`, [ids[12]]);
-  assert.equal((await listed(auth, { limit: 20, startingAfter: ids[9] })).data[2]!.status, "failed");
+  await sql(`UPDATE transactions SET status = 'expired' WHERE id = $1`, [ids[12]]);
+  assert.equal((await listed(auth, { limit: 20, startingAfter: ids[9] })).data[2]!.status, "expired");
   const newer = await listed(auth, { limit: 5, endingBefore: ids[9] });
   assert.deepEqual(newer.data.map((d) => d.id), ids.slice(4, 9));
 });
