@@ -202,8 +202,15 @@ const VERSIONED = "id, xmin::text AS v";
  * production payment every provider refused) is left out, as a later read would.
  */
 async function presentedItems(auth: AuthContext, page: PageRow[]): Promise<KeptItem[]> {
+  // The items are taken here, before the await: another request may keep an older version of an
+  // id meanwhile (its statements ran earlier), and this page must not show it.
+  const found = new Map<string, KeptItem>();
   const missing: string[] = [];
-  for (const r of page) if (kept.get(r.id)?.version !== r.v) missing.push(r.id);
+  for (const r of page) {
+    const item = kept.get(r.id);
+    if (item?.version === r.v) found.set(r.id, item);
+    else missing.push(r.id);
+  }
   if (missing.length > 0) {
     const rows = await sql(`SELECT ${COLUMNS}, xmin::text AS v FROM transactions WHERE id = ANY($1::text[]) AND merchant_id = $2 AND environment = $3::"Environment"`, [
       missing,
@@ -212,12 +219,14 @@ async function presentedItems(auth: AuthContext, page: PageRow[]): Promise<KeptI
     ]);
     for (const row of rows) {
       const value = deepFreeze(presentTransaction(fromRow(row)));
-      keep(row.id as string, { version: row.v as string, value, json: Buffer.from(JSON.stringify(value)) });
+      const item = { version: row.v as string, value, json: Buffer.from(JSON.stringify(value)) };
+      keep(row.id as string, item);
+      found.set(row.id as string, item);
     }
   }
   const out: KeptItem[] = [];
   for (const r of page) {
-    const item = kept.get(r.id);
+    const item = found.get(r.id);
     if (item) out.push(item);
   }
   return out;
