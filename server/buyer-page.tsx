@@ -14,6 +14,7 @@ import { messages, type Messages } from "@/lib/i18n/messages";
 import { buyerSecurityHeaders } from "@/lib/http/page-headers";
 import { PLAIN_IO, type PlainAnswer } from "@/lib/http/handler";
 import { randomBase62 } from "@/lib/ids";
+import { singleton } from "@/lib/singleton";
 import { renderToHtml, escapeHtml } from "@/lib/html/render";
 
 export type BuyerContext = BuyerLocale & {
@@ -83,9 +84,10 @@ function document(locale: string, title: string, nonce: string, body: string): s
   );
 }
 
-// Rendered bodies by path and memo key; at most RENDERED_KEPT (a few KB each), the oldest first.
+// Rendered bodies by path and memo key; at most RENDERED_KEPT in the process (a few KB each), the
+// oldest first. Process-wide (Next may bundle this module once per route).
 const RENDERED_KEPT = 2_000;
-const rendered = new Map<string, string>();
+const rendered = singleton("buyer-page-bodies", () => new Map<string, string>());
 
 async function bodyHtml(path: string, page: { body: ReactNode; memoKey?: string }): Promise<string> {
   if (page.memoKey === undefined) return renderToHtml(page.body);

@@ -235,16 +235,21 @@ async function presentedItems(auth: AuthContext, page: PageRow[]): Promise<KeptI
 const OPEN = Buffer.from(`{"data":[`);
 const COMMA = Buffer.from(",");
 
+/** A page as read: its kept items and the list's other fields. */
+type ListPage = { items: KeptItem[]; meta: PageMeta };
+
+const valueOf = ({ items, meta }: ListPage) =>
+  listEnvelope(
+    items.map((i) => i.value),
+    meta,
+  );
+
 /**
  * The list's answer with its JSON joined from the items' kept bytes, and the request log's
  * redacted text from the items' kept redaction (only the first LIST_ITEMS_LOGGED are logged; a list
  * item sits two levels down the answer): what serialising and redacting the object would give.
  */
-function answerOf(items: KeptItem[], meta: PageMeta) {
-  const value = listEnvelope(
-    items.map((i) => i.value),
-    meta,
-  );
+function answerOf({ items, meta }: ListPage) {
   const rest = JSON.stringify(meta).slice(1);
   const parts: Buffer[] = [OPEN];
   for (let i = 0; i < items.length; i++) {
@@ -256,7 +261,7 @@ function answerOf(items: KeptItem[], meta: PageMeta) {
   if (items.length > LIST_ITEMS_LOGGED) logged.push(JSON.stringify(moreItems(items.length - LIST_ITEMS_LOGGED)));
   const restRedacted = redactedJson(meta, 0).slice(1);
   const redacted = `{"data":[${logged.join(",")}]${restRedacted === "}" ? "}" : `,${restRedacted}`}`;
-  return { value, json: Buffer.concat(parts), redacted };
+  return { json: Buffer.concat(parts), redacted };
 }
 
 function filterOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>): Filter {
@@ -289,16 +294,17 @@ export function paymentsPageStatement(auth: AuthContext, query: z.infer<typeof l
 
 /** GET /payments' answer, with its JSON attached (the API writes it as it is; see answerOf). */
 export async function listPaymentsAnswer(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
-  const { value, json, redacted } = await readList(auth, query);
-  return withJson(value, json, redacted);
+  const page = await readList(auth, query);
+  const { json, redacted } = answerOf(page);
+  return withJson(valueOf(page), json, redacted);
 }
 
-/** The list as an object (the dashboard's payments page); the items are frozen, shared with later reads. */
+/** The list as an object (the dashboard's payments page: no JSON joined); the items are frozen, shared with later reads. */
 export async function listPayments(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
-  return (await readList(auth, query)).value;
+  return valueOf(await readList(auth, query));
 }
 
-async function readList(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
+async function readList(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>): Promise<ListPage> {
   const page = readPage(query);
   const f = filterOf(auth, query);
   if (page.kind === "cursor") return cursorPage(auth, f, page);
@@ -306,12 +312,15 @@ async function readList(auth: AuthContext, query: z.infer<typeof listPaymentsQue
   const [rows, total] = await Promise.all([sql<PageRow>(st.text, st.values, { planEachTime: f.search }), totalOf(auth, query, f)]);
   const items = await presentedItems(auth, rows);
   const { pagination } = envelope(rows, total, page);
-  return answerOf(items, {
-    pagination,
-    hasMore: page.offset + rows.length < total,
-    nextCursor: rows.at(-1)?.id ?? null,
-    previousCursor: page.offset > 0 ? (rows[0]?.id ?? null) : null,
-  });
+  return {
+    items,
+    meta: {
+      pagination,
+      hasMore: page.offset + rows.length < total,
+      nextCursor: rows.at(-1)?.id ?? null,
+      previousCursor: page.offset > 0 ? (rows[0]?.id ?? null) : null,
+    },
+  };
 }
 
 /**
@@ -333,7 +342,7 @@ const CURSOR_AT = (n: number) =>
  * as page 1; no count. One statement (the cursor's time is a scalar subquery, run once, so the
  * comparison stays an index condition); only an empty page asks whether the cursor exists.
  */
-async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; startingAfter?: string; endingBefore?: string }) {
+async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; startingAfter?: string; endingBefore?: string }): Promise<ListPage> {
   const id = (page.startingAfter ?? page.endingBefore)!;
   const after = page.startingAfter !== undefined;
   const n = f.values.length;
@@ -352,11 +361,14 @@ async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; s
   if (!after) pageRows.reverse();
   const first = pageRows[0]?.id ?? null;
   const last = pageRows.at(-1)?.id ?? null;
-  return answerOf(await presentedItems(auth, pageRows), {
-    hasMore: more,
-    nextCursor: after ? (more ? last : null) : (last ?? id),
-    previousCursor: after ? (first ?? id) : more ? first : null,
-  });
+  return {
+    items: await presentedItems(auth, pageRows),
+    meta: {
+      hasMore: more,
+      nextCursor: after ? (more ? last : null) : (last ?? id),
+      previousCursor: after ? (first ?? id) : more ? first : null,
+    },
+  };
 }
 
 export async function getPayment(auth: AuthContext, id: string) {
