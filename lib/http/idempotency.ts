@@ -203,6 +203,15 @@ export function claimingInsert(insert: string, params: number): string {
   return `WITH bound AS (${claimBound(params)} RETURNING id) ${insert}`;
 }
 
+// A held key stays held; an expired record, or an abandoned claim (its lease over), is taken over.
+const TAKE_OVER = `
+  ON CONFLICT (merchant_id, environment, shop_id, idempotency_key, method, path) DO UPDATE SET
+    id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = EXCLUDED.state, response_status = EXCLUDED.response_status,
+    response_body = EXCLUDED.response_body, resource_type = EXCLUDED.resource_type, resource_id = EXCLUDED.resource_id,
+    locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
+  WHERE idempotency_records.expires_at < now()
+     OR (idempotency_records.state = 'processing' AND idempotency_records.locked_until < now())`;
+
 // The record, inserted committed and bound (completed, with its answer, when the write passes
 // the answer it will give); the takeover rule is CLAIM's. $n+1..$n+14: claimValues.
 function claimBound(n: number): string {
@@ -211,12 +220,7 @@ function claimBound(n: number): string {
   return `INSERT INTO idempotency_records
     (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, shop_id, resource_type, resource_id, response_status, response_body, created_at, updated_at)
   VALUES (${p(1)}, ${p(2)}, ${p(3)}::"Environment", ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${state}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}::int, ${p(14)}::text, now(), now())
-  ON CONFLICT (merchant_id, environment, shop_id, idempotency_key, method, path) DO UPDATE SET
-    id = EXCLUDED.id, request_hash = EXCLUDED.request_hash, state = EXCLUDED.state, response_status = EXCLUDED.response_status,
-    response_body = EXCLUDED.response_body, resource_type = EXCLUDED.resource_type, resource_id = EXCLUDED.resource_id,
-    locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, updated_at = now()
-  WHERE idempotency_records.expires_at < now()
-     OR (idempotency_records.state = 'processing' AND idempotency_records.locked_until < now())`;
+${TAKE_OVER}`;
 }
 const CLAIM_BOUND = claimBound(0);
 
@@ -228,29 +232,72 @@ function claimValues(recordId: string, fold: Fold, ref: ResourceRef, answer: str
 }
 
 /**
+ * What a write batched with other requests' writes (lib/payments/insert-batch.ts) must do for the
+ * running request's key: `none` (no key, or the request has ended: a plain insert); `claim` (a
+ * folded claim: the row's record goes in the batch's own claiming CTE, `record` its values in
+ * claimValues' order, `conflictKey` the scope no other row of one statement may share, and
+ * `settle` is told whether the claim took: it clears the fold, or throws the request's
+ * ClaimTaken); `claimed` (the key was claimed first: the write goes alone through `sqlBound`).
+ * Read in the request's own async context; what it returns may be used from any other.
+ */
+export type ClaimBind = { kind: "claim"; record: unknown[]; conflictKey: string; settle: (claimed: boolean) => void };
+export type BatchedBind = { kind: "none" } | { kind: "claimed" } | ClaimBind;
+
+export function batchedBind(ref: ResourceRef, answer?: unknown): BatchedBind {
+  const ctx = context.getStore();
+  if (!ctx || ctx.done) return { kind: "none" };
+  const fold = ctx.fold;
+  if (!fold) return { kind: "claimed" };
+  const text = answer === undefined || fold.answerStatus === undefined ? null : JSON.stringify(answer);
+  const { scope } = fold;
+  return {
+    kind: "claim",
+    record: claimValues(ctx.recordId, fold, ref, text),
+    conflictKey: JSON.stringify([scope.merchantId, scope.environment, scope.shopId ?? "", scope.key, scope.method, scope.path]),
+    settle: (claimed) => {
+      if (!claimed) throw new ClaimTaken();
+      ctx.fold = undefined;
+      if (text !== null) ctx.stored = { body: answer };
+    },
+  };
+}
+
+/** The columns of a claimed record, in claimValues' order, for a batched claiming statement. */
+export const CLAIM_RECORD_COLUMNS = ["id", "merchant_id", "environment", "idempotency_key", "method", "path", "request_hash", "locked_until", "expires_at", "shop_id", "resource_type", "resource_id", "response_status", "response_body"] as const;
+
+/**
+ * `claimBound` for many rows: the records come from `source` (a FROM item whose columns are
+ * CLAIM_RECORD_COLUMNS prefixed `c_`, c_id NULL for a row without a key); RETURNING gives the
+ * resource id of every record claimed, so the caller inserts only those rows. Rows of one
+ * statement must not share a scope (ON CONFLICT cannot touch a row twice): the batch keeps a
+ * second request with the same key for its next statement.
+ */
+export function claimBoundMany(source: string): string {
+  return `INSERT INTO idempotency_records
+    (id, merchant_id, environment, idempotency_key, method, path, request_hash, state, locked_until, expires_at, shop_id, resource_type, resource_id, response_status, response_body, created_at, updated_at)
+  SELECT c_id, c_merchant_id, c_environment::"Environment", c_idempotency_key, c_method, c_path, c_request_hash,
+    (CASE WHEN c_response_status IS NULL THEN 'committed' ELSE 'completed' END), c_locked_until, c_expires_at, c_shop_id, c_resource_type, c_resource_id, c_response_status, c_response_body, now(), now()
+  FROM ${source} WHERE c_id IS NOT NULL
+${TAKE_OVER}
+  RETURNING resource_id`;
+}
+
+/**
  * Runs a `boundInsert` statement for the running request (a plain `sql` call without a key);
  * under a folded claim, `claiming` (a `claimingInsert` of the same insert) claims and binds at once,
  * and stores `answer` (the body the use case will return, when it knows it) with them.
  */
 export async function sqlBound(statement: string, plain: string, values: unknown[], ref: ResourceRef, claiming?: string, answer?: unknown): Promise<void> {
-  const ctx = context.getStore();
-  if (!ctx || ctx.done) {
+  const bind = batchedBind(ref, answer);
+  if (bind.kind === "none") {
     await sql(plain, values);
     return;
   }
-  if (ctx.fold) {
+  if (bind.kind === "claim") {
     if (!claiming) throw new Error("a folded idempotency claim reached a write that cannot claim (pass a claimingInsert)");
-    const text = answer === undefined || ctx.fold.answerStatus === undefined ? null : JSON.stringify(answer);
-    try {
-      await sql(claiming, [...values, ...claimValues(ctx.recordId, ctx.fold, ref, text)]);
-    } catch (err) {
-      if ((err as { code?: string }).code === "23502" && (err as { column?: string }).column === "id") throw new ClaimTaken();
-      throw err;
-    }
-    ctx.fold = undefined;
-    if (text !== null) ctx.stored = { body: answer };
-    return;
+    return claimingWrite(claiming, values, bind);
   }
+  const ctx = context.getStore()!;
   try {
     await sql(statement, [...values, ctx.recordId, ref.resource, ref.id]);
   } catch (err) {
@@ -259,6 +306,21 @@ export async function sqlBound(statement: string, plain: string, values: unknown
     }
     throw err;
   }
+}
+
+/**
+ * A folded claim's write alone: `claiming` (a claimingInsert) with the record's values after the
+ * insert's own. Reads no async context, so a batch may run it for another request.
+ */
+export async function claimingWrite(claiming: string, values: unknown[], bind: ClaimBind): Promise<void> {
+  try {
+    await sql(claiming, [...values, ...bind.record]);
+  } catch (err) {
+    // The key is held: `bound` returned nothing and the insert's NOT NULL id was NULL.
+    if ((err as { code?: string }).code === "23502" && (err as { column?: string }).column === "id") bind.settle(false);
+    throw err;
+  }
+  bind.settle(true);
 }
 
 /**

@@ -1,7 +1,9 @@
-// The payment INSERT, on the lean `sql` path (every POST /payments runs it; see lib/db.ts), or
+// The payment INSERT, on the lean `sql` path (every POST /payments runs it; see lib/db.ts) and
+// batched with the other requests' inserts of the same moment (lib/payments/insert-batch.ts), or
 // inside a Prisma transaction when other rows must commit with it.
-import { type Tx } from "@/lib/db";
-import { boundInsert, claimingInsert, sqlBound } from "@/lib/http/idempotency";
+import { batchedBind, boundInsert, claimingInsert, claimingWrite, sqlBound } from "@/lib/http/idempotency";
+import { sql, type Tx } from "@/lib/db";
+import { batchStatement, insertBatched, jsonValue, rowJson, type BatchColumn } from "@/lib/payments/insert-batch";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import { searchKeys } from "@/lib/payments/search";
 import { firstCheckAt } from "@/lib/payments/check-schedule";
@@ -33,7 +35,7 @@ const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: s
   ["attempts", (t) => JSON.stringify(t.attempts), "jsonb"],
   ["payment_form_url", (t) => t.paymentFormUrl],
   ["instructions", (t) => (t.instructions === null ? null : JSON.stringify(t.instructions)), "jsonb"],
-  ["hosted_checkout", (t) => t.hostedCheckout],
+  ["hosted_checkout", (t) => t.hostedCheckout, "boolean"],
   ["return_url", (t) => t.returnUrl],
   ["merchant_order_id", (t) => t.merchantOrderId],
   ["qr_order_id", (t) => t.qrOrderId],
@@ -62,6 +64,10 @@ const INSERT_BOUND = boundInsert(INSERT.replace("VALUES ($1,", "VALUES ((SELECT 
 // The same again claiming the request's key in the statement (POST /payments folds its claim).
 const INSERT_CLAIMING = claimingInsert(INSERT.replace("VALUES ($1,", "VALUES ((SELECT $1 FROM bound),"), COLUMNS.length);
 if (!INSERT_BOUND.includes("(SELECT $1 FROM bound)")) throw new Error("the payment insert no longer starts with its id");
+// Many requests' inserts in one statement (lib/payments/insert-batch.ts): the rows as one JSON
+// array, a jsonb column's value (already JSON text) embedded as it is.
+const BATCH_COLUMNS: BatchColumn[] = COLUMNS.map(([name, , cast]) => ({ name, type: cast ?? "text", json: cast === "jsonb" ? (v) => (v === null ? "null" : (v as string)) : jsonValue }));
+const INSERT_BATCH = batchStatement("transactions", BATCH_COLUMNS);
 
 /**
  * `answer`: the body the request will answer with, when the insert is its last write (stored with
@@ -70,6 +76,11 @@ if (!INSERT_BOUND.includes("(SELECT $1 FROM bound)")) throw new Error("the payme
 export async function insertTransaction(t: PresentableTransaction, fxRate: string, tx?: Tx, answer?: unknown): Promise<void> {
   const keys = searchKeys(t);
   const values = COLUMNS.map(([, value]) => value(t, fxRate, keys));
-  if (tx) await tx.$executeRawUnsafe(INSERT, ...values.map((v) => (typeof v === "bigint" ? v.toString() : v)));
-  else await sqlBound(INSERT_BOUND, INSERT, values, { resource: "payment", id: t.id }, INSERT_CLAIMING, answer);
+  if (tx) return void (await tx.$executeRawUnsafe(INSERT, ...values.map((v) => (typeof v === "bigint" ? v.toString() : v))));
+  const ref = { resource: "payment", id: t.id };
+  const bind = batchedBind(ref, answer);
+  // A key claimed before the use case ran (a retry taking over a held key) binds alone.
+  if (bind.kind === "claimed") return sqlBound(INSERT_BOUND, INSERT, values, ref, INSERT_CLAIMING, answer);
+  const alone = bind.kind === "claim" ? () => claimingWrite(INSERT_CLAIMING, values, bind) : async () => void (await sql(INSERT, values));
+  return insertBatched(INSERT_BATCH, t.id, rowJson(BATCH_COLUMNS, values, bind), bind, alone);
 }
