@@ -1,4 +1,4 @@
-// Dashboard accounts in Debian's Chromium (desktop and tablet): two-factor enrollment with codes
+// Dashboard accounts in Debian's Chromium (the desktop project): two-factor enrollment with codes
 // computed here from the secret the page shows, sign-in with password + code, a wrong code and a
 // spent recovery code refused; the team (a one-time invite link, the invitee's own password, role
 // change and removal ending sessions, the last owner kept); a password change; and the security

@@ -1,4 +1,4 @@
-// Answering a chargeback in the dashboard, in Debian's Chromium (desktop and tablet): the claims
+// Answering a chargeback in the dashboard, in Debian's Chromium (the desktop project): the claims
 // list links the chargeback with its due date, the claim page takes a PDF and a statement (both
 // listed, the file downloadable as sent), a file that is not a PDF/PNG/JPEG or is over 5 MiB is
 // refused next to the field, and the sandbox "won" decides it. Pages screenshotted and scanned with axe-core (checkPage).

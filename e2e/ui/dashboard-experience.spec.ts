@@ -1,4 +1,4 @@
-// The merchant's side of "a dashboard that is safe to click", on phone, tablet and desktop:
+// The merchant's side of "a dashboard that is safe to click", on the desktop (the lists on a tablet and a phone too):
 // refunds reviewed and made once, a disputed payment that cannot be refunded, payouts reviewed,
 // tables whose link column is whole and whose rows open their record, no sideways scroll, plain
 // words instead of API jargon, and forms whose errors go away once fixed. Each page is
@@ -123,7 +123,7 @@ test("a payment with an open chargeback reads disputed and offers no refund", as
   await checkPage(page, info, "payment-disputed");
 });
 
-test("lists: the record's link is whole, a row opens its record, no sideways scroll; payouts are reviewed and the sandbox's sentence stays in the sandbox", async ({ page }, info) => {
+test("lists: the record's link is whole, a row opens its record, no sideways scroll; payouts are reviewed and the sandbox's sentence stays in the sandbox", { tag: "@layout" }, async ({ page }, info) => {
   test.setTimeout(180_000);
   const m = await newMerchant("lists");
   const key = m.sandbox.secretKey;
@@ -154,8 +154,8 @@ test("lists: the record's link is whole, a row opens its record, no sideways scr
   await expect(page).toHaveURL(/\/dashboard\/claims\/clm_|\/dashboard\/claims\/\w+/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 
-  // Every page of money out: no sideways scroll at this width.
-  for (const path of ["/dashboard/payouts/funding", "/dashboard/payouts/send", "/dashboard/settlements", "/dashboard/withdrawals", "/dashboard/topups", "/dashboard/webhooks", "/dashboard/developers"]) {
+  // Every page of money out, and the payments list: no sideways scroll at this width.
+  for (const path of ["/dashboard/payments", "/dashboard/payouts/funding", "/dashboard/payouts/send", "/dashboard/settlements", "/dashboard/withdrawals", "/dashboard/topups", "/dashboard/webhooks", "/dashboard/developers"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectNoHorizontalScroll(page);

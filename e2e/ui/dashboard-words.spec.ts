@@ -1,9 +1,8 @@
-// A shop owner's words (issue 24, point 6), on the desktop (1366 × 768) and the tablet (820 ×
-// 1180): no backticks or JSON field names in messages, refunds named as refunds (never a CLM-…
-// claim or a claim.resolved event), plain labels whose technical name is a tooltip for
-// developers, the payment page leading with the amount the store asked (R$ 150,00) with USD
-// beside it, and every time in the merchant's time zone with its offset named. Each page is
-// screenshotted and scanned with axe-core (checkPage).
+// A shop owner's words (issue 24, point 6), on the desktop (1366 × 768): no backticks or JSON
+// field names in messages, refunds named as refunds (never a CLM-… claim or a claim.resolved
+// event), plain labels whose technical name is a tooltip for developers, the payment page leading
+// with the amount the store asked (R$ 150,00) with USD beside it, and every time in the merchant's
+// time zone with its offset named. Each page is screenshotted and scanned with axe-core (checkPage).
 import { test, expect, type Page } from "@playwright/test";
 import { api, checkPage, newMerchant, signIn } from "./dashboard-helpers";
 

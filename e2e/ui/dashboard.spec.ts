@@ -1,4 +1,4 @@
-// The merchant dashboard end to end, in Debian's Chromium (desktop and tablet): sign in, watch a
+// The merchant dashboard end to end, in Debian's Chromium (the desktop project): sign in, watch a
 // payment made through the API appear, drive it in the sandbox, refund it, run webhooks, check
 // roles and accessibility. Every page is screenshotted and scanned with axe-core.
 import { test, expect } from "@playwright/test";
