@@ -91,12 +91,35 @@ export async function merchantWithPaidPayments(label: string, payments = 2): Pro
   return m;
 }
 
-export async function signIn(page: Page, email: string, password = PASSWORD) {
+/**
+ * Signed in through the sign-in page's form, landing on the Overview. For tests about signing in;
+ * the others use `signIn`.
+ */
+export async function signInWithForm(page: Page, email: string, password = PASSWORD) {
   await page.goto("/dashboard/sign-in");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   // Password checks are memory-hard on purpose: on a busy 2-core machine they take seconds.
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({ timeout: 20_000 });
+}
+
+/**
+ * Signed in as `email` in the page's browser context, then on the Overview: the same credentials
+ * check as the form (Auth.js' own credentials callback: password, throttle, second factor) posted
+ * over HTTP, whose session cookie lands in the context. The sign-in page and its form are what
+ * `signInWithForm` (the owner's flow in dashboard.spec.ts) and dashboard-accounts.spec.ts drive;
+ * every other test skips them (a page load and a form post each).
+ */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  const csrf = await page.request.get("/api/auth/csrf");
+  expect(csrf.status(), "Auth.js' csrf endpoint").toBe(200);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await page.request.post("/api/auth/callback/credentials", { form: { csrfToken, email, password, callbackUrl: "/dashboard" }, maxRedirects: 0 });
+  // Signed in: a redirect into the dashboard; refused: a redirect back to the sign-in page with an error.
+  expect(res.status(), `sign-in of ${email}`).toBe(302);
+  expect(res.headers().location ?? "", `sign-in of ${email}`).not.toMatch(/error=|sign-in/);
+  await page.goto("/dashboard");
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({ timeout: 20_000 });
 }
 
