@@ -9,7 +9,8 @@ import { api, newMerchant, registerQr } from "./dashboard-helpers";
 
 async function check(page: Page, info: TestInfo, name: string) {
   await page.screenshot({ path: `e2e/screenshots/qr-${name}-${info.project.name}.png`, fullPage: true });
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  // Violations only: the passes' node lists axe would build otherwise are never read.
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 }
 
