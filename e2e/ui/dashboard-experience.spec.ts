@@ -1,8 +1,8 @@
-// The merchant's side of "a dashboard that is safe to click", on the desktop (the lists on a tablet and a phone too):
-// refunds reviewed and made once, a disputed payment that cannot be refunded, payouts reviewed,
-// tables whose link column is whole and whose rows open their record, no sideways scroll, plain
-// words instead of API jargon, and forms whose errors go away once fixed. Each page is
-// screenshotted and scanned with axe-core (checkPage).
+// The merchant's side of "a dashboard that is safe to click", on the desktop (the lists' layout
+// on a tablet and a phone too): refunds reviewed and made once, a disputed payment that cannot be
+// refunded, payouts reviewed, tables whose link column is whole and whose rows open their record,
+// no sideways scroll, plain words instead of API jargon, and forms whose errors go away once
+// fixed. Each page is screenshotted and scanned with axe-core (checkPage).
 import { test, expect, type Page } from "@playwright/test";
 import { api, checkPage, newMerchant, signIn } from "./dashboard-helpers";
 
@@ -123,7 +123,7 @@ test("a payment with an open chargeback reads disputed and offers no refund", as
   await checkPage(page, info, "payment-disputed");
 });
 
-test("lists: the record's link is whole, a row opens its record, no sideways scroll; payouts are reviewed and the sandbox's sentence stays in the sandbox", { tag: "@layout" }, async ({ page }, info) => {
+test("lists: the record's link is whole, a row opens its record, no sideways scroll", { tag: "@layout" }, async ({ page }) => {
   test.setTimeout(180_000);
   const m = await newMerchant("lists");
   const key = m.sandbox.secretKey;
@@ -160,6 +160,14 @@ test("lists: the record's link is whole, a row opens its record, no sideways scr
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectNoHorizontalScroll(page);
   }
+});
+
+test("payouts are reviewed, a double click sends once, and the sandbox's sentence stays in the sandbox", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const m = await newMerchant("send-review");
+  const key = m.sandbox.secretKey;
+  const recipient = { name: "Ana López", account: "002180001234567896", bankCode: "002", documentType: "RFC", documentId: "LOAA800101AB1" };
+  await signIn(page, m.owner);
 
   // The send form: a CLABE of bank 002 with bank code 012 is refused before anything is sent;
   // the review shows what leaves; the sandbox sentence shows here.
