@@ -76,8 +76,7 @@ test("accept a chargeback behind a confirmation: it is lost once", async ({ page
   await api(`/payments/${id}/simulate`, key, { action: "paid" });
   await api(`/payments/${id}/simulate`, key, { action: "chargeback" });
   const claims = await api(`/claims?transactionId=${id}`, key);
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/claims/${claims.body.data[0].id}`);
+  await signIn(page, m.owner, { at: `/dashboard/claims/${claims.body.data[0].id}` });
   await page.getByRole("button", { name: "Accept chargeback…" }).click();
   await page.getByRole("button", { name: "Yes, accept and lose it" }).dblclick();
   await expect(page.getByTestId("claim-status")).toHaveText(/lost/i);

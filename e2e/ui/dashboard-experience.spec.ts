@@ -59,8 +59,7 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
   test.setTimeout(120_000);
   const m = await newMerchant("refund-review");
   const id = await completedPayment(m.sandbox.secretKey, 40, `rr-${Date.now()}`);
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/payments/${id}`);
+  await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
   await expect(page.getByTestId("payment-status")).toHaveText("completed");
   await expect(page.getByText(/reference \d/)).toHaveCount(0);
 
@@ -113,8 +112,7 @@ test("a payment with an open chargeback reads disputed and offers no refund", as
   test.setTimeout(120_000);
   const m = await newMerchant("disputed");
   const id = await completedPayment(m.sandbox.secretKey, 30, `cb-${Date.now()}`);
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/payments/${id}`);
+  await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
   await expect(page.getByRole("button", { name: "Review refund" })).toBeVisible();
   await page.getByRole("button", { name: "Simulate chargeback" }).click();
   await expect(page.getByTestId("payment-status")).toHaveText("disputed");
@@ -207,9 +205,7 @@ test("payouts are reviewed, a double click sends once, and the sandbox's sentenc
 test("plain words: no backticks or reference numbers on the pages; a form's error leaves once the field is fixed; the settlement destination is set from the dashboard", async ({ page }, info) => {
   test.setTimeout(120_000);
   const m = await newMerchant("plain");
-  await signIn(page, m.owner);
-
-  await page.goto("/dashboard/api-reference");
+  await signIn(page, m.owner, { at: "/dashboard/api-reference" });
   await expect(page.getByText("/payments/{id}/refund").first()).toBeVisible();
   expect(await page.locator("main").innerText()).not.toContain("`");
 

@@ -105,13 +105,14 @@ export async function signInWithForm(page: Page, email: string, password = PASSW
 }
 
 /**
- * Signed in as `email` in the page's browser context, then on the Overview: the same credentials
- * check as the form (Auth.js' own credentials callback: password, throttle, second factor) posted
- * over HTTP, whose session cookie lands in the context. The sign-in page and its form are what
- * `signInWithForm` (the owner's flow in dashboard.spec.ts) and dashboard-accounts.spec.ts drive;
- * every other test skips them (a page load and a form post each).
+ * Signed in as `email` in the page's browser context, then on `at` (the Overview unless given): the
+ * same credentials check as the form (Auth.js' own credentials callback: password, throttle,
+ * second factor) posted over HTTP, whose session cookie lands in the context. The sign-in page and
+ * its form are what `signInWithForm` (the owner's flow in dashboard.spec.ts) and
+ * dashboard-accounts.spec.ts drive; every other test skips them (a page load and a form post
+ * each), and a test that starts on another page skips the Overview too.
  */
-export async function signIn(page: Page, email: string, password = PASSWORD) {
+export async function signIn(page: Page, email: string, { password = PASSWORD, at = "/dashboard" }: { password?: string; at?: string } = {}) {
   const csrf = await page.request.get("/api/auth/csrf");
   expect(csrf.status(), "Auth.js' csrf endpoint").toBe(200);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
@@ -119,8 +120,8 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   // Signed in: a redirect into the dashboard; refused: a redirect back to the sign-in page with an error.
   expect(res.status(), `sign-in of ${email}`).toBe(302);
   expect(res.headers().location ?? "", `sign-in of ${email}`).not.toMatch(/error=|sign-in/);
-  await page.goto("/dashboard");
-  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({ timeout: 20_000 });
+  await page.goto(at);
+  if (at === "/dashboard") await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({ timeout: 20_000 });
 }
 
 /** Of a longer page the screenshot keeps the top (the API reference's whole page took 7 s to capture). */

@@ -198,9 +198,7 @@ test("a viewer sees no refund, simulate, rotate or roll button and no secret", a
   const txId = created.body.transactionId as string;
   await api(`/payments/${txId}/simulate`, m.sandbox.secretKey, { action: "paid" });
   const hook = await api("/webhooks", m.sandbox.secretKey, { events: ["*"] });
-  await signIn(page, viewer);
-
-  await page.goto(`/dashboard/payments/${txId}`);
+  await signIn(page, viewer, { at: `/dashboard/payments/${txId}` });
   await expect(page.getByTestId("payment-status")).toHaveText("completed");
   await expect(page.getByRole("button", { name: /Refund|Simulate/ })).toHaveCount(0);
   await checkPage(page, info, "payment-detail-viewer");
