@@ -26,7 +26,7 @@ async function scriptsOf(browser: Browser, baseURL: string, path: string): Promi
   return scripts;
 }
 
-test("each buyer page loads under 30 KiB of gzip JavaScript, all of it the islands script", async ({ browser, baseURL }) => {
+test("each buyer page loads under 30 KiB of gzip JavaScript, all of it the islands script", { tag: "@buyer" }, async ({ browser, baseURL }) => {
   const m = await newMerchant("weight");
   const session = await api("/checkout/sessions", m.sandbox.secretKey, { amount: 100, country: "BR", customer });
   expect(session.status, JSON.stringify(session.body)).toBe(200);
@@ -53,7 +53,7 @@ test("each buyer page loads under 30 KiB of gzip JavaScript, all of it the islan
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false, locale: "pt-BR" });
-  test("pick PIX, pay in the sandbox and see it paid, in plain HTML forms", async ({ page }) => {
+  test("pick PIX, pay in the sandbox and see it paid, in plain HTML forms", { tag: "@buyer" }, async ({ page }) => {
     const m = await newMerchant("weight-nojs");
     const session = await api("/checkout/sessions", m.sandbox.secretKey, { amount: 100, country: "BR", customer });
     expect(session.status, JSON.stringify(session.body)).toBe(200);

@@ -1,4 +1,4 @@
-// Dashboard accounts in Debian's Chromium (desktop and tablet): two-factor enrollment with codes
+// Dashboard accounts in Debian's Chromium (the desktop project): two-factor enrollment with codes
 // computed here from the secret the page shows, sign-in with password + code, a wrong code and a
 // spent recovery code refused; the team (a one-time invite link, the invitee's own password, role
 // change and removal ending sessions, the last owner kept); a password change; and the security
@@ -143,7 +143,7 @@ test("team: invite by one-time link (a double click invites once), the invitee s
   await expect(row.getByLabel(`Role of ${invitee}`)).toHaveValue("viewer");
   await theirs.reload();
   await expect(theirs.getByRole("heading", { level: 1, name: "Sign in to your dashboard" })).toBeVisible();
-  await signIn(theirs, invitee, chosen);
+  await signIn(theirs, invitee, { password: chosen });
 
   // The last owner cannot demote themselves.
   const me = page.locator(`[data-testid="team-row"][data-email="${m.owner}"]`);
@@ -196,6 +196,6 @@ test("password: changing it keeps this session, ends the other one, and the new 
   await nav(page, "Overview");
   await elsewhere.reload();
   await expect(elsewhere.getByRole("heading", { level: 1, name: "Sign in to your dashboard" })).toBeVisible();
-  await signIn(elsewhere, m.owner, "a brand new password 7");
+  await signIn(elsewhere, m.owner, { password: "a brand new password 7" });
   await other.close();
 });

@@ -1,4 +1,4 @@
-// Answering a chargeback in the dashboard, in Debian's Chromium (desktop and tablet): the claims
+// Answering a chargeback in the dashboard, in Debian's Chromium (the desktop project): the claims
 // list links the chargeback with its due date, the claim page takes a PDF and a statement (both
 // listed, the file downloadable as sent), a file that is not a PDF/PNG/JPEG or is over 5 MiB is
 // refused next to the field, and the sandbox "won" decides it. Pages screenshotted and scanned with axe-core (checkPage).
@@ -76,8 +76,7 @@ test("accept a chargeback behind a confirmation: it is lost once", async ({ page
   await api(`/payments/${id}/simulate`, key, { action: "paid" });
   await api(`/payments/${id}/simulate`, key, { action: "chargeback" });
   const claims = await api(`/claims?transactionId=${id}`, key);
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/claims/${claims.body.data[0].id}`);
+  await signIn(page, m.owner, { at: `/dashboard/claims/${claims.body.data[0].id}` });
   await page.getByRole("button", { name: "Accept chargeback…" }).click();
   await page.getByRole("button", { name: "Yes, accept and lose it" }).dblclick();
   await expect(page.getByTestId("claim-status")).toHaveText(/lost/i);

@@ -1,4 +1,4 @@
-// Withdrawals and top-ups in the dashboard (desktop and tablet): withdraw behind a review step and
+// Withdrawals and top-ups in the dashboard (the desktop project): withdraw behind a review step and
 // simulate the custody outcome; get a deposit address and simulate a transfer to it. Screenshots
 // and axe-core (checkPage).
 import { test, expect } from "@playwright/test";

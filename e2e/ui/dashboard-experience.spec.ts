@@ -1,8 +1,8 @@
-// The merchant's side of "a dashboard that is safe to click", on phone, tablet and desktop:
-// refunds reviewed and made once, a disputed payment that cannot be refunded, payouts reviewed,
-// tables whose link column is whole and whose rows open their record, no sideways scroll, plain
-// words instead of API jargon, and forms whose errors go away once fixed. Each page is
-// screenshotted and scanned with axe-core (checkPage).
+// The merchant's side of "a dashboard that is safe to click", on the desktop (the lists' layout
+// on a tablet and a phone too): refunds reviewed and made once, a disputed payment that cannot be
+// refunded, payouts reviewed, tables whose link column is whole and whose rows open their record,
+// no sideways scroll, plain words instead of API jargon, and forms whose errors go away once
+// fixed. Each page is screenshotted and scanned with axe-core (checkPage).
 import { test, expect, type Page } from "@playwright/test";
 import { api, checkPage, newMerchant, signIn } from "./dashboard-helpers";
 
@@ -59,8 +59,7 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
   test.setTimeout(120_000);
   const m = await newMerchant("refund-review");
   const id = await completedPayment(m.sandbox.secretKey, 40, `rr-${Date.now()}`);
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/payments/${id}`);
+  await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
   await expect(page.getByTestId("payment-status")).toHaveText("completed");
   await expect(page.getByText(/reference \d/)).toHaveCount(0);
 
@@ -113,8 +112,7 @@ test("a payment with an open chargeback reads disputed and offers no refund", as
   test.setTimeout(120_000);
   const m = await newMerchant("disputed");
   const id = await completedPayment(m.sandbox.secretKey, 30, `cb-${Date.now()}`);
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/payments/${id}`);
+  await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
   await expect(page.getByRole("button", { name: "Review refund" })).toBeVisible();
   await page.getByRole("button", { name: "Simulate chargeback" }).click();
   await expect(page.getByTestId("payment-status")).toHaveText("disputed");
@@ -123,7 +121,7 @@ test("a payment with an open chargeback reads disputed and offers no refund", as
   await checkPage(page, info, "payment-disputed");
 });
 
-test("lists: the record's link is whole, a row opens its record, no sideways scroll; payouts are reviewed and the sandbox's sentence stays in the sandbox", async ({ page }, info) => {
+test("lists: the record's link is whole, a row opens its record, no sideways scroll", { tag: "@layout" }, async ({ page }) => {
   test.setTimeout(180_000);
   const m = await newMerchant("lists");
   const key = m.sandbox.secretKey;
@@ -154,12 +152,20 @@ test("lists: the record's link is whole, a row opens its record, no sideways scr
   await expect(page).toHaveURL(/\/dashboard\/claims\/clm_|\/dashboard\/claims\/\w+/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 
-  // Every page of money out: no sideways scroll at this width.
-  for (const path of ["/dashboard/payouts/funding", "/dashboard/payouts/send", "/dashboard/settlements", "/dashboard/withdrawals", "/dashboard/topups", "/dashboard/webhooks", "/dashboard/developers"]) {
+  // Every page of money out, and the payments list: no sideways scroll at this width.
+  for (const path of ["/dashboard/payments", "/dashboard/payouts/funding", "/dashboard/payouts/send", "/dashboard/settlements", "/dashboard/withdrawals", "/dashboard/topups", "/dashboard/webhooks", "/dashboard/developers"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectNoHorizontalScroll(page);
   }
+});
+
+test("payouts are reviewed, a double click sends once, and the sandbox's sentence stays in the sandbox", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const m = await newMerchant("send-review");
+  const key = m.sandbox.secretKey;
+  const recipient = { name: "Ana López", account: "002180001234567896", bankCode: "002", documentType: "RFC", documentId: "LOAA800101AB1" };
+  await signIn(page, m.owner);
 
   // The send form: a CLABE of bank 002 with bank code 012 is refused before anything is sent;
   // the review shows what leaves; the sandbox sentence shows here.
@@ -199,9 +205,7 @@ test("lists: the record's link is whole, a row opens its record, no sideways scr
 test("plain words: no backticks or reference numbers on the pages; a form's error leaves once the field is fixed; the settlement destination is set from the dashboard", async ({ page }, info) => {
   test.setTimeout(120_000);
   const m = await newMerchant("plain");
-  await signIn(page, m.owner);
-
-  await page.goto("/dashboard/api-reference");
+  await signIn(page, m.owner, { at: "/dashboard/api-reference" });
   await expect(page.getByText("/payments/{id}/refund").first()).toBeVisible();
   expect(await page.locator("main").innerText()).not.toContain("`");
 

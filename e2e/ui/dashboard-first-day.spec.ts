@@ -1,5 +1,5 @@
 // A merchant's first day (issue 24), in Debian's Chromium on a 1366 x 768 laptop (the desktop
-// project, resized) and an 820 x 1180 tablet: the team invite acts once on a double click; the
+// project, resized) and an 820 x 1180 tablet (the team invite on the laptop only): the team invite acts once on a double click; the
 // lists keep the record's link, amount, status and date (and their own controls) inside the
 // window instead of behind a sideways scroll; the refund form follows each refund and checks the
 // amount before asking to confirm; the withdrawals page's balance follows a withdrawal; the
@@ -78,7 +78,7 @@ test("point 1: a double click on Invite adds exactly one member and shows the in
   await expect(page.getByTestId("team-row")).toHaveCount(2);
 });
 
-test("point 2 and 8: lists keep link, amount, status and date in view; the withdrawals balance follows a withdrawal", async ({ page }, info) => {
+test("point 2 and 8: lists keep link, amount, status and date in view; the withdrawals balance follows a withdrawal", { tag: "@wide" }, async ({ page }, info) => {
   test.setTimeout(180_000);
   await laptopOrTablet(page, info);
   const m = await newMerchant("fd-tables");
@@ -136,13 +136,12 @@ test("point 2 and 8: lists keep link, amount, status and date in view; the withd
   await checkPage(page, info, "first-day-settlements");
 });
 
-test("point 5 and 8: the refund form follows each refund and checks the amount before confirming; on a tablet it comes before the diagnostics", async ({ page }, info) => {
+test("point 5 and 8: the refund form follows each refund and checks the amount before confirming; on a tablet it comes before the diagnostics", { tag: "@wide" }, async ({ page }, info) => {
   test.setTimeout(120_000);
   await laptopOrTablet(page, info);
   const m = await newMerchant("fd-refund");
   const id = await completedPayment(m.sandbox.secretKey, { amount: 40, merchantOrderId: `fd-r-${Date.now()}` });
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/payments/${id}`);
+  await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
   await expect(page.getByTestId("payment-status")).toHaveText("completed");
 
   // On the tablet (one column) the refund comes right after the amounts, before the provider
@@ -189,7 +188,7 @@ test("point 5 and 8: the refund form follows each refund and checks the amount b
   await checkPage(page, info, "first-day-refund-after");
 });
 
-test("point 8: the payments page opens on its results (filters and export folded); the sidebar reaches the bottom of a short page", async ({ page }, info) => {
+test("point 8: the payments page opens on its results (filters and export folded); the sidebar reaches the bottom of a short page", { tag: "@wide" }, async ({ page }, info) => {
   test.setTimeout(120_000);
   await laptopOrTablet(page, info);
   const m = await newMerchant("fd-small");

@@ -1,4 +1,4 @@
-// The integrators' tools in the dashboard, in Debian's Chromium (desktop and tablet): the CSV
+// The integrators' tools in the dashboard, in Debian's Chromium (the desktop project): the CSV
 // export button downloads a streamed file of the merchant's payments, and the cascade test card
 // scripts the sandbox providers (a decline refused with its attempts, a timeout then an accept
 // creating a payment). Pages screenshotted and scanned with axe-core (checkPage).

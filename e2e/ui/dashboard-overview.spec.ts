@@ -80,7 +80,7 @@ async function expectTooltipInsideCard(page: Page, card: Locator, chartId: strin
   await page.mouse.move(0, 0);
 }
 
-test("success rate leaves pending out, one day draws, tooltips stay in their card, rows open their payment, no sideways scroll", async ({ page }, info) => {
+test("success rate leaves pending out, one day draws, tooltips stay in their card, rows open their payment, no sideways scroll", { tag: "@layout" }, async ({ page }, info) => {
   test.setTimeout(120_000);
   const m = await newMerchant("overview");
   const key = m.sandbox.secretKey;
@@ -150,7 +150,7 @@ test("success rate leaves pending out, one day draws, tooltips stay in their car
   await expect(page.getByTestId("payment-status")).toHaveText("completed");
 });
 
-test("a negative available balance is explained, never 'Ready to pay out'", async ({ page }, info) => {
+test("a negative available balance is explained, never 'Ready to pay out'", { tag: "@layout" }, async ({ page }, info) => {
   test.setTimeout(120_000);
   const m = await newMerchant("negative");
   const key = m.sandbox.secretKey;

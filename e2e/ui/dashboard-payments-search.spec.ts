@@ -31,8 +31,7 @@ test("search by e-mail, order-id prefix, amount, payment id and name finds the p
   const id: string = mine.body.transactionId;
   const row = page.locator(`[data-payment-id="${id}"]`);
 
-  await signIn(page, a.owner);
-  await page.goto("/dashboard/payments");
+  await signIn(page, a.owner, { at: "/dashboard/payments" });
   await expect(page.getByTestId("payment-row")).toHaveCount(2);
   // The customer in the list.
   await expect(row.getByTestId("payment-customer")).toContainText("María López");

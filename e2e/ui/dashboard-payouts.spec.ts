@@ -1,5 +1,5 @@
-// The dashboard's Deposit accounts and Payouts pages end to end, in Debian's Chromium (desktop
-// and tablet): find a deposit account, simulate a SPEI transfer to its CLABE, fund the sandbox
+// The dashboard's Deposit accounts and Payouts pages end to end, in Debian's Chromium (the
+// desktop project): find a deposit account, simulate a SPEI transfer to its CLABE, fund the sandbox
 // payout balance, transfer and swap, send a SPEI payout with live recipient checks and simulate
 // it completed; a viewer sees none of the buttons that move money. Every page is screenshotted
 // and scanned with axe-core (checkPage).

@@ -1,4 +1,4 @@
-// "Charge with QR" in the dashboard (desktop and tablet): staff type an amount, the QR shows with
+// "Charge with QR" in the dashboard (the desktop project): staff type an amount, the QR shows with
 // its status; the counter screen opens on a phone-sized page; "Simulate paid" turns both paid
 // without a reload. A shop that is not an establishment gets an explanation, not an error.
 import { test, expect, devices } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Routing in the dashboard (desktop and tablet): an owner saves rules as a new version (a bad
+// Routing in the dashboard (the desktop project): an owner saves rules as a new version (a bad
 // rule is refused in plain words at the rules box), previews where a payment would go, and reads
 // the analytics of production payments routed through the simulated providers: per provider
 // attempts, approval, latency and cost, the rescued share and provider health. Screenshots and

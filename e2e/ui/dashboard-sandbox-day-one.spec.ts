@@ -1,4 +1,4 @@
-// A merchant's first day in the sandbox (issue 24, point 3), on the desktop and the tablet: with
+// A merchant's first day in the sandbox (issue 24, point 3), on the desktop: with
 // payments paid today, "Settle pending funds now" makes them available and a settlement batch
 // closes at once; the owner registers the shop for QR charges from the page and charges.
 // Screenshots (e2e/screenshots/dashboard-settle-now-*, dashboard-qr-register-*) and axe-core.

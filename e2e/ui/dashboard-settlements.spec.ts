@@ -1,4 +1,4 @@
-// Settlements in the dashboard (desktop and tablet): with settled payments and a destination, the
+// Settlements in the dashboard (the desktop project): with settled payments and a destination, the
 // sandbox "Run settlement now" closes a batch, its receipt appears once the job rendered it and
 // downloads as a PDF, and "Simulate paid" marks it paid. Screenshot and axe-core (checkPage).
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The Shops page, in Debian's Chromium (desktop at 1366 px, tablet and phone): an owner sees every
+// The Shops page, in Debian's Chromium (desktop at 1366 px; the owner's view on a tablet and a phone too): an owner sees every
 // shop of the merchant (the one merchant:create opened and one from shop:create) with its status,
 // its keys per environment and its payment methods; a developer is told only owners see it.
 // Screenshots and an axe-core scan (checkPage).
@@ -26,7 +26,7 @@ async function openShops(page: Page, phone: boolean) {
   } else await nav(page, "Shops");
 }
 
-test("an owner sees each shop with its status, keys per environment and methods", async ({ page }, info) => {
+test("an owner sees each shop with its status, keys per environment and methods", { tag: "@layout" }, async ({ page }, info) => {
   const m = await newMerchant("shops");
   const second = await createShop(m.merchantId, "Outlet Norte");
   await signIn(page, m.owner);

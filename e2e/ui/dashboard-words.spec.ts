@@ -1,9 +1,8 @@
-// A shop owner's words (issue 24, point 6), on the desktop (1366 × 768) and the tablet (820 ×
-// 1180): no backticks or JSON field names in messages, refunds named as refunds (never a CLM-…
-// claim or a claim.resolved event), plain labels whose technical name is a tooltip for
-// developers, the payment page leading with the amount the store asked (R$ 150,00) with USD
-// beside it, and every time in the merchant's time zone with its offset named. Each page is
-// screenshotted and scanned with axe-core (checkPage).
+// A shop owner's words (issue 24, point 6), on the desktop (1366 × 768): no backticks or JSON
+// field names in messages, refunds named as refunds (never a CLM-… claim or a claim.resolved
+// event), plain labels whose technical name is a tooltip for developers, the payment page leading
+// with the amount the store asked (R$ 150,00) with USD beside it, and every time in the merchant's
+// time zone with its offset named. Each page is screenshotted and scanned with axe-core (checkPage).
 import { test, expect, type Page } from "@playwright/test";
 import { api, checkPage, newMerchant, signIn } from "./dashboard-helpers";
 
@@ -43,8 +42,7 @@ test("the payment page leads with the amount the store asked, USD beside it; pla
   const payment = (await api(`/payments/${id}`, key)).body;
   const created = inSaoPaulo(payment.timestamps.created);
 
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/payments/${id}`);
+  await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
 
   // The title: R$ 150,00 first, then the USD amount.
   const asked = page.getByTestId("payment-asked");
@@ -113,8 +111,7 @@ test("payouts and deposit accounts: plain labels with the technical name in a to
   expect((await api(`/payments/${card.body.transactionId}/simulate`, key, { action: "paid" })).status).toBe(200);
   expect((await api(`/payments/${card.body.transactionId}/simulate`, key, { action: "chargeback" })).status).toBe(200);
 
-  await signIn(page, m.owner);
-  await page.goto(`/dashboard/payments/${mx.body.transactionId}`);
+  await signIn(page, m.owner, { at: `/dashboard/payments/${mx.body.transactionId}` });
   await expect(page.getByTestId("payment-asked")).toHaveText("$1,500.00 MXN");
   await expect(page.getByTestId("payment-usd")).toHaveText(/ USD$/);
   await expect(page.locator("dt").filter({ hasText: /^Created$/ }).locator("xpath=following-sibling::dd")).toContainText(/GMT-[56]/);
