@@ -14,6 +14,7 @@
 // on every request.
 import { z } from "zod";
 import { db, sql } from "@/lib/db";
+import { sqlShared } from "@/lib/shared-reads";
 import { singleton } from "@/lib/singleton";
 import { AppError } from "@/lib/errors";
 import { envelope, listEnvelope, readPage, type PageMeta } from "@/lib/http/pagination";
@@ -309,7 +310,7 @@ async function readList(auth: AuthContext, query: z.infer<typeof listPaymentsQue
   const f = filterOf(auth, query);
   if (page.kind === "cursor") return cursorPage(auth, f, page);
   const st = offsetPageStatement(f, page.limit, page.offset, VERSIONED);
-  const [rows, total] = await Promise.all([sql<PageRow>(st.text, st.values, { planEachTime: f.search }), totalOf(auth, query, f)]);
+  const [rows, total] = await Promise.all([readPageRows(st.text, st.values, f.search), totalOf(auth, query, f)]);
   const items = await presentedItems(auth, rows);
   const { pagination } = envelope(rows, total, page);
   return {
@@ -321,6 +322,14 @@ async function readList(auth: AuthContext, query: z.infer<typeof listPaymentsQue
       previousCursor: page.offset > 0 ? (rows[0]?.id ?? null) : null,
     },
   };
+}
+
+/**
+ * A page's ids and versions. A search is planned for its values on every call (see `sql`); any
+ * other page shares its round trip with the same statement's concurrent runs (lib/shared-reads.ts).
+ */
+function readPageRows(text: string, values: unknown[], search: boolean): Promise<PageRow[]> {
+  return search ? sql<PageRow>(text, values, { planEachTime: true }) : sqlShared<PageRow>(text, values);
 }
 
 /**
@@ -347,11 +356,11 @@ async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; s
   const after = page.startingAfter !== undefined;
   const n = f.values.length;
   const cursor = [id, auth.merchant.id, auth.environment, auth.shop?.id ?? null];
-  const rows = await sql<PageRow>(
+  const rows = await readPageRows(
     `SELECT ${VERSIONED} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ((${CURSOR_AT(n)}), $${n + 1})
      ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 5}`,
     [...f.values, ...cursor, page.limit + 1],
-    { planEachTime: f.search },
+    f.search,
   );
   if (rows.length === 0 && (await sql(CURSOR_AT(0), cursor)).length === 0) {
     throw new AppError("invalid_request", `No payment ${id} in this list to page from.`, { param: after ? "startingAfter" : "endingBefore" });

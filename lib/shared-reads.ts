@@ -1,0 +1,115 @@
+// Concurrent runs of one hot read share a round trip (issue 23: GET /payments). Each statement
+// sent alone costs the server a socket write that also runs PostgreSQL's side of the loopback
+// and wakes a backend, a Bind/Execute/Sync, a snapshot, and a result to parse: about a fifth of a
+// list request's CPU. While IN_FLIGHT runs of a statement's text are out, the runs that arrive
+// wait, and go together as one statement: each run a branch of a UNION ALL (its statement as a
+// subquery), its placeholders renumbered, its rows tagged with the branch's number. An idle server sends each
+// run at once, alone, as `sql` does.
+//
+// Each caller gets exactly its own statement's rows, in its own order: a branch runs whole in one
+// process (a LIMIT query is never split), and its rows are taken back by their tag in the order
+// they came. A failed shared statement runs each of its branches alone, so each caller gets its
+// own rows or its own error; a lost database fails them all, as it would have failed each.
+// For a read only (SELECT … [ORDER BY …] [LIMIT …]): a write must not be repeated by a retry alone.
+import { sql } from "@/lib/db";
+import { isDatabaseUnavailable } from "@/lib/errors";
+import { singleton } from "@/lib/singleton";
+
+/** Shared statements of one text in flight at once. */
+const IN_FLIGHT = 2;
+/** Runs in one statement: a page statement's branch is planned on its own, so more only lengthens the text. */
+const MAX_BRANCHES = 16;
+const TAG = "shared_read_branch";
+const limits = { inFlight: IN_FLIGHT, maxBranches: MAX_BRANCHES };
+
+/** Benchmarks compare against one run per statement (`maxBranches: 1`, `inFlight`: the pool's size). */
+export function setSharedReads(next: Partial<typeof limits>): void {
+  Object.assign(limits, next);
+}
+
+type Waiter = { values: unknown[]; resolve: (rows: never[]) => void; reject: (err: unknown) => void };
+type Lane = { waiting: Waiter[]; inFlight: number };
+const state = singleton("shared-reads", () => ({ lanes: new Map<string, Lane>(), texts: new Map<string, string>(), statements: 0, runs: 0 }));
+
+/** Statements sent and the runs they carried (tests read them). */
+export function sharedReadStats(): { statements: number; runs: number } {
+  return { statements: state.statements, runs: state.runs };
+}
+
+/**
+ * `sql(text, values)` for a read whose text many requests run at once (`text` is a SELECT whose
+ * placeholders are $1..$values.length and whose output has no column named shared_read_branch).
+ */
+export function sqlShared<R extends Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]> {
+  let lane = state.lanes.get(text);
+  if (!lane) state.lanes.set(text, (lane = { waiting: [], inFlight: 0 }));
+  const l = lane;
+  return new Promise<R[]>((resolve, reject) => {
+    l.waiting.push({ values, resolve: resolve as (rows: never[]) => void, reject });
+    pump(text, l);
+  });
+}
+
+function pump(text: string, lane: Lane): void {
+  while (lane.inFlight < limits.inFlight && lane.waiting.length > 0) {
+    const group = lane.waiting.splice(0, limits.maxBranches);
+    lane.inFlight++;
+    void run(text, group).finally(() => {
+      lane.inFlight--;
+      if (lane.inFlight === 0 && lane.waiting.length === 0) state.lanes.delete(text);
+      else pump(text, lane);
+    });
+  }
+}
+
+/** The text of `n` runs of `text` as one statement (kept per text and count: a few per statement). */
+export function sharedText(text: string, params: number, n: number): string {
+  const key = `${n}\u0000${params}\u0000${text}`;
+  let shared = state.texts.get(key);
+  if (shared === undefined) {
+    const body = text.trim();
+    if (!/^SELECT\s/i.test(body)) throw new Error("sqlShared takes a SELECT");
+    const branches: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const renumbered = body.replace(/\$(\d+)/g, (_, d: string) => `$${Number(d) + i * params}`);
+      // The tag last: deleting an object's newest property keeps V8's fast shape for the row.
+      branches.push(`(SELECT b.*, ${i} AS ${TAG} FROM (${renumbered}) b)`);
+    }
+    shared = branches.join("\nUNION ALL\n");
+    if (state.texts.size >= 2_000) state.texts.clear();
+    state.texts.set(key, shared);
+  }
+  return shared;
+}
+
+async function run(text: string, group: Waiter[]): Promise<void> {
+  state.statements++;
+  state.runs += group.length;
+  if (group.length === 1) return alone(text, group[0]!);
+  const params = group[0]!.values.length;
+  // Runs of one text with different counts of values cannot share a numbering: each goes alone.
+  if (group.some((w) => w.values.length !== params)) return void (await Promise.all(group.map((w) => alone(text, w))));
+  let rows: Array<Record<string, unknown>>;
+  try {
+    rows = await sql(sharedText(text, params, group.length), group.flatMap((w) => w.values));
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) {
+      for (const w of group) w.reject(err);
+      return;
+    }
+    // Which branch failed is not said: each runs alone, and gets its own rows or error.
+    await Promise.all(group.map((w) => alone(text, w)));
+    return;
+  }
+  const out: Array<Array<Record<string, unknown>>> = group.map(() => []);
+  for (const row of rows) {
+    const i = row[TAG] as number;
+    delete row[TAG];
+    out[i]!.push(row);
+  }
+  for (let i = 0; i < group.length; i++) group[i]!.resolve(out[i] as never[]);
+}
+
+function alone(text: string, w: Waiter): Promise<void> {
+  return sql(text, w.values).then((rows) => w.resolve(rows as never[]), w.reject);
+}
