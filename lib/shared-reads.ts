@@ -3,8 +3,8 @@
 // and wakes a backend, a Bind/Execute/Sync, a snapshot, and a result to parse: about a fifth of a
 // list request's CPU. While IN_FLIGHT runs of a statement's text are out, the runs that arrive
 // wait, and go together as one statement: each run a branch of a UNION ALL (its statement as a
-// subquery), its placeholders renumbered, its rows tagged with the branch's number. An idle server sends each
-// run at once, alone, as `sql` does.
+// subquery), its placeholders renumbered, its rows tagged with the branch's number. An idle
+// server sends each run at once, alone, as `sql` does.
 //
 // Each caller gets exactly its own statement's rows, in its own order: a branch runs whole in one
 // process (a LIMIT query is never split), and its rows are taken back by their tag in the order
@@ -20,12 +20,7 @@ const IN_FLIGHT = 2;
 /** Runs in one statement: a page statement's branch is planned on its own, so more only lengthens the text. */
 const MAX_BRANCHES = 16;
 const TAG = "shared_read_branch";
-const limits = { inFlight: IN_FLIGHT, maxBranches: MAX_BRANCHES };
 
-/** Benchmarks compare against one run per statement (`maxBranches: 1`, `inFlight`: the pool's size). */
-export function setSharedReads(next: Partial<typeof limits>): void {
-  Object.assign(limits, next);
-}
 
 type Waiter = { values: unknown[]; resolve: (rows: never[]) => void; reject: (err: unknown) => void };
 type Lane = { waiting: Waiter[]; inFlight: number };
@@ -51,8 +46,8 @@ export function sqlShared<R extends Record<string, unknown>>(text: string, value
 }
 
 function pump(text: string, lane: Lane): void {
-  while (lane.inFlight < limits.inFlight && lane.waiting.length > 0) {
-    const group = lane.waiting.splice(0, limits.maxBranches);
+  while (lane.inFlight < IN_FLIGHT && lane.waiting.length > 0) {
+    const group = lane.waiting.splice(0, MAX_BRANCHES);
     lane.inFlight++;
     void run(text, group).finally(() => {
       lane.inFlight--;

@@ -24,12 +24,6 @@ import { singleton } from "@/lib/singleton";
 const IN_FLIGHT = 2;
 /** Rows in one statement: about 3 KB each (the row and its stored answer). */
 const MAX_ROWS = 64;
-const limits = { inFlight: IN_FLIGHT, maxRows: MAX_ROWS };
-
-/** Benchmarks compare against one insert per statement (`maxRows: 1`, `inFlight`: the pool's size). */
-export function setInsertBatching(next: Partial<typeof limits>): void {
-  Object.assign(limits, next);
-}
 
 export type BatchColumn = { name: string; type: string; json: (value: unknown) => string };
 
@@ -94,7 +88,7 @@ export function insertBatched(statement: string, id: string, row: string, bind: 
 }
 
 function pump(statement: string): void {
-  while (state.inFlight < limits.inFlight && state.entries.length > 0) {
+  while (state.inFlight < IN_FLIGHT && state.entries.length > 0) {
     const batch = take();
     state.inFlight++;
     void send(statement, batch).finally(() => {
@@ -110,7 +104,7 @@ function take(): Entry[] {
   const keys = new Set<string>();
   const left: Entry[] = [];
   for (const e of state.entries) {
-    if (batch.length >= limits.maxRows) left.push(e);
+    if (batch.length >= MAX_ROWS) left.push(e);
     else if (e.bind.kind === "claim" && keys.has(e.bind.conflictKey)) left.push(e);
     else {
       if (e.bind.kind === "claim") keys.add(e.bind.conflictKey);
