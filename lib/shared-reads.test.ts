@@ -38,3 +38,13 @@ test("placeholders are renumbered per branch, repeated ones included", () => {
   assert.match(shared, /x = \$4 AND \(y = \$5 OR \$5 IS NULL\) LIMIT \$6/);
   assert.doesNotMatch(shared, /\$7/);
 });
+
+// The statements shared are pages of one owner's rows: their plan must not be one made for a
+// caller's values from statistics that may predate the owner (lib/db.ts, genericPlan).
+test("shared runs, together and alone, run on one generic plan, without JIT", async () => {
+  const text = `SELECT current_setting('plan_cache_mode') || ' ' || current_setting('jit') AS mode, $1::int AS i`;
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => sqlShared<{ mode: string; i: number }>(text, [i])));
+  assert.deepEqual(answers.map((rows) => rows.map((r) => r.mode)), answers.map(() => ["force_generic_plan off"]));
+  assert.equal((await sqlShared<{ mode: string }>(text, [1]))[0]!.mode, "force_generic_plan off");
+  assert.match((await sql<{ mode: string }>(text, [1]))[0]!.mode, /^auto /, "other statements are planned as before");
+});

@@ -11,6 +11,8 @@
 // they came. A failed shared statement runs each of its branches alone, so each caller gets its
 // own rows or its own error; a lost database fails them all, as it would have failed each.
 // For a read only (SELECT … [ORDER BY …] [LIMIT …]): a write must not be repeated by a retry alone.
+// Each text runs on one generic plan (`sql`'s `genericPlan`): the statements shared are pages of
+// one owner's rows, whose plan must not depend on what the statistics know of that owner.
 import { sql } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/errors";
 import { singleton } from "@/lib/singleton";
@@ -86,7 +88,7 @@ async function run(text: string, group: Waiter[]): Promise<void> {
   if (group.some((w) => w.values.length !== params)) return void (await Promise.all(group.map((w) => alone(text, w))));
   let rows: Array<Record<string, unknown>>;
   try {
-    rows = await sql(sharedText(text, params, group.length), group.flatMap((w) => w.values));
+    rows = await sql(sharedText(text, params, group.length), group.flatMap((w) => w.values), { genericPlan: true });
   } catch (err) {
     if (isDatabaseUnavailable(err)) {
       for (const w of group) w.reject(err);
@@ -106,5 +108,5 @@ async function run(text: string, group: Waiter[]): Promise<void> {
 }
 
 function alone(text: string, w: Waiter): Promise<void> {
-  return sql(text, w.values).then((rows) => w.resolve(rows as never[]), w.reject);
+  return sql(text, w.values, { genericPlan: true }).then((rows) => w.resolve(rows as never[]), w.reject);
 }

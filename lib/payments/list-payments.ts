@@ -287,10 +287,11 @@ function offsetPageStatement(f: Filter, limit: number, offset: number, columns =
   return { text: `SELECT ${columns} FROM transactions WHERE ${f.clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, values: [...f.values, limit, offset] };
 }
 
-/** The statement an offset page runs (scripts/bench-search.ts explains it, so the plan shown is the one served). */
+/** The statement a page runs (scripts/bench-search.ts and the tests explain it, so the plan shown is the one served). */
 export function paymentsPageStatement(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>) {
   const page = readPage(query);
-  return offsetPageStatement(filterOf(auth, query), page.limit, page.kind === "offset" ? page.offset : 0, VERSIONED);
+  const f = filterOf(auth, query);
+  return page.kind === "cursor" ? cursorPageStatement(auth, f, page) : offsetPageStatement(f, page.limit, page.offset, VERSIONED);
 }
 
 /** GET /payments' answer, with its JSON attached (the API writes it as it is; see answerOf). */
@@ -338,13 +339,25 @@ function readPageRows(text: string, values: unknown[], search: boolean): Promise
  */
 export async function recentPayments(auth: AuthContext, limit: number) {
   const st = offsetPageStatement(filterFor(auth, {}, undefined), limit, 0);
-  const rows = await sql(st.text, st.values);
+  const rows = await sql(st.text, st.values, { genericPlan: true });
   return rows.map((r) => presentTransaction(fromRow(r)));
 }
 
 // The cursor's own row, scoped like the list ($1 id, $2 merchant, $3 environment, $4 shop or null).
 const CURSOR_AT = (n: number) =>
   `SELECT created_at FROM transactions WHERE id = $${n + 1} AND merchant_id = $${n + 2} AND environment = $${n + 3}::"Environment" AND ($${n + 4}::text IS NULL OR shop_id = $${n + 4})`;
+
+/** A cursor page's statement: one row past the page, to know whether there is more. */
+function cursorPageStatement(auth: AuthContext, f: Filter, page: { limit: number; startingAfter?: string; endingBefore?: string }) {
+  const after = page.startingAfter !== undefined;
+  const n = f.values.length;
+  const cursor = [(page.startingAfter ?? page.endingBefore)!, auth.merchant.id, auth.environment, auth.shop?.id ?? null];
+  return {
+    text: `SELECT ${VERSIONED} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ((${CURSOR_AT(n)}), $${n + 1})
+     ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 5}`,
+    values: [...f.values, ...cursor, page.limit + 1],
+  };
+}
 
 /**
  * Keyset paging from a payment of the list: (created_at, id) past the cursor's, on the same index
@@ -354,15 +367,9 @@ const CURSOR_AT = (n: number) =>
 async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; startingAfter?: string; endingBefore?: string }): Promise<ListPage> {
   const id = (page.startingAfter ?? page.endingBefore)!;
   const after = page.startingAfter !== undefined;
-  const n = f.values.length;
-  const cursor = [id, auth.merchant.id, auth.environment, auth.shop?.id ?? null];
-  const rows = await readPageRows(
-    `SELECT ${VERSIONED} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ((${CURSOR_AT(n)}), $${n + 1})
-     ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 5}`,
-    [...f.values, ...cursor, page.limit + 1],
-    f.search,
-  );
-  if (rows.length === 0 && (await sql(CURSOR_AT(0), cursor)).length === 0) {
+  const st = cursorPageStatement(auth, f, page);
+  const rows = await readPageRows(st.text, st.values, f.search);
+  if (rows.length === 0 && (await sql(CURSOR_AT(0), st.values.slice(f.values.length, f.values.length + 4))).length === 0) {
     throw new AppError("invalid_request", `No payment ${id} in this list to page from.`, { param: after ? "startingAfter" : "endingBefore" });
   }
   const more = rows.length > page.limit;
