@@ -46,5 +46,5 @@ test("shared runs, together and alone, run on one generic plan, without JIT", as
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => sqlShared<{ mode: string; i: number }>(text, [i])));
   assert.deepEqual(answers.map((rows) => rows.map((r) => r.mode)), answers.map(() => ["force_generic_plan off"]));
   assert.equal((await sqlShared<{ mode: string }>(text, [1]))[0]!.mode, "force_generic_plan off");
-  assert.match((await sql<{ mode: string }>(text, [1]))[0]!.mode, /^auto /, "other statements are planned as before");
+  assert.equal((await sql<{ mode: string }>(text, [1]))[0]!.mode, "auto off", "other statements are planned for their values, without JIT too");
 });
