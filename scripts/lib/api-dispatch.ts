@@ -40,6 +40,8 @@ const BUYER_PATH = /^\/(?:checkout|pay|c|qr)(?:\/(?!\.\.?(?:\/|$))[^/?#]+)+$/;
 
 /** lib/http/handler.ts PLAIN_IO: a handler that takes a PlainRequest, and its plain answer. */
 const PLAIN_IO = Symbol.for("latam-payments.plain-io");
+/** lib/http/body.ts DIRECT_BODY: a PlainRequest's body read off the socket, no web stream. */
+const DIRECT_BODY = Symbol.for("latam-payments.direct-body");
 type PlainAnswer = { [PLAIN_IO]: true; status: number; headers: Record<string, string>; body: string | Uint8Array };
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "rest"; name: string };
@@ -187,6 +189,50 @@ export class PlainRequest {
   get body(): ReadableStream<Uint8Array> | null {
     if (this.stream === undefined) this.stream = this.req.method === "GET" ? null : bodyStream(this.req);
     return this.stream?.stream ?? null;
+  }
+  /**
+   * The body's bytes, at most `limit` (lib/http/body.ts DIRECT_BODY), read off the socket: null
+   * past the limit, the rest thrown away so the connection can carry the next request. Undefined
+   * when the body was already taken as a stream (it is read from there).
+   */
+  [DIRECT_BODY](limit: number): Promise<Uint8Array<ArrayBuffer> | null> | undefined {
+    if (this.stream !== undefined) return undefined;
+    this.stream = null;
+    const req = this.req;
+    // (`complete` says the parser has the whole body, not that anyone has read it.)
+    if (req.method === "GET" || req.readableEnded) return Promise.resolve(new Uint8Array(0));
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      // The error listener stays: an aborted request may still emit one.
+      const done = () => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("close", onClose);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size <= limit) return void chunks.push(chunk);
+        done();
+        req.resume();
+        resolve(null);
+      };
+      const onEnd = () => {
+        done();
+        if (chunks.length === 1) return resolve(new Uint8Array(chunks[0]!.buffer as ArrayBuffer, chunks[0]!.byteOffset, size));
+        const out = new Uint8Array(size);
+        let at = 0;
+        for (const c of chunks) (out.set(c, at), (at += c.byteLength));
+        resolve(out);
+      };
+      const onError = (err: Error) => (done(), reject(err)); // (a settled promise ignores it)
+      // The client went away mid-body: no 'end' will come.
+      const onClose = () => (done(), reject(new Error("the client closed the connection before the body ended")));
+      req.on("data", onData);
+      req.once("end", onEnd);
+      req.once("error", onError);
+      req.once("close", onClose);
+    });
   }
   /** The client went away before the answer was sent. */
   abort(): void {
