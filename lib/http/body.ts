@@ -63,9 +63,12 @@ export async function readBodyBytes(req: Request, limit: number): Promise<Uint8A
   return out;
 }
 
+// decode() without `stream` keeps no state between calls: one decoder serves every request.
+const UTF8 = new TextDecoder();
+
 /** The body as UTF-8 text, at most `limit` bytes. */
 export async function readBody(req: Request, limit: number): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(req, limit));
+  return UTF8.decode(await readBodyBytes(req, limit));
 }
 
 /**
