@@ -1,6 +1,7 @@
 // The database of the process: one pg pool, shared by the Prisma client (through the pg driver
 // adapter; Prisma 7 has no built-in driver) and by `sql()`, a lean path for the few statements
-// on every request's hot path (idempotency, payment insert). Prisma's runtime costs a few
+// on every request's hot path (idempotency, payment insert); and a small second pool whose
+// sessions run one generic plan, for ordered pages (`sql`'s `genericPlan`). Prisma's runtime costs a few
 // milliseconds of CPU per query, which on a 2-core machine is the difference between meeting and
 // missing the API's throughput targets; everything else goes through Prisma.
 import pg from "pg";
@@ -103,7 +104,8 @@ let explained = 0;
 
 /**
  * The plan `sql(text, values, { genericPlan: true })` runs, as EXPLAIN (FORMAT JSON) gives it
- * (tests and benchmarks show the plan served, not one made for a single call's values).
+ * (tests and benchmarks show the plan served, not one made for a single call's values). Values
+ * are scalars (EXECUTE takes them as literals).
  */
 export async function genericPlanOf(text: string, values: unknown[]): Promise<unknown> {
   const h = handle();
