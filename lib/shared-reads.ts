@@ -23,7 +23,6 @@ const IN_FLIGHT = 2;
 const MAX_BRANCHES = 16;
 const TAG = "shared_read_branch";
 
-
 type Waiter = { values: unknown[]; resolve: (rows: never[]) => void; reject: (err: unknown) => void };
 type Lane = { waiting: Waiter[]; inFlight: number };
 const state = singleton("shared-reads", () => ({ lanes: new Map<string, Lane>(), texts: new Map<string, string>(), statements: 0, runs: 0 }));

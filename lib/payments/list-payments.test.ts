@@ -12,6 +12,7 @@ import { railById } from "@/lib/catalog/rails";
 import { newId } from "@/lib/ids";
 import { getPayment, listPayments, listPaymentsAnswer, paymentsPageStatement } from "@/lib/payments/list-payments";
 import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";
+import { sharedReadStats } from "@/lib/shared-reads";
 import { jsonOf } from "@/lib/http/json-text";
 import { redactedAnswerJson } from "@/lib/http/redact-answer";
 import type { AuthContext } from "@/lib/auth/authenticate";
@@ -161,8 +162,10 @@ test("a merchant the statistics never saw pages its newest payments in order, me
       assert.ok(!plan.includes('"Node Type":"Sort"'), `${JSON.stringify(query)}: no sort of the merchant's payments: ${plan}`);
     }
   }
-  // What the API answers is still the newest payments, in order.
+  // What the API answers is still the newest payments, in order, read through the shared (generic) statements.
+  const before = sharedReadStats().runs;
   const page = await listPayments(shopAuth, { limit: 50 } as never);
+  assert.equal(sharedReadStats().runs - before, 1, "the page statement went through sqlShared");
   const newest = await sql<{ id: string }>(`SELECT id FROM transactions WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 50`, [auth.merchant.id]);
   assert.deepEqual(page.data.map((d) => d.id), newest.map((r) => r.id));
 });

@@ -347,7 +347,7 @@ export async function recentPayments(auth: AuthContext, limit: number) {
 const CURSOR_AT = (n: number) =>
   `SELECT created_at FROM transactions WHERE id = $${n + 1} AND merchant_id = $${n + 2} AND environment = $${n + 3}::"Environment" AND ($${n + 4}::text IS NULL OR shop_id = $${n + 4})`;
 
-/** A cursor page's statement: one row past the page, to know whether there is more. */
+/** A cursor page's statement (one row past the page, to know whether there is more) and CURSOR_AT's values. */
 function cursorPageStatement(auth: AuthContext, f: Filter, page: { limit: number; startingAfter?: string; endingBefore?: string }) {
   const after = page.startingAfter !== undefined;
   const n = f.values.length;
@@ -356,6 +356,7 @@ function cursorPageStatement(auth: AuthContext, f: Filter, page: { limit: number
     text: `SELECT ${VERSIONED} FROM transactions WHERE ${f.clause} AND (created_at, id) ${after ? "<" : ">"} ((${CURSOR_AT(n)}), $${n + 1})
      ORDER BY created_at ${after ? "DESC" : "ASC"}, id ${after ? "DESC" : "ASC"} LIMIT $${n + 5}`,
     values: [...f.values, ...cursor, page.limit + 1],
+    cursor,
   };
 }
 
@@ -369,7 +370,7 @@ async function cursorPage(auth: AuthContext, f: Filter, page: { limit: number; s
   const after = page.startingAfter !== undefined;
   const st = cursorPageStatement(auth, f, page);
   const rows = await readPageRows(st.text, st.values, f.search);
-  if (rows.length === 0 && (await sql(CURSOR_AT(0), st.values.slice(f.values.length, f.values.length + 4))).length === 0) {
+  if (rows.length === 0 && (await sql(CURSOR_AT(0), st.cursor)).length === 0) {
     throw new AppError("invalid_request", `No payment ${id} in this list to page from.`, { param: after ? "startingAfter" : "endingBefore" });
   }
   const more = rows.length > page.limit;
