@@ -1,10 +1,10 @@
 // Concurrent runs of one hot read share a round trip (issue 23: GET /payments). Each statement
 // sent alone costs the server a socket write that also runs PostgreSQL's side of the loopback
 // and wakes a backend, a Bind/Execute/Sync, a snapshot, and a result to parse: about a fifth of a
-// list request's CPU. While IN_FLIGHT runs of a statement's text are out, the runs that arrive
-// wait, and go together as one statement: each run a branch of a UNION ALL (its statement as a
-// subquery), its placeholders renumbered, its rows tagged with the branch's number. An idle
-// server sends each run at once, alone, as `sql` does.
+// list request's CPU. Each statement text has a lane (lib/statement-lane.ts): while IN_FLIGHT
+// runs of it are out, the runs that arrive wait, and go together as one statement: each run a
+// branch of a UNION ALL (its statement as a subquery), its placeholders renumbered, its rows
+// tagged with the branch's number. An idle server sends each run at once, alone, as `sql` does.
 //
 // Each caller gets exactly its own statement's rows, in its own order: a branch runs whole in one
 // process (a LIMIT query is never split), and its rows are taken back by their tag in the order
@@ -14,8 +14,8 @@
 // Each text runs on one generic plan (`sql`'s `genericPlan`): the statements shared are pages of
 // one owner's rows, whose plan must not depend on what the statistics know of that owner.
 import { sql } from "@/lib/db";
-import { isDatabaseUnavailable } from "@/lib/errors";
 import { singleton } from "@/lib/singleton";
+import { runGroup, StatementLane } from "@/lib/statement-lane";
 
 /** Shared statements of one text in flight at once. */
 const IN_FLIGHT = 2;
@@ -24,12 +24,11 @@ const MAX_BRANCHES = 16;
 const TAG = "shared_read_branch";
 
 type Waiter = { values: unknown[]; resolve: (rows: never[]) => void; reject: (err: unknown) => void };
-type Lane = { waiting: Waiter[]; inFlight: number };
-const state = singleton("shared-reads", () => ({ lanes: new Map<string, Lane>(), texts: new Map<string, string>(), statements: 0, runs: 0 }));
+const state = singleton("shared-reads", () => ({ lanes: new Map<string, StatementLane<Waiter>>(), texts: new Map<string, string>(), stats: { statements: 0, members: 0, largest: 0 } }));
 
 /** Statements sent and the runs they carried (tests read them). */
 export function sharedReadStats(): { statements: number; runs: number } {
-  return { statements: state.statements, runs: state.runs };
+  return { statements: state.stats.statements, runs: state.stats.members };
 }
 
 /**
@@ -38,24 +37,13 @@ export function sharedReadStats(): { statements: number; runs: number } {
  */
 export function sqlShared<R extends Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]> {
   let lane = state.lanes.get(text);
-  if (!lane) state.lanes.set(text, (lane = { waiting: [], inFlight: 0 }));
-  const l = lane;
-  return new Promise<R[]>((resolve, reject) => {
-    l.waiting.push({ values, resolve: resolve as (rows: never[]) => void, reject });
-    pump(text, l);
-  });
-}
-
-function pump(text: string, lane: Lane): void {
-  while (lane.inFlight < IN_FLIGHT && lane.waiting.length > 0) {
-    const group = lane.waiting.splice(0, MAX_BRANCHES);
-    lane.inFlight++;
-    void run(text, group).finally(() => {
-      lane.inFlight--;
-      if (lane.inFlight === 0 && lane.waiting.length === 0) state.lanes.delete(text);
-      else pump(text, lane);
-    });
+  if (!lane) {
+    // A lane lives while its text has runs out or waiting: texts come and go with their callers.
+    const take = (waiting: Waiter[]) => ({ group: waiting.slice(0, MAX_BRANCHES), rest: waiting.slice(MAX_BRANCHES) });
+    state.lanes.set(text, (lane = new StatementLane<Waiter>({ inFlight: IN_FLIGHT, take, send: (group) => run(text, group), onIdle: () => state.lanes.delete(text) }, state.stats)));
   }
+  const l = lane;
+  return new Promise<R[]>((resolve, reject) => l.add({ values, resolve: resolve as (rows: never[]) => void, reject }));
 }
 
 /** The text of `n` runs of `text` as one statement (kept per text and count: a few per statement). */
@@ -78,34 +66,25 @@ export function sharedText(text: string, params: number, n: number): string {
   return shared;
 }
 
-async function run(text: string, group: Waiter[]): Promise<void> {
-  state.statements++;
-  state.runs += group.length;
-  if (group.length === 1) return alone(text, group[0]!);
+function run(text: string, group: Waiter[]): Promise<void> {
   const params = group[0]!.values.length;
   // Runs of one text with different counts of values cannot share a numbering: each goes alone.
-  if (group.some((w) => w.values.length !== params)) return void (await Promise.all(group.map((w) => alone(text, w))));
-  let rows: Array<Record<string, unknown>>;
-  try {
-    rows = await sql(sharedText(text, params, group.length), group.flatMap((w) => w.values), { genericPlan: true });
-  } catch (err) {
-    if (isDatabaseUnavailable(err)) {
-      for (const w of group) w.reject(err);
-      return;
-    }
-    // Which branch failed is not said: each runs alone, and gets its own rows or error.
-    await Promise.all(group.map((w) => alone(text, w)));
-    return;
-  }
-  const out: Array<Array<Record<string, unknown>>> = group.map(() => []);
-  for (const row of rows) {
-    const i = row[TAG] as number;
-    delete row[TAG];
-    out[i]!.push(row);
-  }
-  for (let i = 0; i < group.length; i++) group[i]!.resolve(out[i] as never[]);
-}
+  if (group.length > 1 && group.some((w) => w.values.length !== params)) return Promise.all(group.map(alone)).then(() => undefined);
+  return runGroup(group, {
+    together: () => sql<Record<string, unknown>>(sharedText(text, params, group.length), group.flatMap((w) => w.values), { genericPlan: true }),
+    deliver: (rows) => {
+      const out: Array<Array<Record<string, unknown>>> = group.map(() => []);
+      for (const row of rows) {
+        const i = row[TAG] as number;
+        delete row[TAG];
+        out[i]!.push(row);
+      }
+      for (let i = 0; i < group.length; i++) group[i]!.resolve(out[i] as never[]);
+    },
+    alone,
+  });
 
-function alone(text: string, w: Waiter): Promise<void> {
-  return sql(text, w.values, { genericPlan: true }).then((rows) => w.resolve(rows as never[]), w.reject);
+  function alone(w: Waiter): Promise<void> {
+    return sql(text, w.values, { genericPlan: true }).then((rows) => w.resolve(rows as never[]), w.reject);
+  }
 }

@@ -2,9 +2,10 @@
 // one INSERT of its row, with its Idempotency-Key's record claimed in the same statement. Sent
 // one by one, each insert is a socket write, a wake-up of a PostgreSQL backend, a statement, a
 // commit with its WAL flush and an answer to read back; under load those writes were a quarter of
-// the server's CPU. Here, while IN_FLIGHT statements are running, the inserts that arrive wait
-// and go together in the next one: one statement, one commit for up to MAX_ROWS payments, each
-// with its own claim. An idle server sends each insert at once, alone, as before.
+// the server's CPU. Here the inserts share a lane (lib/statement-lane.ts): while IN_FLIGHT
+// statements are running, the inserts that arrive wait and go together in the next one: one
+// statement, one commit for up to MAX_ROWS payments, each with its own claim. An idle server
+// sends each insert at once, alone, as before.
 //
 // What each request sees is what its own insert would have given it:
 // - the statement is one transaction, so the rows commit together or not at all;
@@ -16,9 +17,9 @@
 // - two requests with the same key never share a statement (ON CONFLICT cannot touch a row
 //   twice): the second waits for the next one, and finds the key held, as it would have.
 import { sql } from "@/lib/db";
-import { isDatabaseUnavailable } from "@/lib/errors";
 import { claimBoundMany, CLAIM_RECORD_COLUMNS, type BatchedBind, type ClaimBind } from "@/lib/http/idempotency";
 import { singleton } from "@/lib/singleton";
+import { runGroup, StatementLane } from "@/lib/statement-lane";
 
 /** Statements in flight at once: enough to keep both PostgreSQL cores busy while one commits. */
 const IN_FLIGHT = 2;
@@ -38,12 +39,12 @@ type Entry = {
   reject: (err: unknown) => void;
 };
 
-type Queue = { entries: Entry[]; inFlight: number; statements: number; rows: number; largest: number };
-const state = singleton("payment-insert-batch", (): Queue => ({ entries: [], inFlight: 0, statements: 0, rows: 0, largest: 0 }));
+/** One lane per batched statement text (the payment insert is the one today). */
+const lanes = singleton("payment-insert-batch", () => ({ byStatement: new Map<string, StatementLane<Entry>>(), stats: { statements: 0, members: 0, largest: 0 } }));
 
 /** Statements sent, rows they carried, the largest batch (tests and the bench read them). */
 export function insertBatchStats(): { statements: number; rows: number; largest: number } {
-  return { statements: state.statements, rows: state.rows, largest: state.largest };
+  return { statements: lanes.stats.statements, rows: lanes.stats.members, largest: lanes.stats.largest };
 }
 
 /** JSON of a value for jsonb_to_recordset: BigInts as numbers, Dates as ISO text, bytes as bytea's hex text. */
@@ -81,71 +82,44 @@ export function rowJson(columns: BatchColumn[], values: unknown[], bind: Batched
 
 /** Queues one row of `statement` (batchStatement); resolves once it committed, or rejects with its own error. */
 export function insertBatched(statement: string, id: string, row: string, bind: Entry["bind"], alone: () => Promise<void>): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    state.entries.push({ row, bind, id, alone, resolve, reject });
-    pump(statement);
-  });
-}
-
-function pump(statement: string): void {
-  while (state.inFlight < IN_FLIGHT && state.entries.length > 0) {
-    const batch = take();
-    state.inFlight++;
-    void send(statement, batch).finally(() => {
-      state.inFlight--;
-      pump(statement);
-    });
-  }
+  let lane = lanes.byStatement.get(statement);
+  if (!lane) lanes.byStatement.set(statement, (lane = new StatementLane<Entry>({ inFlight: IN_FLIGHT, take, send: (batch) => send(statement, batch) }, lanes.stats)));
+  const l = lane;
+  return new Promise<void>((resolve, reject) => l.add({ row, bind, id, alone, resolve, reject }));
 }
 
 /** The next statement's rows: oldest first, at most MAX_ROWS, no two with one key's scope. */
-function take(): Entry[] {
-  const batch: Entry[] = [];
+function take(waiting: Entry[]): { group: Entry[]; rest: Entry[] } {
+  const group: Entry[] = [];
   const keys = new Set<string>();
-  const left: Entry[] = [];
-  for (const e of state.entries) {
-    if (batch.length >= MAX_ROWS) left.push(e);
-    else if (e.bind.kind === "claim" && keys.has(e.bind.conflictKey)) left.push(e);
+  const rest: Entry[] = [];
+  for (const e of waiting) {
+    if (group.length >= MAX_ROWS) rest.push(e);
+    else if (e.bind.kind === "claim" && keys.has(e.bind.conflictKey)) rest.push(e);
     else {
       if (e.bind.kind === "claim") keys.add(e.bind.conflictKey);
-      batch.push(e);
+      group.push(e);
     }
   }
-  state.entries = left;
-  return batch;
+  return { group, rest };
 }
 
-async function send(statement: string, batch: Entry[]): Promise<void> {
-  state.statements++;
-  state.rows += batch.length;
-  if (batch.length > state.largest) state.largest = batch.length;
-  if (batch.length === 1) return settleAlone(batch[0]!);
+function send(statement: string, batch: Entry[]): Promise<void> {
   // Records claimed in one order by every batch: two batches holding the same keys wait, not deadlock.
-  batch.sort((a, b) => (a.bind.kind === "claim" ? a.bind.conflictKey : "") < (b.bind.kind === "claim" ? b.bind.conflictKey : "") ? -1 : 1);
-  let inserted: Set<string>;
-  try {
-    const rows = await sql<{ id: string }>(statement, [`[${batch.map((e) => e.row).join(",")}]`]);
-    inserted = new Set(rows.map((r) => r.id));
-  } catch (err) {
-    if (isDatabaseUnavailable(err)) {
-      for (const e of batch) e.reject(err);
-      return;
-    }
-    // Whose row failed is not said: each goes again alone, and gets its own answer.
-    await Promise.all(batch.map(settleAlone));
-    return;
-  }
-  for (const e of batch) {
-    try {
-      if (e.bind.kind === "claim") e.bind.settle(inserted.has(e.id));
-      else if (!inserted.has(e.id)) throw new Error(`the batched payment insert did not insert ${e.id}`);
-      e.resolve();
-    } catch (err) {
-      e.reject(err);
-    }
-  }
-}
-
-function settleAlone(e: Entry): Promise<void> {
-  return e.alone().then(e.resolve, e.reject);
+  if (batch.length > 1) batch.sort((a, b) => ((a.bind.kind === "claim" ? a.bind.conflictKey : "") < (b.bind.kind === "claim" ? b.bind.conflictKey : "") ? -1 : 1));
+  return runGroup(batch, {
+    together: async () => new Set((await sql<{ id: string }>(statement, [`[${batch.map((e) => e.row).join(",")}]`])).map((r) => r.id)),
+    deliver: (inserted) => {
+      for (const e of batch) {
+        try {
+          if (e.bind.kind === "claim") e.bind.settle(inserted.has(e.id));
+          else if (!inserted.has(e.id)) throw new Error(`the batched payment insert did not insert ${e.id}`);
+          e.resolve();
+        } catch (err) {
+          e.reject(err);
+        }
+      }
+    },
+    alone: (e) => e.alone().then(e.resolve, e.reject),
+  });
 }
