@@ -1,0 +1,73 @@
+// Scoped lists for an owner the statistics never saw: a merchant (or webhook subscription) that
+// signed up, or was too small to be sampled, at the last ANALYZE, and has grown since. The planner
+// puts it at one row. Every list pages in (created_at DESC, id DESC) order (lib/http/pagination.ts).
+// While the lists' indexes ended at created_at, one row made a full sort look cheaper than walking
+// the index and sorting ties; and an index led by the same owner but narrower (events' object
+// index) looked cheaper still. Either way every page read all of the owner's rows and sorted them
+// (migration list_order_indexes). Here: a crowd analysed, then a new owner with 12,000 rows.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { db, sql } from "@/lib/db";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { listEvents } from "@/lib/events/list-events";
+import { seal } from "@/lib/crypto/secret-box";
+
+after(() => db().$disconnect());
+
+/** The page statement planned for its values (a custom plan, as a driver's first runs get): no sort, and a walk that stops at the page. */
+async function assertWalksPage(statement: string) {
+  const [explained] = await sql<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
+  const plan = JSON.stringify(explained!["QUERY PLAN"]);
+  assert.ok(!/"Node Type":"(Incremental )?Sort"/.test(plan), `no sort of the owner's rows: ${plan}`);
+  const scan = /"Node Type":"Index Scan".*?"Actual Rows":(\d+)/.exec(plan);
+  assert.ok(scan && Number(scan[1]) <= 51, `the index walk stops at the page: ${plan}`);
+}
+
+/** `n` events of a merchant in the last hour, one millisecond apart; fanned out already, so no job touches them. */
+async function addEvents(merchantId: string, n: number, tag: string) {
+  await sql(
+    `INSERT INTO events (id, merchant_id, environment, type, payload, object_id, sequence, fanned_out_at, created_at)
+     SELECT 'evt_' || $3 || lpad(g::text, 8, '0'), $1, 'sandbox', 'payment.failed',
+            jsonb_build_object('id', 'evt_' || $3 || lpad(g::text, 8, '0'), 'type', 'payment.failed'),
+            'tx_' || $3 || lpad(g::text, 8, '0'), 1, now(), now() - interval '1 hour' + g * interval '1 millisecond'
+       FROM generate_series(1, $2::int) AS g`,
+    [merchantId, n, tag],
+  );
+}
+
+test("GET /events: a merchant the statistics never saw pages its newest events without reading them all", async () => {
+  const crowd = await createMerchant({ name: "Events before ANALYZE" });
+  await addEvents(crowd.merchantId, 40_000, `c${crowd.merchantId.slice(-6)}_`);
+  await sql("ANALYZE events");
+  const m = await createMerchant({ name: "Events after ANALYZE" });
+  await addEvents(m.merchantId, 12_000, `n${m.merchantId.slice(-6)}_`);
+
+  const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
+  await assertWalksPage(`SELECT id, created_at, payload FROM events WHERE merchant_id = '${m.merchantId}' AND environment = 'sandbox' AND created_at >= '${since}' ORDER BY created_at DESC, id DESC LIMIT 50`);
+
+  const page = (await listEvents({ merchant: { id: m.merchantId }, environment: "sandbox" }, { limit: 50 })) as unknown as { data: Array<{ id: string }> };
+  const newest = await sql<{ id: string }>(`SELECT id FROM events WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 50`, [m.merchantId]);
+  assert.deepEqual(page.data.map((e) => e.id), newest.map((r) => r.id), "the newest 50, in order");
+});
+
+/** A subscription (disabled: no job delivers to it) with `n` delivered deliveries in the last hour. */
+async function subscriptionWithDeliveries(merchantId: string, n: number, tag: string): Promise<string> {
+  const id = `whs_${tag}`;
+  await sql(`INSERT INTO webhook_subscriptions (id, merchant_id, environment, url, events, status, secret_encrypted, updated_at) VALUES ($1, $2, 'sandbox', 'https://example.com/hook', '{}', 'disabled', $3, now())`, [id, merchantId, seal("whsec_test")]);
+  await sql(
+    `INSERT INTO webhook_deliveries (id, subscription_id, event_id, event, status, attempts, created_at, updated_at)
+     SELECT 'whd_' || $3 || lpad(g::text, 8, '0'), $1, 'evt_' || $3 || lpad(g::text, 8, '0'), 'payment.failed', 'succeeded', 1,
+            now() - interval '1 hour' + g * interval '1 millisecond', now()
+       FROM generate_series(1, $2::int) AS g`,
+    [id, n, tag],
+  );
+  return id;
+}
+
+test("a subscription's deliveries: one the statistics never saw pages its newest without reading them all", async () => {
+  const m = await createMerchant({ name: "Deliveries" });
+  await subscriptionWithDeliveries(m.merchantId, 40_000, `c${m.merchantId.slice(-6)}_`);
+  await sql("ANALYZE webhook_deliveries");
+  const fresh = await subscriptionWithDeliveries(m.merchantId, 12_000, `n${m.merchantId.slice(-6)}_`);
+  await assertWalksPage(`SELECT * FROM webhook_deliveries WHERE subscription_id = '${fresh}' ORDER BY created_at DESC, id DESC LIMIT 50`);
+});
