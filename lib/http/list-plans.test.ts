@@ -72,14 +72,14 @@ test("a subscription's deliveries: one the statistics never saw pages its newest
   await assertWalksPage(`SELECT * FROM webhook_deliveries WHERE subscription_id = '${fresh}' ORDER BY created_at DESC, id DESC LIMIT 50`);
 });
 
-/** `n` payouts of a merchant in the last hour, a third of them failed, one millisecond apart. */
-async function addPayouts(merchantId: string, n: number, tag: string) {
+/** `n` payouts of a merchant in the last hour, one in `failedEvery` failed, one millisecond apart. */
+async function addPayouts(merchantId: string, n: number, tag: string, failedEvery: number) {
   await sql(
     `INSERT INTO payouts (id, merchant_id, environment, method_id, method_name, rail, country, currency, amount, debited, status, provider, recipient, created_at, updated_at)
      SELECT 'po_' || $3 || lpad(g::text, 8, '0'), $1, 'sandbox', 'spei', 'SPEI', 'spei', 'MEX', 'MXN', 10000, true,
-            (CASE WHEN g % 3 = 0 THEN 'failed' ELSE 'completed' END)::"PayoutStatus", 'sandbox', '{}', now() - interval '1 hour' + g * interval '1 millisecond', now()
+            (CASE WHEN g % $4 = 0 THEN 'failed' ELSE 'completed' END)::"PayoutStatus", 'sandbox', '{}', now() - interval '1 hour' + g * interval '1 millisecond', now()
        FROM generate_series(1, $2::int) AS g`,
-    [merchantId, n, tag],
+    [merchantId, n, tag, failedEvery],
   );
 }
 
@@ -88,11 +88,11 @@ async function addPayouts(merchantId: string, n: number, tag: string) {
 // indexes over all the merchant's rows and sorted what matched.
 test("GET /me/payout/send?status=…: a merchant grown since the statistics pages its payouts of that status without reading them all", async () => {
   const crowd = await createMerchant({ name: "Payouts crowd" });
-  await addPayouts(crowd.merchantId, 40_000, `c${crowd.merchantId.slice(-6)}_`);
+  await addPayouts(crowd.merchantId, 40_000, `c${crowd.merchantId.slice(-6)}_`, 15);
   const m = await createMerchant({ name: "Payouts, small at ANALYZE" });
-  await addPayouts(m.merchantId, 200, `s${m.merchantId.slice(-6)}_`);
+  await addPayouts(m.merchantId, 200, `s${m.merchantId.slice(-6)}_`, 15);
   await sql("ANALYZE payouts");
-  await addPayouts(m.merchantId, 12_000, `n${m.merchantId.slice(-6)}_`);
+  await addPayouts(m.merchantId, 12_000, `n${m.merchantId.slice(-6)}_`, 2);
   for (const status of ["failed", "completed"]) {
     await assertWalksPage(`SELECT * FROM payouts WHERE merchant_id = '${m.merchantId}' AND environment = 'sandbox' AND status = '${status}' ORDER BY created_at DESC, id DESC LIMIT 50`);
   }
