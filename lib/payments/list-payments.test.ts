@@ -169,3 +169,34 @@ test("a merchant the statistics never saw pages its newest payments in order, me
   const newest = await sql<{ id: string }>(`SELECT id FROM transactions WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 50`, [auth.merchant.id]);
   assert.deepEqual(page.data.map((d) => d.id), newest.map((r) => r.id));
 });
+
+// With no statistics at all (a new deployment's first hours; here a temporary table with the
+// payments table's indexes, which autovacuum never analyses) every merchant is estimated at one
+// row, for a plan made for its values and the generic plan alike. Any index led by (merchant,
+// environment) and narrower than the list's then looks cheaper: read the merchant's payments
+// through it, sort them, keep 50. The search and order-id indexes hold only rows with a key
+// (partial), and the settlement queue's index leads with its status, so the list's own index is
+// the one left: the page is an ordered walk that stops at its limit.
+test("with no statistics, the list's pages walk its own index, whatever else leads with the merchant", async () => {
+  const { auth, templateId } = await merchantWithPayments(1, "No statistics");
+  await db().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`CREATE TEMP TABLE transactions_fresh (LIKE transactions INCLUDING DEFAULTS INCLUDING INDEXES) ON COMMIT DROP`);
+    await tx.$executeRawUnsafe(`INSERT INTO transactions_fresh SELECT * FROM transactions WHERE id = $1`, templateId);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO transactions_fresh SELECT (jsonb_populate_record(f, jsonb_build_object('id', f.id || g, 'created_at', f.created_at - g * interval '1 minute'))).*
+         FROM transactions_fresh f, generate_series(1, 299) g`,
+    );
+    // (Filtered pages are left to the test above: with no statistics at all even a status is
+    // estimated at one row, which no real table has.)
+    const [row] = await tx.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM transactions_fresh ORDER BY created_at DESC, id DESC OFFSET 100 LIMIT 1`);
+    const middle = row!.id;
+    for (const query of [{ limit: 50 }, { limit: 50, offset: 50 }, { limit: 50, startingAfter: middle }]) {
+      const st = paymentsPageStatement(auth, query as never);
+      let text = st.text.replace(/\btransactions\b/g, "transactions_fresh");
+      st.values.forEach((v, i) => (text = text.replaceAll(new RegExp(`\\$${i + 1}(?!\\d)`, "g"), v === null ? "NULL" : typeof v === "number" ? String(v) : `'${String(v)}'`)));
+      const [explained] = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": unknown }>>(`EXPLAIN (FORMAT JSON) ${text}`);
+      const plan = JSON.stringify(explained!["QUERY PLAN"]);
+      assert.ok(!/"Node Type":"(Incremental )?Sort"/.test(plan), `${JSON.stringify(query)}: no sort of the merchant's payments: ${plan}`);
+    }
+  });
+});
