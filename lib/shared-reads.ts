@@ -11,8 +11,10 @@
 // they came. A failed shared statement runs each of its branches alone, so each caller gets its
 // own rows or its own error; a lost database fails them all, as it would have failed each.
 // For a read only (SELECT … [ORDER BY …] [LIMIT …]): a write must not be repeated by a retry alone.
-// Each text runs on one generic plan (`sql`'s `genericPlan`): the statements shared are pages of
-// one owner's rows, whose plan must not depend on what the statistics know of that owner.
+// Each text runs on one generic plan (`sql`'s `genericPlan`) by default: the statements shared are
+// mostly pages of one owner's rows, whose plan must not depend on what the statistics know of that
+// owner. A lookup by primary key passes `genericPlan: false` and stays on the main pool (the
+// generic pool's three connections are the lists').
 import { sql } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
 import { runGroup, StatementLane } from "@/lib/statement-lane";
@@ -35,12 +37,13 @@ export function sharedReadStats(): { statements: number; runs: number } {
  * `sql(text, values)` for a read whose text many requests run at once (`text` is a SELECT whose
  * placeholders are $1..$values.length and whose output has no column named shared_read_branch).
  */
-export function sqlShared<R extends Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]> {
+export function sqlShared<R extends Record<string, unknown>>(text: string, values: unknown[], opts: { genericPlan?: boolean } = {}): Promise<R[]> {
   let lane = state.lanes.get(text);
   if (!lane) {
     // A lane lives while its text has runs out or waiting: texts come and go with their callers.
     const take = (waiting: Waiter[]) => ({ group: waiting.slice(0, MAX_BRANCHES), rest: waiting.slice(MAX_BRANCHES) });
-    state.lanes.set(text, (lane = new StatementLane<Waiter>({ inFlight: IN_FLIGHT, take, send: (group) => run(text, group), onIdle: () => state.lanes.delete(text) }, state.stats)));
+    const generic = opts.genericPlan ?? true;
+    state.lanes.set(text, (lane = new StatementLane<Waiter>({ inFlight: IN_FLIGHT, take, send: (group) => run(text, group, generic), onIdle: () => state.lanes.delete(text) }, state.stats)));
   }
   const l = lane;
   return new Promise<R[]>((resolve, reject) => l.add({ values, resolve: resolve as (rows: never[]) => void, reject }));
@@ -66,12 +69,12 @@ export function sharedText(text: string, params: number, n: number): string {
   return shared;
 }
 
-function run(text: string, group: Waiter[]): Promise<void> {
+function run(text: string, group: Waiter[], genericPlan: boolean): Promise<void> {
   const params = group[0]!.values.length;
   // Runs of one text with different counts of values cannot share a numbering: each goes alone.
   if (group.length > 1 && group.some((w) => w.values.length !== params)) return Promise.all(group.map(alone)).then(() => undefined);
   return runGroup(group, {
-    together: () => sql<Record<string, unknown>>(sharedText(text, params, group.length), group.flatMap((w) => w.values), { genericPlan: true }),
+    together: () => sql<Record<string, unknown>>(sharedText(text, params, group.length), group.flatMap((w) => w.values), { genericPlan }),
     deliver: (rows) => {
       const out: Array<Array<Record<string, unknown>>> = group.map(() => []);
       for (const row of rows) {
@@ -85,6 +88,6 @@ function run(text: string, group: Waiter[]): Promise<void> {
   });
 
   function alone(w: Waiter): Promise<void> {
-    return sql(text, w.values, { genericPlan: true }).then((rows) => w.resolve(rows as never[]), w.reject);
+    return sql(text, w.values, { genericPlan }).then((rows) => w.resolve(rows as never[]), w.reject);
   }
 }

@@ -86,3 +86,19 @@ test("a send that throws fails the members it left unsettled; settled ones keep 
   assert.equal(r2!.status, "rejected");
   assert.match(String((r2 as PromiseRejectedResult).reason), /send broke/);
 });
+
+test("a send that throws at once fails its group and gives its place back", async () => {
+  let calls = 0;
+  const lane = new StatementLane<Ask>({
+    inFlight: 1,
+    take: (waiting) => ({ group: waiting.slice(0, 1), rest: waiting.slice(1) }),
+    send: (group) => {
+      if (++calls === 1) throw new Error("broke before any await");
+      group[0]!.resolve(`r${group[0]!.n}`);
+      return Promise.resolve();
+    },
+  });
+  const [first, second] = await Promise.allSettled([ask(lane, 1), ask(lane, 2)]);
+  assert.equal(first!.status, "rejected");
+  assert.deepEqual(second, { status: "fulfilled", value: "r2" }, "the lane went on");
+});

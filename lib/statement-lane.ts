@@ -49,14 +49,20 @@ export class StatementLane<M extends Member> {
       this.stats.members += group.length;
       if (group.length > this.stats.largest) this.stats.largest = group.length;
       this.out++;
-      // A send that throws past its own handling fails what it left unsettled (a settled member keeps its answer).
-      void this.options
-        .send(group)
+      let sent: Promise<void>;
+      try {
+        sent = this.options.send(group);
+      } catch (err) {
+        sent = Promise.reject(err);
+      }
+      // A send that throws (at once or later) past its own handling fails what it left unsettled
+      // (a settled member keeps its answer), and its place in flight is given back either way.
+      void sent
         .catch((err: unknown) => {
           for (const m of group) m.reject(err);
         })
         .finally(() => {
-        this.out--;
+          this.out--;
           if (this.out === 0 && this.waiting.length === 0) this.options.onIdle?.();
           else this.pump();
         });

@@ -22,7 +22,8 @@ const SESSION = `SELECT id, merchant_id, shop_id, environment::text AS environme
 /** The row, expired or not; null for a token that is malformed or unknown. */
 export async function findSession(token: string): Promise<CheckoutSession | null> {
   if (!SESSION_TOKEN.test(token)) return null;
-  const [r] = await sqlShared<Record<string, any>>(SESSION, [token]);
+  // By primary key: no plan to fear, so on the main pool, not behind the lists' generic one.
+  const [r] = await sqlShared<Record<string, any>>(SESSION, [token], { genericPlan: false });
   if (!r) return null;
   return {
     id: r.id,

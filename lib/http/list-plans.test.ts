@@ -23,13 +23,13 @@ async function assertWalksPage(statement: string) {
   assert.ok(scan && Number(scan[1]) <= 51, `the index walk stops at the page: ${plan}`);
 }
 
-/** `n` events of a merchant in the last hour, one millisecond apart; fanned out already, so no job touches them. */
+/** `n` events of a merchant in the last hour, one millisecond apart, three to an object (sequences 1-3); fanned out already, so no job touches them. */
 async function addEvents(merchantId: string, n: number, tag: string) {
   await sql(
     `INSERT INTO events (id, merchant_id, environment, type, payload, object_id, sequence, fanned_out_at, created_at)
      SELECT 'evt_' || $3 || lpad(g::text, 8, '0'), $1, 'sandbox', 'payment.failed',
             jsonb_build_object('id', 'evt_' || $3 || lpad(g::text, 8, '0'), 'type', 'payment.failed'),
-            'tx_' || $3 || lpad(g::text, 8, '0'), 1, now(), now() - interval '1 hour' + g * interval '1 millisecond'
+            'tx_' || $3 || lpad((g / 3)::text, 8, '0'), g % 3 + 1, now(), now() - interval '1 hour' + g * interval '1 millisecond'
        FROM generate_series(1, $2::int) AS g`,
     [merchantId, n, tag],
   );
@@ -44,6 +44,16 @@ test("GET /events: a merchant the statistics never saw pages its newest events w
 
   const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
   await assertWalksPage(`SELECT id, created_at, payload FROM events WHERE merchant_id = '${m.merchantId}' AND environment = 'sandbox' AND created_at >= '${since}' ORDER BY created_at DESC, id DESC LIMIT 50`);
+
+  // An object's newest event (the next sequence, lib/events/emit.ts; a buyer's result page): one
+  // probe of the object index, never the merchant's events filtered and sorted.
+  const object = `tx_n${m.merchantId.slice(-6)}_${String(2_000).padStart(8, "0")}`;
+  const [byObject] = await sql<{ "QUERY PLAN": unknown }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, sequence FROM events WHERE merchant_id = '${m.merchantId}' AND environment = 'sandbox' AND object_id = '${object}' ORDER BY sequence DESC LIMIT 1`,
+  );
+  const objectPlan = JSON.stringify(byObject!["QUERY PLAN"]);
+  assert.match(objectPlan, /"Index Name":"events_object_id_merchant_id_environment_sequence_idx"/, objectPlan);
+  assert.doesNotMatch(objectPlan, /"Node Type":"(Incremental )?Sort"/, objectPlan);
 
   const page = (await listEvents({ merchant: { id: m.merchantId }, environment: "sandbox" }, { limit: 50 })) as unknown as { data: Array<{ id: string }> };
   const newest = await sql<{ id: string }>(`SELECT id FROM events WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 50`, [m.merchantId]);
@@ -96,4 +106,19 @@ test("GET /me/payout/send?status=…: a merchant grown since the statistics page
   for (const status of ["failed", "completed"]) {
     await assertWalksPage(`SELECT * FROM payouts WHERE merchant_id = '${m.merchantId}' AND environment = 'sandbox' AND status = '${status}' ORDER BY created_at DESC, id DESC LIMIT 50`);
   }
+});
+
+// The settlement job's due payments (lib/jobs/settle-balances.ts) come from its queue index, which
+// holds only completed payments not yet settled: not every payment ever made.
+// (Sequential scans off: the suite's table may be nearly empty; what is checked is which index serves.)
+test("the settlement job reads its queue, not the payments", async () => {
+  const plan = await db().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+    const [explained] = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": unknown }>>(
+      `EXPLAIN (FORMAT JSON) SELECT id FROM transactions WHERE completed_at IS NOT NULL AND settlement_status = 'pending' AND settle_at <= now() ORDER BY settle_at ASC LIMIT 500`,
+    );
+    return JSON.stringify(explained!["QUERY PLAN"]);
+  });
+  assert.match(plan, /"Index Name":"transactions_settle_at_idx"/, plan);
+  assert.doesNotMatch(plan, /"Node Type":"Sort"/, plan);
 });

@@ -54,8 +54,9 @@ export async function markSettlementPaid(id: string, txHash: string) {
 export async function failSettlement(id: string, reason: string) {
   const out = await settleOp(id, "settlementFailed", async (tx, s) => {
     const row = await tx.settlement.update({ where: { id: s.id }, data: { status: "failed", failureReason: reason.slice(0, 200), failedAt: new Date(), receiptStale: true } });
-    // Its payments may be swept again by the next batch.
-    await tx.transaction.updateMany({ where: { settlementBatchId: s.id }, data: { settlementBatchId: null } });
+    // Its payments may be swept again by the next batch. (Scoped as the sweep that batched them
+    // was: the settlement index, led by settlement_status, finds them; the batch id alone has none.)
+    await tx.transaction.updateMany({ where: { settlementStatus: "settled", merchantId: s.merchantId, environment: s.environment, settlementBatchId: s.id }, data: { settlementBatchId: null } });
     return { result: presentSettlement(row), postings: [settlementFailed(money(s))] };
   });
   return { settlement: out.result! };
