@@ -92,7 +92,7 @@ describe("API routes", () => {
 
     ids.account = (await ok(api("/me/deposit-accounts", { key: sk, body: { endUserRef: `u-${randomUUID()}`, name: "Pay In", email: email("payer") } }), "POST /me/deposit-accounts")).account.id;
     await ok(api(`/me/deposit-accounts/${ids.account}/simulate-deposit`, { key: sk, body: { amount: 1820, payerName: "P", payerBank: "B" } }), "simulate-deposit");
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
     await ok(api("/me/payout/transfer", { key: sk, body: { amountUsd: 20 } }), "transfer");
     await ok(api("/me/payout/fund-sandbox", { key: sk, body: { currency: "MXN", amount: 1000 } }), "fund-sandbox");
     const quote = await ok(api("/me/payout/swap?currency=MXN&amountUsd=5", { key: sk }), "swap quote");
@@ -142,12 +142,12 @@ describe("API routes", () => {
     await ok(api("/me/settlement-destination", { key: sk, method: "PUT", body: { asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } }), "settlement destination");
     const big = (await ok(api("/payments", { key: sk, body: { amount: 80, paymentMethodId: "sbx_card" } }), "a payment to settle")).transactionId;
     await ok(api(`/payments/${big}/simulate`, { key: sk, body: { action: "paid" } }), "paid");
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
     ids.settlement = (await ok(api("/settlements/run", { key: sk, body: {} }), "settlement run")).settlement.id;
     // The batch swept the available balance: some back for the dashboard's refund below.
     const more = (await ok(api("/payments", { key: sk, body: { amount: 80, paymentMethodId: "sbx_card" } }), "a payment after the batch")).transactionId;
     await ok(api(`/payments/${more}/simulate`, { key: sk, body: { action: "paid" } }), "paid");
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
     ids.withdrawal = (await ok(api("/me/withdrawals", { key: sk, body: { amountUsd: 5 } }), "POST /me/withdrawals")).withdrawal.id;
     ids.topup = (await ok(api("/me/payout/topups", { key: sk, body: { asset: "USDT", network: "TRON" } }), "POST /me/payout/topups")).topup.id;
 

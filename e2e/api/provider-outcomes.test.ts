@@ -63,7 +63,7 @@ async function fundedMerchant(): Promise<CreatedMerchant> {
   assert.ok(a.status === 201 || a.status === 200, a.text);
   const sent = await psp("pagosur", "/_control/deposits", { clabe: a.body.account.clabe, amount: "364000", payerName: "Payer", payerBank: "Banorte" });
   assert.deepEqual(sent.statuses, [200]);
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
   assert.equal((await api("/me/payout/transfer", { key, body: { amountUsd: 150 } })).status, 200);
   const quote = await api("/me/payout/swap?currency=MXN&amountUsd=150", { key });
   assert.equal((await api("/me/payout/swap", { key, body: { quoteId: quote.body.quoteId } })).status, 200);

@@ -31,7 +31,7 @@ async function fundedMerchant(tier: "standard" | "premium" = "standard", destina
     assert.equal(p.status, 200, p.text);
     assert.equal((await api(`/payments/${p.body.transactionId}/simulate`, { key, body: { action: "paid" } })).status, 200);
   }
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
   return m;
 }
 

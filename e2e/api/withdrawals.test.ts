@@ -48,7 +48,7 @@ async function sandboxFunded(usd: number): Promise<CreatedMerchant> {
   const p = await api("/payments", { key, body: { amount: usd, paymentMethodId: "sbx_card" } });
   assert.equal(p.status, 200, p.text);
   assert.equal((await api(`/payments/${p.body.transactionId}/simulate`, { key, body: { action: "paid" } })).status, 200);
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
   return m;
 }
 
@@ -62,8 +62,8 @@ async function productionFunded(): Promise<CreatedMerchant> {
   const sent = await fetch(`${PAGOSUR}/_control/deposits`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clabe: a.body.account.clabe, amount: "364000", payerName: "Payer", payerBank: "Banorte" }) });
   assert.equal(sent.status, 200);
   assert.deepEqual(((await sent.json()) as { statuses: number[] }).statuses, [200], "the deposit notice was taken");
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
-  const funded = await waitFor(async () => { await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) }); const b = await balance(key); return b.balance.available > 100 && b; }, "the deposit settled into available", 20_000);
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
+  const funded = await waitFor(async () => { await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId }); const b = await balance(key); return b.balance.available > 100 && b; }, "the deposit settled into available", 20_000);
   assert.ok(funded);
   return m;
 }

@@ -4,10 +4,14 @@ import { db } from "@/lib/db";
 import { settlement } from "@/lib/ledger/recipes";
 import { forEachDueTransaction } from "@/lib/jobs/each-due";
 
-export async function settleDueBalances(opts: { now?: Date; limit?: number } = {}): Promise<number> {
+/**
+ * `merchantId`: only that merchant's due payments (an operator catching one merchant up, or a test
+ * that moves time forward for its own merchant without settling 500 of everyone else's first).
+ */
+export async function settleDueBalances(opts: { now?: Date; limit?: number; merchantId?: string } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const due = await db().transaction.findMany({
-    where: { completedAt: { not: null }, settlementStatus: "pending", settleAt: { lte: now } },
+    where: { completedAt: { not: null }, settlementStatus: "pending", settleAt: { lte: now }, ...(opts.merchantId ? { merchantId: opts.merchantId } : {}) },
     select: { id: true },
     orderBy: { settleAt: "asc" },
     take: opts.limit ?? 500,
