@@ -133,6 +133,9 @@ const SCREENSHOT_MAX_HEIGHT = 4000;
  * never read.
  */
 export async function checkPage(page: Page, info: TestInfo, name: string) {
+  // Every page has a title. Right after a server action's re-render the document can be without
+  // one for a moment (axe once caught it so in CI): wait for it, and fail if it never comes.
+  await expect(page).toHaveTitle(/\S/);
   const { width, height } = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
   await page.screenshot({ path: `e2e/screenshots/dashboard-${name}-${info.project.name}.png`, fullPage: true, clip: height > SCREENSHOT_MAX_HEIGHT ? { x: 0, y: 0, width, height: SCREENSHOT_MAX_HEIGHT } : undefined });
   const results = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
