@@ -24,6 +24,7 @@ export async function listClaims(auth: Pick<AuthContext, "merchant" | "environme
   const { rows, meta } = await pageRows(readPage(query), {
     find: ({ extra, orderBy, skip, take }) => db().claim.findMany({ where: { ...where, ...extra }, orderBy, skip, take, include: { evidence } }),
     count: () => db().claim.count({ where }),
+    countKey: ["claim", where],
     cursor: (id) => db().claim.findFirst({ where: { ...base, id }, include: { evidence } }),
   });
   return listEnvelope(rows.map(({ evidence: e, ...c }) => presentClaim(c, e)), meta);

@@ -13,6 +13,7 @@ export async function listDepositAccounts(auth: ShopContext, query: { limit?: un
   const { rows, meta } = await pageRows(readPage(query, { max: 200, def: 50 }), {
     find: ({ extra, orderBy, skip, take }) => db().depositAccount.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().depositAccount.count({ where }),
+    countKey: ["depositAccount", where],
     cursor: (id) => db().depositAccount.findFirst({ where: { ...scope, id } }),
   });
   const stats = query.include === "stats" ? await statsFor(rows.map((r) => r.id)) : null;

@@ -13,6 +13,7 @@ export async function listDeposits(auth: ShopContext, id: string, query: { limit
       field: "receivedAt",
       find: ({ extra, orderBy, skip, take }) => db().deposit.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
       count: () => db().deposit.count({ where }),
+      countKey: ["deposit", where],
       cursor: (cid) => db().deposit.findFirst({ where: { ...where, id: cid } }),
     }),
     statsFor([account.id]),

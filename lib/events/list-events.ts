@@ -29,6 +29,8 @@ export async function listEvents(auth: Scope, query: Query) {
     find: ({ extra, orderBy, skip, take }) =>
       db().event.findMany({ where: { ...where, AND: [...((where as { AND?: object[] }).AND ?? []), ...((extra as { AND?: object[] }).AND ?? [])] }, orderBy, skip, take, select: { id: true, createdAt: true, payload: true } }),
     count: () => db().event.count({ where }),
+    // The retention bound moves with the clock: the key leaves it out (it is the same 30 days).
+    countKey: ["event", { ...where, createdAt: undefined }],
     cursor: (id) => db().event.findFirst({ where: { ...scope, id }, select: { id: true, createdAt: true, payload: true } }),
   });
   return listEnvelope(rows.map((r) => r.payload as Record<string, unknown>), meta);

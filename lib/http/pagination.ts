@@ -2,6 +2,7 @@
 // Out-of-range or unreadable `limit`/`offset` are clamped silently, never rejected.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { countOfList } from "@/lib/cache/large-counts";
 
 export type Page = { limit: number; offset: number };
 
@@ -86,11 +87,20 @@ type Row = { id: string } & Record<string, unknown>;
  * AND-ed to the list's own `where` (`{ ...where, ...extra }`), `count` the total (offset mode
  * only), `cursor` finds a cursor item within the list's scope (another merchant's id is 400).
  */
+function totalOf(opts: { count: () => Promise<number>; countKey?: [string, unknown] }): Promise<number> {
+  return opts.countKey ? countOfList(JSON.stringify(opts.countKey), opts.count) : opts.count();
+}
+
 export async function pageRows<T extends Row>(
   req: PageRequest,
   opts: {
     find: (a: { extra: Keyset; orderBy: Record<string, "asc" | "desc">[]; skip?: number; take: number }) => Promise<T[]>;
     count: () => Promise<number>;
+    /**
+     * What the total counts: the table and the whole filter with its scope (JSON). With it, a
+     * total of 1,000 or more may be a few seconds old (lib/cache/large-counts.ts); without, exact.
+     */
+    countKey?: [table: string, where: unknown];
     cursor: (id: string) => Promise<T | null>;
     /** The time column the list is ordered by (default createdAt). */
     field?: string;
@@ -99,7 +109,7 @@ export async function pageRows<T extends Row>(
   const field = opts.field ?? "createdAt";
   const desc = [{ [field]: "desc" as const }, { id: "desc" as const }];
   if (req.kind === "offset") {
-    const [rows, total] = await Promise.all([opts.find({ extra: {}, orderBy: desc, skip: req.offset, take: req.limit }), opts.count()]);
+    const [rows, total] = await Promise.all([opts.find({ extra: {}, orderBy: desc, skip: req.offset, take: req.limit }), totalOf(opts)]);
     const { pagination } = envelope(rows, total, req);
     return { rows, meta: { pagination, hasMore: req.offset + rows.length < total, nextCursor: rows.at(-1)?.id ?? null, previousCursor: req.offset > 0 ? (rows[0]?.id ?? null) : null } };
   }

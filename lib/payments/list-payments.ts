@@ -16,6 +16,7 @@ import { z } from "zod";
 import { db, sql } from "@/lib/db";
 import { sqlShared } from "@/lib/shared-reads";
 import { singleton } from "@/lib/singleton";
+import { countOfList } from "@/lib/cache/large-counts";
 import { AppError } from "@/lib/errors";
 import { envelope, listEnvelope, readPage, type PageMeta } from "@/lib/http/pagination";
 import { withJson } from "@/lib/http/json-text";
@@ -57,46 +58,9 @@ function filterFor(auth: AuthContext, query: Filters, country: string | undefine
 }
 
 // Counting a million rows costs more than the page itself, and even summing a deep merchant's
-// hourly rollups (90 days x 24 hours x statuses) costs more than a page. A total of 1,000 or
-// more is served from memory and refreshed in the background once it is 2 s old (stale-while-
-// revalidate, one refresh at a time), so no request waits for a large total twice; smaller
-// totals are always exact.
-const LARGE_COUNT = 1_000;
-const FRESH_MS = 2_000;
-type CountEntry = { at: number; value: number; refreshing: Promise<number> | null };
-const counts = singleton("transaction-counts", () => new Map<string, CountEntry>());
-
-function refreshCount(key: string, load: () => Promise<number>): Promise<number> {
-  const entry = counts.get(key);
-  if (entry?.refreshing) return entry.refreshing;
-  const refreshing = load().then(
-    (value) => {
-      if (counts.size > 10_000) counts.clear();
-      counts.set(key, { at: Date.now(), value, refreshing: null });
-      return value;
-    },
-    (err) => {
-      const e = counts.get(key);
-      if (e) e.refreshing = null;
-      throw err;
-    },
-  );
-  if (entry) entry.refreshing = refreshing;
-  else counts.set(key, { at: 0, value: -1, refreshing });
-  return refreshing;
-}
-
-async function cachedCount(key: string, load: () => Promise<number>): Promise<number> {
-  const entry = counts.get(key);
-  if (entry && entry.value >= LARGE_COUNT) {
-    if (Date.now() - entry.at > FRESH_MS) refreshCount(key, load).catch(() => {});
-    return entry.value;
-  }
-  return refreshCount(key, load);
-}
-
+// rollups costs more than a page: totals of 1,000 or more come from lib/cache/large-counts.ts.
 function countTransactions(f: Filter): Promise<number> {
-  return cachedCount(`scan:${JSON.stringify(f)}`, async () => {
+  return countOfList(`payments:scan:${JSON.stringify(f)}`, async () => {
     const r = await sql<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE ${f.clause}`, f.values, { planEachTime: f.search });
     return Number(r[0]!.n);
   });
@@ -279,7 +243,7 @@ function totalOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, f:
   const onlyScope = !query.paymentMethodId && !query.country && !query.merchantOrderId && !query.method && !f.search;
   if (!onlyScope) return countTransactions(f);
   const scope = { merchantId: auth.merchant.id, environment: auth.environment, shopId: auth.shop?.id, status: query.status };
-  return cachedCount(`rollups:${scope.merchantId}:${scope.environment}:${scope.shopId ?? ""}:${scope.status ?? ""}`, () => countPayments(scope));
+  return countOfList(`payments:rollups:${scope.merchantId}:${scope.environment}:${scope.shopId ?? ""}:${scope.status ?? ""}`, () => countPayments(scope));
 }
 
 function offsetPageStatement(f: Filter, limit: number, offset: number, columns = COLUMNS) {

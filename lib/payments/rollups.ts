@@ -6,6 +6,7 @@
 // wait for one counter row. The fold-payment-rollups job moves the deltas into
 // `payment_hourly_rollups`; a reader adds what is not folded yet, in one statement (one snapshot).
 import { db, sql } from "@/lib/db";
+import { sqlShared } from "@/lib/shared-reads";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 /** One advisory lock for the fold: one folder at a time (two would upsert the same counters). */
@@ -101,7 +102,9 @@ export async function countPayments(scope: { merchantId: string; environment: En
   if (scope.status) where += ` AND status = $${values.push(scope.status)}::"TransactionStatus"`;
   // payment_totals: a row per shop and status, whatever the history (it summed every hourly row
   // of the merchant before: 6,483 rows for a million payments).
-  const [row] = await sql<{ n: string | null }>(
+  // Shared with the same total's concurrent runs not yet sent (lib/shared-reads.ts): a small
+  // merchant's list counts on every request.
+  const [row] = await sqlShared<{ n: string | null }>(
     `SELECT (SELECT coalesce(sum(payments), 0) FROM payment_totals WHERE ${where})
           + (SELECT coalesce(sum(payments), 0) FROM payment_rollup_deltas WHERE ${where}) AS n`,
     values,

@@ -26,6 +26,7 @@ export async function listPayouts(auth: PayoutContext, query: { limit?: unknown;
   const { rows, meta } = await pageRows(readPage(query), {
     find: ({ extra, orderBy, skip, take }) => db().payout.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().payout.count({ where }),
+    countKey: ["payout", where],
     cursor: (id) => db().payout.findFirst({ where: { ...scope, id } }),
   });
   return listEnvelope(rows.map(presentPayout), meta);

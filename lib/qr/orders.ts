@@ -36,6 +36,7 @@ export async function listQrOrders(auth: Scope, q: Query) {
   const { rows, meta } = await pageRows(readPage(q), {
     find: ({ extra, orderBy, skip, take }) => db().qrOrder.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().qrOrder.count({ where }),
+    countKey: ["qrOrder", where],
     cursor: (id) => db().qrOrder.findFirst({ where: { ...base, id } }),
   });
   return listEnvelope(rows.map(presentQrOrder), meta);

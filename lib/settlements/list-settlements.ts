@@ -16,6 +16,7 @@ export async function listSettlements(scope: Scope, q: Query) {
   const { rows, meta } = await pageRows(readPage(q), {
     find: ({ extra, orderBy, skip, take }) => db().settlement.findMany({ where: { ...where, ...extra }, orderBy, skip, take, omit: { receipt: true } }),
     count: () => db().settlement.count({ where }),
+    countKey: ["settlement", where],
     cursor: (id) => db().settlement.findFirst({ where: { ...base, id }, omit: { receipt: true } }),
   });
   return listEnvelope(rows.map((r) => presentSettlement({ ...r, receipt: null })), meta);

@@ -122,6 +122,7 @@ export async function listTopups(scope: Scope, q: { limit?: unknown; offset?: un
   const { rows, meta } = await pageRows(readPage(q), {
     find: ({ extra, orderBy, skip, take }) => db().topup.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().topup.count({ where }),
+    countKey: ["topup", where],
     cursor: (id) => db().topup.findFirst({ where: { ...base, id } }),
   });
   return listEnvelope(rows.map(presentTopup), meta);

@@ -33,6 +33,7 @@ export async function listDeliveries(auth: AuthContext, id: string, query: { lim
   const { rows, meta } = await pageRows(readPage(query), {
     find: ({ extra, orderBy, skip, take }) => db().webhookDelivery.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().webhookDelivery.count({ where }),
+    countKey: ["webhookDelivery", where],
     cursor: (cid) => db().webhookDelivery.findFirst({ where: { subscriptionId: s.id, id: cid } }),
   });
   const p = await payloads(rows.map((r) => r.eventId));
@@ -55,6 +56,7 @@ export async function listInbox(auth: AuthContext, id: string, query: { limit?: 
     field: "receivedAt",
     find: ({ extra, orderBy, skip, take }) => db().inboxMessage.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().inboxMessage.count({ where }),
+    countKey: ["inboxMessage", where],
     cursor: (cid) => db().inboxMessage.findFirst({ where: { ...where, id: cid } }),
   });
   return listEnvelope(rows.map((m) => ({ id: m.id, deliveryId: m.deliveryId, event: m.event, payload: m.payload, receivedAt: m.receivedAt.toISOString() })), meta);

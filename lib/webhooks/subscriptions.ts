@@ -87,6 +87,7 @@ export async function listSubscriptions(auth: AuthContext, query: { limit?: unkn
   const { rows, meta } = await pageRows(readPage(query), {
     find: ({ extra, orderBy, skip, take }) => db().webhookSubscription.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().webhookSubscription.count({ where }),
+    countKey: ["webhookSubscription", where],
     cursor: (id) => db().webhookSubscription.findFirst({ where: { ...where, id } }),
   });
   return listEnvelope(rows.map(presentSubscription), meta);

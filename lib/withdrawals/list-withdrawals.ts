@@ -13,6 +13,7 @@ export async function listWithdrawals(scope: Scope, q: { limit?: unknown; offset
   const { rows, meta } = await pageRows(readPage(q), {
     find: ({ extra, orderBy, skip, take }) => db().withdrawal.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
     count: () => db().withdrawal.count({ where }),
+    countKey: ["withdrawal", where],
     cursor: (id) => db().withdrawal.findFirst({ where: { ...base, id } }),
   });
   return listEnvelope(rows.map(presentWithdrawal), meta);
