@@ -10,6 +10,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { config } from "@/lib/config";
 import { singleton } from "@/lib/singleton";
 import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
+import { rememberBounded } from "@/lib/cache/bounded";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -25,8 +26,7 @@ function statementName(sqlText: string): string {
     for (let i = 0; i < sqlText.length; i++) h = Math.imul(h ^ sqlText.charCodeAt(i), 0x01000193);
     name = `s${(h >>> 0).toString(36)}${sqlText.length.toString(36)}`;
     // Texts are the code's statements (a few hundred); the bound only guards against a leak.
-    if (statementNames.size >= 10_000) statementNames.clear();
-    statementNames.set(sqlText, name);
+    rememberBounded(statementNames, sqlText, name, 10_000);
   }
   return name;
 }

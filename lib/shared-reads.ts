@@ -17,7 +17,8 @@
 // generic pool's three connections are the lists').
 import { sql } from "@/lib/db";
 import { singleton } from "@/lib/singleton";
-import { runGroup, StatementLane } from "@/lib/statement-lane";
+import { newLaneStats, runGroup, StatementLane } from "@/lib/statement-lane";
+import { rememberBounded } from "@/lib/cache/bounded";
 
 /** Shared statements of one text in flight at once. */
 const IN_FLIGHT = 2;
@@ -26,7 +27,7 @@ const MAX_BRANCHES = 16;
 const TAG = "shared_read_branch";
 
 type Waiter = { values: unknown[]; resolve: (rows: never[]) => void; reject: (err: unknown) => void };
-const state = singleton("shared-reads", () => ({ lanes: new Map<string, StatementLane<Waiter>>(), texts: new Map<string, string>(), stats: { statements: 0, members: 0, largest: 0 } }));
+const state = singleton("shared-reads", () => ({ lanes: new Map<string, StatementLane<Waiter>>(), texts: new Map<string, string>(), stats: newLaneStats() }));
 
 /** Statements sent and the runs they carried (tests read them). */
 export function sharedReadStats(): { statements: number; runs: number } {
@@ -63,8 +64,7 @@ export function sharedText(text: string, params: number, n: number): string {
       branches.push(`(SELECT b.*, ${i} AS ${TAG} FROM (${renumbered}) b)`);
     }
     shared = branches.join("\nUNION ALL\n");
-    if (state.texts.size >= 2_000) state.texts.clear();
-    state.texts.set(key, shared);
+    rememberBounded(state.texts, key, shared, 2_000);
   }
   return shared;
 }

@@ -29,6 +29,7 @@ export function routableProviders(rail: Rail, environment: Environment): string[
 }
 
 import { railExpiry } from "@/lib/catalog/expiry";
+import { rememberBounded } from "@/lib/cache/bounded";
 
 export function toCatalogEntry(rail: Rail, environment: Environment, enabled: boolean): Entry {
   const providers = routableProviders(rail, environment);
@@ -68,8 +69,7 @@ async function disabledMethods(shopId: string): Promise<Set<string>> {
   const hit = disabledCache.get(shopId);
   if (hit && Date.now() - hit.at < DISABLED_TTL_MS) return hit.ids;
   const ids = new Set((await db().shopPaymentMethod.findMany({ where: { shopId, enabled: false }, select: { paymentMethodId: true } })).map((r) => r.paymentMethodId));
-  if (disabledCache.size > 50_000) disabledCache.clear();
-  disabledCache.set(shopId, { at: Date.now(), ids });
+  rememberBounded(disabledCache, shopId, { at: Date.now(), ids }, 50_000);
   return ids;
 }
 

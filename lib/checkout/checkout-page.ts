@@ -7,6 +7,7 @@ import { findSession, isExpired } from "@/lib/checkout/get-session";
 import { offeredMethods, type OfferedMethod } from "@/lib/checkout/offered-methods";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
+import { rememberBounded } from "@/lib/cache/bounded";
 
 export type CheckoutPage =
   | { kind: "unknown" }
@@ -24,8 +25,7 @@ async function merchantNameOf(merchantId: string): Promise<string> {
   const hit = names.get(merchantId);
   if (hit && Date.now() - hit.at < NAME_TTL_MS) return hit.name;
   const name = (await db().merchant.findUnique({ where: { id: merchantId }, select: { name: true } }))?.name ?? "";
-  if (names.size > 50_000) names.clear();
-  names.set(merchantId, { at: Date.now(), name });
+  rememberBounded(names, merchantId, { at: Date.now(), name }, 50_000);
   return name;
 }
 

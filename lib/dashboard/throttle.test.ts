@@ -73,3 +73,13 @@ describe("sign-in throttle", () => {
     assert.equal(await t.attempt("c@x.test", "4.4.4.4"), false);
   });
 });
+
+test("in memory, a flood of new keys cannot reset a counter that is being counted", async () => {
+  const memory = new MemoryCounter();
+  for (let i = 0; i < 3; i++) await memory.incr("victim@example.com");
+  for (let i = 0; i < 150_000; i++) {
+    await memory.incr(`flood-${i}`);
+    if (i % 50_000 === 0) await memory.incr("victim@example.com");
+  }
+  assert.equal(await memory.get("victim@example.com"), 6, "every failure still counted");
+});

@@ -14,6 +14,7 @@ import { log } from "@/lib/log";
 import { singleton } from "@/lib/singleton";
 import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
 import { addressKey } from "@/lib/auth/address-key";
+import { rememberBounded } from "@/lib/cache/bounded";
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_EMAIL = 5;
@@ -44,8 +45,9 @@ export class MemoryCounter implements Counter {
   async incr(key: string) {
     const e = this.live(key) ?? { n: 0, until: this.now() + WINDOW_MS };
     e.n += 1;
-    this.m.set(key, e);
-    if (this.m.size > 100_000) this.m.clear();
+    // Bounded, oldest first: a flood of new keys cannot empty every counter at once (a key being
+    // counted is re-remembered as newest on each attempt).
+    rememberBounded(this.m, key, e, 100_000);
     return e.n;
   }
   async decr(key: string) {

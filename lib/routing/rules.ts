@@ -11,6 +11,7 @@ import { toMinor } from "@/lib/money/amount";
 import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule } from "@/lib/routing/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { AuthContext } from "@/lib/auth/authenticate";
+import { rememberBounded } from "@/lib/cache/bounded";
 
 type Scope = Pick<AuthContext, "merchant" | "shop" | "environment" | "actor">;
 export type ShopRouting = { version: number; rules: RoutingRule[]; compiled: CompiledRule[]; updatedAt: Date | null };
@@ -30,8 +31,7 @@ export async function currentRouting(shopId: string, environment: Environment): 
   const row = await db().routingConfig.findFirst({ where: { shopId, environment }, orderBy: { version: "desc" }, select: { version: true, rules: true, createdAt: true } });
   const rules = row ? putRoutingBody.parse({ rules: row.rules }).rules : [];
   const value = { version: row?.version ?? 0, rules, compiled: compileRoutingRules(rules), updatedAt: row?.createdAt ?? null };
-  if (cache.byShop.size > 10_000) cache.byShop.clear();
-  cache.byShop.set(key, { at: Date.now(), value });
+  rememberBounded(cache.byShop, key, { at: Date.now(), value }, 10_000);
   return value;
 }
 
