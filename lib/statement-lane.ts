@@ -26,6 +26,9 @@ export type LaneOptions<M extends Member> = {
 
 export type LaneStats = { statements: number; members: number; largest: number };
 
+/** Counters for a kind of lane, before any statement. */
+export const newLaneStats = (): LaneStats => ({ statements: 0, members: 0, largest: 0 });
+
 export class StatementLane<M extends Member> {
   private waiting: M[] = [];
   private out = 0;
@@ -33,7 +36,7 @@ export class StatementLane<M extends Member> {
   constructor(
     private readonly options: LaneOptions<M>,
     /** Shared with other lanes of one kind when they count together. */
-    readonly stats: LaneStats = { statements: 0, members: 0, largest: 0 },
+    readonly stats: LaneStats = newLaneStats(),
   ) {}
 
   add(member: M): void {

@@ -19,7 +19,7 @@
 import { sql } from "@/lib/db";
 import { claimBoundMany, CLAIM_RECORD_COLUMNS, type BatchedBind, type ClaimBind } from "@/lib/http/idempotency";
 import { singleton } from "@/lib/singleton";
-import { runGroup, StatementLane } from "@/lib/statement-lane";
+import { newLaneStats, runGroup, StatementLane } from "@/lib/statement-lane";
 
 /** Statements in flight at once: enough to keep both PostgreSQL cores busy while one commits. */
 const IN_FLIGHT = 2;
@@ -40,7 +40,7 @@ type Entry = {
 };
 
 /** One lane per batched statement text (the payment insert is the one today). */
-const lanes = singleton("payment-insert-batch", () => ({ byStatement: new Map<string, StatementLane<Entry>>(), stats: { statements: 0, members: 0, largest: 0 } }));
+const lanes = singleton("payment-insert-batch", () => ({ byStatement: new Map<string, StatementLane<Entry>>(), stats: newLaneStats() }));
 
 /** Statements sent, rows they carried, the largest batch (tests and the bench read them). */
 export function insertBatchStats(): { statements: number; rows: number; largest: number } {
