@@ -143,3 +143,13 @@ test("the settlement job reads its queue, not the payments", async () => {
   assert.match(plan, /"Index Name":"transactions_settle_at_idx"/, plan);
   assert.doesNotMatch(plan, /"Node Type":"Sort"/, plan);
 });
+
+test("the checkout expiry job's purge reads the sessions expired 30 days ago, not the month's", async () => {
+  const plan = await db().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+    const [explained] = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": unknown }>>(`EXPLAIN (FORMAT JSON) DELETE FROM checkout_sessions WHERE expires_at < now() - interval '30 days'`);
+    return JSON.stringify(explained!["QUERY PLAN"]);
+  });
+  // Not the (status, expires_at) index either: led by the status, its whole length would be read.
+  assert.match(plan, /"Index Name":"checkout_sessions_expires_at_idx"/, `a range of the expiry index: ${plan}`);
+});
