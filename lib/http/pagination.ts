@@ -26,7 +26,7 @@ export function pageQuery(opts: { max?: number; def?: number } = {}) {
 }
 
 export function paginationSchema() {
-  return z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int(), pages: z.number().int() }).meta({ id: "Pagination" });
+  return z.object({ total: z.number().int().describe("Items in the whole filtered list: exact below 1,000; a larger total may be up to a minute old"), limit: z.number().int(), offset: z.number().int(), pages: z.number().int() }).meta({ id: "Pagination" });
 }
 
 export function envelope<T>(data: T[], total: number, page: Page) {

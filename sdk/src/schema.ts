@@ -2090,6 +2090,7 @@ export type components = {
             lateCompletion?: true;
         };
         Pagination: {
+            /** @description Items in the whole filtered list: exact below 1,000; a larger total may be up to a minute old */
             total: number;
             limit: number;
             offset: number;
