@@ -98,7 +98,7 @@ export async function pageRows<T extends Row>(
     count: () => Promise<number>;
     /**
      * What the total counts: the table and the whole filter with its scope (JSON). With it, a
-     * total of 1,000 or more may be a few seconds old (lib/cache/large-counts.ts); without, exact.
+     * total of 1,000 or more may be up to a minute old (lib/cache/large-counts.ts); without, exact.
      */
     countKey?: [table: string, where: unknown];
     cursor: (id: string) => Promise<T | null>;
