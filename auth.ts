@@ -3,15 +3,15 @@
 // SESSION_MAX_AGE_S. Failed attempts are throttled per email and per client address. The session
 // carries the user id, the user's session version it was signed in under, and whether its second
 // factor was given (lib/accounts/session-grant.ts); every request reloads the user, its role, its
-// version and its merchant (server/dashboard.ts -> lib/auth/gate.ts), so a removed user, a bumped
+// version and its merchant (server/dashboard.ts -> lib/platform/auth/gate.ts), so a removed user, a bumped
 // version (two-factor, password or role changed) or a suspended merchant is out at once.
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { log } from "@/lib/log";
-import { clientAddress } from "@/lib/http/handler";
-import { pinnedAuthUrl } from "@/lib/auth/auth-url";
+import { config } from "@/lib/platform/config";
+import { log } from "@/lib/platform/log";
+import { clientAddress } from "@/lib/platform/http/handler";
+import { pinnedAuthUrl } from "@/lib/platform/auth/auth-url";
 import { signInDashboardUser } from "@/lib/accounts/sign-in-dashboard-user";
 import { readSessionGrant } from "@/lib/accounts/session-grant";
 
@@ -38,7 +38,7 @@ const credentials = z.object({ email: z.string().trim().min(3).max(254), passwor
 
 export const { handlers, auth, signIn, signOut, unstable_update: updateSession } = NextAuth(() => ({
   secret: config().AUTH_SECRET,
-  // Pinned to APP_URL (lib/auth/auth-url.ts): Auth.js builds its URLs from AUTH_URL, never from
+  // Pinned to APP_URL (lib/platform/auth/auth-url.ts): Auth.js builds its URLs from AUTH_URL, never from
   // the request's Host or X-Forwarded-Host; secure cookies whenever APP_URL is https.
   ...pinnedAuthUrl(),
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S, updateAge: 15 * 60 },

@@ -9,10 +9,10 @@
 // that set their own locale and headers (server/buyer-page.tsx): the production server calls
 // them without this proxy, so they never depend on it.
 import { NextResponse, type NextRequest } from "next/server";
-import { AppError, toEnvelope } from "@/lib/errors";
-import { newId, randomBase62 } from "@/lib/ids";
+import { AppError, toEnvelope } from "@/lib/platform/errors";
+import { newId, randomBase62 } from "@/lib/platform/ids";
 import { resolveLocale } from "@/lib/i18n/locale";
-import { buyerSecurityHeaders, dashboardSecurityHeaders } from "@/lib/http/page-headers";
+import { buyerSecurityHeaders, dashboardSecurityHeaders } from "@/server/page-headers";
 
 function malformedPath(request: NextRequest) {
   try {

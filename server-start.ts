@@ -1,10 +1,10 @@
 // Server start-up (called by instrumentation.ts, the Next server's start hook): refuse to serve with
 // an invalid configuration (e.g. production without real secrets), then attach the background
 // job runner (the local ticker, or the Inngest driver: the one place that knows it).
-import { config, ConfigError } from "@/lib/config";
+import { config, ConfigError } from "@/lib/platform/config";
 
 export async function onServerStart() {
-  (await import("@/lib/http/peer-address")).stampPeerAddresses();
+  (await import("@/lib/platform/http/peer-address")).stampPeerAddresses();
   try {
     config();
   } catch (err) {
@@ -14,7 +14,7 @@ export async function onServerStart() {
     }
     throw err;
   }
-  (await import("@/lib/startup-warnings")).logStartupWarnings();
+  (await import("@/lib/platform/startup-warnings")).logStartupWarnings();
   if (config().JOBS_DRIVER === "local" && config().DATABASE_URL) {
     const { startTicker } = await import("@/lib/jobs/ticker");
     startTicker();

@@ -53,7 +53,7 @@ test("the check itself catches each form", () => {
   assert.ok(caught(`const m = await import("next/headers");`));
   assert.ok(caught(`export { requireDashboard } from "@/server/dashboard";`));
   assert.ok(!caught(`import { z } from "zod";`));
-  assert.ok(!caught(`import { authorize } from "@/lib/auth/policy";`));
+  assert.ok(!caught(`import { authorize } from "@/lib/platform/auth/policy";`));
 });
 
 test("no file of lib/ knows the job driver: only the server start (server-start.ts, beside instrumentation.ts) attaches Inngest (lib/events/wake.ts carries the signal)", () => {
@@ -67,12 +67,12 @@ test("no file of lib/ knows the job driver: only the server start (server-start.
 // The app layer's own direction: pages and route handlers (app/) and their components read and
 // change data through lib/ use cases (dashboard loaders and server actions live in server/), never
 // the database client; components never import from app/ (an arrow back up the house).
-test("nothing in app/ or components/ imports the database client (lib/db); components import nothing from app/", () => {
+test("nothing in app/ or components/ imports the database client (lib/platform/db); components import nothing from app/", () => {
   const offenders: string[] = [];
   for (const dir of ["app", "components"]) {
     for (const file of sources(path.join(ROOT, dir))) {
       for (const { spec } of imports(readFileSync(file, "utf8"))) {
-        if (spec === "@/lib/db" || /(^|\/)lib\/db(\.ts)?$/.test(spec)) offenders.push(`${path.relative(ROOT, file)}: ${spec}`);
+        if (spec === "@/lib/platform/db" || /(^|\/)lib\/db(\.ts)?$/.test(spec)) offenders.push(`${path.relative(ROOT, file)}: ${spec}`);
         if (dir === "components" && spec.startsWith("@/app/")) offenders.push(`${path.relative(ROOT, file)}: ${spec}`);
       }
     }

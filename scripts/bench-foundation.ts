@@ -161,7 +161,7 @@ async function seedHistory(base: string, auth: Record<string, string>, count: nu
   const tpl = (await (
     await fetch(`${base}/api/v1/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ amount: 25, paymentMethodId: "sbx_card" }) })
   ).json()) as { transactionId: string };
-  const { sql } = await import("../lib/db.ts");
+  const { sql } = await import("../lib/platform/db.ts");
   const { foldAllPaymentRollups } = await import("../lib/payments/rollups.ts");
   const { copyTransactions } = await import("../lib/test-fixtures/copy-transactions.ts");
   const created = `now() - (g.i * interval '90 days' / $4)`;
@@ -207,7 +207,7 @@ async function seedHistory(base: string, auth: Record<string, string>, count: nu
  * statements); with the same code that read 1.6-2.1x where alternating reads 0.9-1.1x.
  */
 async function timeOverview(bigId: string, freshId: string): Promise<{ big: number; fresh: number }> {
-  const { db } = await import("../lib/db.ts");
+  const { db } = await import("../lib/platform/db.ts");
   const { overview } = await import("../lib/dashboard/queries.ts");
   const authOf = async (merchantId: string) => {
     const merchant = await db().merchant.findUniqueOrThrow({ where: { id: merchantId } });

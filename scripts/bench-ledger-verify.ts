@@ -37,7 +37,7 @@ try {
   const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
   const { fundSandbox } = await import("../lib/payouts/fund-sandbox.ts");
   const { verifyLedgers } = await import("../lib/jobs/verify-ledgers.ts");
-  const { db } = await import("../lib/db.ts");
+  const { db } = await import("../lib/platform/db.ts");
   const m = await createMerchant({ name: "Ledger verification bench" });
   const merchantId = m.merchantId;
   const postings = Math.floor(ENTRIES / 2);

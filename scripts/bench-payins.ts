@@ -97,7 +97,7 @@ async function main() {
     const fresh = await createMerchant({ name: "Bench new", tier: "premium" });
     const freshAuth = { authorization: `Bearer ${fresh.sandbox.secretKey}` };
     const { createPayment } = await import("../lib/payments/create-payment.ts");
-    const { authenticate } = await import("../lib/auth/authenticate.ts");
+    const { authenticate } = await import("../lib/platform/auth/authenticate.ts");
     const { completePayment } = await import("../lib/payments/transitions.ts");
     const p = await createPayment(await authenticate(freshAuth.authorization, null, { permission: "collect" }), { amount: 10, paymentMethodId: "sbx_card" }, {});
     await completePayment(p.transactionId);
@@ -141,7 +141,7 @@ async function main() {
     console.log("endpoint                  req/s   p50 ms   p99 ms  non-2xx  errors");
     for (const r of one) console.log(`${r.name.padEnd(24)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}${r.codes ? `  (${r.codes})` : ""}`);
     console.log(`GET /me/balance p50, 1M ledger entries vs new merchant: ${(one[1]!.p50 / Math.max(1, one[0]!.p50)).toFixed(2)}x`);
-    const { db } = await import("../lib/db.ts");
+    const { db } = await import("../lib/platform/db.ts");
     await db().$disconnect();
   });
 }

@@ -63,7 +63,7 @@ try {
   const base = rows[0]!.rps;
   console.log(`per-core scaling: 2 processes on 2 cores give ${(rows[2]!.rps / base).toFixed(2)}x one pinned process; 4 give ${(rows[3]!.rps / base).toFixed(2)}x`);
 } finally {
-  const { db } = await import("../lib/db.ts").catch(() => ({ db: null as never }));
+  const { db } = await import("../lib/platform/db.ts").catch(() => ({ db: null as never }));
   await db?.().$disconnect().catch(() => {});
   await scratch.drop();
 }

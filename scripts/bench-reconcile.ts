@@ -58,12 +58,12 @@ try {
   const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
   const { insertTransaction } = await import("../lib/payments/store.ts");
   const { railById } = await import("../lib/catalog/rails.ts");
-  const { db } = await import("../lib/db.ts");
-  const { newId } = await import("../lib/ids.ts");
+  const { db } = await import("../lib/platform/db.ts");
+  const { newId } = await import("../lib/platform/ids.ts");
   const { reconcilePending } = await import("../lib/jobs/reconcile-pending.ts");
   const { checkFloorMs, nextCheckAt } = await import("../lib/payments/check-schedule.ts");
   const { seedPendingFrom } = await import("./lib/seed-pending.ts");
-  const { config } = await import("../lib/config.ts");
+  const { config } = await import("../lib/platform/config.ts");
   const tickMs = Math.max(config().JOBS_TICK_MS, Math.min(checkFloorMs(PERIOD_MS), 5_000));
 
   // A platform's open vouchers belong to many merchants (completions of one merchant take its

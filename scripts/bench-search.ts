@@ -3,7 +3,7 @@
 // order ids, in a fresh database of the local PostgreSQL. Then, for each kind of query, prints the
 // rows found, the median time of the list use case itself (page of 50 plus count, 7 runs after a
 // warm-up) and the plan of the exact statement it runs: with the query's values (custom plan) and
-// as the generic plan a named statement would settle on (why searches run unnamed: lib/db.ts).
+// as the generic plan a named statement would settle on (why searches run unnamed: lib/platform/db.ts).
 // Exit 1 when a search reads no index.
 //   npx tsx scripts/bench-search.ts [rows=100000]
 import pg from "pg";
@@ -28,7 +28,7 @@ try {
   const { searchKeys } = await import("../lib/payments/search.ts");
   const { listPayments, paymentsPageStatement } = await import("../lib/payments/list-payments.ts");
   const { listPaymentsQuery } = await import("../lib/payments/schema.ts");
-  const { sql } = await import("../lib/db.ts");
+  const { sql } = await import("../lib/platform/db.ts");
 
   const target = await createMerchant({ name: "Search bench", tier: "premium" });
   const other = await createMerchant({ name: "Search bench (other)", tier: "premium" });
@@ -163,7 +163,7 @@ try {
   const withAgain = await timeInserts(200_000, N);
   console.log(`\npayment-shaped insert, ${N.toLocaleString("en")} sequential each, on ${(ROWS * 1.2).toLocaleString("en")}+ rows (ms per insert): with the search indexes ${withIndexes.toFixed(3)}, without ${without.toFixed(3)}, with again ${withAgain.toFixed(3)}`);
 
-  const { closeDb } = await import("../lib/db.ts").then((m) => ({ closeDb: (m as { closeDb?: () => Promise<void> }).closeDb }));
+  const { closeDb } = await import("../lib/platform/db.ts").then((m) => ({ closeDb: (m as { closeDb?: () => Promise<void> }).closeDb }));
   await closeDb?.();
 } catch (err) {
   console.error(err);

@@ -166,7 +166,7 @@ async function main() {
     const mb = median(beside.map((r) => r.rate));
     console.log(`\n1. fast receiver alone: median ${Math.round(ma).toLocaleString("en")} deliveries/s over ${rounds} rounds`);
     console.log(`2. fast receiver beside a receiver that answers after 2 s: median ${Math.round(mb).toLocaleString("en")} deliveries/s (${pct(((mb - ma) / ma) * 100)} against 1.; median of the rounds' changes ${pct(median(changes))}, rounds ${changes.map(pct).join(", ")}); the slow one got ${slow.received.toLocaleString("en")} requests over ${slow.sockets} connections`);
-    const { db: prisma } = await import("../lib/db.ts");
+    const { db: prisma } = await import("../lib/platform/db.ts");
     await prisma().$disconnect();
   } finally {
     await db.end().catch(() => {});

@@ -199,7 +199,7 @@ async function runCommand(argv: string[], print: (human: string, data: unknown, 
       // Every ledger (or one merchant's) now, whether or not it changed: from each checkpoint,
       // or with --full from the first entry (the checkpoints are rebuilt from the entries).
       const { verifyLedgers } = await import("@/lib/jobs/verify-ledgers");
-      const { db } = await import("@/lib/db");
+      const { db } = await import("@/lib/platform/db");
       const started = performance.now();
       const ledgers = await db().ledgerBalance.findMany({
         where: { ...(values.merchant ? { merchantId: values.merchant } : {}), ...(values.env ? { environment: env() } : {}) },
@@ -299,7 +299,7 @@ async function main(): Promise<number> {
     if (argv[0] === "--stdin") return await serveStdin();
     return await runCommand(argv, (human, data, json) => console.log(json ? JSON.stringify(data) : human));
   } finally {
-    const { db } = await import("@/lib/db");
+    const { db } = await import("@/lib/platform/db");
     await db().$disconnect();
     await database.stop();
   }

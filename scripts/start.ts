@@ -8,7 +8,7 @@ import "./lib/tracing-first.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseConfig, ConfigError } from "../lib/config.ts";
+import { parseConfig, ConfigError } from "../lib/platform/config.ts";
 import { EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/database.ts";
 import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
 import { deployMigrations, root } from "./lib/schema-engine.ts";
@@ -36,7 +36,7 @@ type Demo = { merchantId: string; sandbox: { publishableKey: string; secretKey: 
 async function ensureDemoMerchant(databaseKey: string): Promise<Demo> {
   // Keyed by the database's stable name (the embedded one listens on a new port every start).
   const file = path.join(root, ".data", `demo-merchant-${createHash("sha256").update(databaseKey).digest("hex").slice(0, 12)}.json`);
-  const { db } = await import("../lib/db.ts");
+  const { db } = await import("../lib/platform/db.ts");
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as Demo & { production?: unknown };
     const exists = await db().merchant.findUnique({ where: { id: saved.merchantId }, select: { id: true } });
@@ -108,7 +108,7 @@ async function main() {
     const { SANDBOX_RATES, setRate } = await import("../lib/money/rates.ts");
     for (const [quote, rate] of Object.entries(SANDBOX_RATES)) if (quote !== "USD") await setRate(quote, rate, "development-seed");
   }
-  const { db } = await import("../lib/db.ts");
+  const { db } = await import("../lib/platform/db.ts");
   await db().$disconnect();
   // The server runs in this process and shares its globals: it must open its own pool, with its
   // own size, not find this closed one.

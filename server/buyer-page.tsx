@@ -11,10 +11,10 @@ import path from "node:path";
 import type { ReactNode } from "react";
 import { resolveLocale, type BuyerLocale } from "@/lib/i18n/locale";
 import { messages, type Messages } from "@/lib/i18n/messages";
-import { buyerSecurityHeaders } from "@/lib/http/page-headers";
-import { PLAIN_IO, type PlainAnswer } from "@/lib/http/handler";
-import { randomBase62 } from "@/lib/ids";
-import { singleton } from "@/lib/singleton";
+import { buyerSecurityHeaders } from "@/server/page-headers";
+import { PLAIN_IO, type PlainAnswer } from "@/lib/platform/http/handler";
+import { randomBase62 } from "@/lib/platform/ids";
+import { singleton } from "@/lib/platform/singleton";
 import { renderToHtml, escapeHtml } from "@/lib/html/render";
 
 export type BuyerContext = BuyerLocale & {
@@ -115,7 +115,7 @@ function localeOf(override: string | null, acceptLanguage: string | null): Buyer
   return hit;
 }
 
-/** The answer as the caller takes it: plain parts on the fast path (lib/http/handler.ts PLAIN_IO), else a Response. */
+/** The answer as the caller takes it: plain parts on the fast path (lib/platform/http/handler.ts PLAIN_IO), else a Response. */
 function answer(req: Request, status: number, headers: Record<string, string>, body: string | Uint8Array<ArrayBuffer> | null): Response {
   if (PLAIN_IO in req) {
     const plain: PlainAnswer = { [PLAIN_IO]: true, status, headers, body: body ?? "" };

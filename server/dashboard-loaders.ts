@@ -4,13 +4,13 @@
 // client hook takes its types from here (`LoaderData`, `LoaderParams`), so a page's data, its
 // refetch and its loader cannot drift apart without the compiler noticing.
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/validation";
-import { listQuery, pageQuery } from "@/lib/http/pagination";
+import { AppError } from "@/lib/platform/errors";
+import { parseWith } from "@/lib/platform/contract/validation";
+import { listQuery, pageQuery } from "@/lib/platform/paging/pagination";
 import { withShop, type Dashboard } from "@/server/dashboard";
 import { listKeys, overview, paymentDetail, recentRequests } from "@/lib/dashboard/queries";
 import { listPayments } from "@/lib/payments/list-payments";
-import { getLoggedRequest } from "@/lib/http/request-log";
+import { getLoggedRequest } from "@/lib/dashboard/request-log";
 import { listPaymentsQuery } from "@/lib/payments/schema";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
 import { getClaim } from "@/lib/claims/get-claim";

@@ -1,18 +1,18 @@
 // The dashboard's side of the gate: reads the Auth.js session and the environment cookie (web
-// tier, so it lives here and not in lib/) and hands them to the one gate (lib/auth/gate.ts),
+// tier, so it lives here and not in lib/) and hands them to the one gate (lib/platform/auth/gate.ts),
 // which builds the same AuthContext the API's use cases take and checks the policy table.
 // Pages, server actions and the dashboard's data routes all start here.
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth, updateSession } from "@/auth";
 import { signSessionGrant, type SessionState } from "@/lib/accounts/session-grant";
-import { AppError } from "@/lib/errors";
-import { gate, withShopOf } from "@/lib/auth/gate";
-import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
-import { db } from "@/lib/db";
-import { allows, type Permission } from "@/lib/auth/policy";
-import type { AuthContext } from "@/lib/auth/authenticate";
-import { clientIp } from "@/lib/http/client-ip";
+import { AppError } from "@/lib/platform/errors";
+import { gate, withShopOf } from "@/lib/platform/auth/gate";
+import { twoFactorRequired } from "@/lib/platform/auth/two-factor-policy";
+import { db } from "@/lib/platform/db";
+import { allows, type Permission } from "@/lib/platform/auth/policy";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import { clientIp } from "@/lib/platform/http/client-ip";
 import type { DashboardRole, Environment } from "@/lib/generated/prisma/enums";
 
 export const ENV_COOKIE = "lp_dashboard_env";

@@ -1,8 +1,8 @@
-// GET /metrics: Prometheus text format (lib/metrics). Behind a bearer token (METRICS_TOKEN),
+// GET /metrics: Prometheus text format (lib/platform/metrics). Behind a bearer token (METRICS_TOKEN),
 // compared in constant time; without one it is open only outside production.
-import { config } from "@/lib/config";
-import { safeEqual } from "@/lib/crypto/hash";
-import { renderMetrics } from "@/lib/metrics/collect";
+import { config } from "@/lib/platform/config";
+import { safeEqual } from "@/lib/platform/crypto/hash";
+import { renderMetrics } from "@/lib/platform/metrics/collect";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /readyz: 200 when this process may take traffic, 503 with the failing checks otherwise
-// (lib/health/readiness.ts). No credential, no rate limit: a load balancer's readiness probe.
-import { readiness } from "@/lib/health/readiness";
+// (lib/platform/health/readiness.ts). No credential, no rate limit: a load balancer's readiness probe.
+import { readiness } from "@/lib/platform/health/readiness";
 
 export const dynamic = "force-dynamic";
 

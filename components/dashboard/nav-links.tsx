@@ -3,7 +3,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { NAV_ITEMS, isActive } from "@/components/dashboard/nav";
 import { cn } from "@/components/ui/cn";
-import { can } from "@/lib/auth/policy";
+import { can } from "@/lib/platform/auth/policy";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 
 export function NavLinks({ onNavigate, role }: { onNavigate?: () => void; role?: DashboardRole }) {

@@ -2,7 +2,7 @@
 // planned but not built yet: it is not shown. Adding the page is new files under
 // app/dashboard/(app)/<segment>/ and flipping `ready`.
 import { ArrowDownToLine, ArrowUpFromLine, BookOpen, Building2, Code2, Landmark, LayoutDashboard, QrCode, Receipt, Route, Scale, Send, ShieldCheck, Store, Users, Webhook, type LucideIcon } from "lucide-react";
-import type { Permission } from "@/lib/auth/policy";
+import type { Permission } from "@/lib/platform/auth/policy";
 
 export type NavItem = { href: string; label: string; icon: LucideIcon; ready: boolean; requires?: Permission };
 

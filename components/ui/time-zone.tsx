@@ -2,7 +2,7 @@
 // The signed-in merchant's time zone for every time the dashboard shows: the layout reads it
 // on the server and provides it here, components take their formatters from useTimes().
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import { formatDate, formatDateTime, formatDay, formatShortDateTime, zoneOffset } from "@/lib/format/date-time";
+import { formatDate, formatDateTime, formatDay, formatShortDateTime, zoneOffset } from "@/lib/platform/format/date-time";
 
 const TimeZoneContext = createContext("UTC");
 

@@ -3,11 +3,11 @@
 import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { SignJWT } from "jose";
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from "@/lib/auth/jwt";
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from "@/lib/platform/auth/jwt";
 import { api, assertEnvelope, extraServer, newMerchant, waitFor } from "./helpers.ts";
 import { setMerchantStatus, setShopStatus } from "@/lib/merchants/set-status";
 import { createMerchantWideKeys, rollSecretKey } from "@/lib/merchants/manage-keys";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 after(() => db().$disconnect());
 
@@ -175,7 +175,7 @@ describe("refresh tokens", () => {
     assertEnvelope(await api("/auth/refresh", { body: { refreshToken: "rt_unknown" } }), "invalid_token", 401);
     const m = await newMerchant();
     const t = await api("/auth/token", { body: { apiKey: m.sandbox.publishableKey, secretKey: m.sandbox.secretKey } });
-    const { sha256Hex } = await import("@/lib/crypto/hash");
+    const { sha256Hex } = await import("@/lib/platform/crypto/hash");
     await db().refreshToken.update({ where: { tokenHash: sha256Hex(t.body.refreshToken) }, data: { expiresAt: new Date(Date.now() - 1000) } });
     assertEnvelope(await api("/auth/refresh", { body: { refreshToken: t.body.refreshToken } }), "token_expired", 401);
   });

@@ -5,7 +5,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { API_URL, api, assertEnvelope, newMerchant } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const CPF = "52998224725";
 const CURP = "PEPJ800101HDFRRN09";

@@ -14,9 +14,9 @@ import { parse } from "csv-parse/sync";
 import { extractText, getDocumentProxy } from "unpdf";
 import { api, assertEnvelope, newMerchant, waitFor, API_URL } from "./helpers.ts";
 import { signedNotice } from "./provider-notices.ts";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { generateKeyPair } from "@/lib/auth/keys";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { generateKeyPair } from "@/lib/platform/auth/keys";
 import { setRate } from "@/lib/money/rates";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 

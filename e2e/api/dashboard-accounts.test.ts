@@ -10,20 +10,20 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as OTPAuth from "otpauth";
 import { API_URL, api, extraServer, newMerchant, waitFor } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { createDashboardUser } from "@/lib/dashboard/users";
 import { MAX_PER_EMAIL } from "@/lib/dashboard/throttle";
 import { startTotpEnrollment } from "@/lib/accounts/start-totp-enrollment";
 import { confirmTotpEnrollment } from "@/lib/accounts/confirm-totp-enrollment";
-import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
+import { twoFactorRequired } from "@/lib/platform/auth/two-factor-policy";
 import { disableTotp } from "@/lib/accounts/disable-totp";
 import { listSecurityEvents } from "@/lib/accounts/list-security-events";
 import { changeRole } from "@/lib/accounts/change-role";
 import { removeUser } from "@/lib/accounts/remove-user";
 import { inviteUser, renewInvite } from "@/lib/accounts/invite-user";
 import { acceptInvite } from "@/lib/accounts/accept-invite";
-import { AppError } from "@/lib/errors";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { AppError } from "@/lib/platform/errors";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 after(() => db().$disconnect());
 

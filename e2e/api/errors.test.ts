@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { api, assertEnvelope, newMerchant } from "./helpers.ts";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
 import { createSideEffectEndpoint, readSideEffectEndpoint } from "@/lib/test-fixtures/side-effects";
-import { db } from "@/lib/db";
-import type { EndpointDef } from "@/lib/http/endpoint";
+import { db } from "@/lib/platform/db";
+import type { EndpointDef } from "@/lib/platform/contract/endpoint";
 
 after(() => db().$disconnect());
 

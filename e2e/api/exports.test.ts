@@ -6,7 +6,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { api, assertEnvelope, newMerchant, API_URL } from "./helpers.ts";
-import { db, sql } from "@/lib/db";
+import { db, sql } from "@/lib/platform/db";
 import { EXPORT_BATCH } from "@/lib/exports/export-csv";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 

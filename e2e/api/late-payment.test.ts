@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { api, newMerchant, waitFor } from "./helpers.ts";
 import { buyerEmail, paymentRow, psp, type Psp } from "./psp.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
 import { registerEstablishment } from "@/lib/qr/establishments";
 

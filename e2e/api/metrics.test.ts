@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { api, newMerchant, waitFor, API_URL, listenLocal } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const TOKEN = process.env.METRICS_TOKEN!;
 type Family = { name: string; type: string; metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[] };

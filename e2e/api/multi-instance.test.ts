@@ -9,8 +9,8 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import { api, newMerchant, waitFor } from "./helpers.ts";
-import { db, sql } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db, sql } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { api, assertEnvelope, newMerchant, waitFor, type ApiResponse } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { setMerchantStatus } from "@/lib/merchants/set-status";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 

@@ -5,9 +5,9 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { api, assertEnvelope, newMerchant } from "./helpers.ts";
 import { createMerchantWideKeys } from "@/lib/merchants/manage-keys";
-import { generateKeyPair } from "@/lib/auth/keys";
-import { newId } from "@/lib/ids";
-import { db } from "@/lib/db";
+import { generateKeyPair } from "@/lib/platform/auth/keys";
+import { newId } from "@/lib/platform/ids";
+import { db } from "@/lib/platform/db";
 
 after(() => db().$disconnect());
 

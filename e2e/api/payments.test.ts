@@ -11,7 +11,7 @@ import { createMerchantWideKeys } from "@/lib/merchants/manage-keys";
 import { PRODUCTION_RAILS } from "@/lib/catalog/rails";
 import { setShopPaymentMethods } from "@/lib/catalog/set-shop-methods";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { railExpiry } from "@/lib/catalog/expiry";
 import { SANDBOX_RAILS } from "@/lib/catalog/rails";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";

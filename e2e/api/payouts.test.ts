@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
 import { api, assertEnvelope, extraServer, newMerchant, waitFor } from "./helpers.ts";
 import { signedNotice } from "./provider-notices.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";

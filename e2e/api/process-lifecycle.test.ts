@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { api, newMerchant, waitFor } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { groupAlive, listening, spawnGroup } from "../../scripts/lib/process-group.ts";
 

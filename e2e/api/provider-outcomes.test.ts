@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { randomUUID, randomInt } from "node:crypto";
 import { api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
 import { outboundSecret, signedNotice } from "./provider-notices.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";

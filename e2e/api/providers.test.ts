@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
 import { setRate } from "@/lib/money/rates";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const PSP = { pagosur: process.env.PROVIDER_PAGOSUR_URL!, andespay: process.env.PROVIDER_ANDESPAY_URL!, rapidpay: process.env.PROVIDER_RAPIDPAY_URL! };
 type Psp = keyof typeof PSP;

@@ -3,7 +3,7 @@
 // then watch the payment row move.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 export const PSP = { pagosur: process.env.PROVIDER_PAGOSUR_URL!, andespay: process.env.PROVIDER_ANDESPAY_URL!, rapidpay: process.env.PROVIDER_RAPIDPAY_URL! };
 export type Psp = keyof typeof PSP;

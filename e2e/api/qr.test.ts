@@ -8,7 +8,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { api, assertEnvelope, newMerchant, tsx, waitFor, API_URL } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { registerEstablishment } from "@/lib/qr/establishments";
 import { expireQrOrders } from "@/lib/qr/expire-orders";
 import { JOBS } from "@/lib/jobs/registry";

@@ -1,10 +1,10 @@
-// The recent-requests log behind the Developers page (lib/http/request-log.ts): every
+// The recent-requests log behind the Developers page (lib/platform/http/request-log.ts): every
 // authenticated request lands with its method, path, status, request id, key and redacted answer,
 // written in batches (one statement, its rows as one JSON parameter) off the request path. And a
 // NUL in any input, which PostgreSQL's text cannot hold, is the contract's 400, never a 500.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sql } from "@/lib/db";
+import { sql } from "@/lib/platform/db";
 import { api, newMerchant, waitFor } from "./helpers.ts";
 
 type Logged = { method: string; path: string; status: number; request_id: string; key_id: string; duration_ms: number; answer: unknown; created_at: Date };

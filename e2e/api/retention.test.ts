@@ -3,8 +3,8 @@
 // with a delivery still pending, anything recent).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { api, newMerchant } from "./helpers.ts";
 import { purgeExpired } from "@/lib/jobs/purge-expired";
 

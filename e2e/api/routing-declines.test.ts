@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant, tsx, waitFor, API_URL, PSP, behave } from "./helpers.ts";
 import { setRate } from "@/lib/money/rates";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const email = () => `decl-${randomUUID().slice(0, 8)}@example.com`;
 const spei = (buyerEmail: string) => ({ amount: 25, paymentMethodId: "1003", userName: "Juan Pérez", userEmail: buyerEmail, documentId: "GODE561231GR8" });

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
 import { api, assertEnvelope, extraServer, newMerchant, waitFor, behave, type Psp } from "./helpers.ts";
 import { setRate } from "@/lib/money/rates";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const email = () => `rr-${randomUUID().slice(0, 8)}@example.com`;
 const spei = (amount: number, userEmail = email()) => ({ amount, paymentMethodId: "1003", userName: "Juan Pérez", userEmail, documentId: "GODE561231GR8" });

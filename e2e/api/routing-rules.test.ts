@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { api, assertEnvelope, extraServer, newMerchant, waitFor, behave } from "./helpers.ts";
 import { setRate } from "@/lib/money/rates";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const email = () => `rt-${randomUUID().slice(0, 8)}@example.com`;
 const spei = (amount: number, extra: Record<string, unknown> = {}) => ({ amount, paymentMethodId: "1003", userName: "Juan Pérez", userEmail: email(), documentId: "GODE561231GR8", ...extra });

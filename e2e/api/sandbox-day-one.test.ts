@@ -7,7 +7,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { API_URL, api, assertEnvelope, newMerchant } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { registerEstablishment, registerSandboxEstablishment } from "@/lib/qr/establishments";
 
 after(() => db().$disconnect());

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { api, assertEnvelope, newMerchant, waitFor, listenLocal } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const HEADER = "Sandbox-Provider-Behaviour";
 const received: { id: string; type: string; objectId: string }[] = [];

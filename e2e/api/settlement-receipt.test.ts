@@ -8,7 +8,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { extractText, getDocumentProxy } from "unpdf";
 import { API_URL, api, newMerchant, waitFor } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
 import { releaseDueReserves } from "@/lib/jobs/release-reserves";
 

@@ -7,7 +7,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { extractText, getDocumentProxy } from "unpdf";
 import { api, assertEnvelope, newMerchant, tsx, waitFor, API_URL } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";

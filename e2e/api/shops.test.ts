@@ -8,7 +8,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant, tsx, waitFor, API_URL } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
 import { createShop, type CreatedShop } from "@/lib/merchants/create-shop";
 import { createMerchantWideKeys } from "@/lib/merchants/manage-keys";

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import bs58check from "bs58check";
 import { getAddress } from "viem";
 import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 import { ADDRESS_QUARANTINE_MS, loadTopupAddresses } from "@/lib/topups/topups";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { api, extraServer, ownDatabase, tsx, waitFor } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 type Span = { traceId: string; spanId: string; name: string; kind: number; attributes?: { key: string; value: Record<string, unknown> }[] };
 const spans: Span[] = [];

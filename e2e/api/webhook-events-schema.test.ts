@@ -8,7 +8,7 @@ import http from "node:http";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { api, newMerchant, waitFor, listenLocal } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { EVENT_TYPES, type EventType } from "@/lib/events/emit";
 import { EVENT_SCHEMAS, anyEvent, eventComponentName } from "@/lib/events/payloads";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";

@@ -8,7 +8,7 @@ import http from "node:http";
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
 import { api, newMerchant, waitFor, listenLocal } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 type Hit = { body: string; headers: http.IncomingHttpHeaders };
 const hits: Hit[] = [];

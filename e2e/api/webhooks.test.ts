@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 type Received = { body: string; headers: http.IncomingHttpHeaders; path: string };
 const received: Received[] = [];

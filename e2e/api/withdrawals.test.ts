@@ -11,7 +11,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant, postCustodyNotice, waitFor } from "./helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";
 import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";

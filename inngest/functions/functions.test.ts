@@ -7,8 +7,8 @@ import { functions, functionOf } from "@/inngest/functions";
 import { JOBS } from "@/lib/jobs/registry";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { createPayment } from "@/lib/payments/create-payment";
-import { authenticate } from "@/lib/auth/authenticate";
-import { db } from "@/lib/db";
+import { authenticate } from "@/lib/platform/auth/authenticate";
+import { db } from "@/lib/platform/db";
 
 after(() => db().$disconnect());
 

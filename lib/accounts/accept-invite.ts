@@ -1,8 +1,8 @@
 // The invitee's side of an invite link: the token (hashed) names a pending, unexpired invite; the
 // invitee sets their own password, and the link is spent in the same conditional update (two
 // tabs submitting at once: one wins, the other finds the link used).
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { hashPassword } from "@/lib/merchants/create-merchant";
 import { inviteTokenHash } from "@/lib/accounts/invite-user";
 import { recordSecurityEvent } from "@/lib/accounts/record-security-event";

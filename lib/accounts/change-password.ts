@@ -2,8 +2,8 @@
 // the sign-in throttle, so a stolen session cannot guess it), then the new one. Every other
 // session of the user ends (the version is bumped); the caller lets its own continue.
 import { verify as argon2Verify } from "@node-rs/argon2";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { hashPassword } from "@/lib/merchants/create-merchant";
 import { attemptSignIn, refundSignIn } from "@/lib/dashboard/throttle";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";

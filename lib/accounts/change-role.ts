@@ -1,10 +1,10 @@
 // An owner changes a team member's role; the last owner cannot be demoted. The member's sessions
 // end (their version is bumped): a session holds the rights it was signed in with, no others.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { lockedOwnerIds } from "@/lib/accounts/lock-owners";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 
 export async function changeRole(ctx: AuthContext & { ip?: string }, userId: string, role: DashboardRole) {

@@ -2,9 +2,9 @@
 // is in force and ten recovery codes are issued (shown once; only their hashes are kept). The
 // user's session version is bumped: every other session ends (a password-only session never
 // gains what a second factor gives); the caller lets its own session continue under the new one.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { open } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { open } from "@/lib/platform/crypto/secret-box";
 import { newRecoveryCodes, recoveryCodeRows, totpStep } from "@/lib/accounts/totp";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 

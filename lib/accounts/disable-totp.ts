@@ -1,10 +1,10 @@
 // Turning two-factor sign-in off: needs a current code (or a recovery code), and is refused where
 // the role must have it (production owners and roles that move money). Every other session of
 // the user ends (its version is bumped).
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { consumeRecoveryCode, consumeTotp, looksLikeTotp } from "@/lib/accounts/totp";
-import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
+import { twoFactorRequired } from "@/lib/platform/auth/two-factor-policy";
 import { attemptSignIn, refundSignIn } from "@/lib/dashboard/throttle";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 

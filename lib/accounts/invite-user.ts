@@ -7,16 +7,16 @@
 // row binds the form's key in its transaction, and a replay (a double click, a retry after a lost
 // answer) never creates a second user or answers "already exists": it hands out a fresh link
 // for the same invite (the answer holds the link, so it is never stored).
-import { db } from "@/lib/db";
-import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { newId, randomBase62 } from "@/lib/ids";
-import { sha256Hex } from "@/lib/crypto/hash";
+import { db } from "@/lib/platform/db";
+import { config } from "@/lib/platform/config";
+import { AppError } from "@/lib/platform/errors";
+import { newId, randomBase62 } from "@/lib/platform/ids";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
 import { hashPassword } from "@/lib/merchants/create-merchant";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import { isUniqueViolation } from "@/lib/accounts/unique-violation";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;

@@ -1,7 +1,7 @@
 // The merchant's security log, newest first, a page at a time.
-import { db } from "@/lib/db";
-import { clampPage, envelope } from "@/lib/http/pagination";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { db } from "@/lib/platform/db";
+import { clampPage, envelope } from "@/lib/platform/paging/pagination";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export async function listSecurityEvents(ctx: Pick<AuthContext, "merchant">, query: { limit?: unknown; offset?: unknown }) {
   const page = clampPage(query, { def: 25 });

@@ -1,6 +1,6 @@
 // The merchant's dashboard users, for the Team page.
-import { db } from "@/lib/db";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { db } from "@/lib/platform/db";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export async function listTeam(ctx: Pick<AuthContext, "merchant">) {
   const users = await db().dashboardUser.findMany({

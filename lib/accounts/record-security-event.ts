@@ -1,9 +1,9 @@
 // The merchant's security log: one row per thing that changes who can get in or what a key or a
 // secret is worth. Written by the use cases that do those things, after their change commits.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { log } from "@/lib/log";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { log } from "@/lib/platform/log";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export const SECURITY_EVENT_TYPES = [
   "sign_in.succeeded",

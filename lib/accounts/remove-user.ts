@@ -1,11 +1,11 @@
 // An owner removes a team member. Sessions reload the user on every request, so the removed
 // user's open sessions end at once (there is no user, hence no version, left to match; a user
 // invited again under the same email is a new user). The last owner cannot be removed.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { lockedOwnerIds } from "@/lib/accounts/lock-owners";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export async function removeUser(ctx: AuthContext & { ip?: string }, userId: string) {
   const removed = await db().$transaction(async (tx) => {

@@ -1,6 +1,6 @@
 // Shapes of the dashboard's account forms (team invites and role changes, two-factor codes, passwords).
 import { z } from "zod";
-import { ROLES } from "@/lib/auth/policy";
+import { ROLES } from "@/lib/platform/auth/policy";
 
 export const inviteBody = z.object({
   email: z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address"),

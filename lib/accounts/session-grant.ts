@@ -7,8 +7,8 @@
 // a key derived from AUTH_SECRET, which the session's update callback (auth.ts) accepts only for
 // the same user. Anything else a client sends to the session's update endpoint is ignored.
 import { createHmac } from "node:crypto";
-import { config } from "@/lib/config";
-import { safeEqual } from "@/lib/crypto/hash";
+import { config } from "@/lib/platform/config";
+import { safeEqual } from "@/lib/platform/crypto/hash";
 
 export type SessionState = { version: number; secondFactor: boolean };
 

@@ -1,7 +1,7 @@
 // A dashboard sign-in attempt: throttle, password, then (when the user has it on) the second
 // factor, a TOTP code or a recovery code. Every attempt counts against the per-email and per-address
 // throttle before anything is checked; only a right password gives its place back. Outcomes for known users go to their merchant's security log.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { verifyCredentials } from "@/lib/dashboard/users";
 import { attemptSignIn, recordSuccess, refundSignIn } from "@/lib/dashboard/throttle";
 import { consumeRecoveryCode, consumeTotp, looksLikeTotp } from "@/lib/accounts/totp";

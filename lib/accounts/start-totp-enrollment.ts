@@ -1,9 +1,9 @@
 // Step one of enrolling in two-factor sign-in: a secret for the authenticator app, kept sealed
 // and pending (not in force) until a code from the app confirms it. Showing the page again shows
 // the same pending secret, so a reload does not break an app that has already scanned it.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { open, seal } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { open, seal } from "@/lib/platform/crypto/secret-box";
 import { newTotpSecret, totpOf } from "@/lib/accounts/totp";
 
 export type TotpEnrollment = { enabled: true } | { enabled: false; secret: string; uri: string };

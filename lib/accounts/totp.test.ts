@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
 import { looksLikeTotp, newRecoveryCodes, newTotpSecret, recoveryCodeRows, totpOf, totpStep } from "@/lib/accounts/totp";
-import { twoFactorRequired } from "@/lib/accounts/two-factor-policy";
+import { twoFactorRequired } from "@/lib/platform/auth/two-factor-policy";
 
 const T = Date.UTC(2026, 10, 23, 12, 0, 10);
 const code = (secret: string, ms: number) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: ms });

@@ -1,14 +1,14 @@
 // TOTP (RFC 6238) codes and single-use recovery codes of the dashboard's two-factor sign-in.
-// The TOTP secret is sealed at rest (lib/crypto/secret-box); recovery codes are stored as SHA-256
+// The TOTP secret is sealed at rest (lib/platform/crypto/secret-box); recovery codes are stored as SHA-256
 // hashes. A TOTP code is accepted once: the accepted time step is stored and a code of that step
 // or an earlier one is refused, so a code seen over a shoulder or in a log cannot be replayed
 // within its window.
 import { randomBytes } from "node:crypto";
 import * as OTPAuth from "otpauth";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { sha256Hex } from "@/lib/crypto/hash";
-import { open } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
+import { open } from "@/lib/platform/crypto/secret-box";
 
 export const TOTP_ISSUER = "Latam Payments";
 const PERIOD_S = 30;

@@ -2,7 +2,7 @@
 // is paid within minutes, a SPEI reference within a day, a cash voucher or boleto over days. An
 // optional `expiresInMinutes` (5 to 4,320) on create overrides the default within the rail's own
 // maximum.
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import type { Rail } from "@/lib/catalog/rails";
 
 export const EXPIRES_IN_MINUTES = { min: 5, max: 4_320 } as const;

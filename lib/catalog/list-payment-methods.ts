@@ -1,15 +1,15 @@
 // GET /payment-methods: the rails a shop can charge in the credential's environment.
 import { z } from "zod";
-import { db } from "@/lib/db";
-import { singleton } from "@/lib/singleton";
-import { onInvalidated } from "@/lib/cache/invalidation";
-import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { singleton } from "@/lib/platform/singleton";
+import { onInvalidated } from "@/lib/platform/cache/invalidation";
+import { config } from "@/lib/platform/config";
+import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { isProviderConfigured } from "@/lib/providers/registry";
 import { PRODUCTION_RAILS, SANDBOX_RAILS, railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
 import type { listPaymentMethodsQuery, paymentMethodEntry } from "@/lib/catalog/schema";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 type Entry = z.infer<typeof paymentMethodEntry>;
@@ -29,7 +29,7 @@ export function routableProviders(rail: Rail, environment: Environment): string[
 }
 
 import { railExpiry } from "@/lib/catalog/expiry";
-import { rememberBounded } from "@/lib/cache/bounded";
+import { rememberBounded } from "@/lib/platform/cache/bounded";
 
 export function toCatalogEntry(rail: Rail, environment: Environment, enabled: boolean): Entry {
   const providers = routableProviders(rail, environment);

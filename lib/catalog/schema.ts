@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 
 export const METHOD_SLUGS = ["card", "debit", "bank_transfer", "wire", "spei", "pix", "oxxo", "boleto", "voucher", "online_payment", "applepay", "googlepay", "crypto"] as const;
 export const CHANNELS = ["ONLINE", "CASH", "CREDIT_CARD"] as const;

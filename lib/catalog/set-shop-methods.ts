@@ -1,7 +1,7 @@
 // Operator action: which production rails a shop may charge (all are enabled by default).
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { PRODUCTION_RAILS } from "@/lib/catalog/rails";
-import { notifyInvalidated } from "@/lib/cache/invalidation";
+import { notifyInvalidated } from "@/lib/platform/cache/invalidation";
 
 export async function setShopPaymentMethods(shopId: string, change: { enable: string[]; disable: string[] }) {
   const known = new Set(PRODUCTION_RAILS.map((r) => r.paymentMethodId));

@@ -1,6 +1,6 @@
 // A payment as the buyer pages may show it, read by its (unguessable) transaction id: what to
 // pay and its status; never the merchant's fees, tags or the buyer's data.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { TX_ID } from "@/lib/payments/ids";
 
 export async function buyerPayment(txId: string) {

@@ -1,13 +1,13 @@
 // What the hosted selector page (/checkout/<token>) needs, read for the token alone: the token
 // is the buyer's only credential, so nothing here reaches beyond its own session (and, once
 // used, the one transaction it created, and the session that succeeded it).
-import { db } from "@/lib/db";
-import { singleton } from "@/lib/singleton";
+import { db } from "@/lib/platform/db";
+import { singleton } from "@/lib/platform/singleton";
 import { findSession, isExpired } from "@/lib/checkout/get-session";
 import { offeredMethods, type OfferedMethod } from "@/lib/checkout/offered-methods";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
-import { rememberBounded } from "@/lib/cache/bounded";
+import { rememberBounded } from "@/lib/platform/cache/bounded";
 
 export type CheckoutPage =
   | { kind: "unknown" }

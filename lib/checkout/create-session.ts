@@ -1,17 +1,17 @@
 // POST /checkout/sessions. Selector mode stores a session for the hosted page (nothing is sent
 // to a provider until the buyer picks a method); one-shot mode is POST /payments with
 // hostedCheckout true and no session row (3.2).
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { toIso3 } from "@/lib/catalog/rails";
 import { createPayment, headlineUsd, resolveShop } from "@/lib/payments/create-payment";
 import { offeredMethods } from "@/lib/checkout/offered-methods";
 import { presentSession } from "@/lib/checkout/present";
-import { inBoundTransaction } from "@/lib/http/idempotency";
+import { inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
 import { SESSION_TTL_MS, type CreateSessionInput, type OneShotSessionInput, type SelectorSessionInput } from "@/lib/checkout/schema";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export async function createCheckoutSession(auth: AuthContext, input: CreateSessionInput, opts: { customerIp: string | null }) {
   return input.mode === "one_shot" ? createOneShot(auth, input, opts.customerIp) : createSelectorSession(auth, input, opts.customerIp);

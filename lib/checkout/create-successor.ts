@@ -5,8 +5,8 @@
 // sessions link both ways (previousSessionId / nextSessionId); a session has at most one
 // successor, so two clicks (or two tabs) reach the same one. The successor keeps the first
 // session's expiry: a retry never extends the checkout the merchant created.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { isUniqueViolation } from "@/lib/accounts/unique-violation";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 

@@ -1,13 +1,13 @@
-// Buyer pages read their session through shared reads (lib/shared-reads.ts): views of different
+// Buyer pages read their session through shared reads (lib/platform/shared-reads.ts): views of different
 // sessions arriving together go as one statement, and each gets exactly its own session (or
 // none for an unknown token), as reading it alone would.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { findSession } from "@/lib/checkout/get-session";
-import { sharedReadStats } from "@/lib/shared-reads";
+import { sharedReadStats } from "@/lib/platform/shared-reads";
 
 after(() => db().$disconnect());
 

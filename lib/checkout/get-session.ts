@@ -1,7 +1,7 @@
 // Reading a session by its token. Expired sessions (24 h) read as absent whatever the expiry
 // job has done so far: the TTL is enforced at lookup, the job only tidies.
-import { sqlShared } from "@/lib/shared-reads";
-import { AppError } from "@/lib/errors";
+import { sqlShared } from "@/lib/platform/shared-reads";
+import { AppError } from "@/lib/platform/errors";
 import { presentSession } from "@/lib/checkout/present";
 import { SESSION_TOKEN } from "@/lib/checkout/schema";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";

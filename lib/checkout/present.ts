@@ -1,6 +1,6 @@
 // Checkout session rows -> the session resource (2.5). URLs are built from APP_URL only, never
 // from request headers.
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { toMajor } from "@/lib/money/amount";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 

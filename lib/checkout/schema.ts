@@ -1,9 +1,9 @@
 // Hosted checkout (4.5): the two modes of POST /checkout/sessions, the session resource (2.5)
 // and the buyer's select call. The token endpoints take the session token as their credential.
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { zodToInvalidRequest } from "@/lib/http/validation";
+import { config } from "@/lib/platform/config";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { zodToInvalidRequest } from "@/lib/platform/contract/validation";
 import { createPaymentBody } from "@/lib/payments/schema";
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -5,16 +5,16 @@
 // claim holder's outcome: they see the completed session (409 with its transaction) or, if the
 // pick was rejected, take the session themselves. A session can never create two transactions.
 import { setTimeout as sleep } from "node:timers/promises";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { checkoutUrlFor } from "@/lib/payments/present";
 import { createPayment } from "@/lib/payments/create-payment";
 import { findSession, isExpired, sessionNotFound } from "@/lib/checkout/get-session";
 import type { SelectMethodInput } from "@/lib/checkout/schema";
-import { gate } from "@/lib/auth/gate";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { gate } from "@/lib/platform/auth/gate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 
 const CLAIM_MS = 60_000;

@@ -1,12 +1,12 @@
 // A merchant's accept (POST /claims/{id}/accept: the chargeback is conceded, lost at once) and
 // the sandbox decision (POST /claims/{id}/simulate: won needs evidence submitted before dueBy).
 // Both go through the kernel's resolveChargeback, scoped to the caller's claims.
-import { AppError } from "@/lib/errors";
-import { bindIdempotency, bindOnNextTransition } from "@/lib/http/idempotency";
+import { AppError } from "@/lib/platform/errors";
+import { bindIdempotency, bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
 import { resolveChargeback } from "@/lib/payments/transitions";
 import { findOwnedClaim, resolveScope } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 type Scope = Pick<AuthContext, "merchant" | "environment" | "shop">;
 

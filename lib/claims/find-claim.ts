@@ -1,8 +1,8 @@
 // A claim as the caller may see it: its merchant, environment and (shop-bound key) shop.
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { AuthContext } from "@/lib/auth/authenticate";
-import { AppError } from "@/lib/errors";
-import { db } from "@/lib/db";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import { AppError } from "@/lib/platform/errors";
+import { db } from "@/lib/platform/db";
 
 type Scope = Pick<AuthContext, "merchant" | "environment" | "shop">;
 

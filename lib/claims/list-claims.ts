@@ -1,9 +1,9 @@
 // GET /claims (and the dashboard's Claims page): refund and chargeback claims, newest first.
-import { db } from "@/lib/db";
-import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { EVIDENCE_META, presentClaim } from "@/lib/claims/present";
 import { claimScope } from "@/lib/claims/find-claim";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { ClaimKind, ClaimStatus } from "@/lib/generated/prisma/enums";
 
 export { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";

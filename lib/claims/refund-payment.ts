@@ -2,8 +2,8 @@
 // amount frozen (an operation of the money kernel, lib/ledger/transition.ts). The provider's
 // confirmation resolves it (sandbox: automatically after the simulate delay); a rejection
 // releases the freeze.
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { freeze } from "@/lib/ledger/recipes";
@@ -12,8 +12,8 @@ import { freezeFunds, lockTransaction, newClaimId, refundUsdShare } from "@/lib/
 import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 import { presentRefund } from "@/lib/claims/present";
 import { JOB_SIGNALS } from "@/lib/events/wake";
-import type { AuthContext } from "@/lib/auth/authenticate";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import { refundableLocal } from "@/lib/claims/refundable";
 
 export const SANDBOX_REFUND_CONFIRM_SECONDS = 5;

@@ -1,7 +1,7 @@
 // A pending refund claim reaches its end: resolved (the frozen amount leaves; the payment is
 // refunded once everything is; payment.refunded + claim.resolved) or rejected (the freeze goes
 // back to the bucket it came from). An operation of the money kernel (lib/ledger/transition.ts).
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { freezeRelease, refundResolved } from "@/lib/ledger/recipes";
 import { transition, type Emit } from "@/lib/ledger/transition";
 import { lockClaim, lockTransaction, releaseToPending } from "@/lib/payments/transitions";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { transactionIdParams } from "@/lib/payments/schema";
-import { listOf, listQuery } from "@/lib/http/pagination";
-import { AppError } from "@/lib/errors";
+import { listOf, listQuery } from "@/lib/platform/paging/pagination";
+import { AppError } from "@/lib/platform/errors";
 
 export const CLAIM_KINDS = ["user_dispute", "chargeback"] as const;
 export const CLAIM_STATUSES = ["pending", "open", "resolved", "rejected", "won", "lost"] as const;

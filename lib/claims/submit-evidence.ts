@@ -5,16 +5,16 @@
 // most 5 MiB. The claim row is locked while evidence is added, so an accept or a decision running
 // at the same moment either sees the evidence or refuses it as resolved, never half of it.
 import { createHash } from "node:crypto";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import { lockClaim } from "@/lib/payments/transitions";
 import { EVIDENCE_FILE_LIMIT, type EvidenceUpload } from "@/lib/claims/schema";
 import { evidenceFileName, extensionFor, sniffEvidenceType } from "@/lib/claims/evidence-file";
 import { findOwnedClaim } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export async function submitEvidence(auth: Pick<AuthContext, "merchant" | "environment" | "shop">, id: string, upload: EvidenceUpload) {
   // Another merchant's claim is a 404 whatever is sent; then the files, before any lock.

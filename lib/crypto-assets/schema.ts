@@ -1,6 +1,6 @@
 // The settlement destination (decisions.md "Settlements (batches)"): shapes and endpoints.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
 
 export const cryptoDestination = z

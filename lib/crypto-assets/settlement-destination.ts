@@ -1,7 +1,7 @@
 // GET and PUT /me/settlement-destination: one destination per merchant and environment, its
 // address checked for its network before it is stored.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 import { isSupportedPair, SUPPORTED_PAIR_NAMES, type CryptoAsset, type CryptoNetwork } from "@/lib/crypto-assets/networks";

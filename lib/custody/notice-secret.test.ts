@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ConfigError, parseConfig } from "@/lib/config";
+import { ConfigError, parseConfig } from "@/lib/platform/config";
 
 const custody = { CUSTODY_URL: "http://127.0.0.1:9999", CUSTODY_SECRET: "outbound-custody-secret-0123" };
 

@@ -6,11 +6,11 @@
 // the domain's transition runs as its `before` step: the notice id commits in the same
 // transaction as its effect, or not at all. A concurrent delivery of the same id waits on the
 // insert and then rolls back as a replay.
-import { config } from "@/lib/config";
-import { db, type Tx } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { log } from "@/lib/log";
-import { parseWith } from "@/lib/http/validation";
+import { config } from "@/lib/platform/config";
+import { db, type Tx } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { log } from "@/lib/platform/log";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { checkCustodySignature } from "@/lib/custody/notice-signature";
 import { custodyNoticeBody } from "@/lib/custody/schema";
 import { applyCustodyNotice } from "@/lib/topups/topups";

@@ -1,7 +1,7 @@
 // The custody provider's signed notices (one endpoint for both kinds): a transfer received on a
 // top-up address, and the outcome of a withdrawal we asked it to send.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
 
 const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;

@@ -1,8 +1,8 @@
 // What a dashboard server action answers: the use case's data, or the API's error (code,
 // message and the offending field) so a form can show it next to that field.
-import { AppError } from "@/lib/errors";
-import { log } from "@/lib/log";
-import { newId } from "@/lib/ids";
+import { AppError } from "@/lib/platform/errors";
+import { log } from "@/lib/platform/log";
+import { newId } from "@/lib/platform/ids";
 
 export type ActionError = { code: string; message: string; param?: string; details?: Record<string, unknown> };
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };

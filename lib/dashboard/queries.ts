@@ -1,16 +1,16 @@
 // Read models of the dashboard's pages. Each takes the signed-in dashboard's AuthContext and
 // calls the API's own use cases where one exists; the few reads only the dashboard needs (daily
 // series, a payment's events, key listing) are here, scoped by merchant and environment.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { getPayment, recentPayments } from "@/lib/payments/list-payments";
 import { listClaims } from "@/lib/claims/list-claims";
 import { refundableLocal } from "@/lib/claims/refundable";
 import { presentDelivery } from "@/lib/webhooks/deliveries";
-import { listRecentRequests } from "@/lib/http/request-log";
-import { maskKey } from "@/lib/auth/keys";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { listRecentRequests } from "@/lib/dashboard/request-log";
+import { maskKey } from "@/lib/platform/auth/keys";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { dailyOutcomes } from "@/lib/payments/rollups";
 import { addOutcomes, countOutcomes, successRate, type OutcomeCounts } from "@/lib/dashboard/success-rate";
 

@@ -1,7 +1,7 @@
 // Operator reset of a dashboard user's password (CLI `user:password`): a new random password,
 // shown once to the operator, stored only as its argon2id hash. Every open session of the user ends.
-import { db } from "@/lib/db";
-import { randomBase62 } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { randomBase62 } from "@/lib/platform/ids";
 import { hashPassword } from "@/lib/merchants/create-merchant";
 
 /** A random password for a dashboard user (about 119 bits). */

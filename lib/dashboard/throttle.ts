@@ -9,12 +9,12 @@
 // cannot all read "under the limit" before any of them is counted. An attempt that turns out not
 // to be a failure (the right password) gives its place back.
 import Redis from "ioredis";
-import { config } from "@/lib/config";
-import { log } from "@/lib/log";
-import { singleton } from "@/lib/singleton";
-import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
-import { addressKey } from "@/lib/auth/address-key";
-import { rememberBounded } from "@/lib/cache/bounded";
+import { config } from "@/lib/platform/config";
+import { log } from "@/lib/platform/log";
+import { singleton } from "@/lib/platform/singleton";
+import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
+import { addressKey } from "@/lib/platform/auth/address-key";
+import { rememberBounded } from "@/lib/platform/cache/bounded";
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_EMAIL = 5;

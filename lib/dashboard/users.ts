@@ -1,10 +1,10 @@
 // Dashboard users: created by the operator (CLI), signed in with email + password (argon2id).
 import { verify as argon2Verify } from "@node-rs/argon2";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { hashPassword } from "@/lib/merchants/create-merchant";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
-import { ROLES } from "@/lib/auth/policy";
+import { ROLES } from "@/lib/platform/auth/policy";
 import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/schema";
 
 export { MIN_PASSWORD_LENGTH };

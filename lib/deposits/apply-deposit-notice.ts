@@ -3,7 +3,7 @@
 // CLABE among the provider's production accounts; crediting is idempotent on the tracking key,
 // and the notice id commits in the same transaction as the credit. A notice for a CLABE no usable
 // account has is held until one does.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { holdDeposit } from "@/lib/deposits/held-deposits";
 import { depositNoticeBody } from "@/lib/deposits/schema";
 import { depositFromNotice, receiveDeposit } from "@/lib/deposits/receive-deposit";

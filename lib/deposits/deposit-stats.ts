@@ -1,5 +1,5 @@
 // The `stats` of accounts: counts and totals of their deposits, for many accounts in one query.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import type { DepositStats } from "@/lib/deposits/present";
 

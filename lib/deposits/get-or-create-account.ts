@@ -3,8 +3,8 @@
 // (shop, environment, endUserRef, method) decides concurrent calls. The row is committed in
 // `provisioning` (no CLABE) BEFORE the provider is asked (decisions.md "Money leaves at most
 // once"), see lib/deposits/provision-account.ts; a `provisioning` row is never returned here.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { presentAccount } from "@/lib/deposits/present";
 import { presentDepositMethod, shopDepositMethods, type DepositMethod } from "@/lib/deposits/methods";
 import { provisionAccount, USABLE } from "@/lib/deposits/provision-account";

@@ -4,9 +4,9 @@
 // money: it is held (recorded once, with its notice id, in one transaction) and applied, through
 // the same receiveDeposit as any notice, as soon as an account with that CLABE becomes active
 // (the provisioning request retried, or the sweep of lib/deposits/sweep-provisioning.ts).
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
+import { newId } from "@/lib/platform/ids";
 import { depositFromNotice, receiveDeposit } from "@/lib/deposits/receive-deposit";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { RecordNotice } from "@/lib/providers/notice-pipeline";

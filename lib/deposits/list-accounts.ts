@@ -1,6 +1,6 @@
 // GET /me/deposit-accounts and GET /me/deposit-accounts/{id}: the shop's accounts, newest first.
-import { db } from "@/lib/db";
-import { pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { presentAccount } from "@/lib/deposits/present";
 import { statsFor } from "@/lib/deposits/deposit-stats";
 import { USABLE } from "@/lib/deposits/provision-account";

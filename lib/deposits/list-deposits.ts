@@ -1,6 +1,6 @@
 // GET /me/deposit-accounts/{id}/deposits: transfers received on one account, newest first.
-import { db } from "@/lib/db";
-import { pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { presentDeposit, usable } from "@/lib/deposits/present";
 import { statsFor } from "@/lib/deposits/deposit-stats";
 import { findOwnedAccount, type ShopContext } from "@/lib/deposits/scope";

@@ -2,7 +2,7 @@
 // methods are CLABEs issued by an upstream provider (PROVIDER_<CODE>_URL/_SECRET); the sandbox
 // issues its own. Which ones a shop offers: the defaults below, overridden per shop by the
 // operator (`npm run shop:deposit-methods`). Ids are their own namespace, never reused.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { isProviderConfigured } from "@/lib/providers/registry";
 import type { Environment } from "@/lib/generated/prisma/enums";
 

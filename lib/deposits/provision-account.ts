@@ -12,11 +12,11 @@
 // concurrent first calls make one provider request. A `provisioning` row is invisible (lists,
 // GETs, get-or-create) and cannot be credited (it has no CLABE; receiveDeposit refuses it).
 import { setTimeout as delay } from "node:timers/promises";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { presentAccount } from "@/lib/deposits/present";
 import { askForClabe, provisioningFailed } from "@/lib/deposits/provision-clabe";
-import { inBoundTransaction } from "@/lib/http/idempotency";
+import { inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
 import { applyHeldDeposits } from "@/lib/deposits/held-deposits";
 import type { DepositMethod } from "@/lib/deposits/methods";
 import type { GetOrCreateInput } from "@/lib/deposits/schema";

@@ -2,8 +2,8 @@
 // prefix, like the virtual CLABEs real providers hand out); production asks the method's
 // provider, with our (already committed) account id as the reference. Whatever comes back must
 // be a valid CLABE or the account stays unusable (502).
-import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
+import { config } from "@/lib/platform/config";
+import { AppError } from "@/lib/platform/errors";
 import { isValidClabe } from "@/lib/rails/document-rules";
 import { connectorFor } from "@/lib/providers/connectors";
 import { isProviderConfigured } from "@/lib/providers/registry";

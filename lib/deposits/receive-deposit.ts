@@ -5,9 +5,9 @@
 // USD amount, fees and net are computed once, here, and stored: never re-derived later.
 // The account row is locked first, so the same trackingKey reported twice at once is still one
 // deposit (the unique index on (account, trackingKey) backs that up).
-import { db, type Tx } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { db, type Tx } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 import { localToUsd } from "@/lib/money/fx";
 import { rateFor } from "@/lib/money/rates";
 import { depositCredited, type Posting } from "@/lib/ledger/recipes";
@@ -17,7 +17,7 @@ import { addDays, priceCharge, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/p
 import { presentTransaction } from "@/lib/payments/present";
 import { depositMethodById } from "@/lib/deposits/methods";
 import type { Deposit, DepositAccount, Transaction } from "@/lib/generated/prisma/client";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import { searchKeys } from "@/lib/payments/search";
 import type { DepositNotice } from "@/lib/deposits/schema";
 

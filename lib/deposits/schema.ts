@@ -1,8 +1,8 @@
 // Deposit accounts (CLABE) and deposits: request/response shapes and endpoint declarations
 // (API reference 2.6-2.8, 3.4, 4.6; decisions.md Deposit accounts).
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listMetaShape, listQuery } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listMetaShape, listQuery } from "@/lib/platform/paging/pagination";
 
 export const depositMethod = z
   .object({ depositMethodId: z.string(), method: z.string(), name: z.string(), country: z.string().describe("ISO-3"), currency: z.string() })

@@ -1,8 +1,8 @@
 // Deposit accounts belong to a shop: every use case starts from the credential's shop, and an
 // account of another shop (or environment) is as unknown as an id that never existed.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 /** What the deposit use cases act for; an AuthContext fits, and so does a dashboard session's context. */
 export type ShopContext = Pick<AuthContext, "merchant" | "shop" | "environment">;

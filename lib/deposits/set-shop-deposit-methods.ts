@@ -1,5 +1,5 @@
 // Operator action: which deposit methods a shop offers (`npm run shop:deposit-methods`).
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { DEPOSIT_METHODS, depositMethodById } from "@/lib/deposits/methods";
 
 export async function setShopDepositMethods(shopId: string, change: { enable?: string[]; disable?: string[] }) {

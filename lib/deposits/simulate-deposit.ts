@@ -1,6 +1,6 @@
 // POST /me/deposit-accounts/{id}/simulate-deposit (sandbox): a SPEI transfer to the account's
 // CLABE, credited exactly as a provider's notice of a real one (receive-deposit.ts).
-import { randomBase62 } from "@/lib/ids";
+import { randomBase62 } from "@/lib/platform/ids";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { presentDeposit } from "@/lib/deposits/present";
 import { receiveDeposit } from "@/lib/deposits/receive-deposit";

@@ -8,8 +8,8 @@
 // Rows are claimed with FOR UPDATE SKIP LOCKED and the same lease a provisioning request takes
 // (provisioning_until), so a retried request and the sweep never ask at once. Also applies held
 // deposits whose account is active (a crash between activation and apply).
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { connectorFor } from "@/lib/providers/connectors";
 import { isProviderConfigured } from "@/lib/providers/registry";
 import { isValidClabe } from "@/lib/rails/document-rules";

@@ -1,8 +1,8 @@
 // The events outbox: an event row is written in the same database transaction as the change it
 // reports, so no event is lost and none exists for a change that rolled back. Delivery to
 // merchants reads these rows later.
-import { newId } from "@/lib/ids";
-import type { Tx } from "@/lib/db";
+import { newId } from "@/lib/platform/ids";
+import type { Tx } from "@/lib/platform/db";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { API_VERSION } from "@/lib/merchants/schema";
 

@@ -1,8 +1,8 @@
 // GET /events and GET /events/{id}: scoped by merchant and environment, the last 30 days only. A
 // shop-bound key sees its shop's events and the merchant's own (no shop), never another shop's.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { EVENT_RETENTION_DAYS } from "@/lib/events/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { EventType } from "@/lib/events/emit";

@@ -1,7 +1,7 @@
 // GET /events and GET /events/{id}: the events of the last 30 days, as delivered.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listOf, listQuery } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listOf, listQuery } from "@/lib/platform/paging/pagination";
 import { EVENT_TYPES } from "@/lib/events/emit";
 import { anyEvent } from "@/lib/events/payloads";
 

@@ -3,8 +3,8 @@
 // runs the matching jobs at once, the Inngest driver sends an Inngest event. So no domain file
 // knows which driver runs (or imports the Inngest client). Fire-and-forget: never awaited by a
 // request, and a lost signal only delays the work until the job's next sweep.
-import { singleton } from "@/lib/singleton";
-import { log } from "@/lib/log";
+import { singleton } from "@/lib/platform/singleton";
+import { log } from "@/lib/platform/log";
 
 export const JOB_SIGNALS = {
   scheduledActionCreated: "app/scheduled-action.created",

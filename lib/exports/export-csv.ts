@@ -4,9 +4,9 @@
 // reads instead of filling a buffer. Dates are read and printed in the merchant's time zone
 // (`timeZone` overrides it); the CSV is written by csv-stringify (quoting, formula-safe cells).
 import { stringify } from "csv-stringify/sync";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { isTimeZone } from "@/lib/time-zone";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { isTimeZone } from "@/lib/platform/time-zone";
 import { EXPORTS, type Cursor, type ExportName, type ExportScope } from "@/lib/exports/resources";
 import type { Environment } from "@/lib/generated/prisma/enums";
 

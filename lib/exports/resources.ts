@@ -2,7 +2,7 @@
 // (created_at, id) order from the merchant's (merchant, environment, created_at) indexes, a batch
 // at a time, so a million rows never sit in memory; times are printed in the report's time zone
 // by PostgreSQL, amounts as exact decimals from minor units (toDecimalString, never a float).
-import { sql } from "@/lib/db";
+import { sql } from "@/lib/platform/db";
 import { toDecimalString } from "@/lib/money/amount";
 import type { Environment } from "@/lib/generated/prisma/enums";
 

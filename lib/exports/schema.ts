@@ -1,6 +1,6 @@
 // CSV exports (issue "Integrators' ecosystem"): one endpoint per resource.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 
 export const exportQuery = z.object({
   from: z.string().max(10).optional().describe("First day, YYYY-MM-DD, in the time zone (default: 29 days before `to`)"),

@@ -8,8 +8,8 @@
 // Rows are claimed with FOR UPDATE SKIP LOCKED and a lease (check_after pushed forward before the
 // provider is called), so any number of instances can run this at once, and a runner that dies
 // leaves the row to the next one when the lease runs out.
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { connectorFor } from "@/lib/providers/connectors";
 import { isProviderConfigured } from "@/lib/providers/registry";
 import { completePayout, failPayout } from "@/lib/payouts/transitions";

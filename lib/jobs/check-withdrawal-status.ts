@@ -7,8 +7,8 @@
 // raised to an operator (an error log, `attention_at` on the row, the lp_withdrawals_need_attention
 // gauge), never decided: the crypto may have left. Rows are claimed with FOR UPDATE SKIP LOCKED and a lease, so any number
 // of instances can run it at once.
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { custodyConfigured, withdrawalStatus } from "@/lib/withdrawals/custody";
 import { dispatchWithdrawal, nextCheck } from "@/lib/withdrawals/request-withdrawal";
 import { completeWithdrawal, failWithdrawal } from "@/lib/withdrawals/settle-withdrawal";

@@ -16,13 +16,13 @@
 // pool; an outcome is written after its answer. Losing an outcome (a crash before its batch
 // commits) leaves the row pending and leased: the lease expires and it is sent again, a duplicate
 // the receiver drops by event id (at least once, never lost).
-import { db, sql } from "@/lib/db";
-import { config } from "@/lib/config";
-import { log } from "@/lib/log";
-import { singleton } from "@/lib/singleton";
-import { metrics } from "@/lib/metrics/registry";
+import { db, sql } from "@/lib/platform/db";
+import { config } from "@/lib/platform/config";
+import { log } from "@/lib/platform/log";
+import { singleton } from "@/lib/platform/singleton";
+import { metrics } from "@/lib/platform/metrics/registry";
 import { JOB_SIGNALS, onWake } from "@/lib/events/wake";
-import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
+import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
 import { deliveryHeaders } from "@/lib/webhooks/sign";
 import { signingSecrets } from "@/lib/webhooks/subscriptions";
 import { policyFor, type OutboundPolicy } from "@/lib/webhooks/url-policy";

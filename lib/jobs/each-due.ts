@@ -1,7 +1,7 @@
 // The shape shared by the per-payment jobs: find due ids, then for each one run a kernel
 // operation whose load locks the row only if it is still due (SKIP LOCKED: another runner may
 // have it); a row taken or no longer due changes nothing.
-import type { Tx } from "@/lib/db";
+import type { Tx } from "@/lib/platform/db";
 import { lockRow, transition, type Change } from "@/lib/ledger/transition";
 import type { Transaction } from "@/lib/generated/prisma/client";
 

@@ -2,8 +2,8 @@
 // claim and document dropped), completed ones keep their state, and rows 30 days past expiry go.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { expireCheckoutSessions, SESSION_RETENTION_MS } from "@/lib/jobs/expire-checkout-sessions";
 import { getCheckoutSession } from "@/lib/checkout/get-session";

@@ -1,7 +1,7 @@
 // Checkout sessions past their 24 h TTL become `expired` (lookups already treat them as gone;
 // this keeps the table honest for the dashboard), and expired rows are purged after 30 days,
 // long enough for a buyer's old link to still say "expired" rather than "unknown".
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 export const SESSION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -3,7 +3,7 @@
 // payment.failed, through the same transition as every expiry. The sandbox is its own provider,
 // so its deadline is the truth; a production payment expires only when its provider says so (its
 // notice, or the reconciliation poll), since a buyer may have paid at the last minute.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { failPayment } from "@/lib/payments/transitions";
 
 export async function expirePayments(opts: { now?: Date; limit?: number } = {}): Promise<{ expired: number }> {

@@ -2,8 +2,8 @@
 // deleted, its events list names the type or "*", and it covers the event's shop: a shop's
 // subscription gets that shop's events and the merchant's own, an all-shops one every event). Events are claimed with SKIP LOCKED, and the
 // (subscription, event) unique key makes a repeated fan-out harmless.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 
 export async function fanOutEvents(opts: { limit?: number } = {}): Promise<number> {
   return db().$transaction(async (tx) => {

@@ -7,7 +7,7 @@
 //   webhook deliveries   finished (succeeded or failed), past 30 days
 //   events               past 30 days, fanned out, with no delivery still pending
 //   request logs         past 7 days (the dashboard's recent requests)
-import { sql } from "@/lib/db";
+import { sql } from "@/lib/platform/db";
 
 const DAY = 86_400_000;
 export const RETENTION = { inboxDays: 30, scheduledActionDays: 7, deliveryDays: 30, eventDays: 30, requestLogDays: 7 } as const;

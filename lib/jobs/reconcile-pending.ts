@@ -17,8 +17,8 @@
 // reference at the providers that may hold one; the first found becomes its route (and its status
 // applies). Only when every one of them answers that it never received it (its own 404, not a
 // proxy's bare one) does the row fail, so it does not stay pending for ever.
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { isProviderConfigured, providerConfigs } from "@/lib/providers/registry";
 import { connectorFor } from "@/lib/providers/connectors";
 import { applyProviderStatus } from "@/lib/providers/apply-status";

@@ -3,7 +3,7 @@
 // Inngest functions (inngest/functions, JOBS_DRIVER=inngest). Every step is idempotent and safe on
 // several instances at once (rows claimed with leases or SKIP LOCKED), so the drivers may run a
 // job as often as they like: the schedule is about latency, never about correctness.
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { JOB_SIGNALS, type JobSignal } from "@/lib/events/wake";
 import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/jobs/settle-balances";

@@ -1,5 +1,5 @@
 // Rolling reserve: each payment's reserve goes back to `available` when its hold (90 days) ends.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { reserveRelease } from "@/lib/ledger/recipes";
 import { forEachDueTransaction } from "@/lib/jobs/each-due";
 

@@ -4,8 +4,8 @@
 // leave the claim pending with its money frozen and nobody asking the provider).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { newClaimId } from "@/lib/payments/transitions";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { refundRetryMs, runScheduledActions } from "@/lib/jobs/run-scheduled-actions";

@@ -3,8 +3,8 @@
 // with FOR UPDATE SKIP LOCKED and a lease, so any number of instances can run this at once and
 // an action whose runner died is picked up again when its lease expires. The actions themselves
 // are idempotent transitions.
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { applySimulation, type SimulateAction } from "@/lib/payments/simulate-payment";
 import { resolveRefund } from "@/lib/claims/resolve-refund";
 import { connectorFor } from "@/lib/providers/connectors";

@@ -1,6 +1,6 @@
 // Settlement: completed payments whose settlement date has come move their net from `pending`
 // to `available` (minus whatever refunds or chargebacks already took out of pending).
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { settlement } from "@/lib/ledger/recipes";
 import { forEachDueTransaction } from "@/lib/jobs/each-due";
 

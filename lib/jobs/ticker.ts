@@ -3,14 +3,15 @@
 // names it. Each job is idempotent and safe on many instances at once, so several servers each
 // running a ticker is fine; within one process a job never overlaps itself (a wake during a run
 // makes it run once more right after).
-import { log } from "@/lib/log";
-import { singleton } from "@/lib/singleton";
-import { observeJob } from "@/lib/metrics/registry";
+import { log } from "@/lib/platform/log";
+import { singleton } from "@/lib/platform/singleton";
+import { observeJob } from "@/lib/platform/metrics/registry";
 import { onWake } from "@/lib/events/wake";
 import { JOBS, runJobSteps, type JobDef } from "@/lib/jobs/registry";
-import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
-import { isDatabaseUnavailable } from "@/lib/errors";
-import { noteDatabaseAnswered, noteDatabaseOutage } from "@/lib/health/database-outage";
+import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
+import { isDatabaseUnavailable } from "@/lib/platform/errors";
+import { noteDatabaseAnswered, noteDatabaseOutage } from "@/lib/platform/health/database-outage";
+import { reportJobTicker } from "@/lib/platform/health/readiness";
 
 type Runner = { job: JobDef; running: Promise<void> | null; again: boolean; timer: NodeJS.Timeout };
 
@@ -53,6 +54,7 @@ export function startTicker(): void {
     log.info({ jobs: JOBS.map((j) => j.name) }, "job ticker started");
     // A clean stop lets running jobs finish (their leases would otherwise only expire later).
     onShutdown("jobs", CLOSE_ORDER.jobs, () => stopTicker());
+    reportJobTicker(tickerLastRunAt);
     return t;
   });
 }

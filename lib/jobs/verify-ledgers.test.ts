@@ -4,7 +4,7 @@
 // (an old entry changed in place), and the ledger stays on full runs while that warning stands.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { fundSandbox } from "@/lib/payouts/fund-sandbox";
 import { verifyLedgers } from "@/lib/jobs/verify-ledgers";

@@ -10,8 +10,8 @@
 // costs what its new entries cost, not its whole history. A full run (`full`, the operator's
 // `npm run ledger:verify -- --full`) reads every entry again; so does a run with no checkpoint
 // yet, or after an unbalanced posting was found (its warning stays until a full run clears it).
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { verifyLedger, type Checkpoint, type LedgerWarning } from "@/lib/ledger/verify";
 import type { Environment } from "@/lib/generated/prisma/enums";
 

@@ -5,12 +5,12 @@
 // job (lib/jobs/verify-ledgers.ts), which recomputes the ledger from its entries. The balance is
 // the merchant's (one per merchant and environment); a shop-bound key's movements leave out
 // those another shop's operations posted (the posting's shop; decisions.md, Shops).
-import { sql } from "@/lib/db";
+import { sql } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import { DAILY_ACCOUNTS, MERCHANT_BUCKETS } from "@/lib/ledger/post";
 import { RESERVE_BP, WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
 import type { LedgerWarning } from "@/lib/ledger/verify";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export type { LedgerWarning };
 

@@ -2,8 +2,8 @@
 // currency, written inside the caller's database transaction (with the state change it belongs
 // to), together with the running total of every account it touches. Only the kernel
 // (lib/ledger/transition.ts) calls `post`, with legs from a recipe (lib/ledger/recipes.ts).
-import { newId } from "@/lib/ids";
-import type { Tx } from "@/lib/db";
+import { newId } from "@/lib/platform/ids";
+import type { Tx } from "@/lib/platform/db";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 /** The merchant's balance buckets (section 2.4). */

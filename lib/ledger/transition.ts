@@ -9,13 +9,13 @@
 // changes nothing (the same transition applied twice is a no-op), unless the operation refuses.
 // Shape anchor: Hyperswitch's payments operations (each declares the statuses it accepts and runs
 // the same validate / load / update skeleton).
-import { db, type Tx } from "@/lib/db";
+import { db, type Tx } from "@/lib/platform/db";
 import { emitEvent, type EventType } from "@/lib/events/emit";
 import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import type { Posting } from "@/lib/ledger/recipes";
 import type { Environment } from "@/lib/generated/prisma/enums";
-import { bindPendingIdempotency } from "@/lib/http/idempotency";
+import { bindPendingIdempotency } from "@/lib/platform/idempotency/idempotency";
 
 /**
  * The merchant ledger a change touches, and the shop it is attributed to: every posting carries

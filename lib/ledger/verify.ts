@@ -14,7 +14,7 @@
 // and a posting's entries commit together, so no entry can appear behind a checkpoint and no
 // posting straddles one. Entries are never updated or deleted; a full run (the CLI's
 // `ledger:verify --full`) re-reads them all, for an operator who doubts exactly that.
-import { db, type Tx } from "@/lib/db";
+import { db, type Tx } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import { NON_NEGATIVE } from "@/lib/ledger/post";
 import type { Environment } from "@/lib/generated/prisma/enums";

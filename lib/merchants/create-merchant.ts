@@ -1,11 +1,11 @@
 // Operator bootstrap: a merchant with one shop and both key pairs (sandbox and production),
 // optionally a dashboard owner. The secret keys exist in clear only in the returned value.
 import { hash as argon2Hash } from "@node-rs/argon2";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { generateKeyPair } from "@/lib/auth/keys";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { generateKeyPair } from "@/lib/platform/auth/keys";
 import type { MerchantTier } from "@/lib/generated/prisma/enums";
-import { isTimeZone } from "@/lib/time-zone";
+import { isTimeZone } from "@/lib/platform/time-zone";
 
 export type CreateMerchantInput = {
   name: string;

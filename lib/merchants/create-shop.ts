@@ -1,9 +1,9 @@
 // Operator action: open another shop for a merchant, with its own key pairs for both environments
 // (sandbox and production), as merchant:create gives the first shop. Secret keys exist in clear
 // only in the returned value; the database keeps their hash and last four characters.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { generateKeyPair } from "@/lib/auth/keys";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { generateKeyPair } from "@/lib/platform/auth/keys";
 import type { KeySet } from "@/lib/merchants/create-merchant";
 
 export type CreatedShop = { merchantId: string; shopId: string; name: string; sandbox: KeySet; production: KeySet };

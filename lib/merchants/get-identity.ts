@@ -1,4 +1,4 @@
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { SANDBOX_RAILS } from "@/lib/catalog/rails";
 import { API_VERSION } from "@/lib/merchants/schema";
 import { SUPPORTED_PAIR_NAMES } from "@/lib/crypto-assets/networks";

@@ -2,10 +2,10 @@
 // in both environments (publishable key and the secret's masked last four; a secret is shown only
 // when it is made, by shop:create or keys:roll), and its payment methods in the dashboard's
 // environment (enabled first).
-import { db } from "@/lib/db";
-import { maskKey } from "@/lib/auth/keys";
+import { db } from "@/lib/platform/db";
+import { maskKey } from "@/lib/platform/auth/keys";
 import { shopRails } from "@/lib/catalog/list-payment-methods";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export async function listShops(auth: Pick<AuthContext, "merchant" | "environment">) {
   const shops = await db().shop.findMany({

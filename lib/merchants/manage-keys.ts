@@ -1,8 +1,8 @@
 // Key lifecycle for operators: roll a shop's secret key, or issue a legacy merchant-wide pair.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { generateKeyPair } from "@/lib/auth/keys";
-import { notifyCredentialsChanged } from "@/lib/auth/principal";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { generateKeyPair } from "@/lib/platform/auth/keys";
+import { notifyCredentialsChanged } from "@/lib/platform/auth/principal";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 

@@ -1,8 +1,8 @@
 // The dashboard's "roll secret key": a key pair of the signed-in merchant in its environment, by
 // id. Scoped here (merchant, environment, not revoked) so the caller passes only the id it was shown.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { actorOf } from "@/lib/accounts/record-security-event";
 import { rollSecretKey } from "@/lib/merchants/manage-keys";
 

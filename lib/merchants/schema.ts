@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 
 export const API_VERSION = "2026-05-01";
 

@@ -1,6 +1,6 @@
 // Administrator actions behind merchant_suspended / shop_suspended.
-import { db } from "@/lib/db";
-import { notifyCredentialsChanged } from "@/lib/auth/principal";
+import { db } from "@/lib/platform/db";
+import { notifyCredentialsChanged } from "@/lib/platform/auth/principal";
 
 export async function setMerchantStatus(merchantId: string, status: "active" | "suspended") {
   const updated = await db().merchant.update({ where: { id: merchantId }, data: { status }, select: { id: true, status: true } });

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAmount } from "@/lib/money/parse-amount";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 
 test("parseAmount: positive numbers with the currency's decimals become minor units", () => {
   assert.equal(parseAmount(12.5, "USD"), 1250n);

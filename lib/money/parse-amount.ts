@@ -1,7 +1,7 @@
 // The one check that turns an API amount (a number in major units) into minor units: a positive
 // finite number with at most the currency's decimals, or 400 amount_invalid (some endpoints
 // answer it with another status, passed by the caller).
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { toMinor } from "@/lib/money/amount";
 
 export function parseAmount(value: unknown, currency: string, param = "amount", status?: 422): bigint {

@@ -1,7 +1,7 @@
 // FX rates, USD base (decisions.md): sandbox uses fixed seeded rates; production reads the
 // fx_rates table and refuses a rate older than 24 h (422 fx_unavailable, never guessed).
-import { db } from "@/lib/db";
-import { singleton } from "@/lib/singleton";
+import { db } from "@/lib/platform/db";
+import { singleton } from "@/lib/platform/singleton";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const SANDBOX_RATES: Record<string, string> = { USD: "1", BRL: "5.40", MXN: "18.20", COP: "4100", PEN: "3.75", CLP: "950", ARS: "1000", EUR: "0.92" };

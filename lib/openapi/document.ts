@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
 import { z } from "zod";
-import { ERROR_CODES, errorEnvelopeSchema, errorStatus, type ErrorCode } from "@/lib/errors";
-import type { EndpointDef } from "@/lib/http/endpoint";
-import { ruleOf } from "@/lib/auth/policy";
+import { ERROR_CODES, errorEnvelopeSchema, errorStatus, type ErrorCode } from "@/lib/platform/errors";
+import type { EndpointDef } from "@/lib/platform/contract/endpoint";
+import { ruleOf } from "@/lib/platform/auth/policy";
 import { API_VERSION } from "@/lib/merchants/schema";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
 import { EVENT_TYPES } from "@/lib/events/emit";

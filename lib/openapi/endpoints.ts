@@ -1,7 +1,7 @@
 // Every endpoint of the API, in document order. A route file serves endpoints from this list;
 // a test checks that every route file's paths appear in the OpenAPI document.
-import type { EndpointDef } from "@/lib/http/endpoint";
-import { issueTokenEndpoint, refreshTokenEndpoint } from "@/lib/auth/schema";
+import type { EndpointDef } from "@/lib/platform/contract/endpoint";
+import { issueTokenEndpoint, refreshTokenEndpoint } from "@/lib/platform/auth/schema";
 import { meEndpoint, pingEndpoint } from "@/lib/merchants/schema";
 import { openApiEndpoint } from "@/lib/openapi/schema";
 import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";

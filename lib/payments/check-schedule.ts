@@ -10,7 +10,7 @@
 //   - never more than one period apart: a lost notice is found within two periods whatever the
 //     backlog, as long as the job keeps up (its lag is in /metrics).
 // A row leaves the schedule (null) when it leaves pending.
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 
 export function reconcilePeriodMs(): number {
   return config().RECONCILE_INTERVAL_MS;

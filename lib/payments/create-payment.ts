@@ -9,10 +9,10 @@
 // 5xx, unreadable), that charge may be live: the row stays pending, so a late notice for it
 // completes this transaction, once (lib/providers/apply-notice.ts matches it by our reference).
 // The sandbox calls no provider: its row is written once, after its local cascade.
-import { db } from "@/lib/db";
-import { config } from "@/lib/config";
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { config } from "@/lib/platform/config";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { isCurrency } from "@/lib/money/currency";
@@ -32,9 +32,9 @@ import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertTransaction } from "@/lib/payments/store";
 import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
 import type { Requirement } from "@/lib/catalog/rails";
 import type { Environment } from "@/lib/generated/prisma/enums";

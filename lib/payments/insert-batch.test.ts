@@ -4,14 +4,14 @@
 // alone, a request without a key inserted plainly.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db, sql } from "@/lib/db";
+import { db, sql } from "@/lib/platform/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
 import { insertBatchStats } from "@/lib/payments/insert-batch";
-import { withIdempotency, type IdempotencyScope } from "@/lib/http/idempotency";
+import { withIdempotency, type IdempotencyScope } from "@/lib/platform/idempotency/idempotency";
 import { railById } from "@/lib/catalog/rails";
 import { nameTerms } from "@/lib/payments/search";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import type { PresentableTransaction } from "@/lib/payments/present";
 
 after(() => db().$disconnect());

@@ -2,7 +2,7 @@
 // one INSERT of its row, with its Idempotency-Key's record claimed in the same statement. Sent
 // one by one, each insert is a socket write, a wake-up of a PostgreSQL backend, a statement, a
 // commit with its WAL flush and an answer to read back; under load those writes were a quarter of
-// the server's CPU. Here the inserts share a lane (lib/statement-lane.ts): while IN_FLIGHT
+// the server's CPU. Here the inserts share a lane (lib/platform/statement-lane.ts): while IN_FLIGHT
 // statements are running, the inserts that arrive wait and go together in the next one: one
 // statement, one commit for up to MAX_ROWS payments, each with its own claim. An idle server
 // sends each insert at once, alone, as before.
@@ -10,16 +10,16 @@
 // What each request sees is what its own insert would have given it:
 // - the statement is one transaction, so the rows commit together or not at all;
 // - a request whose key is held (a duplicate, another body, a claim not yet expired) inserts
-//   nothing and gets its own ClaimTaken (lib/http/idempotency.ts), its neighbours unaffected;
+//   nothing and gets its own ClaimTaken (lib/platform/idempotency/idempotency.ts), its neighbours unaffected;
 // - any other failure of a batch (a constraint, a deadlock between two batches claiming the same
 //   keys in the same instant) re-runs each of its rows alone, so each request gets its own answer
 //   or error; a lost database fails them all, as it would have failed each;
 // - two requests with the same key never share a statement (ON CONFLICT cannot touch a row
 //   twice): the second waits for the next one, and finds the key held, as it would have.
-import { sql } from "@/lib/db";
-import { claimBoundMany, CLAIM_RECORD_COLUMNS, type BatchedBind, type ClaimBind } from "@/lib/http/idempotency";
-import { singleton } from "@/lib/singleton";
-import { newLaneStats, runGroup, StatementLane } from "@/lib/statement-lane";
+import { sql } from "@/lib/platform/db";
+import { claimBoundMany, CLAIM_RECORD_COLUMNS, type BatchedBind, type ClaimBind } from "@/lib/platform/idempotency/idempotency";
+import { singleton } from "@/lib/platform/singleton";
+import { newLaneStats, runGroup, StatementLane } from "@/lib/platform/statement-lane";
 
 /** Statements in flight at once: enough to keep both PostgreSQL cores busy while one commits. */
 const IN_FLIGHT = 2;

@@ -5,17 +5,17 @@
 // it is now on the next read, on offset and cursor pages alike.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db, genericPlanOf, sql } from "@/lib/db";
+import { db, genericPlanOf, sql } from "@/lib/platform/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
 import { railById } from "@/lib/catalog/rails";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { getPayment, listPayments, listPaymentsAnswer, paymentsPageStatement } from "@/lib/payments/list-payments";
 import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";
-import { sharedReadStats } from "@/lib/shared-reads";
-import { jsonOf } from "@/lib/http/json-text";
-import { redactedAnswerJson } from "@/lib/http/redact-answer";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { sharedReadStats } from "@/lib/platform/shared-reads";
+import { jsonOf } from "@/lib/platform/contract/json-text";
+import { redactedAnswerJson } from "@/lib/platform/contract/redact-answer";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { assertNoSort } from "@/lib/test-fixtures/plans";
 
 after(() => db().$disconnect());
@@ -142,7 +142,7 @@ async function customPlanOf(text: string, values: unknown[]) {
 // and that has grown: the statistics put it at one row, and a plan made for its id read all its
 // payments through the narrowest (merchant, environment, …) index and sorted them, on every page
 // (the bench's small merchant, 10,000 payments beside a million: the list at 0.04x ping). The
-// page statements run one generic plan (lib/db.ts, genericPlan), costed on the average merchant.
+// page statements run one generic plan (lib/platform/db.ts, genericPlan), costed on the average merchant.
 test("a merchant the statistics never saw pages its newest payments in order, merchant-wide and shop-bound, first page and cursor", async () => {
   const crowd = await merchantWithPayments(2, "Crowd before ANALYZE");
   await copyTransactions(crowd.templateId, { id: "'tx_D' || lpad(g.i::text, 23, '0') || substr(md5($3), 1, 4)" }, "generate_series(1, $2::int) AS g(i)", [40_000, crowd.templateId]);

@@ -1,7 +1,7 @@
 // GET /payments and GET /payments/{id}: always scoped by merchant, environment and (for
 // shop-bound credentials) shop. Newest first; served by the (merchant, environment, created_at)
 // indexes so deep merchants stay fast, and `q` by the search keys' indexes (lib/payments/search.ts).
-// The list runs on the lean `sql` path (lib/db.ts): mapping fifty wide rows through Prisma's
+// The list runs on the lean `sql` path (lib/platform/db.ts): mapping fifty wide rows through Prisma's
 // runtime costs more CPU than the rest of the request.
 //
 // A page is read in two steps: the page's ids with each row's version (PostgreSQL's `xmin`, the
@@ -13,19 +13,19 @@
 // item is never stale: a changed row has a new version, and the ids and versions are read fresh
 // on every request.
 import { z } from "zod";
-import { db, sql } from "@/lib/db";
-import { sqlShared } from "@/lib/shared-reads";
-import { singleton } from "@/lib/singleton";
-import { countOfList } from "@/lib/cache/large-counts";
-import { AppError } from "@/lib/errors";
-import { envelope, listEnvelope, readPage, type PageMeta } from "@/lib/http/pagination";
-import { withJson } from "@/lib/http/json-text";
-import { LIST_ITEMS_LOGGED, moreItems, redactedJson } from "@/lib/http/redact-answer";
+import { db, sql } from "@/lib/platform/db";
+import { sqlShared } from "@/lib/platform/shared-reads";
+import { singleton } from "@/lib/platform/singleton";
+import { countOfList } from "@/lib/platform/cache/large-counts";
+import { AppError } from "@/lib/platform/errors";
+import { envelope, listEnvelope, readPage, type PageMeta } from "@/lib/platform/paging/pagination";
+import { withJson } from "@/lib/platform/contract/json-text";
+import { LIST_ITEMS_LOGGED, moreItems, redactedJson } from "@/lib/platform/contract/redact-answer";
 import { toIso3 } from "@/lib/catalog/rails";
 import { presentTransaction, type PresentableTransaction } from "@/lib/payments/present";
 import { planSearch, searchCondition } from "@/lib/payments/search";
 import { countPayments } from "@/lib/payments/rollups";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { listPaymentsQuery } from "@/lib/payments/schema";
 
 /** `search`: the filter has a `q` condition, whose statements are planned per call (see sql()). */
@@ -58,7 +58,7 @@ function filterFor(auth: AuthContext, query: Filters, country: string | undefine
 }
 
 // Counting a million rows costs more than the page itself, and even summing a deep merchant's
-// rollups costs more than a page: totals of 1,000 or more come from lib/cache/large-counts.ts.
+// rollups costs more than a page: totals of 1,000 or more come from lib/platform/cache/large-counts.ts.
 function countTransactions(f: Filter): Promise<number> {
   return countOfList(`payments:scan:${JSON.stringify(f)}`, async () => {
     const r = await sql<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE ${f.clause}`, f.values, { planEachTime: f.search });
@@ -291,7 +291,7 @@ async function readList(auth: AuthContext, query: z.infer<typeof listPaymentsQue
 
 /**
  * A page's ids and versions. A search is planned for its values on every call (see `sql`); any
- * other page shares its round trip with the same statement's concurrent runs (lib/shared-reads.ts).
+ * other page shares its round trip with the same statement's concurrent runs (lib/platform/shared-reads.ts).
  */
 function readPageRows(text: string, values: unknown[], search: boolean): Promise<PageRow[]> {
   return search ? sql<PageRow>(text, values, { planEachTime: true }) : sqlShared<PageRow>(text, values);

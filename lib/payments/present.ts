@@ -1,5 +1,5 @@
 // Transaction rows -> API shapes (2.1, 4.4). The one place pay-in amounts become API numbers.
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { toMajor } from "@/lib/money/amount";
 import { railById } from "@/lib/catalog/rails";
 import { railIconUrl } from "@/lib/catalog/list-payment-methods";

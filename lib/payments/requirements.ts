@@ -1,7 +1,7 @@
 // Buyer data each rail needs before any provider is called (decisions.md, Pay-ins). Missing or
 // malformed data is 422 missing_required_fields with items {key, type, label, help}.
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { isColombianDocument, isCpfOrCnpjValid, isCurpShape, isRfcShape } from "@/lib/rails/document-rules";
 import type { Rail, Requirement } from "@/lib/catalog/rails";
 import type { CreatePaymentInput } from "@/lib/payments/schema";

@@ -4,16 +4,16 @@
 // folds at once count every delta once; days follow the merchant's time zone.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { db, sql } from "@/lib/db";
+import { db, sql } from "@/lib/platform/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
 import { railById } from "@/lib/catalog/rails";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { countPayments, dailyOutcomes, foldAllPaymentRollups, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
 import { dailySeries, overview } from "@/lib/dashboard/queries";
 import { listPayments } from "@/lib/payments/list-payments";
 import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 after(() => db().$disconnect());
 

@@ -5,8 +5,8 @@
 // change, so the counts can never disagree with the payments and no two payments of a merchant
 // wait for one counter row. The fold-payment-rollups job moves the deltas into
 // `payment_hourly_rollups`; a reader adds what is not folded yet, in one statement (one snapshot).
-import { db, sql } from "@/lib/db";
-import { sqlShared } from "@/lib/shared-reads";
+import { db, sql } from "@/lib/platform/db";
+import { sqlShared } from "@/lib/platform/shared-reads";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 /** One advisory lock for the fold: one folder at a time (two would upsert the same counters). */
@@ -102,7 +102,7 @@ export async function countPayments(scope: { merchantId: string; environment: En
   if (scope.status) where += ` AND status = $${values.push(scope.status)}::"TransactionStatus"`;
   // payment_totals: a row per shop and status, whatever the history (it summed every hourly row
   // of the merchant before: 6,483 rows for a million payments).
-  // Shared with the same total's concurrent runs not yet sent (lib/shared-reads.ts): a small
+  // Shared with the same total's concurrent runs not yet sent (lib/platform/shared-reads.ts): a small
   // merchant's list counts on every request.
   const [row] = await sqlShared<{ n: string | null }>(
     `SELECT (SELECT coalesce(sum(payments), 0) FROM payment_totals WHERE ${where})

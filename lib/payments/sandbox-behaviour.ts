@@ -12,8 +12,8 @@
 // exhausts the cascade with an unknown outcome, so, as in production, the payment is kept
 // `pending` (its id in the 422 `cascade_exhausted` details) and `late_notice` can still pay it.
 // Steps run in no time: a timeout is recorded, not waited for.
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 
 export const PROVIDER_STEPS = ["accept", "decline", "timeout", "error", "garbage"] as const;

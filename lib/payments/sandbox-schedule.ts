@@ -1,9 +1,9 @@
 // The Sandbox-Simulate header (decisions.md): a deterministic outcome after fixed delays from
 // creation, scaled by SANDBOX_DELAY_SCALE. Written as scheduled_actions rows in the creating
 // transaction, so outcomes survive restarts and run once.
-import { config } from "@/lib/config";
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { config } from "@/lib/platform/config";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 
 const PLAN: Record<string, Array<[action: string, seconds: number]>> = {
   paid: [["paid", 5]],

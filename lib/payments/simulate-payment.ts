@@ -1,10 +1,10 @@
 // POST /payments/{id}/simulate (sandbox): drives a payment through the transitions of 3.1,
 // the same functions provider notices use.
-import { db } from "@/lib/db";
-import { bindOnNextTransition } from "@/lib/http/idempotency";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { AppError } from "@/lib/platform/errors";
 import { completePayment, failPayment, openChargeback, refundInFull, type TransitionResult } from "@/lib/payments/transitions";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type SimulateAction = "paid" | "failed" | "expired" | "refunded" | "chargeback";

@@ -3,8 +3,8 @@
 // checked against the statuses the operation accepts, and the status, ledger postings (recipes)
 // and outbox events are written together. Applying the same transition twice changes nothing the
 // second time (it returns `changed: false`).
-import type { Tx } from "@/lib/db";
-import { randomBase62 } from "@/lib/ids";
+import type { Tx } from "@/lib/platform/db";
+import { randomBase62 } from "@/lib/platform/ids";
 import { mulDivHalfUp, toMajor } from "@/lib/money/amount";
 import type { EventType } from "@/lib/events/emit";
 import { bucketTotals } from "@/lib/ledger/post";
@@ -13,7 +13,7 @@ import { lockRow, transition, type Emit, type Operation } from "@/lib/ledger/tra
 import { presentTransaction } from "@/lib/payments/present";
 import { EVIDENCE_META, presentClaim, type ClaimHistory } from "@/lib/claims/present";
 import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { mirrorToQrOrder } from "@/lib/qr/mirror";
 import type { Transaction, Claim } from "@/lib/generated/prisma/client";
 

@@ -4,8 +4,8 @@
 // processing, and returns one already completed (the bank sent the money back after paying:
 // credited back to the payout balance once, payout.failed with failureReason "returned"). A
 // payout no longer in the status a notice moves changes nothing.
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { payoutNoticeBody } from "@/lib/payouts/schema";
 import { completePayout, failPayout, lockPayout, returnPayout } from "@/lib/payouts/transitions";
 import { receiveNotice } from "@/lib/providers/notice-pipeline";

@@ -1,6 +1,6 @@
 // Payout balances: the ledger's running totals of payout_available and payout_in_flight per
 // currency (lib/ledger/post.ts keeps them with every posting).
-import { db, type Tx } from "@/lib/db";
+import { db, type Tx } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import { accountTotals, bucketTotals, PAYOUT_BUCKETS } from "@/lib/ledger/post";
 import type { Environment } from "@/lib/generated/prisma/enums";

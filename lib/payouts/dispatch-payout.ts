@@ -6,9 +6,9 @@
 // or an unreadable answer is unknown: the provider may well have paid. The payout stays
 // processing with its money held, marked as handed over, and lib/jobs/check-payout-status.ts
 // asks the provider by reference until it knows.
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { config } from "@/lib/platform/config";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { connectorFor } from "@/lib/providers/connectors";
 import { isProviderConfigured, providerConfigs } from "@/lib/providers/registry";
 import { failPayout } from "@/lib/payouts/transitions";

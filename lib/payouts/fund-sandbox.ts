@@ -1,17 +1,17 @@
 // POST /me/payout/fund-sandbox: test money into the sandbox payout balance, from a counter
 // account so the ledger still balances (through the money kernel, lib/ledger/transition.ts).
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { sandboxFunding } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 
 export async function fundSandbox(auth: MerchantContext, input: { currency: string; amount: unknown }) {
-  // Sandbox only: the gate answers fund_sandbox_only elsewhere (lib/auth/policy.ts, fundSandbox).
+  // Sandbox only: the gate answers fund_sandbox_only elsewhere (lib/platform/auth/policy.ts, fundSandbox).
   const currency = input.currency.toUpperCase();
   const allowed = payoutCurrencies(auth.environment);
   if (!allowed.includes(currency)) throw new AppError("unsupported_currency", `Payout balances exist in ${allowed.join(", ")}.`, { param: "currency", details: { currencies: allowed } });

@@ -1,6 +1,6 @@
 // GET /me/payout/methods and GET /me/payout/currencies: the catalog with what the merchant
 // holds in each currency.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { decimalToMinor, toMajor } from "@/lib/money/amount";
 import { payoutBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutIconUrl, payoutMethods } from "@/lib/payouts/methods";

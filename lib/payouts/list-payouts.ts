@@ -1,9 +1,9 @@
 // GET /me/payout/send and GET /me/payout/send/{id}. Payouts draw on the merchant's payout
 // balance: scoped by merchant and environment; a shop-bound key sees the payouts its shop sent
 // and the merchant-wide ones (no shop), never another shop's.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { presentPayout } from "@/lib/payouts/present";
 import type { PayoutContext } from "@/lib/payouts/send-payout";
 import type { PayoutStatus } from "@/lib/generated/prisma/enums";

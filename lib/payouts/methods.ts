@@ -3,7 +3,7 @@
 // the simulated driver completes payouts at once (API reference 3.3). The sandbox prepends
 // synthetic sbx_po_* rails that never touch the balance or a provider, and also accepts the
 // production methods (debited, never dispatched, driven by the simulate endpoint).
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { isProviderConfigured } from "@/lib/providers/registry";
 import type { Environment } from "@/lib/generated/prisma/enums";
 

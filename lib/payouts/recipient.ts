@@ -1,7 +1,7 @@
 // Beneficiary checks per rail (API reference 4.7; decisions.md Payouts, Recipient validation),
 // made before anything is written or debited. Every problem is reported at once.
 import { isColombianDocument, isCurpShape, isRfcShape, isValidClabe, isValidCnpj, isValidCpf } from "@/lib/rails/document-rules";
-import type { Issue } from "@/lib/http/validation";
+import type { Issue } from "@/lib/platform/contract/validation";
 import type { PayoutMethod } from "@/lib/payouts/methods";
 import type { Recipient } from "@/lib/payouts/schema";
 

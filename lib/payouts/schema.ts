@@ -1,7 +1,7 @@
 // Payouts (API reference 2.9-2.11, 3.3, 4.7; decisions.md Payouts): shapes and endpoints.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/platform/paging/pagination";
 
 export const PAYOUT_STATUSES = ["processing", "completed", "failed"] as const;
 export const PAYOUT_SIMULATE_ACTIONS = ["completed", "paid", "failed", "rejected", "refunded", "returned", "processing"] as const;

@@ -5,9 +5,9 @@
 // after commit with our payout id as its reference; only its explicit refusal reverses the debit
 // (422 payout_dispatch_failed). An unknown outcome (timeout, 5xx, unreadable) answers the payout
 // as it is, processing, and the status job finds out (lib/jobs/check-payout-status.ts).
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { localToUsd } from "@/lib/money/fx";
@@ -21,8 +21,8 @@ import { recipientIssues } from "@/lib/payouts/recipient";
 import { presentPayout } from "@/lib/payouts/present";
 import { completePayoutIn } from "@/lib/payouts/transitions";
 import { dispatchPayout } from "@/lib/payouts/dispatch-payout";
-import { bindIdempotency, inBoundTransaction } from "@/lib/http/idempotency";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { bindIdempotency, inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { SendInput } from "@/lib/payouts/schema";
 
 export type PayoutContext = Pick<AuthContext, "merchant" | "shop" | "environment">;

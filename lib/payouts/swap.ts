@@ -1,9 +1,9 @@
 // GET /me/payout/swap (quote) and POST /me/payout/swap (execute): USD to a local currency
 // inside the payout balance (decisions.md Payouts). A quote fixes the rate, the 0.50% fee and
 // the local amount for 60 s; executing locks the quote row, so it runs exactly once.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { percentOf, toMajor } from "@/lib/money/amount";
 import { usdToLocal } from "@/lib/money/fx";
 import { rateFor } from "@/lib/money/rates";
@@ -13,7 +13,7 @@ import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/pay
 import { payoutCurrencies } from "@/lib/payouts/methods";
 import { parseAmount } from "@/lib/money/parse-amount";
 import type { PayoutSwap } from "@/lib/generated/prisma/client";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 
 export const SWAP_FEE_BP = 50n;
 export const QUOTE_TTL_MS = 60_000;

@@ -1,16 +1,16 @@
 // POST /me/payout/transfer: USD from the pay-in available balance to the payout USD balance,
 // both legs in one posting of one database transaction (decisions.md Payouts), through the
 // money kernel (lib/ledger/transition.ts).
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { bucketTotals } from "@/lib/ledger/post";
 import { payoutTransfer } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { getPayoutBalance, type MerchantContext } from "@/lib/payouts/balances";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 
 export async function transferToPayout(auth: MerchantContext, input: { amountUsd: unknown }) {
   const amount = parseAmount(input.amountUsd, "USD", "amountUsd");

@@ -4,7 +4,7 @@
 // posting (only for a payout that really debited) and the event together. Applying the same
 // outcome twice changes nothing the second time, so a duplicated failure notice reverses the
 // debit once.
-import type { Tx } from "@/lib/db";
+import type { Tx } from "@/lib/platform/db";
 import { payoutCompleted, payoutReturn, payoutReversed, type Posting } from "@/lib/ledger/recipes";
 import { lockRow, transition, transitionIn, type Operation } from "@/lib/ledger/transition";
 import { presentPayout } from "@/lib/payouts/present";

@@ -8,8 +8,8 @@
 // completes the same transaction, once (completion is pending -> completed, so a second paid
 // notice from either provider changes nothing).
 import { z } from "zod";
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { applyProviderStatus } from "@/lib/providers/apply-status";
 import { receiveNotice } from "@/lib/providers/notice-pipeline";
 

@@ -4,9 +4,9 @@
 // recorded with its unified decline code, the cascade's decision, and the routing version and
 // reason that sent it there. A hard decline (decision `stop`) or `retry_same_later` ends the
 // cascade at once with 402 (decisions.md "Declines and routing"); only soft failures move on.
-import { log } from "@/lib/log";
-import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
+import { log } from "@/lib/platform/log";
+import { config } from "@/lib/platform/config";
+import { AppError } from "@/lib/platform/errors";
 import { routableProviders } from "@/lib/catalog/list-payment-methods";
 import { connectorFor } from "@/lib/providers/connectors";
 import type { ChargeRequest } from "@/lib/providers/types";
@@ -17,7 +17,7 @@ import { currentRouting } from "@/lib/routing/rules";
 import { selectRoute, type PaymentFacts, type Plan } from "@/lib/routing/select";
 import { amountBand, recordOutcome, routingSnapshot, type OutcomeKind } from "@/lib/routing/stats";
 import type { RoutingReason } from "@/lib/routing/schema";
-import { metrics } from "@/lib/metrics/registry";
+import { metrics } from "@/lib/platform/metrics/registry";
 
 export { sandboxPaymentPage } from "@/lib/providers/sandbox/connector";
 

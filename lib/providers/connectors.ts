@@ -1,12 +1,12 @@
 // Connector instances by provider code: the sandbox's own, or the HTTP connector of a
 // configured provider.
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { providerConfigs } from "@/lib/providers/registry";
 import { HttpPspConnector } from "@/lib/providers/http-psp/connector";
 import { SandboxConnector } from "@/lib/providers/sandbox/connector";
-import { singleton } from "@/lib/singleton";
+import { singleton } from "@/lib/platform/singleton";
 import type { Connector } from "@/lib/providers/types";
-import { metrics } from "@/lib/metrics/registry";
+import { metrics } from "@/lib/platform/metrics/registry";
 
 const CALLS = ["createCharge", "getStatus", "chargeByReference", "refund", "refundStatus", "provisionClabe", "clabeByReference", "payout", "payoutStatus"] as const;
 

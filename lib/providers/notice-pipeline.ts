@@ -5,9 +5,9 @@
 // commit together or not at all. A notice id already recorded is acknowledged and changes
 // nothing: a replay (same id) can never apply twice, even after the first effect was undone
 // (a chargeback won, a payout returned).
-import { db, type Tx } from "@/lib/db";
-import { log } from "@/lib/log";
-import { parseWith } from "@/lib/http/validation";
+import { db, type Tx } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { verifiedNotice } from "@/lib/providers/verify-notice";
 import type { z } from "zod";
 

@@ -4,7 +4,7 @@
 // "now". Its notices are verified with a different secret, PROVIDER_<CODE>_NOTICE_SECRET: one
 // leaked direction never forges the other. Without it, every notice from that provider is
 // refused (the status jobs still learn outcomes by asking).
-import { singleton } from "@/lib/singleton";
+import { singleton } from "@/lib/platform/singleton";
 
 export const PROVIDER_CODES = ["pagosur", "andespay", "rapidpay"] as const;
 export type ProviderCode = (typeof PROVIDER_CODES)[number];

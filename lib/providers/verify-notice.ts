@@ -2,7 +2,7 @@
 // configured here, and the signature (HMAC with the provider's notice secret over the signed
 // timestamp and the exact raw body) must verify within ±5 minutes; 401 otherwise. Then the body
 // must be JSON.
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { isProviderConfigured } from "@/lib/providers/registry";
 import { connectorFor } from "@/lib/providers/connectors";
 import { NOTICE_TOLERANCE_SECONDS } from "@/lib/providers/http-psp/transformers";

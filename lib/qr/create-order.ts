@@ -3,17 +3,17 @@
 // cascade, idempotency); the order row is written in that transaction's own database
 // transaction, with the BR Code built from the transaction's local amount, so the two exist
 // together or not at all.
-import { AppError } from "@/lib/errors";
-import { config } from "@/lib/config";
-import { newId, randomBase62 } from "@/lib/ids";
+import { AppError } from "@/lib/platform/errors";
+import { config } from "@/lib/platform/config";
+import { newId, randomBase62 } from "@/lib/platform/ids";
 import { brCode } from "@/lib/payments/br-code";
 import { createPayment } from "@/lib/payments/create-payment";
 import { toIso3 } from "@/lib/catalog/rails";
 import { findEstablishment } from "@/lib/qr/establishments";
 import { presentQrOrder } from "@/lib/qr/present";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import type { z } from "zod";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { createQrOrderBody } from "@/lib/qr/schema";
 
 export const QR_DEFAULT_MINUTES = 15;

@@ -1,11 +1,11 @@
 // QR establishments: a shop registered for counter QR collection (operator CLI, or the owner from
 // the sandbox dashboard, which counts in the sandbox only), and the key's own establishment
 // (GET /qr/establishment).
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { presentEstablishment } from "@/lib/qr/present";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export type EstablishmentInput = { shopId: string; name: string; city: string; mcc: string };
 

@@ -7,8 +7,8 @@
 //   asked again later, backing off (30 s, then half the time since its deadline, at most 1 h).
 // Rows are claimed with a lease (next_check_at, FOR UPDATE SKIP LOCKED), so several instances
 // share the work and no order is asked twice at once.
-import { db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { failPayment } from "@/lib/payments/transitions";
 import { applyProviderStatus } from "@/lib/providers/apply-status";
 import { connectorFor } from "@/lib/providers/connectors";

@@ -6,7 +6,7 @@
 // charge still lived at the provider) makes it paid: the money is the truth. An ending without
 // money leaves a cancelled order cancelled. A late payment (the provider's PAID after the payment
 // expired or failed, decisions.md "Late payments") makes an expired order paid the same way.
-import type { Tx } from "@/lib/db";
+import type { Tx } from "@/lib/platform/db";
 
 export async function mirrorToQrOrder(tx: Tx, transactionId: string, outcome: "paid" | "expired", at: Date): Promise<void> {
   await tx.qrOrder.updateMany({

@@ -1,15 +1,15 @@
 // QR orders after creation: list, get (by id or public token), cancel, sandbox simulate, and the
 // counter page's public read. Every read is scoped to the key's merchant, shop and environment:
 // another establishment's order is qr_order_not_found.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { bindOnNextTransition } from "@/lib/http/idempotency";
-import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { lockTransaction, completePayment, failPayment } from "@/lib/payments/transitions";
 import { presentTransaction } from "@/lib/payments/present";
 import { presentQrOrder } from "@/lib/qr/present";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { QrOrder } from "@/lib/generated/prisma/client";
 import type { QrOrderStatus } from "@/lib/generated/prisma/enums";
 

@@ -1,5 +1,5 @@
 import { toMajor } from "@/lib/money/amount";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import type { QrEstablishment, QrOrder } from "@/lib/generated/prisma/client";
 
 export function presentEstablishment(e: QrEstablishment) {

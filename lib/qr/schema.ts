@@ -1,7 +1,7 @@
 // QR collection (decisions.md "QR collection"): establishments and orders, shapes and endpoints.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listOf, listQuery } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listOf, listQuery } from "@/lib/platform/paging/pagination";
 
 export const QR_ORDER_STATUSES = ["pending", "paid", "expired", "cancelled"] as const;
 

@@ -2,7 +2,7 @@
 // approval rate, latency and provider cost over a period and over time, the share of payments
 // the cascade rescued (approved after an earlier provider failed), and the circuit's state of
 // each provider (platform-wide: a provider's health is the same for every merchant).
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { railById } from "@/lib/catalog/rails";
 import { toMajor } from "@/lib/money/amount";
 import { circuitStates } from "@/lib/routing/stats";

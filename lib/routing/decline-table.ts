@@ -1,9 +1,9 @@
 // The decline table's operator use cases (npm run decline:list / decline:set / decline:delete):
 // each change commits, then every server drops its cached table (NOTIFY), so the next payment
 // is classified by the new rows.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { notifyInvalidated } from "@/lib/cache/invalidation";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { notifyInvalidated } from "@/lib/platform/cache/invalidation";
 import { DECISIONS, DECLINE_CODES, type Decision } from "@/lib/routing/declines";
 
 export type DeclineRuleInput = { provider: string; code?: string; pattern?: string; declineCode: string; decision?: string; priority?: number };

@@ -7,10 +7,10 @@
 // operator CLI) and is cached per process with a short TTL, dropped on change by NOTIFY.
 // Anything unmapped is soft (`retry_next`) and counted in /metrics by provider and raw code, so
 // the table can grow from what providers really answer.
-import { db } from "@/lib/db";
-import { singleton } from "@/lib/singleton";
-import { metrics } from "@/lib/metrics/registry";
-import { onInvalidated } from "@/lib/cache/invalidation";
+import { db } from "@/lib/platform/db";
+import { singleton } from "@/lib/platform/singleton";
+import { metrics } from "@/lib/platform/metrics/registry";
+import { onInvalidated } from "@/lib/platform/cache/invalidation";
 
 export const DECISIONS = ["retry_next", "stop", "retry_same_later"] as const;
 export type Decision = (typeof DECISIONS)[number];

@@ -1,17 +1,17 @@
 // A shop's routing rules: read (cached, dropped across processes on change) and replaced (a new
 // version each time). Scoped by merchant, shop and environment here, never by the caller.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { singleton } from "@/lib/singleton";
-import { notifyInvalidated, onInvalidated } from "@/lib/cache/invalidation";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { singleton } from "@/lib/platform/singleton";
+import { notifyInvalidated, onInvalidated } from "@/lib/platform/cache/invalidation";
 import { PRODUCTION_RAILS, SANDBOX_RAILS, railById } from "@/lib/catalog/rails";
 import { compileRoutingRules, documentTypeOf, selectRoute, type CompiledRule } from "@/lib/routing/select";
 import { toMinor } from "@/lib/money/amount";
 import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule } from "@/lib/routing/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
-import type { AuthContext } from "@/lib/auth/authenticate";
-import { rememberBounded } from "@/lib/cache/bounded";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import { rememberBounded } from "@/lib/platform/cache/bounded";
 
 type Scope = Pick<AuthContext, "merchant" | "shop" | "environment" | "actor">;
 export type ShopRouting = { version: number; rules: RoutingRule[]; compiled: CompiledRule[]; updatedAt: Date | null };

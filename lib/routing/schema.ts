@@ -3,7 +3,7 @@
 // and conditions match a payment decides the order of its providers; the platform default (the
 // rail's priority list) applies when none does. Every PUT is a new version.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { DECLINE_CODES } from "@/lib/routing/declines";
 
 export const STRATEGIES = ["priority", "split", "success_rate"] as const;

@@ -11,16 +11,16 @@
 // then `half_open`: one probe per process per cool-down goes through. An answer (approved or
 // declined) newer than its last error closes it; another error opens it again.
 import Redis from "ioredis";
-import { config } from "@/lib/config";
-import { log } from "@/lib/log";
-import { singleton } from "@/lib/singleton";
-import { CLOSE_ORDER, onShutdown } from "@/lib/lifecycle";
+import { config } from "@/lib/platform/config";
+import { log } from "@/lib/platform/log";
+import { singleton } from "@/lib/platform/singleton";
+import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
 import type { CircuitState, Fallen, Score } from "@/lib/routing/select";
 import { PgRoutingStore, RedisRoutingStore, circuitKey, scoreKey, type RoutingStore } from "@/lib/routing/store";
 import { FRESH, evidenceOf, probeDue, watchBuckets, type Bucket, type Memory } from "@/lib/routing/window";
 
-export type OutcomeKind = "approved" | "declined" | "hard" | "error";
-export type RoutingOutcomeInput = { provider: string; rail: string; band: string; outcome: OutcomeKind; declineCode: string | null; latencyMs: number; rescued?: boolean; at?: Date };
+import type { RoutingOutcomeInput } from "@/lib/routing/outcome";
+export type { OutcomeKind, RoutingOutcomeInput } from "@/lib/routing/outcome";
 
 /** The window's settings, from config() (read when first used). */
 export const ROUTING = {

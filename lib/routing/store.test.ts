@@ -99,7 +99,7 @@ test("a refresh never hides this instance's own outcomes: recorded while the sha
 
 test("outcomes still being written when the process stops are in the shared window once its shutdown is done", async () => {
   const stats = await import("./stats.ts");
-  const { shutdownResources } = await import("../lifecycle.ts");
+  const { shutdownResources } = await import("../platform/lifecycle.ts");
   const real = new RedisRoutingStore(connect(), spec, `${prefix}shutdown:`, false);
   // A store that takes its time to write (a loaded Redis): the stop must wait for it.
   const store = { read: (now: number) => real.read(now), record: async (batch: Parameters<typeof real.record>[0]) => (await new Promise((r) => setTimeout(r, 100)), real.record(batch)) };

@@ -6,9 +6,9 @@
 // queries); with Redis the servers read the hot window from Redis' counters instead of grouping
 // rows on every refresh.
 import type Redis from "ioredis";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { BUYER_DECLINES, evidenceOf, type Bucket } from "@/lib/routing/window";
-import type { RoutingOutcomeInput } from "@/lib/routing/stats";
+import type { RoutingOutcomeInput } from "@/lib/routing/outcome";
 
 export type LastSeen = { lastErrorAt: number | null; lastAnswerAt: number | null };
 /** The window as read: buckets by `provider|rail|band` (oldest first), last error/answer by `provider|rail`. */

@@ -21,7 +21,7 @@
 // forgotten (a reset time per provider, rail and band) and only the outcomes after it count.
 // Every instance runs the same detector on the same shared window, so they forget together.
 import type { Score } from "@/lib/routing/select";
-import type { OutcomeKind } from "@/lib/routing/stats";
+import type { OutcomeKind } from "@/lib/routing/outcome";
 
 /** Declines that say something about the buyer, not the provider (the same answer anywhere). */
 export const BUYER_DECLINES = new Set(["insufficient_funds", "expired_card", "card_blocked", "suspected_fraud", "invalid_document", "invalid_account", "buyer_cancelled"]);

@@ -1,7 +1,7 @@
 // The daily batch: at 00:00 UTC each merchant and environment with a settlement destination gets
 // a batch of the previous day(s), once (a batch per period start is unique; runs on several
 // instances at once close it once). Skipped below 50 USD available.
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { closeSettlement } from "@/lib/settlements/close-settlement";
 
 const startOfUtcDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));

@@ -5,8 +5,8 @@
 // receipt, with every movement of `available` since the last batch: lib/settlements/statement.ts),
 // the batch row is written and `settlement.closed` is emitted. A batch per period start
 // is unique, so two runs at once (two instances, a double click) close one.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
 import { bucketTotals } from "@/lib/ledger/post";
 import { settlementClosed } from "@/lib/ledger/recipes";
 import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";

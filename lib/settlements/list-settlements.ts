@@ -1,7 +1,7 @@
 // GET /settlements, /settlements/{id} and the receipt: scoped by merchant and environment.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { presentSettlement } from "@/lib/settlements/present";
 import { findOwnedSettlement } from "@/lib/settlements/settle-batch";
 import type { Environment } from "@/lib/generated/prisma/enums";

@@ -5,7 +5,7 @@
 // previous batch, with counts and totals, adding up to the gross, less the fee, = the amount paid. Stored on the batch; `settlement.pdf_ready`
 // tells the merchant (again when a payment adds the txHash).
 import PDFDocument from "pdfkit";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { emitEvent } from "@/lib/events/emit";
 import { toDecimalString } from "@/lib/money/amount";
 import { presentSettlement } from "@/lib/settlements/present";

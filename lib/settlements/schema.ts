@@ -1,7 +1,7 @@
 // Settlement batches (decisions.md "Settlements (batches)"): shapes and endpoints.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listOf, listQuery } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listOf, listQuery } from "@/lib/platform/paging/pagination";
 import { cryptoDestination } from "@/lib/crypto-assets/schema";
 
 export const SETTLEMENT_STATUSES = ["closed", "paid", "failed"] as const;

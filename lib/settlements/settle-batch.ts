@@ -2,11 +2,11 @@
 // out: the net leaves the books, the fee is earned; recipe settlementPaid) or failed (the gross
 // goes back to `available`; settlementFailed). Both render the receipt again. A second payment is
 // 409 settlement_already_paid; a failed batch changes no more.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { bindOnNextTransition } from "@/lib/http/idempotency";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
 import { settlementFailed, settlementPaid, type Posting } from "@/lib/ledger/recipes";
-import type { Tx } from "@/lib/db";
+import type { Tx } from "@/lib/platform/db";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentSettlement } from "@/lib/settlements/present";
 import type { Environment } from "@/lib/generated/prisma/enums";

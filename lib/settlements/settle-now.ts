@@ -3,10 +3,10 @@
 // still-pending payment of the key's merchant (of its shop, for a shop-bound key) to `available`
 // now, through the same recipe as the daily job (lib/jobs/settle-balances.ts); nothing else
 // differs. Sandbox only: the gate answers production_key_refused elsewhere (policy `settleNow`).
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { settleTransactions } from "@/lib/jobs/settle-balances";
 import { getBalance } from "@/lib/ledger/get-balance";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 /** Enough for any sandbox day; a larger backlog settles over a second press. */
 const LIMIT = 1000;

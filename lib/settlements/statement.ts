@@ -4,7 +4,7 @@
 // fees, failed batches returned…), with counts and USD totals. Read from the ledger inside the
 // closing transaction, under the ledger lock: the lines add up to exactly the gross the batch
 // takes (the previous close emptied `available`; the first batch starts from the beginning).
-import type { Tx } from "@/lib/db";
+import type { Tx } from "@/lib/platform/db";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type StatementLine = { kind: string; count: number; amountUsd: string };

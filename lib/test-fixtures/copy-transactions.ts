@@ -3,7 +3,7 @@
 // them: one INSERT … SELECT per call, every column the template's unless `over` gives an SQL
 // expression for it. Written through `transactions`' own triggers (the payment rollups count them
 // as they would count payments made one by one).
-import { sql } from "@/lib/db";
+import { sql } from "@/lib/platform/db";
 
 let columns: Promise<string[]> | null = null;
 

@@ -4,9 +4,9 @@
 // the business endpoints exist; it is not part of the public API or its OpenAPI document.
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { singleton } from "@/lib/singleton";
-import { AppError } from "@/lib/errors";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { singleton } from "@/lib/platform/singleton";
+import { AppError } from "@/lib/platform/errors";
 
 const counters = singleton("test-fixture-counters", () => new Map<string, number>());
 

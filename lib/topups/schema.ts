@@ -1,7 +1,7 @@
 // Crypto top-ups of the payout balance (decisions.md "Crypto top-ups of the payout balance").
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listOf, listQuery } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listOf, listQuery } from "@/lib/platform/paging/pagination";
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
 
 export const TOPUP_STATUSES = ["awaiting_funds", "credited", "expired"] as const;

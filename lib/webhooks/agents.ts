@@ -6,7 +6,7 @@
 // used pools are closed beyond MAX_POOLS destinations.
 import http from "node:http";
 import https from "node:https";
-import { singleton } from "@/lib/singleton";
+import { singleton } from "@/lib/platform/singleton";
 import type { OutboundPolicy } from "@/lib/webhooks/url-policy";
 
 const IDLE_MS = 4_000;

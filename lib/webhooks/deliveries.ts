@@ -1,9 +1,9 @@
 // The delivery log and replay, and the managed inbox's list.
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { findSubscription } from "@/lib/webhooks/subscriptions";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
 
 export function presentDelivery(d: WebhookDelivery, payload: unknown) {

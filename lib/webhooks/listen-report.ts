@@ -1,12 +1,12 @@
 // What the laptop's endpoint answered to a delivery `listen` forwarded: it becomes the delivery's
 // last answer in the listen inbox's log (succeeded on a 2xx, failed otherwise; a replay forwards
 // it again).
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { presentDelivery } from "@/lib/webhooks/deliveries";
 import { listenSubscription } from "@/lib/webhooks/listen-stream";
 import { RESPONSE_LIMIT } from "@/lib/webhooks/outbound";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 
 export async function reportListenResult(auth: AuthContext, deliveryId: string, input: { status: number | null; body: string; durationMs: number; forwardedTo: string }) {
   const s = await listenSubscription(auth);

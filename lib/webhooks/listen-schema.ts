@@ -2,7 +2,7 @@
 // key opens a stream of the deliveries its listen inbox receives, and reports what the local
 // endpoint answered to each one.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { EVENT_TYPES } from "@/lib/events/emit";
 import { delivery } from "@/lib/webhooks/schema";
 

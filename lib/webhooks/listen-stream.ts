@@ -4,15 +4,15 @@
 // messages and hands each one over exactly as it was signed, so the laptop's receiver verifies
 // it as it would in production, with no inbound port on the laptop.
 import { randomBytes } from "node:crypto";
-import { db, sql } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { seal } from "@/lib/crypto/secret-box";
-import { isDraining } from "@/lib/lifecycle";
+import { db, sql } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { seal } from "@/lib/platform/crypto/secret-box";
+import { isDraining } from "@/lib/platform/lifecycle";
 import { EVENT_TYPES } from "@/lib/events/emit";
 import { inboxUrl, signingSecrets } from "@/lib/webhooks/subscriptions";
 import { standardSignature } from "@/lib/webhooks/sign";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { WebhookSubscription } from "@/lib/generated/prisma/client";
 
 /** Marks the listen inbox among the merchant's managed subscriptions (its URL is ours). */

@@ -1,8 +1,8 @@
 // The managed inbox: a service-hosted receiver per managed subscription. It verifies each
 // delivery exactly as a merchant's receiver would (signature, timestamp tolerance), then stores it.
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
+import { db } from "@/lib/platform/db";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
 import { signingSecrets } from "@/lib/webhooks/subscriptions";
 import { verifySignature } from "@/lib/webhooks/sign";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/platform/paging/pagination";
 import { EVENT_TYPES } from "@/lib/events/emit";
 
 const eventName = z.enum([...EVENT_TYPES, "*"]);

@@ -6,7 +6,7 @@
 //   space-separated "v1,<base64 HMAC-SHA256 of "<id>.<t>.<raw body>">", one per active secret,
 //   keyed with the bytes the secret's base64 part after `whsec_` encodes.
 import { createHmac } from "node:crypto";
-import { safeEqual } from "@/lib/crypto/hash";
+import { safeEqual } from "@/lib/platform/crypto/hash";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 

@@ -2,7 +2,7 @@
 // so what a delivery signs with is always the secret the row holds now.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { seal } from "@/lib/crypto/secret-box";
+import { seal } from "@/lib/platform/crypto/secret-box";
 import { signingSecrets } from "@/lib/webhooks/subscriptions";
 
 test("signing secrets follow the row: the current one, a rotated one, the previous one only within its grace", () => {

@@ -4,17 +4,17 @@
 // keys alone see and change it, and it receives that shop's events (and the merchant's own). One
 // made with a merchant-wide credential (or the dashboard) covers every shop, unless `shopId` names one.
 import { randomBytes } from "node:crypto";
-import { db } from "@/lib/db";
-import { config } from "@/lib/config";
-import { singleton } from "@/lib/singleton";
-import { rememberBounded } from "@/lib/cache/bounded";
-import { newId } from "@/lib/ids";
-import { AppError } from "@/lib/errors";
-import { open, seal } from "@/lib/crypto/secret-box";
-import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { config } from "@/lib/platform/config";
+import { singleton } from "@/lib/platform/singleton";
+import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { newId } from "@/lib/platform/ids";
+import { AppError } from "@/lib/platform/errors";
+import { open, seal } from "@/lib/platform/crypto/secret-box";
+import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
-import { inBoundTransaction } from "@/lib/http/idempotency";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import { inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
 import type { WebhookSubscription } from "@/lib/generated/prisma/client";
 

@@ -9,8 +9,8 @@
 // (lib/webhooks/outbound.ts), so a second DNS answer cannot swap it.
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { AppError } from "@/lib/errors";
-import { config } from "@/lib/config";
+import { AppError } from "@/lib/platform/errors";
+import { config } from "@/lib/platform/config";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export type AddressClass = { address: string; range: string };

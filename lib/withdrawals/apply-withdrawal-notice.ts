@@ -3,8 +3,8 @@
 // withdrawals go to the provider; anything else under that reference is unknown to it. Through
 // the same kernel transitions as the status job and the sandbox, so whichever arrives first wins
 // and the others change nothing. `before` records the notice id in the applying transaction.
-import { db, type Tx } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { db, type Tx } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { completeWithdrawal, failWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 
 type Notice = { reference: string } & ({ status: "completed"; txHash: string } | { status: "failed"; reason: string });

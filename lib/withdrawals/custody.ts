@@ -7,7 +7,7 @@
 // (401 bad_signature during a secret rotation, 403 from an allow-list, a bare 404 from a proxy)
 // says nothing about the transfer, which may have left: it is unknown, asked again later.
 import { createHmac } from "node:crypto";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { toDecimalString } from "@/lib/money/amount";
 import type { Withdrawal } from "@/lib/generated/prisma/client";
 

@@ -1,6 +1,6 @@
 // GET /me/withdrawals and /me/withdrawals/{id}: scoped by merchant and environment.
-import { db } from "@/lib/db";
-import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
+import { db } from "@/lib/platform/db";
+import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
 import { findOwnedWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import type { Environment, WithdrawalStatus } from "@/lib/generated/prisma/enums";

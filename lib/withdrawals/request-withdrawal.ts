@@ -5,23 +5,23 @@
 // provider is asked with our id (decisions.md "Money leaves at most once"): completed ends it,
 // an explicit refusal fails it (amount and fee back), anything else leaves it `processing` for
 // the status job (lib/jobs/check-withdrawal-status.ts). The sandbox calls nobody.
-import { db } from "@/lib/db";
-import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { db } from "@/lib/platform/db";
+import { config } from "@/lib/platform/config";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { bucketTotals } from "@/lib/ledger/post";
 import { withdrawalRequested } from "@/lib/ledger/recipes";
 import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
-import { bindIdempotency } from "@/lib/http/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
 import { checkDestination, findDestination } from "@/lib/crypto-assets/settlement-destination";
 import { custodyConfigured, sendWithdrawal } from "@/lib/withdrawals/custody";
 import { completeWithdrawal, failWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
 import type { z } from "zod";
-import type { AuthContext } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Withdrawal } from "@/lib/generated/prisma/client";
 import type { createWithdrawalBody } from "@/lib/withdrawals/schema";
 

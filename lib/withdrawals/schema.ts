@@ -1,7 +1,7 @@
 // Withdrawals (decisions.md "Withdrawals"): shapes and endpoints.
 import { z } from "zod";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import { listOf, listQuery } from "@/lib/http/pagination";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { listOf, listQuery } from "@/lib/platform/paging/pagination";
 import { cryptoDestination, setDestinationBody } from "@/lib/crypto-assets/schema";
 
 export const WITHDRAWAL_STATUSES = ["processing", "completed", "failed"] as const;

@@ -2,9 +2,9 @@
 // the fee is earned; recipe withdrawalCompleted, `withdrawal.completed`) or failed (amount and fee
 // back to available; withdrawalFailed, `withdrawal.failed`). Both are idempotent: a second
 // outcome for an ended withdrawal changes nothing (a custody notice or status check repeated).
-import { db, type Tx } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { bindOnNextTransition } from "@/lib/http/idempotency";
+import { db, type Tx } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
 import { withdrawalCompleted, withdrawalFailed } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentWithdrawal } from "@/lib/withdrawals/present";

@@ -9,7 +9,7 @@
 // - routes by the build's app-paths manifest: static segments before [param] before [...rest];
 // - decodes path segments (a malformed percent-escape goes to Next, whose proxy.ts answers the
 //   contract's JSON 400);
-// - stamps the socket's peer into PEER_HEADER (lib/http/client-ip.ts), overwriting the client's;
+// - stamps the socket's peer into PEER_HEADER (lib/platform/http/client-ip.ts), overwriting the client's;
 // - gives the handler a Request whose body streams from the socket, and an AbortSignal that
 //   fires when the client goes away (the listen stream ends on it);
 // - writes the Response back with backpressure, streams included, and drains an unread body so
@@ -24,10 +24,10 @@ import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-// The one error table (lib/errors.ts has no app imports, so a second instance of it here is harmless).
-import { AppError, toEnvelope } from "../../lib/errors.ts";
+// The one error table (lib/platform/errors.ts has no app imports, so a second instance of it here is harmless).
+import { AppError, toEnvelope } from "../../lib/platform/errors.ts";
 
-/** lib/http/client-ip.ts PEER_HEADER (not imported: that module is the app's, loaded by Next's bundle). */
+/** lib/platform/http/client-ip.ts PEER_HEADER (not imported: that module is the app's, loaded by Next's bundle). */
 const PEER_HEADER = "x-lp-peer-address";
 const FAST_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 // An API path with ordinary segments: no trailing slash, no empty, "." or ".." segment.
@@ -38,9 +38,9 @@ const BUYER_PAGES = new Set(["/checkout/[token]/route", "/pay/[provider]/[txId]/
 const HOST = /^[\w.-]+(?::\d{1,5})?$|^\[[\da-f:.]+\](?::\d{1,5})?$/i;
 const BUYER_PATH = /^\/(?:checkout|pay|c|qr)(?:\/(?!\.\.?(?:\/|$))[^/?#]+)+$/;
 
-/** lib/http/handler.ts PLAIN_IO: a handler that takes a PlainRequest, and its plain answer. */
+/** lib/platform/http/handler.ts PLAIN_IO: a handler that takes a PlainRequest, and its plain answer. */
 const PLAIN_IO = Symbol.for("latam-payments.plain-io");
-/** lib/http/body.ts DIRECT_BODY: a PlainRequest's body read off the socket, no web stream. */
+/** lib/platform/http/body.ts DIRECT_BODY: a PlainRequest's body read off the socket, no web stream. */
 const DIRECT_BODY = Symbol.for("latam-payments.direct-body");
 type PlainAnswer = { [PLAIN_IO]: true; status: number; headers: Record<string, string>; body: string | Uint8Array };
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -160,7 +160,7 @@ class PlainHeaders {
 }
 
 /**
- * What a route() handler reads of its request (lib/http/handler.ts PLAIN_IO): method, URL,
+ * What a route() handler reads of its request (lib/platform/http/handler.ts PLAIN_IO): method, URL,
  * headers (with the peer and forwarded headers Next would add), a signal made only when read and
  * a body stream made only when read. No Web Request, Headers or AbortSignal per request.
  */
@@ -191,7 +191,7 @@ export class PlainRequest {
     return this.stream?.stream ?? null;
   }
   /**
-   * The body's bytes, at most `limit` (lib/http/body.ts DIRECT_BODY), read off the socket: null
+   * The body's bytes, at most `limit` (lib/platform/http/body.ts DIRECT_BODY), read off the socket: null
    * past the limit, the rest thrown away so the connection can carry the next request. Undefined
    * when the body was already taken as a stream (it is read from there).
    */
@@ -301,7 +301,7 @@ async function writeResponse(response: Response | PlainAnswer, res: ServerRespon
     res.end();
     return;
   }
-  // A JSON answer is one finished string (lib/http/handler.ts): read it whole and send it with its
+  // A JSON answer is one finished string (lib/platform/http/handler.ts): read it whole and send it with its
   // length in one write, instead of a chunked stream read a chunk at a time (two reads, a chunk,
   // the terminator). Anything else (files, exports, event streams) streams as it comes.
   if (/^application\/json/i.test(response.headers.get("content-type") ?? "") && !response.headers.has("content-encoding")) {
@@ -396,7 +396,7 @@ export function createApiDispatch(root: string, log: (s: string) => void): ApiDi
       const loadedHandlers = load(found.route);
       const handlers = loadedHandlers instanceof Promise ? await loadedHandlers : loadedHandlers;
       const handler = handlers[method];
-      // A route module always exports all five (lib/http/handler.ts methods()); a hand-written one may not.
+      // A route module always exports all five (lib/platform/http/handler.ts methods()); a hand-written one may not.
       if (!handler) throw new Error(`${found.route.page} exports no ${method}`);
       const ctx = { params: Promise.resolve(found.params) };
       if (PLAIN_IO in handler) {

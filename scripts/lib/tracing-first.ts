@@ -3,6 +3,6 @@
 import path from "node:path";
 
 if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
-  const { startTracing } = await import(path.resolve(import.meta.dirname, "../../lib/telemetry/tracing.ts"));
+  const { startTracing } = await import(path.resolve(import.meta.dirname, "../../lib/platform/telemetry/tracing.ts"));
   startTracing();
 }

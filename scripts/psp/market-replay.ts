@@ -10,7 +10,7 @@ import { FRESH, evidenceOf, probeDue, watchBuckets, type Bucket, type Memory, ty
 export const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
 /** `probe`: a fallen provider's probe schedule, in payments (none: no probes, no restore of its history; the earlier algorithm). */
 export type ReplayVariant = { name: string; algorithm: Algorithm; halfLife: number; threshold: number; exploration: number; legacy?: boolean; probe?: ProbeConfig };
-/** The shipped settings, in payments (lib/config.ts turns them into time). */
+/** The shipped settings, in payments (lib/platform/config.ts turns them into time). */
 export const CHOSEN: ReplayVariant = { name: "IDS + change detector + probes of a fallen provider, no random exploration (shipped)", algorithm: "ids", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 30, maxIntervalMs: 120 } };
 
 /**

@@ -10,7 +10,7 @@ import path from "node:path";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { verifyWebhook, WebhookVerificationError } from "../src/index.ts";
 import { api, newMerchant, waitFor, API_URL, listenLocal } from "../../e2e/api/helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const CLI = path.resolve(import.meta.dirname, "../src/cli.ts");
 const BASE = `${API_URL}/api/v1`;

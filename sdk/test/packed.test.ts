@@ -10,7 +10,7 @@ import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { newMerchant, API_URL } from "../../e2e/api/helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(os.tmpdir(), "sdk-packed-"));

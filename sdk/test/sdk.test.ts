@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { createClient, unwrap, ApiError, verifyWebhook, WebhookVerificationError } from "../src/index.ts";
 import { newMerchant, waitFor, API_URL, listenLocal } from "../../e2e/api/helpers.ts";
-import { db } from "@/lib/db";
+import { db } from "@/lib/platform/db";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 
 const BASE = `${API_URL}/api/v1`;

@@ -2,8 +2,8 @@
 // The signed-in user's own account: two-factor enrollment and the password. A use case that bumps
 // the user's session version (every other session ends) is followed by continueSession, so the
 // session that made the change goes on.
-import { AppError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/validation";
+import { AppError } from "@/lib/platform/errors";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { continueSession, currentDashboard, dashboardOrThrow } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { changePasswordBody, codeBody } from "@/lib/accounts/schema";

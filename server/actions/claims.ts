@@ -1,6 +1,6 @@
 "use server";
 // A chargeback's actions: concede it, or (sandbox) decide it.
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";

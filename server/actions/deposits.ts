@@ -1,12 +1,12 @@
 "use server";
 // Deposit accounts (CLABEs): a sandbox deposit from a payer.
-import { parseWith } from "@/lib/http/validation";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow, withShop } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
 import { simulateDepositBody } from "@/lib/deposits/schema";
 import { simulateDeposit } from "@/lib/deposits/simulate-deposit";
-import { replayDeposit } from "@/lib/http/replays";
+import { replayDeposit } from "@/lib/replays";
 import { amountField, optionalText } from "@/server/actions/form-fields";
 
 export async function simulateDepositAction(accountId: string, input: { amount?: string; payerName?: string; payerBank?: string; payerDocument?: string; trackingKey?: string; reference?: string }, formKey?: string) {

@@ -1,9 +1,9 @@
 "use server";
 // A payment's actions: refund, sandbox outcomes, and the developers page's test payment through
 // scripted providers. Each passes the gate with the permission the matching API endpoint names
-// (`dashboardOrThrow`, lib/auth/policy.ts) and calls the same lib/ use case as the API.
-import { AppError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/validation";
+// (`dashboardOrThrow`, lib/platform/auth/policy.ts) and calls the same lib/ use case as the API.
+import { AppError } from "@/lib/platform/errors";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow, withShop } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
@@ -14,7 +14,7 @@ import { createPaymentBody, SIMULATE_ACTIONS } from "@/lib/payments/schema";
 import { createPayment } from "@/lib/payments/create-payment";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
-import { replayRefund } from "@/lib/http/replays";
+import { replayRefund } from "@/lib/replays";
 import { amountField } from "@/server/actions/form-fields";
 
 export async function refundAction(paymentId: string, input: { amount?: string; reason?: string }, formKey?: string) {

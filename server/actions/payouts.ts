@@ -1,7 +1,7 @@
 "use server";
 // Payouts: funding the payout balance (sandbox funds, transfer from pay-in, currency swap),
 // sending a payout, and (sandbox) its outcome.
-import { parseWith } from "@/lib/http/validation";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
@@ -11,7 +11,7 @@ import { transferToPayout } from "@/lib/payouts/transfer-to-payout";
 import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
 import { sendPayout } from "@/lib/payouts/send-payout";
 import { simulatePayout } from "@/lib/payouts/simulate-payout";
-import { replayFunding, replayPayout, replaySwap, replayTransfer } from "@/lib/http/replays";
+import { replayFunding, replayPayout, replaySwap, replayTransfer } from "@/lib/replays";
 import { amountField, optionalText } from "@/server/actions/form-fields";
 
 export async function fundSandboxAction(input: { currency?: string; amount?: string }, formKey?: string) {

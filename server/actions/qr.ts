@@ -1,7 +1,7 @@
 "use server";
 // The counter charge (QR orders of the merchant's first shop, a registered QR establishment).
-import { AppError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/validation";
+import { AppError } from "@/lib/platform/errors";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow, withShop } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";

@@ -1,9 +1,9 @@
 "use server";
 // The routing page's server actions: save the rules (PUT /me/routing's use case, its schema and
 // its permission) and preview where a payment would go.
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { runAction } from "@/lib/dashboard/action-result";
-import { parseWith } from "@/lib/http/validation";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow, withShop } from "@/server/dashboard";
 import { putRoutingBody } from "@/lib/routing/schema";
 import { previewRouting, putRouting } from "@/lib/routing/rules";

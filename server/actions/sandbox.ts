@@ -7,7 +7,7 @@ import { z } from "zod";
 import { dashboardOrThrow, withShop } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
-import { parseWith } from "@/lib/http/validation";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { settleNow } from "@/lib/settlements/settle-now";
 import { registerSandboxEstablishment } from "@/lib/qr/establishments";
 

@@ -4,8 +4,8 @@
 import { cookies } from "next/headers";
 import { AuthError } from "next-auth";
 import { signIn, signOut, SESSION_MAX_AGE_S } from "@/auth";
-import { AppError } from "@/lib/errors";
-import { config } from "@/lib/config";
+import { AppError } from "@/lib/platform/errors";
+import { config } from "@/lib/platform/config";
 import { ENV_COOKIE, dashboardOrThrow } from "@/server/dashboard";
 import { runAction, type ActionResult } from "@/lib/dashboard/action-result";
 

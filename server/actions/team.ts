@@ -1,10 +1,10 @@
 "use server";
 // The team (owners only: manageTeam) and accepting an invite (no session: the link's token is
 // the credential).
-import { parseWith } from "@/lib/http/validation";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { headers } from "next/headers";
 import { continueSession, dashboardOrThrow } from "@/server/dashboard";
-import { clientIp } from "@/lib/http/client-ip";
+import { clientIp } from "@/lib/platform/http/client-ip";
 import { onceForForm } from "@/lib/dashboard/once";
 import { runAction } from "@/lib/dashboard/action-result";
 import { acceptInviteBody, inviteBody, roleBody } from "@/lib/accounts/schema";

@@ -1,6 +1,6 @@
 "use server";
 // Top-ups: a deposit address for stablecoins to the payout USD balance, and (sandbox) a deposit to it.
-import { parseWith } from "@/lib/http/validation";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";

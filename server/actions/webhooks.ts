@@ -1,6 +1,6 @@
 "use server";
 // Webhook subscriptions: create (the signing secret shown once), update, delete, rotate, replay.
-import { parseWith } from "@/lib/http/validation";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { createWebhookBody, updateWebhookBody } from "@/lib/webhooks/schema";

@@ -1,7 +1,7 @@
 "use server";
 // Withdrawals of available pay-in USD to a crypto destination, and (sandbox) their outcome.
-import { AppError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/validation";
+import { AppError } from "@/lib/platform/errors";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";

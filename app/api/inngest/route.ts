@@ -1,10 +1,10 @@
 // Inngest's serve endpoint, active only with JOBS_DRIVER=inngest (otherwise the in-process
 // ticker runs the same jobs and this path is a JSON 404).
 import { serve } from "inngest/next";
-import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/handler";
-import { newId } from "@/lib/ids";
+import { config } from "@/lib/platform/config";
+import { AppError } from "@/lib/platform/errors";
+import { errorResponse } from "@/lib/platform/http/handler";
+import { newId } from "@/lib/platform/ids";
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
 

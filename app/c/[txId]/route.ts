@@ -1,7 +1,7 @@
 // GET /c/{txId}: the hosted-checkout link of a transaction; a 307 to its payment page. A
 // `locale` follows the buyer onto our own pages (the sandbox provider's); it is never sent to
 // another host.
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { paymentPageOf } from "@/lib/checkout/payment-link";
 
 export async function GET(req: Request, ctx: { params: Promise<{ txId: string }> }) {

@@ -19,7 +19,7 @@ import { Button } from "@/components/ui/button";
 import { Money } from "@/components/ui/money";
 import { recipientSchema } from "@/lib/payouts/schema";
 import { BANK_ACCOUNT_TYPES, DOC_TYPES_BY_COUNTRY, PIX_DOCUMENT_TYPES, PIX_KEY_TYPES, SPEI_DOCUMENT_TYPES, recipientIssues } from "@/lib/payouts/recipient";
-import { formatPath } from "@/lib/http/validation";
+import { formatPath } from "@/lib/platform/contract/validation";
 
 export type PayoutMethodRow = { id: string; name: string; currency: string; country: string; rail: string; funded: boolean; currencyAvailable: number };
 

@@ -5,7 +5,7 @@ import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table, Td, Th } from "@/components/ui/table";
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatDateTime } from "@/lib/platform/format/date-time";
 import type { ShopSummary } from "@/lib/merchants/list-shops";
 
 const ENV_LABEL = { sandbox: "Sandbox", production: "Production" } as const;

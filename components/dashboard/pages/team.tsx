@@ -11,7 +11,7 @@ import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { useTimes } from "@/components/ui/time-zone";
-import { ROLES } from "@/lib/auth/policy";
+import { ROLES } from "@/lib/platform/auth/policy";
 import { ROLE_LABELS } from "@/components/dashboard/payment-labels";
 
 type Member = { id: string; email: string; role: string; twoFactor: boolean; invite: "pending" | "expired" | null; createdAt: string };

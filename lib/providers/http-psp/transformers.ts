@@ -18,7 +18,7 @@
 // Notices: `X-Provider-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
 // keyed with the provider's NOTICE secret (never the secret our own calls carry).
 import { createHmac } from "node:crypto";
-import { safeEqual } from "@/lib/crypto/hash";
+import { safeEqual } from "@/lib/platform/crypto/hash";
 import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeRequest, NoticeCheck, PayoutRequest, PayoutStatus, ProviderStatus, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 /** Notices whose signed time is further than this from ours are refused (replays of old notices). */

@@ -3,8 +3,8 @@
 // confirmed by the sandbox's own schedule (lib/jobs/run-scheduled-actions.ts, payout simulate),
 // so every call here "succeeds" and every status is the one our rows already hold.
 import { createHash } from "node:crypto";
-import { config } from "@/lib/config";
-import { randomBase62 } from "@/lib/ids";
+import { config } from "@/lib/platform/config";
+import { randomBase62 } from "@/lib/platform/ids";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 

@@ -1,8 +1,8 @@
 // Auth.js' own endpoints (session, csrf, sign-out form posts; its POSTs check its CSRF token).
-// Its POSTs are unauthenticated form posts: bounded like the buyer pages' (lib/http/body.ts).
+// Its POSTs are unauthenticated form posts: bounded like the buyer pages' (lib/platform/http/body.ts).
 import { NextRequest } from "next/server";
 import { handlers } from "@/auth";
-import { NOTICE_BODY_LIMIT, boundedRead, readBodyBytes } from "@/lib/http/body";
+import { NOTICE_BODY_LIMIT, boundedRead, readBodyBytes } from "@/lib/platform/http/body";
 
 export const { GET } = handlers;
 

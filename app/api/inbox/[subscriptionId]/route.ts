@@ -1,8 +1,8 @@
 // The managed inbox's receiving URL (not part of the merchant API): signed deliveries only.
 import { z } from "zod";
-import { methods, route } from "@/lib/http/handler";
-import { NOTICE_BODY_LIMIT, readBody } from "@/lib/http/body";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { methods, route } from "@/lib/platform/http/handler";
+import { NOTICE_BODY_LIMIT, readBody } from "@/lib/platform/http/body";
+import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { receiveInboxDelivery } from "@/lib/webhooks/receive-inbox";
 
 const inboxEndpoint = defineEndpoint({

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listClaimsEndpoint } from "@/lib/claims/schema";
 import { listClaims } from "@/lib/claims/list-claims";
 

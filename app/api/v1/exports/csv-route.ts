@@ -1,5 +1,5 @@
 // The handler of each GET /exports/<resource>.csv route: the streamed CSV as a download.
-import { route } from "@/lib/http/handler";
+import { route } from "@/lib/platform/http/handler";
 import { EXPORT_ENDPOINTS } from "@/lib/exports/schema";
 import { exportCsv } from "@/lib/exports/export-csv";
 import type { ExportName } from "@/lib/exports/resources";

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { meEndpoint } from "@/lib/merchants/schema";
 import { merchantIdentity } from "@/lib/merchants/get-identity";
 

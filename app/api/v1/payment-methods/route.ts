@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listPaymentMethodsEndpoint } from "@/lib/catalog/schema";
 import { listPaymentMethods } from "@/lib/catalog/list-payment-methods";
 

@@ -1,11 +1,11 @@
 // Handlers shared by /payments and its legacy alias /transactions.
-import { route } from "@/lib/http/handler";
-import { clientIp } from "@/lib/http/client-ip";
+import { route } from "@/lib/platform/http/handler";
+import { clientIp } from "@/lib/platform/http/client-ip";
 import { createPayment } from "@/lib/payments/create-payment";
 import { getPayment, listPaymentsAnswer } from "@/lib/payments/list-payments";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
-import { replayPayment } from "@/lib/http/replays";
+import { replayPayment } from "@/lib/replays";
 import type { createPaymentEndpoint, getPaymentEndpoint, listPaymentsEndpoint } from "@/lib/payments/schema";
 
 export const createHandler = (endpoint: typeof createPaymentEndpoint) =>

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listSettlementsEndpoint } from "@/lib/settlements/schema";
 import { listSettlements } from "@/lib/settlements/list-settlements";
 

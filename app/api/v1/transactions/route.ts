@@ -1,4 +1,4 @@
-import { methods } from "@/lib/http/handler";
+import { methods } from "@/lib/platform/http/handler";
 import { createTransactionEndpoint, listTransactionsEndpoint } from "@/lib/payments/schema";
 import { createHandler, listHandler } from "../payments/handlers";
 

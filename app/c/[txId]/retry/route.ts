@@ -2,8 +2,8 @@
 // the successor session and sends the buyer to it (303); when the payment cannot be retried,
 // back to its result page, which says why. The document the buyer typed for the failed payment
 // (kept in their browser) fills the new page's field.
-import { config } from "@/lib/config";
-import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
+import { config } from "@/lib/platform/config";
+import { crossSiteRefused, isCrossSite } from "@/lib/platform/http/cross-site";
 import { createSuccessorSession } from "@/lib/checkout/create-successor";
 import { TX_ID } from "@/lib/payments/ids";
 import { keptDocument, typedDocumentCookie } from "@/server/checkout-form";

@@ -3,15 +3,15 @@
 // rejected pick: 303 back to the page with the error code and field and `#<field>` (the page
 // focuses it); the typed document comes back in a short-lived cookie, never in the URL. A bad
 // document is `document_invalid`, an absent one `document_missing`.
-import { AppError } from "@/lib/errors";
-import { clientIp } from "@/lib/http/client-ip";
-import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
-import { boundedRead, readFormData } from "@/lib/http/body";
-import { log } from "@/lib/log";
+import { AppError } from "@/lib/platform/errors";
+import { clientIp } from "@/lib/platform/http/client-ip";
+import { crossSiteRefused, isCrossSite } from "@/lib/platform/http/cross-site";
+import { boundedRead, readFormData } from "@/lib/platform/http/body";
+import { log } from "@/lib/platform/log";
 import { selectMethodBody } from "@/lib/checkout/schema";
 import { selectCheckoutMethod } from "@/lib/checkout/select-method";
 import { sessionPageUrl } from "@/lib/checkout/present";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { keptDocumentCookie, typedDocumentCookie } from "@/server/checkout-form";
 
 function seeOther(location: string, ...cookies: string[]): Response {

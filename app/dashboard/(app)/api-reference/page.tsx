@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { config } from "@/lib/config";
-import { singleton } from "@/lib/singleton";
+import { config } from "@/lib/platform/config";
+import { singleton } from "@/lib/platform/singleton";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { requireDashboard } from "@/server/dashboard";
 import { ApiReference, type OpenApiDocument } from "@/components/dashboard/api-reference";

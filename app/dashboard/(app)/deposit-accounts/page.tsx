@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { requireDashboard, withShop } from "@/server/dashboard";
 import { listDepositAccounts } from "@/lib/deposits/list-accounts";
 import { listAccountsQuery } from "@/lib/deposits/schema";
-import { parseWith } from "@/lib/http/validation";
-import { AppError } from "@/lib/errors";
+import { parseWith } from "@/lib/platform/contract/validation";
+import { AppError } from "@/lib/platform/errors";
 import { DepositAccountsView } from "@/components/dashboard/pages/deposit-accounts";
 
 export const metadata: Metadata = { title: "Deposit accounts · Dashboard" };

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { requireDashboard } from "@/server/dashboard";
 import { listPayments } from "@/lib/payments/list-payments";
 import { listPaymentsQuery } from "@/lib/payments/schema";
-import { parseWith } from "@/lib/http/validation";
-import { AppError } from "@/lib/errors";
+import { parseWith } from "@/lib/platform/contract/validation";
+import { AppError } from "@/lib/platform/errors";
 import { PaymentsView } from "@/components/dashboard/pages/payments";
 
 export const metadata: Metadata = { title: "Payments · Dashboard" };

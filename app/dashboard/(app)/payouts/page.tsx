@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requireDashboard } from "@/server/dashboard";
 import { loadDashboardData } from "@/server/dashboard-loaders";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { PayoutsView } from "@/components/dashboard/pages/payouts";
 
 export const metadata: Metadata = { title: "Payouts · Dashboard" };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireDashboard, withShop } from "@/server/dashboard";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { findEstablishment } from "@/lib/qr/establishments";
 import { presentEstablishment } from "@/lib/qr/present";
 import { listQrOrders } from "@/lib/qr/orders";

@@ -5,7 +5,7 @@ import { listSecurityEvents } from "@/lib/accounts/list-security-events";
 import { Card, PageHeader } from "@/components/ui/card";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatDateTime } from "@/lib/platform/format/date-time";
 
 export const metadata: Metadata = { title: "Security · Dashboard" };
 

@@ -1,9 +1,9 @@
 // Live data for the dashboard's TanStack queries (GET only; mutations are server actions). The
 // session decides merchant and environment through the gate (permission "read"); the loaders are
 // declared once in server/dashboard-loaders.ts, with the types the client hook reads.
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { errorResponse } from "@/lib/http/handler";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { errorResponse } from "@/lib/platform/http/handler";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { isResource, loadDashboardData } from "@/server/dashboard-loaders";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getClaimEndpoint } from "@/lib/claims/schema";
 import { getClaim } from "@/lib/claims/get-claim";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getEventEndpoint } from "@/lib/events/schema";
 import { getEvent } from "@/lib/events/list-events";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getBalanceEndpoint } from "@/lib/ledger/schema";
 import { getBalance } from "@/lib/ledger/get-balance";
 

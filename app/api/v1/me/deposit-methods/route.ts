@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listDepositMethodsEndpoint } from "@/lib/deposits/schema";
 import { listDepositMethods } from "@/lib/deposits/list-methods";
 

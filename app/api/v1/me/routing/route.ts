@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getRoutingEndpoint, putRoutingEndpoint } from "@/lib/routing/schema";
 import { getRouting, putRouting } from "@/lib/routing/rules";
 

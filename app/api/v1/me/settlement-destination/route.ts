@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getDestinationEndpoint, setDestinationEndpoint } from "@/lib/crypto-assets/schema";
 import { getSettlementDestination, setSettlementDestination } from "@/lib/crypto-assets/settlement-destination";
 

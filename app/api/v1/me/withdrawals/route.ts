@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { createWithdrawalEndpoint, listWithdrawalsEndpoint } from "@/lib/withdrawals/schema";
 import { replayWithdrawal, requestWithdrawal } from "@/lib/withdrawals/request-withdrawal";
 import { listWithdrawals } from "@/lib/withdrawals/list-withdrawals";

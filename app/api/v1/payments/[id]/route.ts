@@ -1,4 +1,4 @@
-import { methods } from "@/lib/http/handler";
+import { methods } from "@/lib/platform/http/handler";
 import { getPaymentEndpoint } from "@/lib/payments/schema";
 import { getHandler } from "../handlers";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getEstablishmentEndpoint } from "@/lib/qr/schema";
 import { getEstablishment } from "@/lib/qr/establishments";
 

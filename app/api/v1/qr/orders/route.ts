@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { createQrOrderEndpoint, listQrOrdersEndpoint } from "@/lib/qr/schema";
 import { createQrOrder, replayQrOrder } from "@/lib/qr/create-order";
 import { listQrOrders } from "@/lib/qr/orders";

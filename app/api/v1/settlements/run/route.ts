@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { runSettlementEndpoint } from "@/lib/settlements/schema";
 import { closeSettlement } from "@/lib/settlements/close-settlement";
 

@@ -1,5 +1,5 @@
-import { config } from "@/lib/config";
-import { methods, route, routeNotFound } from "@/lib/http/handler";
+import { config } from "@/lib/platform/config";
+import { methods, route, routeNotFound } from "@/lib/platform/http/handler";
 import { createSideEffectEndpoint, incrementCounter, readCounter, readSideEffectEndpoint } from "@/lib/test-fixtures/side-effects";
 
 const served = methods({

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
 import { deleteSubscription, findSubscription, presentSubscription, updateSubscription } from "@/lib/webhooks/subscriptions";
 

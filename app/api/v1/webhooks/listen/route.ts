@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listenWebhooksEndpoint } from "@/lib/webhooks/listen-schema";
 import { openListenStream } from "@/lib/webhooks/listen-stream";
 

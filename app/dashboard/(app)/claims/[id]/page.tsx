@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireDashboard } from "@/server/dashboard";
 import { getClaim } from "@/lib/claims/get-claim";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { ClaimDetailView } from "@/components/dashboard/pages/claim-detail";
 
 export const metadata: Metadata = { title: "Refund or chargeback · Dashboard" };

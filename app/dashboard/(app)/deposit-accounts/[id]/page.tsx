@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requireDashboard, withShop } from "@/server/dashboard";
 import { getDepositAccount } from "@/lib/deposits/list-accounts";
 import { listDeposits } from "@/lib/deposits/list-deposits";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { DepositAccountDetailView } from "@/components/dashboard/pages/deposit-account-detail";
 
 export const metadata: Metadata = { title: "Deposit account · Dashboard" };

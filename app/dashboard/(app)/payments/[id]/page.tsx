@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireDashboard } from "@/server/dashboard";
 import { paymentDetail } from "@/lib/dashboard/queries";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { PaymentDetailView } from "@/components/dashboard/pages/payment-detail";
 
 export const metadata: Metadata = { title: "Payment · Dashboard" };

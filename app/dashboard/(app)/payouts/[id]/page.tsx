@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireDashboard } from "@/server/dashboard";
 import { getPayout } from "@/lib/payouts/list-payouts";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { PayoutDetailView } from "@/components/dashboard/pages/payout-detail";
 
 export const metadata: Metadata = { title: "Payout · Dashboard" };

@@ -4,7 +4,7 @@ import { requireDashboard } from "@/server/dashboard";
 import { findSubscription, presentSubscription } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
 import { EVENT_TYPES } from "@/lib/events/emit";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/platform/errors";
 import { WebhookDetailView } from "@/components/dashboard/pages/webhook-detail";
 
 export const metadata: Metadata = { title: "Webhook · Dashboard" };

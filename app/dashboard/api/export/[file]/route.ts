@@ -1,9 +1,9 @@
 // The dashboard's "Export CSV" buttons: the same streamed export as GET /api/v1/exports/…, for the
 // signed-in user's merchant and environment (permission "read", like every dashboard read).
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { errorResponse } from "@/lib/http/handler";
-import { parseWith } from "@/lib/http/validation";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { errorResponse } from "@/lib/platform/http/handler";
+import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { exportCsv } from "@/lib/exports/export-csv";
 import { EXPORT_NAMES, type ExportName } from "@/lib/exports/resources";

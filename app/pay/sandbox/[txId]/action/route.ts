@@ -2,12 +2,12 @@
 // result page, the same page a payment completed from outside leads to (issue 24).
 // The buyer holding the page passes the same gate as a key or a dashboard user (permission
 // simulatePayment: sandbox only, answered with the API's production_key_refused).
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { applySimulation } from "@/lib/payments/simulate-payment";
-import { AppError } from "@/lib/errors";
-import { gate } from "@/lib/auth/gate";
-import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
-import { boundedRead, readFormData } from "@/lib/http/body";
+import { AppError } from "@/lib/platform/errors";
+import { gate } from "@/lib/platform/auth/gate";
+import { crossSiteRefused, isCrossSite } from "@/lib/platform/http/cross-site";
+import { boundedRead, readFormData } from "@/lib/platform/http/body";
 
 export async function POST(req: Request, ctx: { params: Promise<{ txId: string }> }) {
   const { txId } = await ctx.params;

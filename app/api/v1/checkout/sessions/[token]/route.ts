@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getCheckoutSessionEndpoint } from "@/lib/checkout/schema";
 import { getCheckoutSession } from "@/lib/checkout/get-session";
 

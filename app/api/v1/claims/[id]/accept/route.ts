@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { acceptClaimEndpoint } from "@/lib/claims/schema";
 import { acceptChargeback } from "@/lib/claims/decide-chargeback";
 import { getClaim } from "@/lib/claims/get-claim";

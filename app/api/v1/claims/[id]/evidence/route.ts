@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { submitEvidenceEndpoint } from "@/lib/claims/schema";
 import { submitEvidence } from "@/lib/claims/submit-evidence";
 import { getClaim } from "@/lib/claims/get-claim";

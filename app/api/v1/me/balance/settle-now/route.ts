@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { settleNowEndpoint } from "@/lib/ledger/schema";
 import { settleNow } from "@/lib/settlements/settle-now";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getAccountEndpoint } from "@/lib/deposits/schema";
 import { getDepositAccount } from "@/lib/deposits/list-accounts";
 

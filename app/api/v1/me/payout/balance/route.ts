@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getPayoutBalanceEndpoint } from "@/lib/payouts/schema";
 import { getPayoutBalance } from "@/lib/payouts/balances";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listCurrenciesEndpoint } from "@/lib/payouts/schema";
 import { listPayoutCurrencies } from "@/lib/payouts/list-methods";
 

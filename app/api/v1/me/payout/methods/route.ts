@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listMethodsEndpoint } from "@/lib/payouts/schema";
 import { listPayoutMethods } from "@/lib/payouts/list-methods";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { createTopupEndpoint, listTopupsEndpoint } from "@/lib/topups/schema";
 import { createTopup, getTopup, listTopups } from "@/lib/topups/topups";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { getWithdrawal } from "@/lib/withdrawals/list-withdrawals";
 

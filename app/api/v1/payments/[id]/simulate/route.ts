@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { simulatePaymentEndpoint } from "@/lib/payments/schema";
 import { replaySimulation, simulatePayment } from "@/lib/payments/simulate-payment";
 

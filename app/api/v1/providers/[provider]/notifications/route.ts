@@ -1,5 +1,5 @@
-import { methods, route } from "@/lib/http/handler";
-import { NOTICE_BODY_LIMIT, readBody } from "@/lib/http/body";
+import { methods, route } from "@/lib/platform/http/handler";
+import { NOTICE_BODY_LIMIT, readBody } from "@/lib/platform/http/body";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
 import { applyProviderNotice } from "@/lib/providers/apply-notice";
 

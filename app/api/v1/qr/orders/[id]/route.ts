@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getQrOrderEndpoint } from "@/lib/qr/schema";
 import { getQrOrder } from "@/lib/qr/orders";
 

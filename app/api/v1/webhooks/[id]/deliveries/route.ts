@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listDeliveriesEndpoint } from "@/lib/webhooks/schema";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
 

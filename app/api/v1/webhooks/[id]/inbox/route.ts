@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listInboxEndpoint } from "@/lib/webhooks/schema";
 import { listInbox } from "@/lib/webhooks/deliveries";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { rotateSecretEndpoint } from "@/lib/webhooks/schema";
 import { rotateSecret } from "@/lib/webhooks/subscriptions";
 

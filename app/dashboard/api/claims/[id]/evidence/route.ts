@@ -2,10 +2,10 @@
 // signed-in user's merchant and environment. A route rather than a server action: files of up to
 // 5 MiB each, read with the API's bounded multipart reader. Browsers' cross-site posts are
 // refused (Sec-Fetch-Site / Origin); the session cookie is SameSite=Lax as well.
-import { newId } from "@/lib/ids";
-import { errorResponse } from "@/lib/http/handler";
-import { readMultipart, refuseDeclaredOversize } from "@/lib/http/body";
-import { crossSiteRefused, isCrossSite } from "@/lib/http/cross-site";
+import { newId } from "@/lib/platform/ids";
+import { errorResponse } from "@/lib/platform/http/handler";
+import { readMultipart, refuseDeclaredOversize } from "@/lib/platform/http/body";
+import { crossSiteRefused, isCrossSite } from "@/lib/platform/http/cross-site";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { parseEvidenceForm, submitEvidenceEndpoint } from "@/lib/claims/schema";
 import { submitEvidence } from "@/lib/claims/submit-evidence";

@@ -1,7 +1,7 @@
 // The dashboard's "Download receipt": the same PDF as GET /api/v1/settlements/{id}/receipt, for
 // the signed-in user's merchant and environment (permission "read").
-import { newId } from "@/lib/ids";
-import { errorResponse } from "@/lib/http/handler";
+import { newId } from "@/lib/platform/ids";
+import { errorResponse } from "@/lib/platform/http/handler";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { settlementReceipt } from "@/lib/settlements/list-settlements";
 

@@ -1,5 +1,5 @@
-import { methods, route } from "@/lib/http/handler";
-import { clientIp } from "@/lib/http/client-ip";
+import { methods, route } from "@/lib/platform/http/handler";
+import { clientIp } from "@/lib/platform/http/client-ip";
 import { selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
 import { selectCheckoutMethod } from "@/lib/checkout/select-method";
 

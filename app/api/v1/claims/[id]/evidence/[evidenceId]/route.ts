@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getEvidenceFileEndpoint } from "@/lib/claims/schema";
 import { evidenceFile } from "@/lib/claims/submit-evidence";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { listDepositsEndpoint } from "@/lib/deposits/schema";
 import { listDeposits } from "@/lib/deposits/list-deposits";
 

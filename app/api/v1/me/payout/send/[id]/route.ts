@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getPayoutEndpoint } from "@/lib/payouts/schema";
 import { getPayout } from "@/lib/payouts/list-payouts";
 

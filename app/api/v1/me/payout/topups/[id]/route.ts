@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { getTopupEndpoint } from "@/lib/topups/schema";
 import { getTopup } from "@/lib/topups/topups";
 

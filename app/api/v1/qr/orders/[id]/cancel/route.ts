@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { cancelQrOrderEndpoint } from "@/lib/qr/schema";
 import { cancelQrOrder } from "@/lib/qr/orders";
 

@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { reportListenEndpoint } from "@/lib/webhooks/listen-schema";
 import { reportListenResult } from "@/lib/webhooks/listen-report";
 

@@ -1,6 +1,6 @@
 // A file of evidence for the signed-in user's merchant (permission "read").
-import { newId } from "@/lib/ids";
-import { errorResponse } from "@/lib/http/handler";
+import { newId } from "@/lib/platform/ids";
+import { errorResponse } from "@/lib/platform/http/handler";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { evidenceFile } from "@/lib/claims/submit-evidence";
 

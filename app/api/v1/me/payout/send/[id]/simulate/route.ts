@@ -1,5 +1,5 @@
-import { methods, route } from "@/lib/http/handler";
-import { replayPayoutSimulation } from "@/lib/http/replays";
+import { methods, route } from "@/lib/platform/http/handler";
+import { replayPayoutSimulation } from "@/lib/replays";
 import { simulatePayoutEndpoint } from "@/lib/payouts/schema";
 import { simulatePayout } from "@/lib/payouts/simulate-payout";
 

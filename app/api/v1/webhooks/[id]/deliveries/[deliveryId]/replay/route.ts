@@ -1,4 +1,4 @@
-import { methods, route } from "@/lib/http/handler";
+import { methods, route } from "@/lib/platform/http/handler";
 import { replayDeliveryEndpoint } from "@/lib/webhooks/schema";
 import { replayDelivery } from "@/lib/webhooks/deliveries";
 

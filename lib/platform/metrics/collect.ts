@@ -1,0 +1,88 @@
+// The gauges read at scrape time: shared backlogs and lag from the database (the same answer on
+// every instance), the process's database pool, and the stored ledger warnings. One round trip.
+import client from "prom-client";
+import { sql, poolStats } from "@/lib/platform/db";
+import { metrics } from "@/lib/platform/metrics/registry";
+import { singleton } from "@/lib/platform/singleton";
+
+type Snapshot = {
+  webhook_backlog: string;
+  webhook_oldest_due_s: number | null;
+  scheduled_due: string;
+  scheduled_oldest_due_s: number | null;
+  events_unfanned: string;
+  ledger_warnings: string;
+  withdrawals_attention: string;
+  topup_transfers_held: string;
+  reconcile_backlog: string;
+  reconcile_due: string;
+  reconcile_oldest_due_s: number | null;
+  deposits_held: string;
+};
+
+const SNAPSHOT = `
+  SELECT
+    (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now())::text AS webhook_backlog,
+    (SELECT extract(epoch FROM now() - min(next_attempt_at))::float8 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()) AS webhook_oldest_due_s,
+    (SELECT count(*) FROM scheduled_actions WHERE state = 'pending' AND due_at <= now())::text AS scheduled_due,
+    (SELECT extract(epoch FROM now() - min(due_at))::float8 FROM scheduled_actions WHERE state = 'pending' AND due_at <= now()) AS scheduled_oldest_due_s,
+    (SELECT count(*) FROM events WHERE fanned_out_at IS NULL)::text AS events_unfanned,
+    (SELECT coalesce(sum(jsonb_array_length(warnings)), 0) FROM ledger_verifications)::text AS ledger_warnings,
+    (SELECT count(*) FROM withdrawals WHERE status = 'processing' AND attention_at IS NOT NULL)::text AS withdrawals_attention,
+    (SELECT count(*) FROM topup_transfers WHERE status = 'held')::text AS topup_transfers_held,
+    (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL)::text AS reconcile_backlog,
+    (SELECT count(*) FROM transactions WHERE next_check_at <= now())::text AS reconcile_due,
+    (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now()) AS reconcile_oldest_due_s,
+    (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL)::text AS deposits_held`;
+
+/** Registers the scrape-time gauges once per process. */
+export function registerCollectors() {
+  singleton("metrics-collectors", () => {
+    const { registry } = metrics();
+    let pending: Promise<Snapshot | null> | null = null;
+    // One query per scrape, shared by the gauges below.
+    const snapshot = () => (pending ??= sql<Snapshot>(SNAPSHOT).then((r) => r[0] ?? null, () => null).finally(() => setTimeout(() => (pending = null), 0)));
+    const gauge = (name: string, help: string, read: (s: Snapshot) => number | null) =>
+      new client.Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          const s = await snapshot();
+          const v = s ? read(s) : null;
+          this.set(v ?? 0);
+        },
+      });
+    gauge("lp_webhook_backlog", "Webhook deliveries due now and not yet attempted", (s) => Number(s.webhook_backlog));
+    gauge("lp_webhook_lag_seconds", "Age of the oldest due webhook delivery", (s) => s.webhook_oldest_due_s);
+    gauge("lp_scheduled_actions_due", "Scheduled actions due and not yet run", (s) => Number(s.scheduled_due));
+    gauge("lp_job_lag_seconds", "Age of the oldest due scheduled action (how far the job runner is behind)", (s) => s.scheduled_oldest_due_s);
+    gauge("lp_events_unfanned", "Events not yet fanned out to webhook deliveries", (s) => Number(s.events_unfanned));
+    gauge("lp_ledger_warnings", "Ledger invariant warnings found by the last verification runs (should be 0)", (s) => Number(s.ledger_warnings));
+    gauge("lp_withdrawals_need_attention", "Processing withdrawals whose custody status stayed unknown too long (an operator must look)", (s) => Number(s.withdrawals_attention));
+    gauge("lp_topup_transfers_held", "Transfers to top-up addresses held for review (below the minimum, after the first, late, another asset)", (s) => Number(s.topup_transfers_held));
+    gauge("lp_reconcile_backlog", "Pending production payments on the reconciliation schedule (each asked of its provider at its next check)", (s) => Number(s.reconcile_backlog));
+    gauge("lp_reconcile_due", "Pending payments whose check is due and not yet taken", (s) => Number(s.reconcile_due));
+    gauge("lp_reconcile_lag_seconds", "How far reconciliation is behind: age of the oldest due check", (s) => s.reconcile_oldest_due_s);
+    gauge("lp_deposits_held", "Deposit notices held for a CLABE no usable account has yet (applied when it becomes active)", (s) => Number(s.deposits_held));
+    new client.Gauge({
+      name: "lp_db_pool_connections",
+      help: "This process's database pool, by state (total | idle | waiting)",
+      labelNames: ["state"],
+      registers: [registry],
+      collect() {
+        const p = poolStats();
+        this.set({ state: "total" }, p.total);
+        this.set({ state: "idle" }, p.idle);
+        this.set({ state: "waiting" }, p.waiting);
+      },
+    });
+    return true;
+  });
+}
+
+export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
+  registerCollectors();
+  const { registry } = metrics();
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}
