@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { API_VERSION } from "@/lib/merchants/schema";
+import { API_VERSION } from "@/lib/platform/contract/version";
 
 export default function Home() {
   return (

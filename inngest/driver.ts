@@ -1,6 +1,6 @@
 // The Inngest job driver (JOBS_DRIVER=inngest): wake signals become Inngest events. Attached at
 // server start; the functions themselves are generated from the registry (inngest/functions).
-import { onWake } from "@/lib/events/wake";
+import { onWake } from "@/lib/platform/outbox/wake";
 import { log } from "@/lib/platform/log";
 import { inngest } from "@/inngest/client";
 

@@ -29,7 +29,7 @@ function readLib(): Sources {
 
 /** The lib/ files a source imports (static imports, re-exports and `import()` of literal paths). */
 function importsOf(text: string, exists: (p: string) => boolean): string[] {
-  const specs = [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm)].map((m) => m[1] ?? m[2]);
+  const specs = [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm)].map((m) => m[1] ?? m[2] ?? "");
   const out: string[] = [];
   for (const spec of specs) {
     if (!spec.startsWith("@/lib/") || spec.startsWith("@/lib/generated/")) continue;
@@ -56,10 +56,8 @@ export function layerViolations(sources: Sources): string[] {
   return out;
 }
 
-/** The import circles among the sources (strongly connected groups of two or more files, or a file importing itself). */
-export function importCircles(sources: Sources): string[][] {
-  const exists = (p: string) => sources.has(p);
-  const edges = new Map([...sources].map(([f, t]) => [f, importsOf(t, exists)]));
+/** The circles of a graph: strongly connected groups of two or more nodes, or a node reaching itself. */
+function circlesOf(edges: Map<string, string[]>): string[][] {
   let index = 0;
   const idx = new Map<string, number>();
   const low = new Map<string, number>();
@@ -92,6 +90,31 @@ export function importCircles(sources: Sources): string[][] {
   return circles;
 }
 
+/** The import circles among the files. */
+export function importCircles(sources: Sources): string[][] {
+  const exists = (p: string) => sources.has(p);
+  return circlesOf(new Map([...sources].map(([f, t]) => [f, importsOf(t, exists)])));
+}
+
+/** lib/ as rooms: each folder of lib/ one room (lib/platform/ one too), a loose file its own. */
+function roomOf(file: string): string {
+  const parts = file.split("/");
+  return parts.length > 2 ? parts.slice(0, 2).join("/") : file;
+}
+
+/** The circles among rooms: folders that import each other, however indirectly (an import running back up a floor). */
+export function roomCircles(sources: Sources): string[][] {
+  const exists = (p: string) => sources.has(p);
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of sources) {
+    const room = roomOf(file);
+    const out = edges.get(room) ?? [];
+    for (const target of importsOf(text, exists).map(roomOf)) if (target !== room && !out.includes(target)) out.push(target);
+    edges.set(room, out);
+  }
+  return circlesOf(edges);
+}
+
 test("lib/platform/ imports no business code, and business code does not import the HTTP transport", () => {
   assert.ok(existsSync(path.join(root, "lib/platform")) && statSync(path.join(root, "lib/platform")).isDirectory());
   assert.deepEqual(layerViolations(readLib()), []);
@@ -99,6 +122,10 @@ test("lib/platform/ imports no business code, and business code does not import 
 
 test("the imports of lib/ form no circle", () => {
   assert.deepEqual(importCircles(readLib()), []);
+});
+
+test("the folders of lib/ form no circle either (no import runs back up a floor)", () => {
+  assert.deepEqual(roomCircles(readLib()), []);
 });
 
 test("a planted violation is caught: a platform file importing a business one, business importing the transport, a circle", () => {
@@ -112,4 +139,12 @@ test("a planted violation is caught: a platform file importing a business one, b
     "lib/payments/present.ts -> lib/platform/http/handler.ts: business code does not import the HTTP transport",
   ]);
   assert.deepEqual(importCircles(planted), [["lib/payments/present.ts", "lib/platform/db.ts"]]);
+  const folders: Sources = new Map([
+    ["lib/payments/present.ts", `import { presentClaim } from "@/lib/claims/present";\n`],
+    ["lib/claims/present.ts", `export const presentClaim = 1;\n`],
+    ["lib/claims/refund.ts", `import { completePayment } from "@/lib/payments/transitions";\n`],
+    ["lib/payments/transitions.ts", `export const completePayment = 1;\n`],
+  ]);
+  assert.deepEqual(importCircles(folders), [], "no circle of files");
+  assert.deepEqual(roomCircles(folders), [["lib/claims", "lib/payments"]], "but a circle of folders");
 });

@@ -46,7 +46,7 @@ test("GET /events: a merchant the statistics never saw pages its newest events w
   const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
   await assertWalksPage(`SELECT id, created_at, payload FROM events WHERE merchant_id = '${m.merchantId}' AND environment = 'sandbox' AND created_at >= '${since}' ORDER BY created_at DESC, id DESC LIMIT 50`);
 
-  // An object's newest event (the next sequence, lib/events/emit.ts; a buyer's result page): one
+  // An object's newest event (the next sequence, lib/platform/outbox/emit.ts; a buyer's result page): one
   // probe of the object index, never the merchant's events filtered and sorted.
   const object = `tx_n${m.merchantId.slice(-6)}_${String(2_000).padStart(8, "0")}`;
   const [byObject] = await sql<{ "QUERY PLAN": unknown }>(
@@ -129,7 +129,7 @@ test("GET /me/payout/send?status=…: a merchant grown since the statistics page
   }
 });
 
-// The settlement job's due payments (lib/jobs/settle-balances.ts) come from its queue index, which
+// The settlement job's due payments (lib/settlements/settle-balances.ts) come from its queue index, which
 // holds only completed payments not yet settled: not every payment ever made.
 // (Sequential scans off: the suite's table may be nearly empty; what is checked is which index serves.)
 test("the settlement job reads its queue, not the payments", async () => {

@@ -56,7 +56,7 @@ test("the check itself catches each form", () => {
   assert.ok(!caught(`import { authorize } from "@/lib/platform/auth/policy";`));
 });
 
-test("no file of lib/ knows the job driver: only the server start (server-start.ts, beside instrumentation.ts) attaches Inngest (lib/events/wake.ts carries the signal)", () => {
+test("no file of lib/ knows the job driver: only the server start (server-start.ts, beside instrumentation.ts) attaches Inngest (lib/platform/outbox/wake.ts carries the signal)", () => {
   const offenders: string[] = [];
   for (const file of sources(LIB).filter((f) => f !== import.meta.filename)) {
     for (const i of imports(readFileSync(file, "utf8"))) if (i.spec.startsWith("@/inngest") || i.spec === "inngest" || i.spec.startsWith("inngest/")) offenders.push(`${path.relative(LIB, file)}: ${i.spec}`);

@@ -36,7 +36,7 @@ try {
   process.env.DATABASE_POOL_SIZE = "2";
   const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
   const { fundSandbox } = await import("../lib/payouts/fund-sandbox.ts");
-  const { verifyLedgers } = await import("../lib/jobs/verify-ledgers.ts");
+  const { verifyLedgers } = await import("../lib/ledger/verify-ledgers.ts");
   const { db } = await import("../lib/platform/db.ts");
   const m = await createMerchant({ name: "Ledger verification bench" });
   const merchantId = m.merchantId;

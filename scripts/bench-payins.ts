@@ -89,7 +89,7 @@ async function main() {
     console.log(`seeded ${entries.toLocaleString("en")} ledger entries in ${((Date.now() - ledgerSeeded) / 1000).toFixed(0)} s`);
     // The verification job over that ledger (what it costs, and its verdict), before the
     // measurements so that the server's own ticker finds nothing new to check during them.
-    const { verifyLedgers } = await import("../lib/jobs/verify-ledgers.ts");
+    const { verifyLedgers } = await import("../lib/ledger/verify-ledgers.ts");
     const verifyStarted = Date.now();
     const [check] = await verifyLedgers({ merchantId: m.merchantId, force: true });
     console.log(`verification job: ${check?.entries.toLocaleString("en")} entries recomputed in ${((Date.now() - verifyStarted) / 1000).toFixed(1)} s, warnings ${JSON.stringify(check?.warnings)}`);

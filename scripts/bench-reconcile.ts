@@ -57,10 +57,10 @@ try {
   Object.assign(process.env, { DATABASE_URL: databaseUrl, APP_ENV: "test", LOG_LEVEL: "warn", RECONCILE_INTERVAL_MS: String(PERIOD_MS), DATABASE_POOL_SIZE: "10", ...providerEnv([pagosur!]) });
   const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
   const { insertTransaction } = await import("../lib/payments/store.ts");
-  const { railById } = await import("../lib/catalog/rails.ts");
+  const { railById } = await import("../lib/rails/rails.ts");
   const { db } = await import("../lib/platform/db.ts");
   const { newId } = await import("../lib/platform/ids.ts");
-  const { reconcilePending } = await import("../lib/jobs/reconcile-pending.ts");
+  const { reconcilePending } = await import("../lib/outcomes/reconcile-pending.ts");
   const { checkFloorMs, nextCheckAt } = await import("../lib/payments/check-schedule.ts");
   const { seedPendingFrom } = await import("./lib/seed-pending.ts");
   const { config } = await import("../lib/platform/config.ts");

@@ -10,7 +10,7 @@
 // moment. Prints approval rate, attempts per payment, provider cost, each policy's share of the
 // oracle's approvals, and what choosing the route cost inside the payment path beside the
 // provider calls' own latency: lp_routing_decision_seconds (a timer around the decision in
-// lib/providers/cascade.ts, p50 and p99) and lp_routing_plan_seconds (the whole step, with the
+// lib/payments/cascade.ts, p50 and p99) and lp_routing_plan_seconds (the whole step, with the
 // cached rules and window reads, p99). The summaries are read from the server's /metrics after
 // each run and cover its last 10 minutes.
 //

@@ -198,7 +198,7 @@ async function runCommand(argv: string[], print: (human: string, data: unknown, 
     case "ledger:verify": {
       // Every ledger (or one merchant's) now, whether or not it changed: from each checkpoint,
       // or with --full from the first entry (the checkpoints are rebuilt from the entries).
-      const { verifyLedgers } = await import("@/lib/jobs/verify-ledgers");
+      const { verifyLedgers } = await import("@/lib/ledger/verify-ledgers");
       const { db } = await import("@/lib/platform/db");
       const started = performance.now();
       const ledgers = await db().ledgerBalance.findMany({
@@ -225,7 +225,7 @@ async function runCommand(argv: string[], print: (human: string, data: unknown, 
       return 0;
     }
     case "user:create": {
-      const { createDashboardUser } = await import("@/lib/dashboard/users");
+      const { createDashboardUser } = await import("@/lib/accounts/users");
       const role = values.role ?? "owner";
       if (role !== "owner" && role !== "developer" && role !== "viewer") throw new Error("--role must be owner, developer or viewer");
       const u = await createDashboardUser({ merchantId: need(values.merchant, "--merchant"), email: need(values.email, "--email"), password: need(values.password, "--password"), role });

@@ -6,7 +6,7 @@
 // with the typed value, the message under the field and the focus on it (`autofocus`). Before a
 // method is picked, a page whose methods want different documents names each method's rule.
 // Server-rendered; public/buyer/islands.js ([data-document]) follows the radio buttons.
-import type { DocumentRule } from "@/lib/catalog/rails";
+import type { DocumentRule } from "@/lib/rails/rails";
 
 type Labels = { label: string; required: string; help: string; formats: Record<string, string> };
 

@@ -91,7 +91,7 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     assert.deepEqual(deposit.body.statuses, [200]);
     const setupIds = setup.map((r) => r.body.transactionId as string);
     await waitFor(async () => (await db.query(`SELECT count(*)::int AS n FROM transactions WHERE id = ANY($1) AND status = 'completed'`, [setupIds])).rows[0].n === REFUNDS, "setup payments completed", 30_000);
-    tsx(["--eval", `import("./lib/jobs/settle-balances.ts").then((m) => m.settleDueBalances({ now: new Date(Date.now() + 90 * 86400e3) })).then(() => process.exit(0))`], { DATABASE_URL: crashDb });
+    tsx(["--eval", `import("./lib/settlements/settle-balances.ts").then((m) => m.settleDueBalances({ now: new Date(Date.now() + 90 * 86400e3) })).then(() => process.exit(0))`], { DATABASE_URL: crashDb });
     // A GET is safe to repeat: a keep-alive socket the server closed while the test was busy
     // elsewhere (a job run, the drain) is not a finding.
     const get = (path: string, apiKey: string) => api(path, { base, key: apiKey }).catch(() => api(path, { base, key: apiKey }));
@@ -291,7 +291,7 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     const unbalanced = await db.query(`SELECT posting_id, currency, sum(amount)::text AS sum FROM ledger_entries GROUP BY posting_id, currency HAVING sum(amount) <> 0`);
     assert.deepEqual(unbalanced.rows, []);
     // ledgerWarnings is the verification job's stored result: run it now over the whole history.
-    tsx(["--eval", `import("./lib/jobs/verify-ledgers.ts").then((m) => m.verifyLedgers({ merchantId: ${JSON.stringify(mid)}, force: true })).then(() => process.exit(0))`], { DATABASE_URL: crashDb });
+    tsx(["--eval", `import("./lib/ledger/verify-ledgers.ts").then((m) => m.verifyLedgers({ merchantId: ${JSON.stringify(mid)}, force: true })).then(() => process.exit(0))`], { DATABASE_URL: crashDb });
     const after = await get("/me/balance", key);
     assert.equal(after.status, 200, after.text);
     assert.deepEqual(after.body.ledgerWarnings, []);

@@ -5,8 +5,8 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { API_URL, api, newMerchant } from "./helpers.ts";
-import { createDashboardUser } from "@/lib/dashboard/users";
-import { MAX_PER_EMAIL } from "@/lib/dashboard/throttle";
+import { createDashboardUser } from "@/lib/accounts/users";
+import { MAX_PER_EMAIL } from "@/lib/accounts/throttle";
 
 const PASSWORD = "correct horse battery staple";
 

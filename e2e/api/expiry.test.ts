@@ -5,7 +5,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { api, assertEnvelope, newMerchant, API_URL } from "./helpers.ts";
 import { db, sql } from "@/lib/platform/db";
-import { expirePayments } from "@/lib/jobs/expire-payments";
+import { expirePayments } from "@/lib/payments/expire-payments";
 
 after(() => db().$disconnect());
 

@@ -10,10 +10,10 @@ import { actionFinder, actionResult, callAction, signIn } from "./dashboard-sess
 import { db } from "@/lib/platform/db";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
 import { ruleOf } from "@/lib/platform/auth/policy";
-import { createDashboardUser } from "@/lib/dashboard/users";
+import { createDashboardUser } from "@/lib/accounts/users";
 import { setRate } from "@/lib/money/rates";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { registerEstablishment } from "@/lib/qr/establishments";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 

@@ -8,12 +8,12 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { api, API_URL, assertEnvelope, newMerchant, waitFor, type ApiResponse } from "./helpers.ts";
 import { createMerchantWideKeys } from "@/lib/merchants/manage-keys";
-import { PRODUCTION_RAILS } from "@/lib/catalog/rails";
+import { PRODUCTION_RAILS } from "@/lib/rails/rails";
 import { setShopPaymentMethods } from "@/lib/catalog/set-shop-methods";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { db } from "@/lib/platform/db";
 import { railExpiry } from "@/lib/catalog/expiry";
-import { SANDBOX_RAILS } from "@/lib/catalog/rails";
+import { SANDBOX_RAILS } from "@/lib/rails/rails";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());

@@ -17,9 +17,9 @@ import { outboundSecret, signedNotice } from "./provider-notices.ts";
 import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
-import { resolveChargeback } from "@/lib/payments/transitions";
+import { resolveChargeback } from "@/lib/claims/transitions";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());

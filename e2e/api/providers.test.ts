@@ -179,7 +179,7 @@ describe("refunds through the provider", () => {
     await control("pagosur", await chargeOf(tx), "paid");
     await waitFor(async () => (await api(`/payments/${tx}`, { key })).body.status === "completed", "completion");
     // Let the payment settle so the balance can cover a refund.
-    const { settleDueBalances } = await import("@/lib/jobs/settle-balances");
+    const { settleDueBalances } = await import("@/lib/settlements/settle-balances");
     await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
     const refund = await api(`/payments/${tx}/refund`, { key, body: { amount: 100, reason: "requested_by_customer" } });
     assert.equal(refund.status, 200, refund.text);

@@ -10,7 +10,7 @@ import { extractText, getDocumentProxy } from "unpdf";
 import { API_URL, api, newMerchant, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
-import { releaseDueReserves } from "@/lib/jobs/release-reserves";
+import { releaseDueReserves } from "@/lib/ledger/release-reserves";
 
 after(() => db().$disconnect());
 

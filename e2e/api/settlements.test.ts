@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { extractText, getDocumentProxy } from "unpdf";
 import { api, assertEnvelope, newMerchant, tsx, waitFor, API_URL } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 

@@ -9,9 +9,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { api, newMerchant, waitFor, listenLocal } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
-import { EVENT_TYPES, type EventType } from "@/lib/events/emit";
+import { EVENT_TYPES, type EventType } from "@/lib/platform/outbox/emit";
 import { EVENT_SCHEMAS, anyEvent, eventComponentName } from "@/lib/events/payloads";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 
 after(() => db().$disconnect());

@@ -199,7 +199,7 @@ describe("delivery", () => {
     await paidPayment(key);
     // The control subscription hears both events: by then the others have been passed over too.
     await waitFor(async () => at(pControl).length >= 2, "the control deliveries");
-    const { fanOutEvents } = await import("@/lib/jobs/fan-out-events");
+    const { fanOutEvents } = await import("@/lib/webhooks/fan-out-events");
     await fanOutEvents();
     assert.equal(at(pDeleted).length, 0);
     assert.equal(at(pDisabled).length, 0);

@@ -13,9 +13,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant, postCustodyNotice, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
-import { checkWithdrawalStatuses } from "@/lib/jobs/check-withdrawal-status";
+import { checkWithdrawalStatuses } from "@/lib/withdrawals/check-withdrawal-status";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());

@@ -3,7 +3,7 @@
 // and axe-core (checkPage).
 import { test, expect } from "@playwright/test";
 import { api, checkPage, nav, newMerchant, signIn, BASE_URL } from "./dashboard-helpers";
-import { settleDueBalances } from "../../lib/jobs/settle-balances";
+import { settleDueBalances } from "../../lib/settlements/settle-balances";
 
 test.describe.configure({ mode: "parallel" });
 

@@ -7,7 +7,7 @@
 // sidebar reaches the bottom of a short page. Screenshots and axe-core on each (checkPage).
 import { test, expect, type Page, type TestInfo } from "@playwright/test";
 import { api, checkPage, nav, newMerchant, signIn, BASE_URL } from "./dashboard-helpers";
-import { settleDueBalances } from "../../lib/jobs/settle-balances";
+import { settleDueBalances } from "../../lib/settlements/settle-balances";
 
 test.describe.configure({ mode: "parallel" });
 

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { test, expect } from "@playwright/test";
 import { api, checkPage, merchantWithPaidPayments, nav, newMerchant, signIn } from "./dashboard-helpers";
-import { settleDueBalances } from "../../lib/jobs/settle-balances";
+import { settleDueBalances } from "../../lib/settlements/settle-balances";
 
 test("run a settlement in the sandbox, download its receipt, simulate paid", async ({ page }, info) => {
   const m = await merchantWithPaidPayments("settle");

@@ -3,7 +3,7 @@
 // tabs submitting at once: one wins, the other finds the link used).
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { hashPassword } from "@/lib/merchants/create-merchant";
+import { hashPassword } from "@/lib/platform/crypto/password";
 import { inviteTokenHash } from "@/lib/accounts/invite-user";
 import { recordSecurityEvent } from "@/lib/accounts/record-security-event";
 

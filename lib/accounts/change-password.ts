@@ -4,8 +4,8 @@
 import { verify as argon2Verify } from "@node-rs/argon2";
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { hashPassword } from "@/lib/merchants/create-merchant";
-import { attemptSignIn, refundSignIn } from "@/lib/dashboard/throttle";
+import { hashPassword } from "@/lib/platform/crypto/password";
+import { attemptSignIn, refundSignIn } from "@/lib/accounts/throttle";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 
 export async function changePassword(userId: string, input: { currentPassword: string; newPassword: string }, actor: SecurityActor): Promise<{ changed: true; sessionVersion: number }> {

@@ -5,7 +5,7 @@ import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { consumeRecoveryCode, consumeTotp, looksLikeTotp } from "@/lib/accounts/totp";
 import { twoFactorRequired } from "@/lib/platform/auth/two-factor-policy";
-import { attemptSignIn, refundSignIn } from "@/lib/dashboard/throttle";
+import { attemptSignIn, refundSignIn } from "@/lib/accounts/throttle";
 import { recordSecurityEvent, type SecurityActor } from "@/lib/accounts/record-security-event";
 
 export async function disableTotp(userId: string, code: string, actor: SecurityActor): Promise<{ enabled: false; sessionVersion?: number }> {

@@ -12,7 +12,7 @@ import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
 import { newId, randomBase62 } from "@/lib/platform/ids";
 import { sha256Hex } from "@/lib/platform/crypto/hash";
-import { hashPassword } from "@/lib/merchants/create-merchant";
+import { hashPassword } from "@/lib/platform/crypto/password";
 import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import { isUniqueViolation } from "@/lib/accounts/unique-violation";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";

@@ -2,8 +2,8 @@
 // factor, a TOTP code or a recovery code. Every attempt counts against the per-email and per-address
 // throttle before anything is checked; only a right password gives its place back. Outcomes for known users go to their merchant's security log.
 import { db } from "@/lib/platform/db";
-import { verifyCredentials } from "@/lib/dashboard/users";
-import { attemptSignIn, recordSuccess, refundSignIn } from "@/lib/dashboard/throttle";
+import { verifyCredentials } from "@/lib/accounts/users";
+import { attemptSignIn, recordSuccess, refundSignIn } from "@/lib/accounts/throttle";
 import { consumeRecoveryCode, consumeTotp, looksLikeTotp } from "@/lib/accounts/totp";
 import { recordSecurityEvent } from "@/lib/accounts/record-security-event";
 
@@ -14,7 +14,7 @@ export type SignInResult =
 export async function signInDashboardUser(input: { email: string; password: string; code?: string; ip: string }): Promise<SignInResult> {
   const { email, password, ip } = input;
   const code = input.code?.trim() ?? "";
-  // Counted before anything is checked (lib/dashboard/throttle.ts): a burst cannot outrun it.
+  // Counted before anything is checked (lib/accounts/throttle.ts): a burst cannot outrun it.
   if (await attemptSignIn(email, ip)) return { ok: false, reason: "throttled" };
   const user = await verifyCredentials(email, password);
   if (!user) {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { expiresAtFor, railExpiry } from "@/lib/catalog/expiry";
-import { PRODUCTION_RAILS, SANDBOX_RAILS } from "@/lib/catalog/rails";
+import { PRODUCTION_RAILS, SANDBOX_RAILS } from "@/lib/rails/rails";
 import { AppError } from "@/lib/platform/errors";
 
 const byId = (id: string) => [...PRODUCTION_RAILS, ...SANDBOX_RAILS].find((r) => r.paymentMethodId === id)!;

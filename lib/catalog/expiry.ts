@@ -3,7 +3,7 @@
 // optional `expiresInMinutes` (5 to 4,320) on create overrides the default within the rail's own
 // maximum.
 import { AppError } from "@/lib/platform/errors";
-import type { Rail } from "@/lib/catalog/rails";
+import type { Rail } from "@/lib/rails/rails";
 
 export const EXPIRES_IN_MINUTES = { min: 5, max: 4_320 } as const;
 

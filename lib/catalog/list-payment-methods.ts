@@ -7,7 +7,7 @@ import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { isProviderConfigured } from "@/lib/providers/registry";
-import { PRODUCTION_RAILS, SANDBOX_RAILS, railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
+import { PRODUCTION_RAILS, SANDBOX_RAILS, railLimits, toIso3, type Rail } from "@/lib/rails/rails";
 import type { listPaymentMethodsQuery, paymentMethodEntry } from "@/lib/catalog/schema";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Environment } from "@/lib/generated/prisma/enums";
@@ -29,7 +29,7 @@ export function routableProviders(rail: Rail, environment: Environment): string[
 }
 
 import { railExpiry } from "@/lib/catalog/expiry";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 
 export function toCatalogEntry(rail: Rail, environment: Environment, enabled: boolean): Entry {
   const providers = routableProviders(rail, environment);

@@ -1,6 +1,6 @@
 // Operator action: which production rails a shop may charge (all are enabled by default).
 import { db } from "@/lib/platform/db";
-import { PRODUCTION_RAILS } from "@/lib/catalog/rails";
+import { PRODUCTION_RAILS } from "@/lib/rails/rails";
 import { notifyInvalidated } from "@/lib/platform/cache/invalidation";
 
 export async function setShopPaymentMethods(shopId: string, change: { enable: string[]; disable: string[] }) {

@@ -7,7 +7,7 @@ import { findSession, isExpired } from "@/lib/checkout/get-session";
 import { offeredMethods, type OfferedMethod } from "@/lib/checkout/offered-methods";
 import { retryOffer } from "@/lib/checkout/create-successor";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 
 export type CheckoutPage =
   | { kind: "unknown" }

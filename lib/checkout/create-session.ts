@@ -5,7 +5,7 @@ import { db } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
-import { toIso3 } from "@/lib/catalog/rails";
+import { toIso3 } from "@/lib/rails/rails";
 import { createPayment, headlineUsd, resolveShop } from "@/lib/payments/create-payment";
 import { offeredMethods } from "@/lib/checkout/offered-methods";
 import { presentSession } from "@/lib/checkout/present";

@@ -2,7 +2,7 @@
 // one shape for the sandbox provider's page, a real provider's instructions page and the
 // printable PDF, so the three always show the same values under the same labels.
 import { sandboxInstructions } from "@/lib/payments/sandbox-instructions";
-import { railById, type Rail } from "@/lib/catalog/rails";
+import { railById, type Rail } from "@/lib/rails/rails";
 import type { BuyerPayment } from "@/lib/checkout/buyer-payment";
 import type { Messages } from "@/lib/i18n/messages";
 

@@ -3,7 +3,7 @@
 // Both go through the kernel's resolveChargeback, scoped to the caller's claims.
 import { AppError } from "@/lib/platform/errors";
 import { bindIdempotency, bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
-import { resolveChargeback } from "@/lib/payments/transitions";
+import { resolveChargeback } from "@/lib/claims/transitions";
 import { findOwnedClaim, resolveScope } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";

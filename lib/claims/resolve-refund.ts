@@ -4,7 +4,8 @@
 import { AppError } from "@/lib/platform/errors";
 import { freezeRelease, refundResolved } from "@/lib/ledger/recipes";
 import { transition, type Emit } from "@/lib/ledger/transition";
-import { lockClaim, lockTransaction, releaseToPending } from "@/lib/payments/transitions";
+import { lockTransaction } from "@/lib/payments/transitions";
+import { lockClaim, releaseToPending } from "@/lib/claims/transitions";
 import { presentTransaction } from "@/lib/payments/present";
 import { presentClaim, type ClaimHistory } from "@/lib/claims/present";
 import type { Claim } from "@/lib/generated/prisma/client";

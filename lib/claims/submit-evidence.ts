@@ -9,7 +9,7 @@ import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
-import { lockClaim } from "@/lib/payments/transitions";
+import { lockClaim } from "@/lib/claims/transitions";
 import { EVIDENCE_FILE_LIMIT, type EvidenceUpload } from "@/lib/claims/schema";
 import { evidenceFileName, extensionFor, sniffEvidenceType } from "@/lib/claims/evidence-file";
 import { findOwnedClaim } from "@/lib/claims/find-claim";

@@ -2,7 +2,7 @@
 // shown once to the operator, stored only as its argon2id hash. Every open session of the user ends.
 import { db } from "@/lib/platform/db";
 import { randomBase62 } from "@/lib/platform/ids";
-import { hashPassword } from "@/lib/merchants/create-merchant";
+import { hashPassword } from "@/lib/platform/crypto/password";
 
 /** A random password for a dashboard user (about 119 bits). */
 export function randomPassword(): string {

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/platform/errors";
 import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { EVENT_RETENTION_DAYS } from "@/lib/events/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
-import type { EventType } from "@/lib/events/emit";
+import type { EventType } from "@/lib/platform/outbox/emit";
 
 type Scope = { merchant: { id: string }; shop?: { id: string } | null; environment: Environment };
 

@@ -5,7 +5,7 @@
 // type that is emitted without a shape here a type error; e2e/api/webhook-events-schema.test.ts
 // checks recorded deliveries of each type against these schemas.
 import { z } from "zod";
-import { EVENT_TYPES, type EventType } from "@/lib/events/emit";
+import { EVENT_TYPES, type EventType } from "@/lib/platform/outbox/emit";
 import { transaction } from "@/lib/payments/schema";
 import { claim } from "@/lib/claims/schema";
 import { payout } from "@/lib/payouts/schema";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { listOf, listQuery } from "@/lib/platform/paging/pagination";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { anyEvent } from "@/lib/events/payloads";
 
 export const EVENT_RETENTION_DAYS = 30;

@@ -4,21 +4,21 @@
 // several instances at once (rows claimed with leases or SKIP LOCKED), so the drivers may run a
 // job as often as they like: the schedule is about latency, never about correctness.
 import { config } from "@/lib/platform/config";
-import { JOB_SIGNALS, type JobSignal } from "@/lib/events/wake";
+import { JOB_SIGNALS, type JobSignal } from "@/lib/platform/outbox/wake";
 import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
-import { settleDueBalances } from "@/lib/jobs/settle-balances";
-import { releaseDueReserves } from "@/lib/jobs/release-reserves";
-import { reconcilePending } from "@/lib/jobs/reconcile-pending";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
+import { releaseDueReserves } from "@/lib/ledger/release-reserves";
+import { reconcilePending } from "@/lib/outcomes/reconcile-pending";
 import { checkFloorMs } from "@/lib/payments/check-schedule";
 import { sweepProvisioningAccounts } from "@/lib/deposits/sweep-provisioning";
-import { fanOutEvents } from "@/lib/jobs/fan-out-events";
-import { deliverDueWebhooks } from "@/lib/jobs/deliver-webhooks";
-import { expireCheckoutSessions } from "@/lib/jobs/expire-checkout-sessions";
+import { fanOutEvents } from "@/lib/webhooks/fan-out-events";
+import { deliverDueWebhooks } from "@/lib/webhooks/deliver-webhooks";
+import { expireCheckoutSessions } from "@/lib/checkout/expire-sessions";
 import { dispatchStalePayouts } from "@/lib/payouts/dispatch-payout";
-import { verifyLedgers } from "@/lib/jobs/verify-ledgers";
-import { checkPayoutStatuses } from "@/lib/jobs/check-payout-status";
-import { checkWithdrawalStatuses } from "@/lib/jobs/check-withdrawal-status";
-import { expirePayments } from "@/lib/jobs/expire-payments";
+import { verifyLedgers } from "@/lib/ledger/verify-ledgers";
+import { checkPayoutStatuses } from "@/lib/payouts/check-payout-status";
+import { checkWithdrawalStatuses } from "@/lib/withdrawals/check-withdrawal-status";
+import { expirePayments } from "@/lib/payments/expire-payments";
 import { purgeExpired } from "@/lib/jobs/purge-expired";
 import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
 import { renderDueReceipts } from "@/lib/settlements/render-receipt";
@@ -36,7 +36,7 @@ export type JobDef = {
   everyMs: () => number;
   /** The Inngest sweep (cron has minute granularity; signals give the low latency). */
   cron: string;
-  /** Signals that run it at once (lib/events/wake.ts). */
+  /** Signals that run it at once (lib/platform/outbox/wake.ts). */
   wakeOn?: JobSignal[];
   /** Inngest retries of a failed run (the local ticker simply runs it again next tick). */
   retries: number;

@@ -6,7 +6,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { db } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
-import { newClaimId } from "@/lib/payments/transitions";
+import { newClaimId } from "@/lib/claims/transitions";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { refundRetryMs, runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 

@@ -5,7 +5,7 @@
 // are idempotent transitions.
 import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
-import { applySimulation, type SimulateAction } from "@/lib/payments/simulate-payment";
+import { applySimulation, type SimulateAction } from "@/lib/outcomes/simulate-payment";
 import { resolveRefund } from "@/lib/claims/resolve-refund";
 import { connectorFor } from "@/lib/providers/connectors";
 

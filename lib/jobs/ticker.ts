@@ -6,7 +6,7 @@
 import { log } from "@/lib/platform/log";
 import { singleton } from "@/lib/platform/singleton";
 import { observeJob } from "@/lib/platform/metrics/registry";
-import { onWake } from "@/lib/events/wake";
+import { onWake } from "@/lib/platform/outbox/wake";
 import { JOBS, runJobSteps, type JobDef } from "@/lib/jobs/registry";
 import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
 import { isDatabaseUnavailable } from "@/lib/platform/errors";

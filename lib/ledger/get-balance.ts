@@ -2,13 +2,13 @@
 // ledger's running totals, the 90-day fee summary comes from the daily totals, the movements
 // are the newest entries (by seq; the newest 20 of each bucket on the (account, seq) index, then
 // merged, so long runs of payout-account entries are never walked), and `ledgerWarnings` is the last result of the verification
-// job (lib/jobs/verify-ledgers.ts), which recomputes the ledger from its entries. The balance is
+// job (lib/ledger/verify-ledgers.ts), which recomputes the ledger from its entries. The balance is
 // the merchant's (one per merchant and environment); a shop-bound key's movements leave out
 // those another shop's operations posted (the posting's shop; decisions.md, Shops).
 import { sql } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import { DAILY_ACCOUNTS, MERCHANT_BUCKETS } from "@/lib/ledger/post";
-import { RESERVE_BP, WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
+import { RESERVE_BP, WITHDRAWAL_FEE_USD_MINOR } from "@/lib/pricing/fees";
 import type { LedgerWarning } from "@/lib/ledger/verify";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 

@@ -1,7 +1,7 @@
 // The named postings: every way money moves, written once. A recipe only computes legs; the
 // kernel (lib/ledger/transition.ts) posts them with the state change they belong to. Adding a
 // way for money to move means adding a recipe here, never spelling out legs at the call site.
-import { FLAT_FEE_USD_MINOR } from "@/lib/payments/pricing";
+import { FLAT_FEE_USD_MINOR } from "@/lib/pricing/fees";
 import type { Account, Leg, PostingKind } from "@/lib/ledger/post";
 
 export type Posting = { kind: PostingKind; legs: Leg[]; transactionId?: string | null; claimId?: string | null };

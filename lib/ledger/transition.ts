@@ -10,8 +10,8 @@
 // Shape anchor: Hyperswitch's payments operations (each declares the statuses it accepts and runs
 // the same validate / load / update skeleton).
 import { db, type Tx } from "@/lib/platform/db";
-import { emitEvent, type EventType } from "@/lib/events/emit";
-import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
+import { emitEvent, type EventType } from "@/lib/platform/outbox/emit";
+import { JOB_SIGNALS, wakeJobs } from "@/lib/platform/outbox/wake";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import type { Posting } from "@/lib/ledger/recipes";
 import type { Environment } from "@/lib/generated/prisma/enums";

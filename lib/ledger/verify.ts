@@ -1,5 +1,5 @@
 // The ledger's invariants, checked from the entries themselves (never on a request path: the
-// verification job runs this, lib/jobs/verify-ledgers.ts, and GET /me/balance shows its result):
+// verification job runs this, lib/ledger/verify-ledgers.ts, and GET /me/balance shows its result):
 // - the running totals equal the sums (and counts) recomputed from the entries, read in batches;
 // - every posting balances per currency;
 // - no account that must not go negative is negative;

@@ -1,6 +1,6 @@
 // Operator bootstrap: a merchant with one shop and both key pairs (sandbox and production),
 // optionally a dashboard owner. The secret keys exist in clear only in the returned value.
-import { hash as argon2Hash } from "@node-rs/argon2";
+import { hashPassword } from "@/lib/platform/crypto/password";
 import { db } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { generateKeyPair } from "@/lib/platform/auth/keys";
@@ -23,10 +23,6 @@ export type CreateMerchantInput = {
 export type KeySet = { publishableKey: string; secretKey: string };
 export type CreatedMerchant = { merchantId: string; shopId: string; sandbox: KeySet; production: KeySet };
 
-export async function hashPassword(password: string): Promise<string> {
-  // argon2id, memory-hard: 19 MiB, 2 passes (OWASP's baseline).
-  return argon2Hash(password, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
-}
 
 export async function createMerchant(input: CreateMerchantInput): Promise<CreatedMerchant> {
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw new Error(`${input.timeZone} is not an IANA time zone (e.g. America/Mexico_City)`);

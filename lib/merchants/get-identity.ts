@@ -1,6 +1,6 @@
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
-import { SANDBOX_RAILS } from "@/lib/catalog/rails";
-import { API_VERSION } from "@/lib/merchants/schema";
+import { SANDBOX_RAILS } from "@/lib/rails/rails";
+import { API_VERSION } from "@/lib/platform/contract/version";
 import { SUPPORTED_PAIR_NAMES } from "@/lib/crypto-assets/networks";
 
 export function ping(auth: AuthContext) {

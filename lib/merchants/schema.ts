@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 
-export const API_VERSION = "2026-05-01";
-
 const environment = z.enum(["sandbox", "production"]);
 
 export const pingResponse = z

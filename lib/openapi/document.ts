@@ -3,9 +3,9 @@ import { z } from "zod";
 import { ERROR_CODES, errorEnvelopeSchema, errorStatus, type ErrorCode } from "@/lib/platform/errors";
 import type { EndpointDef } from "@/lib/platform/contract/endpoint";
 import { ruleOf } from "@/lib/platform/auth/policy";
-import { API_VERSION } from "@/lib/merchants/schema";
+import { API_VERSION } from "@/lib/platform/contract/version";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { EVENT_OBJECTS, EVENT_SCHEMAS, eventComponentName } from "@/lib/events/payloads";
 
 type JsonSchema = Record<string, unknown>;

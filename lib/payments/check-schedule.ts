@@ -1,4 +1,4 @@
-// When reconciliation (lib/jobs/reconcile-pending.ts) next asks a provider about a pending
+// When reconciliation (lib/outcomes/reconcile-pending.ts) next asks a provider about a pending
 // production payment. Every pending row carries its own `next_check_at`:
 //   - the first check a minute after creation (or one period, if shorter): a notice normally
 //     arrives well before;

@@ -7,7 +7,7 @@
 // the cascade ends in an error, the row is removed if every provider answered clearly (declined,
 // or no instructions): no provider holds a charge. If an attempt's answer was unknown (timeout,
 // 5xx, unreadable), that charge may be live: the row stays pending, so a late notice for it
-// completes this transaction, once (lib/providers/apply-notice.ts matches it by our reference).
+// completes this transaction, once (lib/outcomes/apply-provider-notice.ts matches it by our reference).
 // The sandbox calls no provider: its row is written once, after its local cascade.
 import { db } from "@/lib/platform/db";
 import { config } from "@/lib/platform/config";
@@ -18,25 +18,25 @@ import { parseAmount } from "@/lib/money/parse-amount";
 import { isCurrency } from "@/lib/money/currency";
 import { rateFor } from "@/lib/money/rates";
 import { buyerPrice, creditUsd } from "@/lib/money/price";
-import { railLimits, toIso3, type Rail } from "@/lib/catalog/rails";
+import { railLimits, toIso3, type Rail } from "@/lib/rails/rails";
 import { routableProviders, shopRails } from "@/lib/catalog/list-payment-methods";
-import { isCascadeDecline, runCascade, type Attempt, type CascadeResult } from "@/lib/providers/cascade";
+import { isCascadeDecline, runCascade, type Attempt, type CascadeResult } from "@/lib/payments/cascade";
 import { failPayment } from "@/lib/payments/transitions";
 import { documentTypeOf } from "@/lib/routing/select";
 import { expiresAtFor } from "@/lib/catalog/expiry";
 import { behaviourActions, type SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
-import { priceCharge } from "@/lib/payments/pricing";
+import { priceCharge } from "@/lib/pricing/fees";
 import { checkRailRequirements } from "@/lib/payments/requirements";
 import { presentCreated } from "@/lib/payments/present";
 import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertTransaction } from "@/lib/payments/store";
-import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
+import { JOB_SIGNALS, wakeJobs } from "@/lib/platform/outbox/wake";
 import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
-import type { Requirement } from "@/lib/catalog/rails";
+import type { Requirement } from "@/lib/rails/rails";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const MAX_HEADLINE_USD_MINOR = 10_000_000n; // 100,000.00 USD

@@ -9,7 +9,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
 import { insertBatchStats } from "@/lib/payments/insert-batch";
 import { withIdempotency, type IdempotencyScope } from "@/lib/platform/idempotency/idempotency";
-import { railById } from "@/lib/catalog/rails";
+import { railById } from "@/lib/rails/rails";
 import { nameTerms } from "@/lib/payments/search";
 import { newId } from "@/lib/platform/ids";
 import type { PresentableTransaction } from "@/lib/payments/present";

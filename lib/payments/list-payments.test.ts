@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { db, genericPlanOf, sql } from "@/lib/platform/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
-import { railById } from "@/lib/catalog/rails";
+import { railById } from "@/lib/rails/rails";
 import { newId } from "@/lib/platform/ids";
 import { getPayment, listPayments, listPaymentsAnswer, paymentsPageStatement } from "@/lib/payments/list-payments";
 import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";

@@ -21,7 +21,7 @@ import { AppError } from "@/lib/platform/errors";
 import { envelope, listEnvelope, readPage, type PageMeta } from "@/lib/platform/paging/pagination";
 import { withJson } from "@/lib/platform/contract/json-text";
 import { LIST_ITEMS_LOGGED, moreItems, redactedJson } from "@/lib/platform/contract/redact-answer";
-import { toIso3 } from "@/lib/catalog/rails";
+import { toIso3 } from "@/lib/rails/rails";
 import { presentTransaction, type PresentableTransaction } from "@/lib/payments/present";
 import { planSearch, searchCondition } from "@/lib/payments/search";
 import { countPayments } from "@/lib/payments/rollups";

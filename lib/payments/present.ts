@@ -1,10 +1,10 @@
 // Transaction rows -> API shapes (2.1, 4.4). The one place pay-in amounts become API numbers.
 import { config } from "@/lib/platform/config";
 import { toMajor } from "@/lib/money/amount";
-import { railById } from "@/lib/catalog/rails";
+import { railById } from "@/lib/rails/rails";
 import { railIconUrl } from "@/lib/catalog/list-payment-methods";
 import type { Transaction } from "@/lib/generated/prisma/client";
-import type { Attempt } from "@/lib/providers/cascade";
+import type { Attempt } from "@/lib/payments/cascade";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
 export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "lateCompletion" | "declineCode" | "routingVersion"> & {

@@ -2,7 +2,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { checkRailRequirements, type FieldProblem } from "@/lib/payments/requirements";
 import { AppError } from "@/lib/platform/errors";
-import { railById, type Rail } from "@/lib/catalog/rails";
+import { railById, type Rail } from "@/lib/rails/rails";
 
 const rail = (id: string): Rail => {
   const r = railById(id);

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/platform/errors";
 import { isColombianDocument, isCpfOrCnpjValid, isCurpShape, isRfcShape } from "@/lib/rails/document-rules";
-import type { Rail, Requirement } from "@/lib/catalog/rails";
+import type { Rail, Requirement } from "@/lib/rails/rails";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
 
 export type FieldProblem = { key: string; type: string; label: string; help: string };

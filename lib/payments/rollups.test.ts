@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { db, sql } from "@/lib/platform/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
-import { railById } from "@/lib/catalog/rails";
+import { railById } from "@/lib/rails/rails";
 import { newId } from "@/lib/platform/ids";
 import { countPayments, dailyOutcomes, foldAllPaymentRollups, foldPaymentRollups, hourlyOutcomes } from "@/lib/payments/rollups";
 import { dailySeries, overview } from "@/lib/dashboard/queries";

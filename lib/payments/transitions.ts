@@ -4,50 +4,35 @@
 // and outbox events are written together. Applying the same transition twice changes nothing the
 // second time (it returns `changed: false`).
 import type { Tx } from "@/lib/platform/db";
-import { randomBase62 } from "@/lib/platform/ids";
-import { mulDivHalfUp, toMajor } from "@/lib/money/amount";
-import type { EventType } from "@/lib/events/emit";
-import { bucketTotals } from "@/lib/ledger/post";
-import { chargebackLost, freeze, freezeRelease, netOf, paymentCompleted, refundImmediate, type FreezeSplit } from "@/lib/ledger/recipes";
+import type { EventType } from "@/lib/platform/outbox/emit";
+import { paymentCompleted } from "@/lib/ledger/recipes";
 import { lockRow, transition, type Emit, type Operation } from "@/lib/ledger/transition";
 import { presentTransaction } from "@/lib/payments/present";
-import { EVIDENCE_META, presentClaim, type ClaimHistory } from "@/lib/claims/present";
-import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
+import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/pricing/fees";
 import { AppError } from "@/lib/platform/errors";
-import { mirrorToQrOrder } from "@/lib/qr/mirror";
-import type { Transaction, Claim } from "@/lib/generated/prisma/client";
-
-export const CHARGEBACK_FEE_USD_MINOR = 1500n;
+import { mirrorToQrOrder } from "@/lib/payments/qr-mirror";
+import type { Transaction } from "@/lib/generated/prisma/client";
 
 export type TransitionResult = { transaction: Transaction; changed: boolean; eventsFired: EventType[] };
 
 /** Runs first in a transition's own transaction (a provider notice records its id there, once). */
 export type InTransaction = { inTransaction?: (tx: Tx) => Promise<void> };
 
-export function newClaimId(): string {
-  return `CLM-${randomBase62(16).toUpperCase()}`;
-}
-
 export async function lockTransaction(tx: Tx, id: string): Promise<Transaction | null> {
   return lockRow(tx, "transactions", id, () => tx.transaction.findUnique({ where: { id } }));
 }
 
-export async function lockClaim(tx: Tx, id: string): Promise<Claim | null> {
-  return lockRow(tx, "claims", id, () => tx.claim.findUnique({ where: { id } }));
-}
-
-const paymentEvents = (t: Transaction, types: EventType[]): Emit[] => types.map((type) => ({ type, object: presentTransaction(t) }));
-const claimEvents = (c: Claim, types: EventType[]): Emit[] => types.map((type) => ({ type, object: presentClaim(c) }));
-const notFound = () => new AppError("transaction_not_found", "No such transaction.");
-const scopeOf = (t: Transaction) => ({ merchantId: t.merchantId, environment: t.environment, shopId: t.shopId });
+export const paymentEvents = (t: Transaction, types: EventType[]): Emit[] => types.map((type) => ({ type, object: presentTransaction(t) }));
+export const notFound = () => new AppError("transaction_not_found", "No such transaction.");
+export const scopeOf = (t: Transaction) => ({ merchantId: t.merchantId, environment: t.environment, shopId: t.shopId });
 
 /** The skeleton every pay-in transition shares: lock transaction `id`, accept `from`, then `apply`. */
-function paymentOp<T>(id: string, name: string, from: Transaction["status"][], opts: InTransaction, apply: Operation<Transaction, T>["apply"]): Operation<Transaction, T> {
+export function paymentOp<T>(id: string, name: string, from: Transaction["status"][], opts: InTransaction, apply: Operation<Transaction, T>["apply"]): Operation<Transaction, T> {
   return { name, before: opts.inTransaction, load: (tx) => lockTransaction(tx, id), missing: notFound, ledger: scopeOf, status: (t) => t.status, from, apply };
 }
 
 /** The shape every pay-in transition answers with. */
-async function payment(op: Parameters<typeof transition<Transaction, { transaction: Transaction; eventsFired: EventType[] }>>[0]): Promise<TransitionResult> {
+export async function payment(op: Parameters<typeof transition<Transaction, { transaction: Transaction; eventsFired: EventType[] }>>[0]): Promise<TransitionResult> {
   const r = await transition(op);
   return r.changed ? { transaction: r.result.transaction, changed: true, eventsFired: r.result.eventsFired } : { transaction: r.row!, changed: false, eventsFired: [] };
 }
@@ -99,137 +84,3 @@ export async function failPayment(id: string, to: "failed" | "expired", opts: In
   }));
 }
 
-/**
- * Where `usd` to freeze comes from: first what of this transaction's net is still pending (not
- * yet settled), then `available`. Records the pending part on the transaction (settlement then
- * moves only the rest). Without allowNegative, an available balance too small is 422
- * balance_insufficient. Call under the merchant's ledger lock.
- */
-export async function freezeFunds(tx: Tx, t: Transaction, usd: bigint, opts: { allowNegative: boolean }): Promise<FreezeSplit> {
-  const unsettledNet = t.settlementStatus === "pending" && t.status !== "pending" ? netOf(t) - t.pendingDebited : 0n;
-  const fromPending = unsettledNet > 0n ? (usd < unsettledNet ? usd : unsettledNet) : 0n;
-  const fromAvailable = usd - fromPending;
-  if (!opts.allowNegative && fromAvailable > 0n) {
-    const totals = await bucketTotals(tx, t.merchantId, t.environment);
-    if (totals.available < fromAvailable) {
-      throw new AppError("balance_insufficient", "The balance cannot cover this refund.", {
-        details: { availableUsd: toMajor(totals.available, "USD"), shortfallUsd: toMajor(fromAvailable - totals.available, "USD") },
-      });
-    }
-  }
-  if (fromPending > 0n) await tx.transaction.update({ where: { id: t.id }, data: { pendingDebited: { increment: fromPending } } });
-  return { fromPending, fromAvailable };
-}
-
-/**
- * A released freeze (refund rejected, chargeback won): how much goes back to `pending`. The part
- * that came from `pending` returns there while the payment is still unsettled (and settlement
- * will move it again); once settled, it goes to `available` as settlement would have.
- */
-export async function releaseToPending(tx: Tx, t: Transaction, c: Claim): Promise<bigint> {
-  if (c.frozenFromPending <= 0n || t.settlementStatus !== "pending") return 0n;
-  const back = c.frozenFromPending < t.pendingDebited ? c.frozenFromPending : t.pendingDebited;
-  if (back > 0n) await tx.transaction.update({ where: { id: t.id }, data: { pendingDebited: { decrement: back } } });
-  return back;
-}
-
-/** USD share of a local refund; the last refund takes exactly what is left, so shares sum to the headline. */
-export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Promise<bigint> {
-  // Every claim that took (or is taking) money from this payment: refunds pending or done, and
-  // chargebacks open or lost.
-  const open = await tx.claim.findMany({ where: { transactionId: t.id, status: { in: ["pending", "resolved", "open", "lost"] } }, select: { amountLocal: true, amountUsd: true } });
-  const localSoFar = open.reduce((s, c) => s + c.amountLocal, 0n);
-  const usdSoFar = open.reduce((s, c) => s + c.amountUsd, 0n);
-  return localSoFar + local === t.amountLocal ? t.amountUsd - usdSoFar : mulDivHalfUp(t.amountUsd, local, t.amountLocal);
-}
-
-/** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
-export async function refundInFull(id: string, opts: InTransaction = {}): Promise<TransitionResult> {
-  return payment(paymentOp(id, "refundInFull", ["completed"], opts, async (tx, t) => {
-    const pendingClaims = await tx.claim.count({ where: { transactionId: id, status: { in: ["pending", "open"] } } });
-    if (pendingClaims > 0) throw new AppError("invalid_request", "This payment has an open claim; wait for it to resolve before refunding it in full.", { param: "action" });
-    const local = t.amountLocal - t.refundedLocal;
-    if (local <= 0n) return null;
-    const usd = await refundUsdShare(tx, t, local);
-    const at = new Date();
-    const split = await freezeFunds(tx, t, usd, { allowNegative: true });
-    const claim = await tx.claim.create({
-      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason: "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
-    });
-    const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
-    return { result: { transaction: updated, eventsFired: ["payment.refunded"] }, postings: [refundImmediate(claim, split)], events: paymentEvents(updated, ["payment.refunded"]) };
-  }));
-}
-
-/**
- * A chargeback on a completed payment: the claim opens and what is still captured (not refunded,
- * not already being refunded) is frozen; the status stays completed. A payment has at most one
- * open chargeback (a second dispute of the same payment changes nothing).
- */
-export async function openChargeback(id: string, reason = "chargeback", opts: InTransaction = {}): Promise<TransitionResult & { claim: Claim | null }> {
-  const r = await transition(paymentOp(id, "openChargeback", ["completed"], opts, async (tx, t) => {
-    const held = await tx.claim.findMany({ where: { transactionId: id, status: { in: ["pending", "open"] } }, select: { kind: true, amountLocal: true, amountUsd: true } });
-    if (held.some((c) => c.kind === "chargeback")) return null;
-    const local = t.amountLocal - t.refundedLocal - held.reduce((sum, c) => sum + c.amountLocal, 0n);
-    if (local <= 0n) return null;
-    const usd = await refundUsdShare(tx, t, local);
-    const at = new Date();
-    const split = await freezeFunds(tx, t, usd, { allowNegative: true });
-    const claim = await tx.claim.create({
-      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "chargeback", status: "open", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason, history: [{ status: "open", at: at.toISOString() }], createdAt: at, dueBy: new Date(at.getTime() + CHARGEBACK_EVIDENCE_DAYS * 86_400_000) },
-    });
-    const eventsFired: EventType[] = ["chargeback.created", "claim.opened"];
-    return { result: { claim, eventsFired }, postings: [freeze("chargeback_freeze", claim, split)], events: claimEvents(claim, eventsFired) };
-  }));
-  return r.changed ? { transaction: r.row, changed: true, eventsFired: r.result.eventsFired, claim: r.result.claim } : { transaction: r.row!, changed: false, eventsFired: [], claim: null };
-}
-
-/** Evidence against a chargeback is taken for this many days after it opens (decisions.md). */
-export const CHARGEBACK_EVIDENCE_DAYS = 7;
-
-export type ResolveChargebackOptions = {
-  /** Only a claim of this merchant and environment (and shop, for a shop-bound key): others are claim_not_found. */
-  scope?: { merchantId: string; environment: Transaction["environment"]; shopId?: string | null };
-  /** `won` only with evidence submitted before dueBy (the sandbox outcome; decisions.md). */
-  requireEvidence?: boolean;
-  /** Runs first in the transition's transaction (bindIdempotency of the accept). */
-  before?: (tx: Tx) => Promise<void>;
-};
-
-/**
- * open -> won (the frozen money back to the bucket it came from) | lost (it leaves, plus the
- * chargeback fee; payment -> chargeback). A claim no longer open: 409 claim_already_resolved.
- */
-export async function resolveChargeback(claimId: string, outcome: "won" | "lost", opts: ResolveChargebackOptions = {}): Promise<Claim> {
-  const { scope } = opts;
-  const r = await transition({
-    name: "resolveChargeback",
-    before: opts.before,
-    // The claim, then its payment, then (in the kernel) the ledger: the order every money move takes.
-    load: async (tx) => {
-      const claim = await lockClaim(tx, claimId);
-      if (!claim || claim.kind !== "chargeback") return null;
-      if (scope && (claim.merchantId !== scope.merchantId || claim.environment !== scope.environment)) return null;
-      const payment = (await lockTransaction(tx, claim.transactionId))!;
-      if (scope?.shopId && payment.shopId !== scope.shopId) return null;
-      return { claim, payment };
-    },
-    missing: () => new AppError("claim_not_found", "No such chargeback claim.", { param: "id" }),
-    ledger: ({ payment }) => scopeOf(payment),
-    status: ({ claim }) => claim.status,
-    from: ["open"],
-    refuse: ({ claim }) => new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } }),
-    apply: async (tx, { claim: c, payment: t }) => {
-      const at = new Date();
-      const evidence = await tx.claimEvidence.findMany({ where: { claimId }, select: EVIDENCE_META, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-      if (outcome === "won" && opts.requireEvidence && !evidence.some((e) => !c.dueBy || e.createdAt <= c.dueBy)) {
-        throw new AppError("missing_required_fields", "A chargeback is won with evidence: submit it with POST /claims/{id}/evidence before dueBy.", { param: "evidence" });
-      }
-      const posting = outcome === "won" ? freezeRelease("chargeback_won", c, await releaseToPending(tx, t, c)) : chargebackLost(c, CHARGEBACK_FEE_USD_MINOR);
-      const updated = await tx.claim.update({ where: { id: claimId }, data: { status: outcome, resolvedAt: at, history: [...(c.history as ClaimHistory), { status: outcome, at: at.toISOString() }] } });
-      if (outcome === "lost") await tx.transaction.update({ where: { id: t.id }, data: { status: "chargeback" } });
-      return { result: { claim: updated, evidence }, postings: [posting], events: [{ type: "claim.resolved", object: presentClaim(updated, evidence) }] };
-    },
-  });
-  return r.changed ? r.result.claim : r.row!.claim;
-}

@@ -4,7 +4,7 @@
 //
 // Only an explicit refusal fails the payout (and reverses the debit). A timeout, a 5xx, a reset
 // or an unreadable answer is unknown: the provider may well have paid. The payout stays
-// processing with its money held, marked as handed over, and lib/jobs/check-payout-status.ts
+// processing with its money held, marked as handed over, and lib/payouts/check-payout-status.ts
 // asks the provider by reference until it knows.
 import { config } from "@/lib/platform/config";
 import { db } from "@/lib/platform/db";

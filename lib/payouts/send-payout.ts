@@ -4,7 +4,7 @@
 // its debit, so parallel sends can never take the balance below zero. The provider is called
 // after commit with our payout id as its reference; only its explicit refusal reverses the debit
 // (422 payout_dispatch_failed). An unknown outcome (timeout, 5xx, unreadable) answers the payout
-// as it is, processing, and the status job finds out (lib/jobs/check-payout-status.ts).
+// as it is, processing, and the status job finds out (lib/payouts/check-payout-status.ts).
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -12,7 +12,7 @@ import { toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { localToUsd } from "@/lib/money/fx";
 import { rateFor } from "@/lib/money/rates";
-import { JOB_SIGNALS, wakeJobs } from "@/lib/events/wake";
+import { JOB_SIGNALS, wakeJobs } from "@/lib/platform/outbox/wake";
 import { payoutDebit } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances } from "@/lib/payouts/balances";

@@ -10,7 +10,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { config } from "@/lib/platform/config";
 import { singleton } from "@/lib/platform/singleton";
 import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

@@ -18,7 +18,7 @@
 import { sql } from "@/lib/platform/db";
 import { singleton } from "@/lib/platform/singleton";
 import { newLaneStats, runGroup, StatementLane } from "@/lib/platform/statement-lane";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 
 /** Shared statements of one text in flight at once. */
 const IN_FLIGHT = 2;

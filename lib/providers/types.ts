@@ -8,7 +8,7 @@
 // and its answer is one of three kinds (decisions.md "Money leaves at most once"): done,
 // refused (an explicit refusal: only this fails our row), or unknown (timeout, 5xx, reset,
 // unreadable answer: the row stays processing and a status job asks again by reference).
-import type { Rail } from "@/lib/catalog/rails";
+import type { Rail } from "@/lib/rails/rails";
 
 export type ChargeRequest = {
   transactionId: string;

@@ -8,7 +8,7 @@ import { config } from "@/lib/platform/config";
 import { newId, randomBase62 } from "@/lib/platform/ids";
 import { brCode } from "@/lib/payments/br-code";
 import { createPayment } from "@/lib/payments/create-payment";
-import { toIso3 } from "@/lib/catalog/rails";
+import { toIso3 } from "@/lib/rails/rails";
 import { findEstablishment } from "@/lib/qr/establishments";
 import { presentQrOrder } from "@/lib/qr/present";
 import { db } from "@/lib/platform/db";

@@ -10,7 +10,7 @@
 import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
 import { failPayment } from "@/lib/payments/transitions";
-import { applyProviderStatus } from "@/lib/providers/apply-status";
+import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
 import { connectorFor } from "@/lib/providers/connectors";
 import { isProviderConfigured } from "@/lib/providers/registry";
 

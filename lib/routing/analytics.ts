@@ -3,7 +3,7 @@
 // the cascade rescued (approved after an earlier provider failed), and the circuit's state of
 // each provider (platform-wide: a provider's health is the same for every merchant).
 import { db } from "@/lib/platform/db";
-import { railById } from "@/lib/catalog/rails";
+import { railById } from "@/lib/rails/rails";
 import { toMajor } from "@/lib/money/amount";
 import { circuitStates } from "@/lib/routing/stats";
 import type { Environment } from "@/lib/generated/prisma/enums";

@@ -5,13 +5,13 @@ import { AppError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { singleton } from "@/lib/platform/singleton";
 import { notifyInvalidated, onInvalidated } from "@/lib/platform/cache/invalidation";
-import { PRODUCTION_RAILS, SANDBOX_RAILS, railById } from "@/lib/catalog/rails";
+import { PRODUCTION_RAILS, SANDBOX_RAILS, railById } from "@/lib/rails/rails";
 import { compileRoutingRules, documentTypeOf, selectRoute, type CompiledRule } from "@/lib/routing/select";
 import { toMinor } from "@/lib/money/amount";
 import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule } from "@/lib/routing/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 
 type Scope = Pick<AuthContext, "merchant" | "shop" | "environment" | "actor">;
 export type ShopRouting = { version: number; rules: RoutingRule[]; compiled: CompiledRule[]; updatedAt: Date | null };

@@ -11,7 +11,7 @@ import { bucketTotals } from "@/lib/ledger/post";
 import { settlementClosed } from "@/lib/ledger/recipes";
 import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
 import { findDestination } from "@/lib/crypto-assets/settlement-destination";
-import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
+import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/pricing/fees";
 import { presentSettlement } from "@/lib/settlements/present";
 import { availableStatement } from "@/lib/settlements/statement";
 import type { Environment, MerchantTier } from "@/lib/generated/prisma/enums";

@@ -6,7 +6,7 @@
 // tells the merchant (again when a payment adds the txHash).
 import PDFDocument from "pdfkit";
 import { db } from "@/lib/platform/db";
-import { emitEvent } from "@/lib/events/emit";
+import { emitEvent } from "@/lib/platform/outbox/emit";
 import { toDecimalString } from "@/lib/money/amount";
 import { presentSettlement } from "@/lib/settlements/present";
 import { STATEMENT_LABELS, type StatementLine, type WithdrawalsSummary } from "@/lib/settlements/statement";

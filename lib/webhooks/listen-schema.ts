@@ -3,7 +3,7 @@
 // endpoint answered to each one.
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { delivery } from "@/lib/webhooks/schema";
 
 const eventList = z

@@ -8,7 +8,7 @@ import { db, sql } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { seal } from "@/lib/platform/crypto/secret-box";
 import { isDraining } from "@/lib/platform/lifecycle";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { inboxUrl, signingSecrets } from "@/lib/webhooks/subscriptions";
 import { standardSignature } from "@/lib/webhooks/sign";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/platform/paging/pagination";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
 
 const eventName = z.enum([...EVENT_TYPES, "*"]);
 

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { db } from "@/lib/platform/db";
 import { config } from "@/lib/platform/config";
 import { singleton } from "@/lib/platform/singleton";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 import { newId } from "@/lib/platform/ids";
 import { AppError } from "@/lib/platform/errors";
 import { open, seal } from "@/lib/platform/crypto/secret-box";

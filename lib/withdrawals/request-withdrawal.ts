@@ -4,7 +4,7 @@
 // at once over a balance that covers ten: exactly ten rows. Then, in production, the custody
 // provider is asked with our id (decisions.md "Money leaves at most once"): completed ends it,
 // an explicit refusal fails it (amount and fee back), anything else leaves it `processing` for
-// the status job (lib/jobs/check-withdrawal-status.ts). The sandbox calls nobody.
+// the status job (lib/withdrawals/check-withdrawal-status.ts). The sandbox calls nobody.
 import { db } from "@/lib/platform/db";
 import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
@@ -15,7 +15,7 @@ import { bucketTotals } from "@/lib/ledger/post";
 import { withdrawalRequested } from "@/lib/ledger/recipes";
 import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
 import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
-import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/payments/pricing";
+import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/pricing/fees";
 import { checkDestination, findDestination } from "@/lib/crypto-assets/settlement-destination";
 import { custodyConfigured, sendWithdrawal } from "@/lib/withdrawals/custody";
 import { completeWithdrawal, failWithdrawal } from "@/lib/withdrawals/settle-withdrawal";

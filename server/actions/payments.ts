@@ -9,7 +9,7 @@ import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
 import { refundBody } from "@/lib/claims/schema";
 import { refundPayment } from "@/lib/claims/refund-payment";
-import { simulatePayment, type SimulateAction } from "@/lib/payments/simulate-payment";
+import { simulatePayment, type SimulateAction } from "@/lib/outcomes/simulate-payment";
 import { createPaymentBody, SIMULATE_ACTIONS } from "@/lib/payments/schema";
 import { createPayment } from "@/lib/payments/create-payment";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";

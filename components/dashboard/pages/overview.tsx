@@ -9,7 +9,7 @@ import { Money } from "@/components/ui/money";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { SuccessRateChart, VolumeChart } from "@/components/dashboard/charts";
 import { PaymentRows } from "@/components/dashboard/payment-rows";
-import { RESERVE_HOLD_DAYS } from "@/lib/payments/pricing";
+import { RESERVE_HOLD_DAYS } from "@/lib/pricing/fees";
 
 
 /**

@@ -11,7 +11,7 @@ import { EmptyState, Loading } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
 import { TRANSACTION_STATUSES } from "@/lib/payments/schema";
 import { METHOD_SLUGS } from "@/lib/catalog/schema";
-import { toIso3 } from "@/lib/catalog/rails";
+import { toIso3 } from "@/lib/rails/rails";
 import { METHOD_LABELS, PAYMENT_COUNTRIES, STATUS_LABELS, countryName, filterProblem, railsFor } from "@/components/dashboard/payment-labels";
 
 type Envelope = LoaderData<"payments">;

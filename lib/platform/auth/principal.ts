@@ -5,7 +5,7 @@
 // push out other invented keys, never a real one.
 import { db } from "@/lib/platform/db";
 import { singleton } from "@/lib/platform/singleton";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 import { notifyInvalidated, onInvalidated } from "@/lib/platform/cache/invalidation";
 import type { Environment, MerchantStatus, MerchantTier, ShopStatus } from "@/lib/generated/prisma/enums";
 

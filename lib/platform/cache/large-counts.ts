@@ -5,7 +5,7 @@
 // older than that the request counts again and waits. A smaller total is counted for each request
 // (its own statement, never one that began before the request did), so a short list's total always
 // agrees with what the request itself just wrote.
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 import { singleton } from "@/lib/platform/singleton";
 
 export const LARGE = 1_000;

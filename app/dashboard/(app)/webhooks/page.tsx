@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requireDashboard } from "@/server/dashboard";
 import { listSubscriptions } from "@/lib/webhooks/subscriptions";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { WebhooksView } from "@/components/dashboard/pages/webhooks";
 
 export const metadata: Metadata = { title: "Webhooks · Dashboard" };

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requireDashboard } from "@/server/dashboard";
 import { findSubscription, presentSubscription } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { AppError } from "@/lib/platform/errors";
 import { WebhookDetailView } from "@/components/dashboard/pages/webhook-detail";
 

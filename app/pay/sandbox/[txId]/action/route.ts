@@ -3,7 +3,7 @@
 // The buyer holding the page passes the same gate as a key or a dashboard user (permission
 // simulatePayment: sandbox only, answered with the API's production_key_refused).
 import { config } from "@/lib/platform/config";
-import { applySimulation } from "@/lib/payments/simulate-payment";
+import { applySimulation } from "@/lib/outcomes/simulate-payment";
 import { AppError } from "@/lib/platform/errors";
 import { gate } from "@/lib/platform/auth/gate";
 import { crossSiteRefused, isCrossSite } from "@/lib/platform/http/cross-site";

@@ -1,7 +1,7 @@
 import { methods, route } from "@/lib/platform/http/handler";
 import { NOTICE_BODY_LIMIT, readBody } from "@/lib/platform/http/body";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
-import { applyProviderNotice } from "@/lib/providers/apply-notice";
+import { applyProviderNotice } from "@/lib/outcomes/apply-provider-notice";
 
 // The raw body is read here (not parsed by the wrapper): the signature covers its exact bytes.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
 // Rolling reserve: each payment's reserve goes back to `available` when its hold (90 days) ends.
 import { db } from "@/lib/platform/db";
 import { reserveRelease } from "@/lib/ledger/recipes";
-import { forEachDueTransaction } from "@/lib/jobs/each-due";
+import { forEachDueTransaction } from "@/lib/ledger/each-due";
 
 export async function releaseDueReserves(opts: { now?: Date; limit?: number } = {}): Promise<number> {
   const now = opts.now ?? new Date();

@@ -21,14 +21,14 @@ import { config } from "@/lib/platform/config";
 import { log } from "@/lib/platform/log";
 import { singleton } from "@/lib/platform/singleton";
 import { metrics } from "@/lib/platform/metrics/registry";
-import { JOB_SIGNALS, onWake } from "@/lib/events/wake";
+import { JOB_SIGNALS, onWake } from "@/lib/platform/outbox/wake";
 import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
 import { deliveryHeaders } from "@/lib/webhooks/sign";
 import { signingSecrets } from "@/lib/webhooks/subscriptions";
 import { policyFor, type OutboundPolicy } from "@/lib/webhooks/url-policy";
 import { OutboundRefused, postChecked } from "@/lib/webhooks/outbound";
 import { agentFor } from "@/lib/webhooks/agents";
-import { fanOutEvents } from "@/lib/jobs/fan-out-events";
+import { fanOutEvents } from "@/lib/webhooks/fan-out-events";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];

@@ -3,7 +3,8 @@
 import { db } from "@/lib/platform/db";
 import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
 import { AppError } from "@/lib/platform/errors";
-import { completePayment, failPayment, openChargeback, refundInFull, type TransitionResult } from "@/lib/payments/transitions";
+import { completePayment, failPayment, type TransitionResult } from "@/lib/payments/transitions";
+import { openChargeback, refundInFull } from "@/lib/claims/transitions";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Environment } from "@/lib/generated/prisma/enums";
 

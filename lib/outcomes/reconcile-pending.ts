@@ -9,7 +9,7 @@
 // configured here is simply rescheduled, behind the others.
 //
 // Applying a status is idempotent, and a provider's paid completes even a payment we had already
-// failed or expired (decisions.md "Late payments", lib/providers/apply-status.ts).
+// failed or expired (decisions.md "Late payments", lib/outcomes/apply-provider-status.ts).
 //
 // A pending row without a provider charge id is one whose route was never written: the cascade
 // ended with only unknown answers (timeouts, 5xx), or the process stopped mid-cascade (the row
@@ -21,7 +21,7 @@ import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
 import { isProviderConfigured, providerConfigs } from "@/lib/providers/registry";
 import { connectorFor } from "@/lib/providers/connectors";
-import { applyProviderStatus } from "@/lib/providers/apply-status";
+import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
 import { failPayment } from "@/lib/payments/transitions";
 import { nextCheckAt, reconcilePeriodMs } from "@/lib/payments/check-schedule";
 

@@ -2,7 +2,7 @@
 // to `available` (minus whatever refunds or chargebacks already took out of pending).
 import { db } from "@/lib/platform/db";
 import { settlement } from "@/lib/ledger/recipes";
-import { forEachDueTransaction } from "@/lib/jobs/each-due";
+import { forEachDueTransaction } from "@/lib/ledger/each-due";
 
 /**
  * `merchantId`: only that merchant's due payments (an operator catching one merchant up, or a test

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { db } from "@/lib/platform/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { fundSandbox } from "@/lib/payouts/fund-sandbox";
-import { verifyLedgers } from "@/lib/jobs/verify-ledgers";
+import { verifyLedgers } from "@/lib/ledger/verify-ledgers";
 
 after(() => db().$disconnect());
 

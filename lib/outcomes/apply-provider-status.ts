@@ -1,7 +1,8 @@
 // A provider-reported status (notice or reconciliation poll) applied to a transaction.
 // A provider's paid is money the buyer paid: it completes the payment even after we failed or
 // expired it (decisions.md "Late payments"), and `paidBy` names the charge that was paid.
-import { completePayment, failPayment, openChargeback, refundInFull, type InTransaction } from "@/lib/payments/transitions";
+import { completePayment, failPayment, type InTransaction } from "@/lib/payments/transitions";
+import { openChargeback, refundInFull } from "@/lib/claims/transitions";
 import type { ProviderStatus } from "@/lib/providers/types";
 
 export async function applyProviderStatus(transactionId: string, status: ProviderStatus | "chargeback", opts: InTransaction & { paidBy?: { provider: string; providerRef: string } } = {}): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { addDays, FLAT_FEE_USD_MINOR, PLATFORM_FEE_BP, priceCharge, RESERVE_BP, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/payments/pricing";
-import { railById, type Rail } from "@/lib/catalog/rails";
+import { addDays, FLAT_FEE_USD_MINOR, PLATFORM_FEE_BP, priceCharge, RESERVE_BP, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/pricing/fees";
+import { railById, type Rail } from "@/lib/rails/rails";
 
 const rail = (id: string): Rail => {
   const r = railById(id);

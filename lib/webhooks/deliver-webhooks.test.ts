@@ -12,7 +12,7 @@ import { seal } from "@/lib/platform/crypto/secret-box";
 import { config } from "@/lib/platform/config";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { closeAgents } from "@/lib/webhooks/agents";
-import { createDeliverer, leaseMs, RETRY_SCHEDULE_SECONDS } from "@/lib/jobs/deliver-webhooks";
+import { createDeliverer, leaseMs, RETRY_SCHEDULE_SECONDS } from "@/lib/webhooks/deliver-webhooks";
 
 type Receiver = { url: string; ids: string[]; sockets: number; open: number; maxOpen: number; answered: number; release: () => void; close: () => Promise<void> };
 

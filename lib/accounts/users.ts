@@ -2,7 +2,7 @@
 import { verify as argon2Verify } from "@node-rs/argon2";
 import { db } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
-import { hashPassword } from "@/lib/merchants/create-merchant";
+import { hashPassword } from "@/lib/platform/crypto/password";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 import { ROLES } from "@/lib/platform/auth/policy";
 import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/schema";

@@ -2,7 +2,7 @@
 // provider and network fees from the routed rail; reserve a % of the net, held 90 days;
 // settlement T+N from the rail. All in USD minor units.
 import { percentOf } from "@/lib/money/amount";
-import type { Rail } from "@/lib/catalog/rails";
+import type { Rail } from "@/lib/rails/rails";
 import type { MerchantTier } from "@/lib/generated/prisma/enums";
 
 export const PLATFORM_FEE_BP: Record<MerchantTier, bigint> = { starter: 390n, standard: 290n, premium: 240n };

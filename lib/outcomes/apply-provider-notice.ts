@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
-import { applyProviderStatus } from "@/lib/providers/apply-status";
+import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
 import { receiveNotice } from "@/lib/providers/notice-pipeline";
 
 const noticeSchema = z.object({

@@ -4,7 +4,7 @@
 import { newId } from "@/lib/platform/ids";
 import type { Tx } from "@/lib/platform/db";
 import type { Environment } from "@/lib/generated/prisma/enums";
-import { API_VERSION } from "@/lib/merchants/schema";
+import { API_VERSION } from "@/lib/platform/contract/version";
 
 export const EVENT_TYPES = [
   "payment.completed",

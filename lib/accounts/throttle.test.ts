@@ -2,7 +2,7 @@ import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
-import { MAX_PER_EMAIL, MAX_PER_IP, MemoryCounter, RedisCounter, WINDOW_MS, signInThrottle, type Counter } from "@/lib/dashboard/throttle";
+import { MAX_PER_EMAIL, MAX_PER_IP, MemoryCounter, RedisCounter, WINDOW_MS, signInThrottle, type Counter } from "@/lib/accounts/throttle";
 
 const redis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
 after(() => redis.disconnect());

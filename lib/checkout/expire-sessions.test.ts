@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { db } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
-import { expireCheckoutSessions, SESSION_RETENTION_MS } from "@/lib/jobs/expire-checkout-sessions";
+import { expireCheckoutSessions, SESSION_RETENTION_MS } from "@/lib/checkout/expire-sessions";
 import { getCheckoutSession } from "@/lib/checkout/get-session";
 
 after(() => db().$disconnect());

@@ -14,7 +14,7 @@ import { log } from "@/lib/platform/log";
 import { singleton } from "@/lib/platform/singleton";
 import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
 import { addressKey } from "@/lib/platform/auth/address-key";
-import { rememberBounded } from "@/lib/platform/cache/bounded";
+import { rememberBounded } from "@/lib/platform/bounded";
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_EMAIL = 5;
