@@ -6,7 +6,7 @@ import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
 import { simulateDepositBody } from "@/lib/deposits/schema";
 import { simulateDeposit } from "@/lib/deposits/simulate-deposit";
-import { replayDeposit } from "@/lib/replays";
+import { replayDeposit } from "@/lib/deposits/replays";
 import { amountField, optionalText } from "@/server/actions/form-fields";
 
 export async function simulateDepositAction(accountId: string, input: { amount?: string; payerName?: string; payerBank?: string; payerDocument?: string; trackingKey?: string; reference?: string }, formKey?: string) {

@@ -14,7 +14,7 @@ import { createPaymentBody, SIMULATE_ACTIONS } from "@/lib/payments/schema";
 import { createPayment } from "@/lib/payments/create-payment";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
-import { replayRefund } from "@/lib/replays";
+import { replayRefund } from "@/lib/claims/replays";
 import { amountField } from "@/server/actions/form-fields";
 
 export async function refundAction(paymentId: string, input: { amount?: string; reason?: string }, formKey?: string) {

@@ -11,7 +11,7 @@ import { transferToPayout } from "@/lib/payouts/transfer-to-payout";
 import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
 import { sendPayout } from "@/lib/payouts/send-payout";
 import { simulatePayout } from "@/lib/payouts/simulate-payout";
-import { replayFunding, replayPayout, replaySwap, replayTransfer } from "@/lib/replays";
+import { replayFunding, replayPayout, replaySwap, replayTransfer } from "@/lib/payouts/replays";
 import { amountField, optionalText } from "@/server/actions/form-fields";
 
 export async function fundSandboxAction(input: { currency?: string; amount?: string }, formKey?: string) {

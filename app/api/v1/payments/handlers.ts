@@ -5,7 +5,7 @@ import { createPayment } from "@/lib/payments/create-payment";
 import { getPayment, listPaymentsAnswer } from "@/lib/payments/list-payments";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
-import { replayPayment } from "@/lib/replays";
+import { replayPayment } from "@/lib/payments/replays";
 import type { createPaymentEndpoint, getPaymentEndpoint, listPaymentsEndpoint } from "@/lib/payments/schema";
 
 export const createHandler = (endpoint: typeof createPaymentEndpoint) =>

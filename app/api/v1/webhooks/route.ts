@@ -1,7 +1,7 @@
 import { methods, route } from "@/lib/platform/http/handler";
 import { createWebhookEndpoint, listWebhooksEndpoint } from "@/lib/webhooks/schema";
 import { createSubscription, listSubscriptions } from "@/lib/webhooks/subscriptions";
-import { replayWebhook } from "@/lib/replays";
+import { replayWebhook } from "@/lib/webhooks/replays";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   // The answer holds the signing secret: never stored, a replay opens it from the subscription.

@@ -1,5 +1,5 @@
 import { methods, route } from "@/lib/platform/http/handler";
-import { replayClaimSimulation } from "@/lib/replays";
+import { replayClaimSimulation } from "@/lib/claims/replays";
 import { simulateClaimEndpoint } from "@/lib/claims/schema";
 import { simulateChargebackOutcome } from "@/lib/claims/decide-chargeback";
 

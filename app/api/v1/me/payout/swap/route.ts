@@ -1,7 +1,7 @@
 import { methods, route } from "@/lib/platform/http/handler";
 import { executeSwapEndpoint, quoteSwapEndpoint } from "@/lib/payouts/schema";
 import { executeSwap, quoteSwap } from "@/lib/payouts/swap";
-import { replaySwap } from "@/lib/replays";
+import { replaySwap } from "@/lib/payouts/replays";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: route(quoteSwapEndpoint, async ({ auth, query }) => quoteSwap(auth, query)),

@@ -1,5 +1,5 @@
 import { methods, route } from "@/lib/platform/http/handler";
-import { replaySettlementSimulation } from "@/lib/replays";
+import { replaySettlementSimulation } from "@/lib/settlements/replays";
 import { simulateSettlementEndpoint } from "@/lib/settlements/schema";
 import { simulateSettlement } from "@/lib/settlements/settle-batch";
 

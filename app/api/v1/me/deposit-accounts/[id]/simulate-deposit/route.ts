@@ -1,7 +1,7 @@
 import { methods, reply, route } from "@/lib/platform/http/handler";
 import { simulateDepositEndpoint } from "@/lib/deposits/schema";
 import { simulateDeposit } from "@/lib/deposits/simulate-deposit";
-import { replayDeposit } from "@/lib/replays";
+import { replayDeposit } from "@/lib/deposits/replays";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: route(simulateDepositEndpoint, async ({ auth, params, body }) => {

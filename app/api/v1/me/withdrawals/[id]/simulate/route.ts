@@ -1,5 +1,5 @@
 import { methods, route } from "@/lib/platform/http/handler";
-import { replayWithdrawalSimulation } from "@/lib/replays";
+import { replayWithdrawalSimulation } from "@/lib/withdrawals/replays";
 import { simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { simulateWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 

@@ -1,5 +1,5 @@
 import { methods, route } from "@/lib/platform/http/handler";
-import { replayQrOrderSimulation } from "@/lib/replays";
+import { replayQrOrderSimulation } from "@/lib/qr/replays";
 import { simulateQrOrderEndpoint } from "@/lib/qr/schema";
 import { simulateQrOrder } from "@/lib/qr/orders";
 

@@ -1,5 +1,5 @@
 import { methods, route } from "@/lib/platform/http/handler";
-import { replayPayoutSimulation } from "@/lib/replays";
+import { replayPayoutSimulation } from "@/lib/payouts/replays";
 import { simulatePayoutEndpoint } from "@/lib/payouts/schema";
 import { simulatePayout } from "@/lib/payouts/simulate-payout";
 

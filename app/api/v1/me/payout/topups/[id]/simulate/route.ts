@@ -1,5 +1,5 @@
 import { methods, route } from "@/lib/platform/http/handler";
-import { replayTopupSimulation } from "@/lib/replays";
+import { replayTopupSimulation } from "@/lib/topups/replays";
 import { simulateTopupEndpoint } from "@/lib/topups/schema";
 import { simulateTopup } from "@/lib/topups/topups";
 
