@@ -13,7 +13,7 @@ import { AppError } from "@/lib/platform/errors";
 import { newId, randomBase62 } from "@/lib/platform/ids";
 import { sha256Hex } from "@/lib/platform/crypto/hash";
 import { hashPassword } from "@/lib/platform/crypto/password";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 import { isUniqueViolation } from "@/lib/accounts/unique-violation";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";

@@ -9,7 +9,7 @@ import { toIso3 } from "@/lib/rails/rails";
 import { createPayment, headlineUsd, resolveShop } from "@/lib/payments/create-payment";
 import { offeredMethods } from "@/lib/checkout/offered-methods";
 import { presentSession } from "@/lib/checkout/present";
-import { inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
+import { inBoundTransaction } from "@/lib/platform/idempotency/bind";
 import { SESSION_TTL_MS, type CreateSessionInput, type OneShotSessionInput, type SelectorSessionInput } from "@/lib/checkout/schema";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 

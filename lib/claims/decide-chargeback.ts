@@ -2,7 +2,7 @@
 // the sandbox decision (POST /claims/{id}/simulate: won needs evidence submitted before dueBy).
 // Both go through the kernel's resolveChargeback, scoped to the caller's claims.
 import { AppError } from "@/lib/platform/errors";
-import { bindIdempotency, bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency, bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { resolveChargeback } from "@/lib/claims/transitions";
 import { findOwnedClaim, resolveScope } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";

@@ -14,7 +14,7 @@ import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 import { presentRefund } from "@/lib/claims/present";
 import { JOB_SIGNALS } from "@/lib/platform/outbox/wake";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 import { refundableLocal } from "@/lib/claims/refundable";
 
 export const SANDBOX_REFUND_CONFIRM_SECONDS = 5;

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 import { lockClaim } from "@/lib/claims/transitions";
 import { EVIDENCE_FILE_LIMIT, type EvidenceUpload } from "@/lib/claims/schema";
 import { evidenceFileName, extensionFor, sniffEvidenceType } from "@/lib/claims/evidence-file";

@@ -1,10 +1,12 @@
 // A dashboard action that moves money runs at most once per form instance: the form sends a key
 // (one per instance, renewed after each answer) and the action goes through the API's idempotency
-// mechanism (lib/platform/idempotency/idempotency.ts), scoped to merchant + environment + user + action. A double
+// mechanism (lib/platform/idempotency/run.ts), scoped to merchant + environment + user + action. A double
 // submit, or a retry after a lost answer, waits for the first run and gets its answer; a crash
 // after the use case committed re-renders the answer from what it created (`replay`).
 import { AppError, type ErrorCode } from "@/lib/platform/errors";
-import { validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/platform/idempotency/idempotency";
+import { validateIdempotencyKey } from "@/lib/platform/idempotency/keys";
+import { withIdempotency } from "@/lib/platform/idempotency/run";
+import { type ResourceRef } from "@/lib/platform/idempotency/replay";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 /** Who submits the form (the app layer's dashboard session, structurally). */

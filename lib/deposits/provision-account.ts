@@ -16,7 +16,7 @@ import { db } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { presentAccount } from "@/lib/deposits/present";
 import { askForClabe, provisioningFailed } from "@/lib/deposits/provision-clabe";
-import { inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
+import { inBoundTransaction } from "@/lib/platform/idempotency/bind";
 import { applyHeldDeposits } from "@/lib/deposits/held-deposits";
 import type { DepositMethod } from "@/lib/deposits/methods";
 import type { GetOrCreateInput } from "@/lib/deposits/schema";

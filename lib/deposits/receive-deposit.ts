@@ -17,7 +17,7 @@ import { addDays, priceCharge, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/p
 import { presentTransaction } from "@/lib/payments/present";
 import { depositMethodById } from "@/lib/deposits/methods";
 import type { Deposit, DepositAccount, Transaction } from "@/lib/generated/prisma/client";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 import { searchKeys } from "@/lib/payments/search";
 import type { DepositNotice } from "@/lib/deposits/schema";
 

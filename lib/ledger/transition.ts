@@ -15,7 +15,7 @@ import { JOB_SIGNALS, wakeJobs } from "@/lib/platform/outbox/wake";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import type { Posting } from "@/lib/ledger/recipes";
 import type { Environment } from "@/lib/generated/prisma/enums";
-import { bindPendingIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindPendingIdempotency } from "@/lib/platform/idempotency/bind";
 
 /**
  * The merchant ledger a change touches, and the shop it is attributed to: every posting carries

@@ -1,7 +1,7 @@
 // POST /payments/{id}/simulate (sandbox): drives a payment through the transitions of 3.1,
 // the same functions provider notices use.
 import { db } from "@/lib/platform/db";
-import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { AppError } from "@/lib/platform/errors";
 import { completePayment, failPayment, type TransitionResult } from "@/lib/payments/transitions";
 import { openChargeback, refundInFull } from "@/lib/claims/transitions";

@@ -32,7 +32,7 @@ import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertTransaction } from "@/lib/payments/store";
 import { JOB_SIGNALS, wakeJobs } from "@/lib/platform/outbox/wake";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 import type { PresentableTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";

@@ -10,14 +10,15 @@
 // What each request sees is what its own insert would have given it:
 // - the statement is one transaction, so the rows commit together or not at all;
 // - a request whose key is held (a duplicate, another body, a claim not yet expired) inserts
-//   nothing and gets its own ClaimTaken (lib/platform/idempotency/idempotency.ts), its neighbours unaffected;
+//   nothing and gets its own ClaimTaken (lib/platform/idempotency/current.ts), its neighbours unaffected;
 // - any other failure of a batch (a constraint, a deadlock between two batches claiming the same
 //   keys in the same instant) re-runs each of its rows alone, so each request gets its own answer
 //   or error; a lost database fails them all, as it would have failed each;
 // - two requests with the same key never share a statement (ON CONFLICT cannot touch a row
 //   twice): the second waits for the next one, and finds the key held, as it would have.
 import { sql } from "@/lib/platform/db";
-import { claimBoundMany, CLAIM_RECORD_COLUMNS, type BatchedBind, type ClaimBind } from "@/lib/platform/idempotency/idempotency";
+import { claimBoundMany, CLAIM_RECORD_COLUMNS } from "@/lib/platform/idempotency/statements";
+import { type BatchedBind, type ClaimBind } from "@/lib/platform/idempotency/batched-bind";
 import { singleton } from "@/lib/platform/singleton";
 import { newLaneStats, runGroup, StatementLane } from "@/lib/platform/statement-lane";
 

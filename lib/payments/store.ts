@@ -1,7 +1,7 @@
 // The payment INSERT, on the lean `sql` path (every POST /payments runs it; see lib/platform/db.ts) and
 // batched with the other requests' inserts of the same moment (lib/payments/insert-batch.ts), or
 // inside a Prisma transaction when other rows must commit with it.
-import { batchedBind, boundInsert, claimingInsert, claimingWrite, sqlBound } from "@/lib/platform/idempotency/idempotency";
+import { batchedBind, boundInsert, claimingInsert, claimingWrite, sqlBound } from "@/lib/platform/idempotency/batched-bind";
 import { sql, type Tx } from "@/lib/platform/db";
 import { batchStatement, insertBatched, jsonValue, rowJson, type BatchColumn } from "@/lib/payments/insert-batch";
 import type { PresentableTransaction } from "@/lib/payments/present";
@@ -71,7 +71,7 @@ const INSERT_BATCH = batchStatement("transactions", BATCH_COLUMNS);
 
 /**
  * `answer`: the body the request will answer with, when the insert is its last write (stored with
- * a folded idempotency claim in the same statement, lib/platform/idempotency/idempotency.ts).
+ * a folded idempotency claim in the same statement, lib/platform/idempotency/batched-bind.ts).
  */
 export async function insertTransaction(t: PresentableTransaction, fxRate: string, tx?: Tx, answer?: unknown): Promise<void> {
   const keys = searchKeys(t);

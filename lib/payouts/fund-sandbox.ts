@@ -8,7 +8,7 @@ import { sandboxFunding } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 
 export async function fundSandbox(auth: MerchantContext, input: { currency: string; amount: unknown }) {
   // Sandbox only: the gate answers fund_sandbox_only elsewhere (lib/platform/auth/policy.ts, fundSandbox).

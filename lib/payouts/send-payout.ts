@@ -21,7 +21,7 @@ import { recipientIssues } from "@/lib/payouts/recipient";
 import { presentPayout } from "@/lib/payouts/present";
 import { completePayoutIn } from "@/lib/payouts/transitions";
 import { dispatchPayout } from "@/lib/payouts/dispatch-payout";
-import { bindIdempotency, inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency, inBoundTransaction } from "@/lib/platform/idempotency/bind";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { SendInput } from "@/lib/payouts/schema";
 

@@ -1,7 +1,7 @@
 // POST /me/payout/send/{id}/simulate (sandbox): the same transitions a provider's webhook
 // drives (3.3). Only a processing payout moves; `processing` is a no-op.
 import { AppError } from "@/lib/platform/errors";
-import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { completePayout, failPayout } from "@/lib/payouts/transitions";
 import { findOwnedPayout } from "@/lib/payouts/list-payouts";
 import { presentPayout } from "@/lib/payouts/present";

@@ -13,7 +13,7 @@ import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/pay
 import { payoutCurrencies } from "@/lib/payouts/methods";
 import { parseAmount } from "@/lib/money/parse-amount";
 import type { PayoutSwap } from "@/lib/generated/prisma/client";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 
 export const SWAP_FEE_BP = 50n;
 export const QUOTE_TTL_MS = 60_000;

@@ -10,7 +10,7 @@ import { bucketTotals } from "@/lib/ledger/post";
 import { payoutTransfer } from "@/lib/ledger/recipes";
 import { transitionIn } from "@/lib/ledger/transition";
 import { getPayoutBalance, type MerchantContext } from "@/lib/payouts/balances";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 
 export async function transferToPayout(auth: MerchantContext, input: { amountUsd: unknown }) {
   const amount = parseAmount(input.amountUsd, "USD", "amountUsd");

@@ -3,7 +3,7 @@
 // another establishment's order is qr_order_not_found.
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { lockTransaction, completePayment, failPayment } from "@/lib/payments/transitions";

@@ -4,7 +4,7 @@
 // 409 settlement_already_paid; a failed batch changes no more.
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { settlementFailed, settlementPaid, type Posting } from "@/lib/ledger/recipes";
 import type { Tx } from "@/lib/platform/db";
 import { lockRow, transition } from "@/lib/ledger/transition";

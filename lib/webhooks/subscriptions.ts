@@ -13,7 +13,7 @@ import { AppError } from "@/lib/platform/errors";
 import { open, seal } from "@/lib/platform/crypto/secret-box";
 import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
-import { inBoundTransaction } from "@/lib/platform/idempotency/idempotency";
+import { inBoundTransaction } from "@/lib/platform/idempotency/bind";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
 import type { WebhookSubscription } from "@/lib/generated/prisma/client";

@@ -14,7 +14,7 @@ import { parseAmount } from "@/lib/money/parse-amount";
 import { bucketTotals } from "@/lib/ledger/post";
 import { withdrawalRequested } from "@/lib/ledger/recipes";
 import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
-import { bindIdempotency } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency } from "@/lib/platform/idempotency/bind";
 import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/pricing/fees";
 import { checkDestination, findDestination } from "@/lib/crypto-assets/settlement-destination";
 import { custodyConfigured, sendWithdrawal } from "@/lib/withdrawals/custody";

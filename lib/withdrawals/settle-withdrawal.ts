@@ -4,7 +4,7 @@
 // outcome for an ended withdrawal changes nothing (a custody notice or status check repeated).
 import { db, type Tx } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { bindOnNextTransition } from "@/lib/platform/idempotency/idempotency";
+import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { withdrawalCompleted, withdrawalFailed } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentWithdrawal } from "@/lib/withdrawals/present";

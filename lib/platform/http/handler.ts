@@ -12,7 +12,9 @@ import { gate } from "@/lib/platform/auth/gate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/platform/http/rate-limit";
 import { parseWith, refuseNul } from "@/lib/platform/contract/validation";
 import { clientIp } from "@/lib/platform/http/client-ip";
-import { canonicalIdempotencyPath, validateIdempotencyKey, withIdempotency, type ResourceRef } from "@/lib/platform/idempotency/idempotency";
+import { canonicalIdempotencyPath, validateIdempotencyKey } from "@/lib/platform/idempotency/keys";
+import { withIdempotency } from "@/lib/platform/idempotency/run";
+import { type ResourceRef } from "@/lib/platform/idempotency/replay";
 import { recordRequest } from "@/lib/platform/http/request-log";
 import { API_BODY_LIMIT, readBody, readMultipart, refuseDeclaredOversize } from "@/lib/platform/http/body";
 import { failedAuthGuard } from "@/lib/platform/auth/failed-auth";
@@ -113,7 +115,7 @@ export type RouteOptions<E extends EndpointDef> = {
   replay?: (ref: ResourceRef, input: HandlerInput<E>) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>;
   /** false for an answer holding a secret: never stored, every replay re-rendered by `replay`. */
   storeAnswer?: boolean;
-  /** The key is claimed by the use case's first write, not a statement of its own (lib/platform/idempotency/idempotency.ts, foldClaim). */
+  /** The key is claimed by the use case's first write, not a statement of its own (lib/platform/idempotency/run.ts, foldClaim). */
   foldClaim?: boolean;
 };
 

@@ -1,4 +1,4 @@
-// The record bound in the protected change's own transaction (lib/platform/idempotency/idempotency.ts), against
+// The record bound in the protected change's own transaction (lib/platform/idempotency/bind.ts), against
 // the test database: what a crash at each point leaves, what a retry then does, and the same
 // mechanism behind dashboard forms (lib/dashboard/once.ts). The crash itself (SIGKILL of a
 // server) is e2e/api/crash-recovery.test.ts; here a "crash" is a record left as a dead process
@@ -10,7 +10,11 @@ import { db, sql } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { sha256Hex } from "@/lib/platform/crypto/hash";
-import { bindIdempotency, boundInsert, canonicalJson, claimingInsert, idempotencyActive, inBoundTransaction, sqlBound, withIdempotency, type IdempotencyScope } from "@/lib/platform/idempotency/idempotency";
+import { bindIdempotency, inBoundTransaction } from "@/lib/platform/idempotency/bind";
+import { boundInsert, claimingInsert, sqlBound } from "@/lib/platform/idempotency/batched-bind";
+import { canonicalJson, type IdempotencyScope } from "@/lib/platform/idempotency/keys";
+import { idempotencyActive } from "@/lib/platform/idempotency/current";
+import { withIdempotency } from "@/lib/platform/idempotency/run";
 import { onceForForm } from "@/lib/dashboard/once";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 

@@ -1,7 +1,7 @@
 // Pure helpers only: withIdempotency needs a database and is covered by the API tests.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { canonicalJson, validateIdempotencyKey } from "@/lib/platform/idempotency/idempotency";
+import { canonicalJson, validateIdempotencyKey } from "@/lib/platform/idempotency/keys";
 import { AppError } from "@/lib/platform/errors";
 
 describe("canonicalJson", () => {

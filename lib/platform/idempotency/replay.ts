@@ -4,7 +4,7 @@
 // simulate endpoints bind the record they moved (bindOnNextTransition): a lost answer replays that
 // record as it is now, in the endpoint's answer shape.
 import { AppError } from "@/lib/platform/errors";
-import type { ResourceRef } from "@/lib/platform/idempotency/idempotency";
+import type { ResourceRef } from "@/lib/platform/idempotency/keys";
 
 export type { ResourceRef };
 
