@@ -3,7 +3,7 @@
 // price rule, lib/money/price.ts) and whether that amount fits the rail's limits. The sandbox
 // offers its test rails only (the production rails it also routes stay reachable through the
 // API), unless the country has none: then its production rails, rather than an empty page.
-import { MAX_HEADLINE_USD_MINOR, buyerLocal } from "@/lib/payments/create-payment";
+import { MAX_HEADLINE_USD_MINOR, buyerLocal } from "@/lib/payments/create/price";
 import { railLimits, type Rail } from "@/lib/rails/rails";
 import { routableProviders, shopRails } from "@/lib/catalog/list-payment-methods";
 import { rateFor } from "@/lib/money/rates";
