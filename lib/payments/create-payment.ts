@@ -12,37 +12,15 @@
 // completes this transaction, once (lib/outcomes/apply-provider-notice.ts matches it by our reference).
 // The sandbox calls no provider: its row is written once, after its local cascade.
 import { newId } from "@/lib/platform/ids";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
-import type { SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
+import type { CreatePaymentOptions } from "@/lib/payments/create/options";
 import { resolveShopAndRail, validateRequest } from "@/lib/payments/create/resolve";
 import { pricePayment } from "@/lib/payments/create/price";
 import { routePayment } from "@/lib/payments/create/route";
 import { paymentRow, persistPayment } from "@/lib/payments/create/persist";
 
-export type CreatePaymentOptions = {
-  /** Sandbox-Provider-Behaviour header, already parsed (sandbox only). */
-  behaviour?: SandboxBehaviour;
-  /** Sandbox-Simulate header value, already validated. */
-  simulate?: string;
-  /** Hosted checkout and payment links require the buyer's name, email and document. */
-  requireBuyer?: boolean;
-  requestIp?: string | null;
-  /** A checkout session's amount, fixed when the session was created (no second conversion). */
-  presentment?: { usd: bigint; currency: string; inputMinor: bigint };
-  /** The id to give the transaction (a checkout session claims it before the cascade runs). */
-  id?: string;
-  /**
-   * The payer is not known when the charge is made (a QR code at a counter: the payer's bank
-   * identifies them when paying), so the rail's buyer fields are not asked for.
-   */
-  payerUnknown?: boolean;
-  /** The QR order this payment carries the money of (its id is written on the row, qrOrderId). */
-  qrOrderId?: string;
-  /** Runs in the database transaction that inserts the payment (a checkout session completes there). */
-  inTransaction?: (tx: Prisma.TransactionClient) => Promise<void>;
-};
+export type { CreatePaymentOptions };
 
 export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
   validateRequest(auth, opts.behaviour);

@@ -17,7 +17,7 @@ import type { Rail } from "@/lib/rails/rails";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
-import type { CreatePaymentOptions } from "@/lib/payments/create-payment";
+import type { CreatePaymentOptions } from "@/lib/payments/create/options";
 import type { Priced } from "@/lib/payments/create/price";
 
 /** The pending row as it is inserted. */

@@ -12,7 +12,7 @@ import { priceCharge } from "@/lib/pricing/fees";
 import { checkRailRequirements } from "@/lib/payments/requirements";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
-import type { CreatePaymentOptions } from "@/lib/payments/create-payment";
+import type { CreatePaymentOptions } from "@/lib/payments/create/options";
 import type { Environment } from "@/lib/generated/prisma/enums";
 
 export const MAX_HEADLINE_USD_MINOR = 10_000_000n; // 100,000.00 USD

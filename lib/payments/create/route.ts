@@ -9,7 +9,7 @@ import { documentTypeOf } from "@/lib/routing/select";
 import type { Rail } from "@/lib/rails/rails";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
-import type { CreatePaymentOptions } from "@/lib/payments/create-payment";
+import type { CreatePaymentOptions } from "@/lib/payments/create/options";
 import type { Priced } from "@/lib/payments/create/price";
 
 export type Routed = {
