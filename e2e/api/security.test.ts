@@ -1,4 +1,4 @@
-// Secure by default (issue 11, items 1-4), shown on a server started the way the README says for
+// Secure by default (issue 11, items 1-4), shown on a server started the way docs/operators/security.md says for
 // production: `npm start` (scripts/start.ts) with APP_ENV=production, an https APP_URL (served
 // over http on loopback here), real-looking secrets, REDIS_URL, its own database and port, no
 // provider configured, and 127.0.0.1 as its one trusted proxy (so the tests can speak for other
@@ -98,7 +98,7 @@ before(async () => {
     TRUSTED_PROXIES: "127.0.0.1/32",
     LOG_LEVEL: "warn",
   };
-  // `npm start`, as the README says for production. It builds only if the sources are newer
+  // `npm start`, as docs/operators/security.md says for production. It builds only if the sources are newer
   // than the harness' build (they are not), migrates, and serves.
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env: cleanEnv(prodEnv) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   start = { child, ...collect(child) };

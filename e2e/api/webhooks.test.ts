@@ -36,7 +36,7 @@ after(async () => {
   await db().$disconnect();
 });
 
-/** A receiver's verification, written from the README with nothing but node:crypto. */
+/** A receiver's verification, written from docs/integrators/webhooks.md ("Verifying a delivery") with nothing but node:crypto. */
 function verify(header: string, body: string, secret: string, version: "v1" | "v0" = "v1"): boolean {
   const fields = Object.fromEntries(header.split(",").map((kv) => kv.split("=") as [string, string]));
   const t = Number(fields.t);

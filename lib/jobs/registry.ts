@@ -30,7 +30,7 @@ export type JobStep = { name: string; run: () => Promise<unknown> };
 export type JobDef = {
   /** Also the Inngest function id: never renamed once deployed. */
   name: string;
-  /** Why it exists, for the README and the logs. */
+  /** Why it exists, for the docs and the logs. */
   description: string;
   /** The local ticker's period (read when the ticker starts, so configuration may tune it). */
   everyMs: () => number;

@@ -9,7 +9,7 @@
 // of only those ids whose version this process has not presented yet. Each payment's presented
 // item and its JSON text are kept per (id, version), so a page of unchanged payments costs one
 // narrow statement and a join of kept text: parsing fifty wide rows, presenting them and
-// serialising 40 KB were most of a list request's CPU (README, "Lists from kept items"). A kept
+// serialising 40 KB were most of a list request's CPU (docs/contributors/benchmarks.md, "Lists from kept items"). A kept
 // item is never stale: a changed row has a new version, and the ids and versions are read fresh
 // on every request.
 import { z } from "zod";

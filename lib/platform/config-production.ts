@@ -50,6 +50,6 @@ export function refuseUndeclaredProduction(env: Record<string, string | undefine
   const secrets = weak.length === 0 ? "" : `; ${weak.join(", ")} ${weak.length === 1 ? "is" : "are"} not set either (refusing to run on the built-in development secrets)`;
   throw new ConfigError(
     `invalid configuration:\n  APP_ENV: NODE_ENV=production but APP_ENV is not set${secrets}. Production is never inferred.\n` +
-      `  Set APP_ENV=production with real secrets (see README "Security"), or APP_ENV=development for a local run.`,
+      `  Set APP_ENV=production with real secrets (see docs/operators/security.md), or APP_ENV=development for a local run.`,
   );
 }

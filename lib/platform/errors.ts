@@ -52,7 +52,7 @@ const table = {
   amount_above_maximum: [400, "invalid_request_error"],
   simulate_sandbox_only: [400, "invalid_request_error"],
   fund_sandbox_only: [400, "invalid_request_error"],
-  // Not in section 7's table: unknown routes and wrong methods under /api/v1 (documented in README).
+  // Not in section 7's table: unknown routes and wrong methods under /api/v1 (documented in docs/integrators/errors.md).
   route_not_found: [404, "invalid_request_error"],
   method_not_allowed: [405, "invalid_request_error"],
   idempotency_conflict: [409, "idempotency_error"],

@@ -4,7 +4,7 @@
 // deliveries have only failed for 5 days is disabled. A delivery is marked succeeded only after
 // a 2xx was received; a crash mid-attempt leaves it pending and the lease expiry retries it.
 //
-// Throughput (README "Webhooks"): a run is a pipeline, not a batch. One statement claims due rows
+// Throughput (docs/integrators/webhooks.md, "Webhooks"): a run is a pipeline, not a batch. One statement claims due rows
 // and returns everything their attempts need (delivery, subscription, event body); attempts go
 // out over keep-alive pools per destination (lib/webhooks/agents.ts); as each answer arrives its
 // slot is refilled by the next claim, and outcomes are written a batch per statement while the

@@ -24,7 +24,7 @@ after(async () => {
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as NodeJS.ProcessEnv;
 const npm = (args: string[], cwd: string) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", env: { ...cleanEnv, npm_config_update_notifier: "false" } });
 
-/** The README's first call, webhook included: compiled under strict, run against the server. */
+/** The first call of docs/integrators/payments.md ("The TypeScript SDK"), webhook included: compiled under strict, run against the server. */
 const SAMPLE = `
 import http from "node:http";
 import { createClient, unwrap, ApiError, type WebhookEvent, type EventOf } from "@latam-payments/sdk";

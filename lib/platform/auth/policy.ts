@@ -15,7 +15,7 @@ export type Actor =
   | { kind: "buyer" };
 
 export type Rule = {
-  /** What the permission covers (messages, README). */
+  /** What the permission covers (messages, docs). */
   label: string;
   /** Key kinds of the API that may act. */
   keys: readonly KeyKind[];

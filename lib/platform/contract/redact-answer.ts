@@ -11,7 +11,7 @@ const MAX_DEPTH = 12;
 // A list answer (an envelope's `data`) keeps its first item whole and says how many more there
 // were: enough to read the shape of what came back. Each logged byte is written to PostgreSQL on
 // the request's account: five payments (about 8,000 characters, compressed by PostgreSQL's TOAST
-// past 2 KB) cost the list endpoint 40 % of its capacity (README, "Lists from kept items"). Any
+// past 2 KB) cost the list endpoint 40 % of its capacity (docs/contributors/benchmarks.md, "Lists from kept items"). Any
 // other array keeps its first MAX_ITEMS.
 export const LIST_ITEMS_LOGGED = 1;
 const MAX_ITEMS = 5;
