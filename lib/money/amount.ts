@@ -33,6 +33,22 @@ export function toMinor(amount: number, currency: string): bigint | null {
   return m[1] ? -minor : minor;
 }
 
+/**
+ * Major-unit number -> minor units, rounded up to the next minor unit when it has more decimals
+ * than the currency (500.005 USD -> 50001). For thresholds only: "at least 500.005" is "at least
+ * 500.01" and "below 1000.001" is "below 1000.01" in whole cents, so a rule saved before such
+ * values were refused keeps its meaning. Null when not finite or negative.
+ */
+export function toMinorUp(amount: number, currency: string): bigint | null {
+  if (!Number.isFinite(amount) || amount < 0) return null;
+  const exp = exponent(currency);
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(plainDecimal(amount));
+  if (!m) return null;
+  const frac = m[2] ?? "";
+  const minor = BigInt(m[1]! + frac.slice(0, exp).padEnd(exp, "0"));
+  return /[1-9]/.test(frac.slice(exp)) ? minor + 1n : minor;
+}
+
 /** An exact decimal string of the catalog ("500000.00") -> minor units, without a float. */
 export function decimalToMinor(decimal: string, currency: string): bigint {
   const exp = exponent(currency);
