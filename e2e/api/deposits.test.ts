@@ -462,6 +462,34 @@ describe("production: provider-issued CLABEs and signed transfer notices", () =>
   });
 });
 
+/** A deposit notice signed as pagosur signs it (a fresh noticeId unless given); the raw answer. */
+async function depositNotice(body: Record<string, unknown>) {
+  const raw = JSON.stringify({ noticeId: `ntc_${randomUUID()}`, currency: "MXN", ...body });
+  return api("/providers/pagosur/deposits", { raw, headers: signedNotice("pagosur", raw) });
+}
+
+describe("production: amounts in provider notices are bounded (issue 38, point 6)", () => {
+  test("a deposit notice with an amount beyond the bound is 400 invalid_request (param amount) on every retry, never a 500; nothing is recorded as a deposit", async () => {
+    const m = await newMerchant();
+    await setShopDepositMethods(m.shopId, { enable: ["dm_spei_pagosur"] });
+    const a = (await createAccount(m.production.secretKey, holder())).body.account;
+    const noticeId = `ntc_${randomUUID()}`;
+    for (const amount of ["18446744073709551616", "9223372036854775808", "1000000000000001"]) {
+      for (const status of ["credited", "pending"]) {
+        for (let retry = 0; retry < 2; retry++) {
+          const r = await depositNotice({ noticeId, clabe: a.clabe, amount, status, trackingKey: "HUGE1" });
+          assertEnvelope(r, "invalid_request", 400);
+          assert.equal(r.body.error.param, "amount");
+        }
+      }
+    }
+    assert.equal(await db().deposit.count({ where: { depositAccountId: a.id } }), 0);
+    // The bound itself is an amount: credited.
+    const max = await depositNotice({ clabe: a.clabe, amount: "1000000000000000", trackingKey: "MAX1" });
+    assert.deepEqual([max.status, max.body], [200, { received: true, applied: true }], max.text);
+  });
+});
+
 describe("production: CLABE provisioning is row-first (decisions.md \"Money leaves at most once\")", () => {
   async function productionShop() {
     const m = await newMerchant();

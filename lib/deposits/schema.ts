@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { listMetaShape, listQuery } from "@/lib/http/pagination";
+import { minorUnitsText } from "@/lib/money/notice-amounts";
 
 export const depositMethod = z
   .object({ depositMethodId: z.string(), method: z.string(), name: z.string(), country: z.string().describe("ISO-3"), currency: z.string() })
@@ -197,7 +198,7 @@ export const simulateDepositEndpoint = defineEndpoint({
 export const depositNoticeBody = z.object({
   noticeId: z.string().min(1).max(100),
   clabe: z.string().regex(/^\d{18}$/),
-  amount: z.string().regex(/^\d+$/).describe("Minor units of `currency`"),
+  amount: minorUnitsText().describe("Minor units of `currency` (digits), at most 10^15; more is 400 invalid_request"),
   currency: z.string().regex(/^[A-Z]{3}$/),
   trackingKey: z.string().min(1).max(30),
   status: z.enum(["pending", "credited"]).default("credited"),
