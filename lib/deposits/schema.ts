@@ -217,7 +217,7 @@ export const depositNoticeEndpoint = defineEndpoint({
   tag: "Providers",
   summary: "Incoming transfers to provider-issued CLABEs",
   description:
-    "Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. The same trackingKey on an account credits once.",
+    "Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. The same trackingKey on an account credits once. A credited report whose currency or amount differs from the pending report of the same trackingKey credits nothing: it is acknowledged (applied: false) and held for an operator, the deposit stays pending, and a credited report that agrees still credits it. amount is at most 10^15 minor units (more: 400 invalid_request, param amount).",
   auth: "none",
   rateLimit: false,
   params: z.object({ provider: z.string().min(1).max(40) }),
