@@ -8,6 +8,7 @@
 //   npm run shop:methods -- --shop shp_… [--disable 1003 …] [--enable 1004 …]
 //   npm run shop:deposit-methods -- --shop shp_… [--enable dm_spei_pagosur …] [--disable sbx_dm_spei …]
 //   npm run deposit-account:disable -- --account eda_… [--reactivate]
+//   npm run deposit:held -- [--reason clabe_unknown|pending_mismatch] [--json]   (held deposit notices, with every figure)
 //   npm run fx:set -- --currency BRL --rate 5.40       (production rates; older than 24 h = fx_unavailable)
 //   npm run user:create -- --merchant mer_… --email dev@acme.test --password … --role owner|developer|viewer
 //   npm run user:password -- --email dev@acme.test [--password …]   (random when not given; printed once)
@@ -26,7 +27,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, deposit:held, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete`;
 
 type KeyPair = { publishableKey: string; secretKey: string };
 /** A new shop's two key pairs as merchant:create and shop:create print them. */
@@ -159,6 +160,16 @@ async function runCommand(argv: string[], print: (human: string, data: unknown, 
       const { setDepositAccountStatus } = await import("@/lib/deposits/set-account-status");
       const r = await setDepositAccountStatus(need(values.account, "--account"), values.reactivate ? "active" : "disabled");
       out(`deposit account ${r.accountId} (${r.clabe}): ${r.status}`, r);
+      return 0;
+    }
+    case "deposit:held": {
+      const { HOLD_REASONS, listHeldDeposits } = await import("@/lib/deposits/held-deposits");
+      const reason = values.reason as (typeof HOLD_REASONS)[number] | undefined;
+      if (reason !== undefined && !HOLD_REASONS.includes(reason)) throw new Error(`--reason must be one of ${HOLD_REASONS.join(", ")}`);
+      const held = await listHeldDeposits({ reason });
+      const money = (f: { amount: string; currency: string; minorUnits?: true }) => `${f.amount} ${f.currency}${f.minorUnits ? " (minor units)" : ""}`;
+      const lines = held.map((h) => `${h.id} ${h.reason.padEnd(16)} ${h.provider} ${h.clabe} ${h.trackingKey}  notice ${money(h.notice)}${h.pending ? `  pending ${money(h.pending)} (${h.depositId})` : ""}  ${h.receivedAt}`);
+      out(lines.join("\n") || "no held deposit notices", { held });
       return 0;
     }
     case "settlement:pay": {

@@ -1,6 +1,6 @@
 // Security headers of the pages: the buyer's (/checkout, /c, /pay, /qr) and the dashboard's. A
 // fresh nonce per response: the buyer pages put it on their islands script (server/buyer-page.tsx),
-// Next on its own scripts when it finds it in the request's CSP header; nothing else may run. Checkout URLs carry the session token, so no referrer leaves the page and nothing is
+// Next on its own scripts when it finds it in the request's CSP header; nothing else may run. Checkout URLs carry the session token, so no referrer leaves our origin and nothing is
 // cached; the pages cannot be framed.
 import { config } from "@/lib/platform/config";
 import { providerConfigs } from "@/lib/providers/registry";
@@ -30,7 +30,10 @@ export function buyerSecurityHeaders(nonce: string): Record<string, string> {
     "Content-Security-Policy": buyerCsp(nonce),
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    // Not no-referrer: under it a browser sends `Origin: null` on the page's own form posts, which
+    // a browser without Sec-Fetch-Site would then have refused as cross-site (lib/platform/http/cross-site.ts).
+    // same-origin still sends no referrer (so no token) to any other origin.
+    "Referrer-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cache-Control": "no-store",

@@ -279,7 +279,8 @@ describe("buyer pages over HTTP", () => {
     assert.doesNotMatch(csp, /unsafe-inline/);
     assert.equal(res.headers.get("x-frame-options"), "DENY");
     assert.equal(res.headers.get("x-content-type-options"), "nosniff");
-    assert.equal(res.headers.get("referrer-policy"), "no-referrer");
+    // No referrer (with its token) to other origins; our own form posts keep their real Origin.
+    assert.equal(res.headers.get("referrer-policy"), "same-origin");
     assert.match(res.headers.get("cache-control") ?? "", /no-store/);
     const html = await res.text();
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
@@ -321,6 +322,12 @@ describe("buyer pages over HTTP", () => {
     const cross = await fetch(`${API_URL}/checkout/${s.sessionId}/select`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" }, body: "paymentMethodId=sbx_card", redirect: "manual" });
     assert.equal(cross.status, 403);
     assert.equal((await api(`/checkout/sessions/${s.sessionId}`)).body.status, "awaiting_method");
+    // Without Sec-Fetch-Site (older browsers), an opaque origin is another site, not ours.
+    const opaque = await fetch(`${API_URL}/checkout/${s.sessionId}/select`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "null" }, body: "paymentMethodId=sbx_card", redirect: "manual" });
+    assert.equal(opaque.status, 403);
+    assert.equal((await api(`/checkout/sessions/${s.sessionId}`)).body.status, "awaiting_method");
+    const ours = await fetch(`${API_URL}/checkout/${s.sessionId}/select`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(API_URL).origin }, body: "paymentMethodId=nope", redirect: "manual" });
+    assert.equal(ours.status, 303, "our own origin, without Sec-Fetch-Site, is let through");
     const same = await fetch(`${API_URL}/checkout/${s.sessionId}/select`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" }, body: "paymentMethodId=sbx_card", redirect: "manual" });
     assert.equal(same.status, 303);
     const txId = (await api(`/checkout/sessions/${s.sessionId}`)).body.completedTxId;

@@ -6,7 +6,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
-import { api, assertEnvelope, newMerchant } from "./helpers.ts";
+import { API_URL, api, assertEnvelope, newMerchant, tsx } from "./helpers.ts";
 import { signedNotice } from "./provider-notices.ts";
 import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
@@ -15,6 +15,8 @@ import { createMerchantWideKeys } from "@/lib/merchants/manage-keys";
 import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
 import { setDepositAccountStatus } from "@/lib/deposits/set-account-status";
 import { receiveDeposit } from "@/lib/deposits/receive-deposit";
+import { applyHeldDeposits } from "@/lib/deposits/held-deposits";
+import { newId } from "@/lib/platform/ids";
 import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
 
 after(() => db().$disconnect());
@@ -459,6 +461,99 @@ describe("production: provider-issued CLABEs and signed transfer notices", () =>
     assert.equal(ack.status, 200, ack.text);
     assert.deepEqual(ack.body, { received: true, applied: false });
     assert.equal(await db().deposit.count({ where: { depositAccountId: a.id } }), 3);
+  });
+});
+
+/** A deposit notice signed as pagosur signs it (a fresh noticeId unless given); the raw answer. */
+async function depositNotice(body: Record<string, unknown>) {
+  const raw = JSON.stringify({ noticeId: `ntc_${randomUUID()}`, currency: "MXN", ...body });
+  return api("/providers/pagosur/deposits", { raw, headers: signedNotice("pagosur", raw) });
+}
+
+/** A gauge of /metrics (shared state: the same on every instance); undefined when it is not there. */
+async function gauge(name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${API_URL}/metrics`, { headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` } })).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.split(" ").pop());
+}
+
+describe("production: a credited notice is checked against its pending report (issue 38, point 5)", () => {
+  test("a credited notice that disagrees with its pending report (currency, amount) is held for an operator with both figures, never credited on a mix of them", async () => {
+    const m = await newMerchant({ tier: "standard" });
+    const key = m.production.secretKey;
+    await setShopDepositMethods(m.shopId, { enable: ["dm_spei_pagosur"] });
+    const a = (await createAccount(key, holder())).body.account;
+    const heldBefore = await gauge("lp_deposits_held_mismatch");
+    const deposits = async () => (await api(`/me/deposit-accounts/${a.id}/deposits`, { key })).body.deposits as any[];
+
+    // Pending 3,640.00 MXN, then "credited 364000 USD": was credited $3,640 (the pending amount at the USD rate).
+    const p1 = await depositNotice({ clabe: a.clabe, amount: "364000", status: "pending", trackingKey: "MIXCUR1" });
+    assert.deepEqual([p1.status, p1.body], [200, { received: true, applied: true }], p1.text);
+    const usd = await depositNotice({ clabe: a.clabe, amount: "364000", currency: "USD", trackingKey: "MIXCUR1" });
+    assert.deepEqual([usd.status, usd.body], [200, { received: true, applied: false }], usd.text);
+    // Pending 1,000.00 MXN, then credited 5,000.00 MXN: was credited 1,000.00 silently.
+    await depositNotice({ clabe: a.clabe, amount: "100000", status: "pending", trackingKey: "MIXAMT1" });
+    const more = await depositNotice({ clabe: a.clabe, amount: "500000", trackingKey: "MIXAMT1" });
+    assert.deepEqual([more.status, more.body], [200, { received: true, applied: false }], more.text);
+
+    for (const d of await deposits()) assert.deepEqual([d.status, d.transactionId, d.amountUsd], ["pending", null, null], d.trackingKey);
+    assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId } }), 0, "no pay-in on a mix of figures");
+    assert.equal(await db().ledgerPosting.count({ where: { merchantId: m.merchantId } }), 0);
+    const held = (await db().heldDeposit.findMany({ where: { clabe: a.clabe } })).sort((x, y) => ((x.notice as any).trackingKey < (y.notice as any).trackingKey ? -1 : 1));
+    assert.deepEqual(held.map((h) => [(h.notice as any).trackingKey, h.reason, h.pendingAmount, h.pendingCurrency, (h.notice as any).amount, (h.notice as any).currency, h.appliedAt]), [
+      ["MIXAMT1", "pending_mismatch", 100000n, "MXN", "500000", "MXN", null],
+      ["MIXCUR1", "pending_mismatch", 364000n, "MXN", "364000", "USD", null],
+    ]);
+    assert.equal(await gauge("lp_deposits_held_mismatch"), (heldBefore ?? NaN) + 2, "counted in /metrics");
+
+    // The operator's list shows both figures of each.
+    const listed = JSON.parse(tsx(["scripts/cli.ts", "deposit:held", "--reason", "pending_mismatch", "--json"], {})).held.filter((h: any) => h.clabe === a.clabe);
+    assert.deepEqual(listed.map((h: any) => [h.trackingKey, h.pending, h.notice]).sort(), [
+      ["MIXAMT1", { amount: "1000.00", currency: "MXN" }, { amount: "5000.00", currency: "MXN" }],
+      ["MIXCUR1", { amount: "3640.00", currency: "MXN" }, { amount: "3640.00", currency: "USD" }],
+    ]);
+
+    // A credited report that agrees with the pending one still credits it, once.
+    const ok = await depositNotice({ clabe: a.clabe, amount: "100000", trackingKey: "MIXAMT1" });
+    assert.deepEqual(ok.body, { received: true, applied: true });
+    const credited = (await deposits()).find((d) => d.trackingKey === "MIXAMT1");
+    assert.deepEqual([credited.status, credited.amount, credited.currency], ["credited", 1000, "MXN"]);
+    assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId } }), 1);
+
+    // A notice held while its CLABE was unknown that, applied once the account is active,
+    // disagrees with a pending report there: held on, now for an operator (the sweep applies
+    // held notices too; whichever applies it, the end is the same).
+    await depositNotice({ clabe: a.clabe, amount: "200000", status: "pending", trackingKey: "MIXLATE1" });
+    const late = { noticeId: `ntc_${randomUUID()}`, clabe: a.clabe, amount: "250000", currency: "MXN", trackingKey: "MIXLATE1", status: "credited" };
+    const id = newId("heldDeposit");
+    await db().heldDeposit.create({ data: { id, provider: "pagosur", clabe: a.clabe, noticeId: late.noticeId, notice: late } });
+    assert.equal(await applyHeldDeposits(a.id), 0, "nothing applied");
+    const row = await db().heldDeposit.findUniqueOrThrow({ where: { id } });
+    assert.deepEqual([row.reason, row.pendingAmount, row.pendingCurrency, row.appliedAt], ["pending_mismatch", 200000n, "MXN", null]);
+    assert.equal((await deposits()).find((d) => d.trackingKey === "MIXLATE1").status, "pending");
+    assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId } }), 1);
+  });
+});
+
+describe("production: amounts in provider notices are bounded (issue 38, point 6)", () => {
+  test("a deposit notice with an amount beyond the bound is 400 invalid_request (param amount) on every retry, never a 500; nothing is recorded as a deposit", async () => {
+    const m = await newMerchant();
+    await setShopDepositMethods(m.shopId, { enable: ["dm_spei_pagosur"] });
+    const a = (await createAccount(m.production.secretKey, holder())).body.account;
+    const noticeId = `ntc_${randomUUID()}`;
+    for (const amount of ["18446744073709551616", "9223372036854775808", "1000000000000001"]) {
+      for (const status of ["credited", "pending"]) {
+        for (let retry = 0; retry < 2; retry++) {
+          const r = await depositNotice({ noticeId, clabe: a.clabe, amount, status, trackingKey: "HUGE1" });
+          assertEnvelope(r, "invalid_request", 400);
+          assert.equal(r.body.error.param, "amount");
+        }
+      }
+    }
+    assert.equal(await db().deposit.count({ where: { depositAccountId: a.id } }), 0);
+    // The bound itself is an amount: credited.
+    const max = await depositNotice({ clabe: a.clabe, amount: "1000000000000000", trackingKey: "MAX1" });
+    assert.deepEqual([max.status, max.body], [200, { received: true, applied: true }], max.text);
   });
 });
 

@@ -42,6 +42,22 @@ test("PUT /me/routing refuses what cannot route: unknown fields, a provider that
   assert.equal((await api("/me/routing", { key })).body.version, 0, "nothing was saved");
 });
 
+test("PUT /me/routing refuses thresholds with more decimals than USD has: 400 amount_invalid naming the field, nothing saved (issue 38, point 7)", async () => {
+  const k = (await newMerchant()).production.secretKey;
+  const rule = (when: Record<string, number>) => [{ paymentMethodId: "1003", providers: [{ provider: "rapidpay" }] }, { paymentMethodId: "1003", when, providers: [{ provider: "pagosur" }] }];
+  // Both compiled to 0: a minimum that took every payment, a maximum that never matched.
+  for (const [when, param] of [[{ minAmountUsd: 500.005 }, "rules[1].when.minAmountUsd"], [{ maxAmountUsd: 1000.001 }, "rules[1].when.maxAmountUsd"], [{ minAmountUsd: 10, maxAmountUsd: 20.5001 }, "rules[1].when.maxAmountUsd"]] as const) {
+    const r = await api("/me/routing", { key: k, method: "PUT", body: { rules: rule(when) } });
+    assertEnvelope(r, "amount_invalid", 400);
+    assert.equal(r.body.error.param, param, r.text);
+  }
+  assert.equal((await api("/me/routing", { key: k })).body.version, 0, "nothing was saved");
+  // Whole cents (and 0) are thresholds as before.
+  const ok = await api("/me/routing", { key: k, method: "PUT", body: { rules: [{ paymentMethodId: "1003", when: { minAmountUsd: 0, maxAmountUsd: 1000.01 }, providers: [{ provider: "pagosur" }] }] } });
+  assert.equal(ok.status, 200, ok.text);
+  assert.deepEqual(ok.body.rules[0].when, { minAmountUsd: 0, maxAmountUsd: 1000.01 });
+});
+
 test("amount and country rules send payments where they say; each attempt names the version and the reason", async () => {
   const put = await api("/me/routing", {
     key,

@@ -232,3 +232,29 @@ test("production: every confirmed transfer is credited or held for review, never
   assert.ok(held >= 5, `lp_topup_transfers_held ${held}`);
   assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
 });
+
+test("production: a custody deposit notice with an amount or confirmations beyond the bound is 400 invalid_request on every retry, never a 500 (issue 38, point 6)", async () => {
+  const address = checksummed();
+  await loadTopupAddresses("POLYGON", [address]);
+  const m = await newMerchant();
+  const key = m.production.secretKey;
+  const t = (await api("/me/payout/topups", { key, body: { asset: "USDT", network: "POLYGON" } })).body.topup;
+  assert.equal(t.address, address);
+  const to = { address, network: "POLYGON", txHash: evmHash() };
+  const cases = [
+    [{ amount: "92233720368547758.08", confirmations: 130 }, "amount"], // 2^63 cents
+    [{ amount: "100000000000000000000", confirmations: 130 }, "amount"],
+    [{ amount: "10000000000000.01", confirmations: 130 }, "amount"], // one cent above the bound
+    [{ amount: "20", confirmations: 2 ** 31 }, "confirmations"], // beyond the column's 32 bits
+  ] as const;
+  for (const [body, param] of cases) {
+    const noticeId = `cn_${randomBytes(8).toString("hex")}`;
+    for (let retry = 0; retry < 2; retry++) {
+      const r = await postCustodyNotice({ type: "deposit", noticeId, asset: "USDT", ...to, ...body });
+      assertEnvelope(r, "invalid_request", 400);
+      assert.equal(r.body.error.param, param, JSON.stringify(body));
+    }
+  }
+  assert.equal((await transfers(t.id)).length, 0, "nothing taken");
+  assert.equal(await usdAvailable(key), 0);
+});

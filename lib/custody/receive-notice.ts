@@ -10,7 +10,7 @@ import { config } from "@/lib/platform/config";
 import { db, type Tx } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { log } from "@/lib/platform/log";
-import { parseWith } from "@/lib/platform/contract/validation";
+import { parsedNotice } from "@/lib/providers/notice-pipeline";
 import { checkCustodySignature } from "@/lib/custody/notice-signature";
 import { custodyNoticeBody } from "@/lib/custody/schema";
 import { applyCustodyNotice } from "@/lib/topups/topups";
@@ -35,7 +35,7 @@ export async function receiveCustodyNotice(raw: string, signature: string | null
   } catch {
     throw new AppError("invalid_json", "The notice is not valid JSON.");
   }
-  const n = parseWith(custodyNoticeBody, json, "body");
+  const n = parsedNotice(custodyNoticeBody, json, { provider: "custody" });
   const duplicate = { received: true as const, duplicate: true };
   if (await db().custodyNotice.findUnique({ where: { id: n.noticeId }, select: { id: true } })) {
     log.info({ noticeId: n.noticeId }, "custody notice already applied; acknowledged");

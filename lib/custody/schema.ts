@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
+import { decimalUnitsText } from "@/lib/money/notice-amounts";
 
 const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const noticeId = z.string().min(1).max(100).describe("The provider's id of this notice: a replay of it is answered without acting again");
@@ -14,8 +15,9 @@ export const depositNotice = z.object({
   asset: z.string().regex(/^[A-Za-z0-9.]{2,16}$/).describe("The token that arrived (USDT, USDC, …): credited only when it is the top-up's asset; another asset is refused and held for review"),
   network: z.enum(CRYPTO_NETWORKS),
   txHash: z.string().regex(TX_HASH),
-  amount: z.string().regex(/^\d+(\.\d{1,6})?$/).describe("Stablecoin units (= USD)"),
-  confirmations: z.number().int().min(0),
+  amount: decimalUnitsText("USD", 6).describe("Stablecoin units (= USD), up to 6 decimals; at most 10^13 (more is 400 invalid_request)"),
+  // The column is 32 bits: a count beyond it is no network's, and must not fail there as a 500.
+  confirmations: z.number().int().min(0).max(2_147_483_647),
 });
 
 export const withdrawalNotice = z.discriminatedUnion("status", [

@@ -35,7 +35,15 @@ export type IncomingTransfer = {
   status: "pending" | "credited";
 };
 
-export type ReceiveResult = { deposit: Deposit; created: boolean; credited: boolean };
+/**
+ * A credited report of a transfer whose currency or amount differs from its pending report.
+ * Only the pending report's figures were checked (currency, minimum), and neither is known to be
+ * the right one: the credited report is held for an operator, never credited on a mix of the two.
+ */
+export type Disagreement = { depositId: string; pending: { amount: bigint; currency: string }; notice: { amount: bigint; currency: string } };
+
+/** `held`: the transfer was not credited; its credited report is held (`Disagreement`), the deposit stays pending. */
+export type ReceiveResult = { deposit: Deposit; created: boolean; credited: boolean; held?: Disagreement };
 
 /**
  * A provider's deposit notice as a transfer to receive: the notice endpoint's parsed body, or
@@ -113,7 +121,14 @@ async function credit(tx: Tx, account: DepositAccount, t: IncomingTransfer, rate
   return { transaction, amountUsd: usd, feeUsd: price.total, posting: depositCredited(transaction) };
 }
 
-export async function receiveDeposit(accountId: string, t: IncomingTransfer, opts: { inTransaction?: (tx: Tx) => Promise<void> } = {}): Promise<ReceiveResult> {
+export type ReceiveOptions = {
+  /** Runs first in the transaction (a notice records its id). */
+  inTransaction?: (tx: Tx) => Promise<void>;
+  /** Holds a credited report that disagrees with its pending one, in the same transaction. Only provider notices can (a pending report is theirs alone). */
+  hold?: (tx: Tx, d: Disagreement) => Promise<void>;
+};
+
+export async function receiveDeposit(accountId: string, t: IncomingTransfer, opts: ReceiveOptions = {}): Promise<ReceiveResult> {
   const env = (await db().depositAccount.findUnique({ where: { id: accountId }, select: { environment: true } }))?.environment;
   if (!env) throw new AppError("deposit_account_not_found", `No deposit account ${accountId}.`);
   // Read before the transaction: a missing rate is a refusal (the provider retries the notice),
@@ -128,6 +143,16 @@ export async function receiveDeposit(accountId: string, t: IncomingTransfer, opt
     apply: async (tx, account): Promise<Change<ReceiveResult>> => {
       const seen = await tx.deposit.findUnique({ where: { depositAccountId_trackingKey: { depositAccountId: accountId, trackingKey: t.trackingKey } } });
       if (seen && (seen.status !== "pending" || t.status === "pending")) return { result: { deposit: seen, created: false, credited: false } };
+      if (seen && (seen.currency !== t.currency || seen.amount !== t.amount)) {
+        // The credit used to take the pending row's amount and the notice's currency and rate:
+        // 3,640.00 MXN pending then "364000 USD" credited $3,640 (not $200), and 5,000.00 MXN
+        // credited the pending 1,000.00. No money moves on a mix; an operator sees both figures
+        // (lib/deposits/held-deposits.ts), and a credited report that agrees still credits.
+        const held: Disagreement = { depositId: seen.id, pending: { amount: seen.amount, currency: seen.currency }, notice: { amount: t.amount, currency: t.currency } };
+        if (!opts.hold) throw new Error(`deposit ${seen.id}: a credited report disagrees with the pending one and this caller cannot hold it`);
+        await opts.hold(tx, held);
+        return { result: { deposit: seen, created: false, credited: false, held } };
+      }
       await bindIdempotency(tx, { resource: "deposit", id: t.trackingKey });
       const rejected = seen ? null : rejection(account, t);
       const at = new Date();
@@ -146,12 +171,12 @@ export async function receiveDeposit(accountId: string, t: IncomingTransfer, opt
         return { result: { deposit, created: true, credited: false } };
       }
       if (!rate) throw new AppError("fx_unavailable", `No current FX rate for ${t.currency}; the deposit cannot be priced yet.`, { details: { currency: t.currency } });
-      const amount = seen ? seen.amount : t.amount;
-      const c = await credit(tx, account, { ...t, amount }, rate, at);
+      // A pending row agrees with the notice by now (above): one amount, one currency, one rate.
+      const c = await credit(tx, account, t, rate, at);
       const data = { status: "credited" as const, transactionId: c.transaction.id, amountUsd: c.amountUsd, feeUsd: c.feeUsd, netUsd: c.amountUsd - c.feeUsd, creditedAt: at };
       const deposit = seen
         ? await tx.deposit.update({ where: { id: seen.id }, data })
-        : await tx.deposit.create({ data: { id: newId("deposit"), merchantId: account.merchantId, shopId: account.shopId, environment: account.environment, depositAccountId: accountId, amount, currency: t.currency, trackingKey: t.trackingKey, receivedAt: t.receivedAt, ...base, ...data } });
+        : await tx.deposit.create({ data: { id: newId("deposit"), merchantId: account.merchantId, shopId: account.shopId, environment: account.environment, depositAccountId: accountId, amount: t.amount, currency: t.currency, trackingKey: t.trackingKey, receivedAt: t.receivedAt, ...base, ...data } });
       return { result: { deposit, created: !seen, credited: true }, postings: [c.posting], events: [{ type: "payment.completed", object: presentTransaction(c.transaction) }] };
     },
   });

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { listMetaShape, listQuery } from "@/lib/platform/paging/pagination";
+import { minorUnitsText } from "@/lib/money/notice-amounts";
 
 export const depositMethod = z
   .object({ depositMethodId: z.string(), method: z.string(), name: z.string(), country: z.string().describe("ISO-3"), currency: z.string() })
@@ -197,7 +198,7 @@ export const simulateDepositEndpoint = defineEndpoint({
 export const depositNoticeBody = z.object({
   noticeId: z.string().min(1).max(100),
   clabe: z.string().regex(/^\d{18}$/),
-  amount: z.string().regex(/^\d+$/).describe("Minor units of `currency`"),
+  amount: minorUnitsText().describe("Minor units of `currency` (digits), at most 10^15; more is 400 invalid_request"),
   currency: z.string().regex(/^[A-Z]{3}$/),
   trackingKey: z.string().min(1).max(30),
   status: z.enum(["pending", "credited"]).default("credited"),
@@ -216,7 +217,7 @@ export const depositNoticeEndpoint = defineEndpoint({
   tag: "Providers",
   summary: "Incoming transfers to provider-issued CLABEs",
   description:
-    "Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. The same trackingKey on an account credits once.",
+    "Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. The same trackingKey on an account credits once. A credited report whose currency or amount differs from the pending report of the same trackingKey credits nothing: it is acknowledged (applied: false) and held for an operator, the deposit stays pending, and a credited report that agrees still credits it. amount is at most 10^15 minor units (more: 400 invalid_request, param amount).",
   auth: "none",
   rateLimit: false,
   params: z.object({ provider: z.string().min(1).max(40) }),

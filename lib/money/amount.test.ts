@@ -1,6 +1,6 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { mulDivHalfUp, percentOf, toMajor, toMinor } from "@/lib/money/amount";
+import { mulDivHalfUp, percentOf, toMajor, toMinor, toMinorUp } from "@/lib/money/amount";
 
 describe("toMinor", () => {
   test("exact decimals become integer minor units", () => {
@@ -151,5 +151,13 @@ describe("percentOf", () => {
     assert.equal(percentOf(14n, 1000n), 1n); // 1.4 -> 1
     assert.equal(percentOf(9590n, 500n), 480n); // 479.5 -> 480
     assert.equal(percentOf(-15n, 1000n), -2n);
+  });
+});
+
+describe("toMinorUp (thresholds)", () => {
+  test("exact amounts as toMinor; more decimals round up to the next minor unit; negative or not finite: null", () => {
+    assert.deepEqual([toMinorUp(500, "USD"), toMinorUp(0, "USD"), toMinorUp(12.34, "USD"), toMinorUp(0.1 + 0.2, "USD")], [50_000n, 0n, 1234n, 31n]);
+    assert.deepEqual([toMinorUp(500.005, "USD"), toMinorUp(1000.001, "USD"), toMinorUp(500.0000001, "USD"), toMinorUp(10.5, "CLP")], [50_001n, 100_001n, 50_001n, 11n]);
+    assert.deepEqual([toMinorUp(-1, "USD"), toMinorUp(Number.NaN, "USD"), toMinorUp(Infinity, "USD")], [null, null, null]);
   });
 });

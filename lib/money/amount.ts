@@ -17,6 +17,13 @@ function plainDecimal(n: number): string {
 }
 
 /**
+ * The largest amount, in minor units, the service takes anywhere: API amounts and the amounts of
+ * provider notices. Far inside a BIGINT column's 64 bits (sums over many stay exact) and inside
+ * 2^53, so an API number shows it exactly.
+ */
+export const MAX_MINOR = 10n ** 15n;
+
+/**
  * Major-unit number -> minor units. Returns null when the number has more decimals than the
  * currency allows (callers turn that into amount_invalid), is not finite, or is too large.
  */
@@ -29,8 +36,24 @@ export function toMinor(amount: number, currency: string): bigint | null {
   const frac = (m[3] ?? "").replace(/0+$/, "");
   if (frac.length > exp) return null;
   const minor = BigInt(m[2]! + frac.padEnd(exp, "0"));
-  if (minor > 10n ** 15n) return null;
+  if (minor > MAX_MINOR) return null;
   return m[1] ? -minor : minor;
+}
+
+/**
+ * Major-unit number -> minor units, rounded up to the next minor unit when it has more decimals
+ * than the currency (500.005 USD -> 50001). For thresholds only: "at least 500.005" is "at least
+ * 500.01" and "below 1000.001" is "below 1000.01" in whole cents, so a rule saved before such
+ * values were refused keeps its meaning. Null when not finite or negative.
+ */
+export function toMinorUp(amount: number, currency: string): bigint | null {
+  if (!Number.isFinite(amount) || amount < 0) return null;
+  const exp = exponent(currency);
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(plainDecimal(amount));
+  if (!m) return null;
+  const frac = m[2] ?? "";
+  const minor = BigInt(m[1]! + frac.slice(0, exp).padEnd(exp, "0"));
+  return /[1-9]/.test(frac.slice(exp)) ? minor + 1n : minor;
 }
 
 /** An exact decimal string of the catalog ("500000.00") -> minor units, without a float. */
@@ -40,6 +63,17 @@ export function decimalToMinor(decimal: string, currency: string): bigint {
   const frac = (m?.[2] ?? "").replace(/0+$/, "");
   if (!m || frac.length > exp) throw new Error(`${decimal} is not an amount of ${currency}`);
   return BigInt(m[1]! + frac.padEnd(exp, "0"));
+}
+
+/**
+ * An exact decimal string with any number of decimals ("120.505", a stablecoin's units) -> minor
+ * units of `currency`, rounded down: what arrived is never credited as more.
+ */
+export function decimalToMinorDown(decimal: string, currency: string): bigint {
+  const exp = exponent(currency);
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
+  if (!m) throw new Error(`${decimal} is not a decimal amount`);
+  return BigInt(m[1]! + (m[2] ?? "").slice(0, exp).padEnd(exp, "0"));
 }
 
 /** Minor units -> the exact decimal text in major units ("-12.30"; files such as CSV exports). */

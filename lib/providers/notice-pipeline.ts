@@ -6,6 +6,7 @@
 // nothing: a replay (same id) can never apply twice, even after the first effect was undone
 // (a chargeback won, a payout returned).
 import { db, type Tx } from "@/lib/platform/db";
+import { AppError } from "@/lib/platform/errors";
 import { log } from "@/lib/platform/log";
 import { parseWith } from "@/lib/platform/contract/validation";
 import { verifiedNotice } from "@/lib/providers/verify-notice";
@@ -17,6 +18,23 @@ class NoticeReplay extends Error {}
 export type RecordNotice = (tx: Tx) => Promise<void>;
 export type NoticeAnswer = { received: true; applied: boolean };
 
+/**
+ * The notice's body by its schema, or the schema's 400. A signed notice we cannot take (an amount
+ * beyond the bound, a field missing) comes back on every retry with the same answer: it is
+ * logged for an operator, with its id where it has one, since the provider alone can correct it.
+ */
+export function parsedNotice<S extends z.ZodType>(schema: S, body: unknown, who: Record<string, string>): z.infer<S> {
+  try {
+    return parseWith(schema, body, "body") as z.infer<S>;
+  } catch (err) {
+    if (err instanceof AppError) {
+      const noticeId = body && typeof body === "object" && typeof (body as { noticeId?: unknown }).noticeId === "string" ? (body as { noticeId: string }).noticeId.slice(0, 100) : null;
+      log.warn({ ...who, noticeId, code: err.code, param: err.param ?? null, issues: (err.details as { issues?: unknown } | undefined)?.issues ?? null }, "signed notice refused: its body does not match the notice's schema");
+    }
+    throw err;
+  }
+}
+
 export async function receiveNotice<S extends z.ZodType<{ noticeId: string }>>(
   provider: string,
   rawBody: string,
@@ -24,7 +42,7 @@ export async function receiveNotice<S extends z.ZodType<{ noticeId: string }>>(
   schema: S,
   dispatch: (notice: z.infer<S>, record: RecordNotice) => Promise<boolean>,
 ): Promise<NoticeAnswer> {
-  const notice = parseWith(schema, verifiedNotice(provider, rawBody, signature), "body") as z.infer<S>;
+  const notice = parsedNotice(schema, verifiedNotice(provider, rawBody, signature), { provider });
   const key = { provider_noticeId: { provider, noticeId: notice.noticeId } };
   if (await db().providerNotice.findUnique({ where: key, select: { provider: true } })) {
     log.info({ provider, noticeId: notice.noticeId }, "provider notice already applied; acknowledged");

@@ -27,7 +27,8 @@ export async function listDeclineRules(provider?: string) {
 
 export async function setDeclineRule(input: DeclineRuleInput) {
   const k = key(input);
-  if (!(input.declineCode in DECLINE_CODES)) throw new Error(`--maps-to must be one of ${Object.keys(DECLINE_CODES).join(", ")}`);
+  // Own keys only: `in` also finds what every object inherits (constructor, toString, __proto__).
+  if (!Object.hasOwn(DECLINE_CODES, input.declineCode)) throw new Error(`--maps-to must be one of ${Object.keys(DECLINE_CODES).join(", ")}`);
   const decision = (input.decision ?? DECLINE_CODES[input.declineCode as keyof typeof DECLINE_CODES]) as Decision;
   if (!(DECISIONS as readonly string[]).includes(decision)) throw new Error(`--decision must be one of ${DECISIONS.join(", ")}`);
   const data = { declineCode: input.declineCode, decision, priority: input.priority ?? 100 };

@@ -8,6 +8,7 @@ import { notifyInvalidated, onInvalidated } from "@/lib/platform/cache/invalidat
 import { PRODUCTION_RAILS, SANDBOX_RAILS, railById } from "@/lib/rails/rails";
 import { compileRoutingRules, documentTypeOf, selectRoute, type CompiledRule } from "@/lib/routing/select";
 import { toMinor } from "@/lib/money/amount";
+import { parseAmount } from "@/lib/money/parse-amount";
 import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule } from "@/lib/routing/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
@@ -76,6 +77,13 @@ export function checkRules(rules: RoutingRule[]): void {
     });
     if (r.strategy === "split" && !r.providers.some((p) => (p.weight ?? 0) > 0)) throw new AppError("invalid_request", `Rule ${i + 1}: a split needs a weight above 0 on at least one provider.`, { param: `rules[${i}].providers` });
     const w = r.when;
+    // Thresholds are amounts: at most USD's decimals, through the one amount parser (400
+    // amount_invalid, as everywhere); 0 is a threshold too ("from nothing"). Refused here, not in
+    // the schema, because stored rules are read back through that schema on every payment.
+    for (const field of ["minAmountUsd", "maxAmountUsd"] as const) {
+      const v = w?.[field];
+      if (v !== undefined && v !== 0) parseAmount(v, "USD", `rules[${i}].when.${field}`);
+    }
     if (w?.minAmountUsd !== undefined && w.maxAmountUsd !== undefined && w.minAmountUsd >= w.maxAmountUsd) throw new AppError("invalid_request", `Rule ${i + 1}: the minimum amount must be below the maximum.`, { param: `rules[${i}].when.maxAmountUsd` });
   });
 }

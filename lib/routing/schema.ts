@@ -12,7 +12,9 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 export const ROUTING_REASONS = ["rule", "split", "success_rate", "exploration", "fallback"] as const;
 export type RoutingReason = (typeof ROUTING_REASONS)[number];
 
-const usd = z.number().nonnegative().max(100_000).describe("USD, major units");
+// At most USD's 2 decimals: refused by the use case (400 amount_invalid, checkRules), not here,
+// since stored rules are parsed with this schema again on every read.
+const usd = z.number().nonnegative().max(100_000).describe("USD, major units, at most 2 decimals (more: 400 amount_invalid)");
 
 export const routingRule = z
   .object({
@@ -74,13 +76,13 @@ export const putRoutingEndpoint = defineEndpoint({
   tag: "Routing",
   summary: "Replace the shop's payment routing rules",
   description:
-    "Replaces the rules of the key's environment and answers them with a new `version`; every provider attempt names the version (and the reason) that routed it. Rules are evaluated in order, the first whose rail and conditions match decides; the rail's platform order applies when none does. A provider that does not serve the rail, or a split without weights, is 400 `invalid_request` with `param` naming it.",
+    "Replaces the rules of the key's environment and answers them with a new `version`; every provider attempt names the version (and the reason) that routed it. Rules are evaluated in order, the first whose rail and conditions match decides; the rail's platform order applies when none does. A provider that does not serve the rail, or a split without weights, is 400 `invalid_request` with `param` naming it; an amount threshold with more than 2 decimals is 400 `amount_invalid` naming it.",
   auth: "secret",
   permission: "manageRouting",
   query: routingQuery,
   body: putRoutingBody,
   response: routingResponse,
-  errors: ["invalid_request", "shop_required", "shop_not_found"],
+  errors: ["invalid_request", "amount_invalid", "shop_required", "shop_not_found"],
 });
 
 export const declineCodeList = () => Object.entries(DECLINE_CODES).map(([code, decision]) => ({ code, decision }));

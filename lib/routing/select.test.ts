@@ -30,6 +30,15 @@ test("a 70/30 split over 2,000 payments lands within ±4 points (seeded)", () =>
   assert.ok(Math.abs(share - 70) <= 4, `andespay got ${share.toFixed(1)} %`);
 });
 
+test("a threshold stored with more decimals than USD has (saved before PUT refused it) compiles to the cents it means, never to 0", () => {
+  const [min, max] = compileRoutingRules([rule({ when: { minAmountUsd: 500.005 }, providers: [{ provider: "rapidpay" }] }), rule({ when: { maxAmountUsd: 1000.001 }, providers: [{ provider: "rapidpay" }] })]);
+  // "at least 500.005" is at least 500.01; "below 1000.001" is at most 1000.00, below 1000.01.
+  assert.deepEqual([min!.minUsd, max!.maxUsd], [50_001n, 100_001n]);
+  const at = (r: typeof min, cents: bigint) => selectRoute([r!], 1, facts({ amountUsdMinor: cents }), ALL, { rng: seededRng(1) }).rule;
+  assert.deepEqual([at(min, 50_000n), at(min, 50_001n), at(min, 1n)], [null, 0, null], "the minimum does not take every payment");
+  assert.deepEqual([at(max, 100_000n), at(max, 100_001n), at(max, 1n)], [0, null, 0], "the maximum still matches below it");
+});
+
 test("amount, country, currency and document conditions are evaluated in order; the first match decides", () => {
   const rules = compileRoutingRules([
     rule({ when: { minAmountUsd: 500 }, providers: [{ provider: "rapidpay" }], fallback: false }),

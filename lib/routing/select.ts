@@ -3,7 +3,7 @@
 // rules come from the shop's current version (lib/routing/rules.ts), the scores and circuit
 // states from the shared outcome window (lib/routing/stats.ts); randomness is injected so a
 // seeded generator makes every draw reproducible in tests and the benchmark.
-import { toMinor } from "@/lib/money/amount";
+import { toMinorUp } from "@/lib/money/amount";
 import type { DocumentType, RoutingReason, RoutingRule } from "@/lib/routing/schema";
 
 export type PaymentFacts = { paymentMethodId: string; amountUsdMinor: bigint; country: string; currency: string; documentType: DocumentType | null };
@@ -33,8 +33,11 @@ export const DEFAULT_EXPLORATION = 0.05;
 export function compileRoutingRules(rules: RoutingRule[]): CompiledRule[] {
   return rules.map((r) => ({
     ...r,
-    minUsd: r.when?.minAmountUsd !== undefined ? (toMinor(r.when.minAmountUsd, "USD") ?? 0n) : null,
-    maxUsd: r.when?.maxAmountUsd !== undefined ? (toMinor(r.when.maxAmountUsd, "USD") ?? 0n) : null,
+    // PUT refuses a threshold with more than USD's decimals; one stored before that compiles to
+    // the cents it means (toMinorUp), never to 0 (a minimum that took every payment, a maximum
+    // that matched none). The schema keeps them finite and non-negative.
+    minUsd: r.when?.minAmountUsd !== undefined ? toMinorUp(r.when.minAmountUsd, "USD") : null,
+    maxUsd: r.when?.maxAmountUsd !== undefined ? toMinorUp(r.when.maxAmountUsd, "USD") : null,
   }));
 }
 

@@ -17,7 +17,7 @@ import { AppError } from "@/lib/platform/errors";
 import { log } from "@/lib/platform/log";
 import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { newId } from "@/lib/platform/ids";
-import { toDecimalString, toMajor } from "@/lib/money/amount";
+import { decimalToMinorDown, toDecimalString, toMajor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { topupCredited } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
@@ -217,8 +217,7 @@ export async function applyCustodyNotice(
     return { credited: false };
   }
   // Stablecoin units (up to 6 decimals) to USD cents, rounded down: we never credit more than arrived.
-  const [whole, fraction = ""] = n.amount.split(".");
-  const amountUsd = BigInt(whole!) * 100n + BigInt((fraction + "00").slice(0, 2));
+  const amountUsd = decimalToMinorDown(n.amount, "USD");
   const transfer = { asset: n.asset.toUpperCase(), address: n.address, txHash: n.txHash, amount: n.amount, amountUsd, confirmations: n.confirmations };
   if (transfer.asset !== t.asset) {
     // Held (visible), but the notice itself is refused and not recorded as applied.

@@ -147,7 +147,7 @@ export type paths = {
         get: operations["getMeRouting"];
         /**
          * Replace the shop's payment routing rules
-         * @description Replaces the rules of the key's environment and answers them with a new `version`; every provider attempt names the version (and the reason) that routed it. Rules are evaluated in order, the first whose rail and conditions match decides; the rail's platform order applies when none does. A provider that does not serve the rail, or a split without weights, is 400 `invalid_request` with `param` naming it.
+         * @description Replaces the rules of the key's environment and answers them with a new `version`; every provider attempt names the version (and the reason) that routed it. Rules are evaluated in order, the first whose rail and conditions match decides; the rail's platform order applies when none does. A provider that does not serve the rail, or a split without weights, is 400 `invalid_request` with `param` naming it; an amount threshold with more than 2 decimals is 400 `amount_invalid` naming it.
          */
         put: operations["putMeRouting"];
         post?: never;
@@ -1181,7 +1181,7 @@ export type paths = {
         put?: never;
         /**
          * Incoming transfers to provider-issued CLABEs
-         * @description Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. The same trackingKey on an account credits once.
+         * @description Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. The same trackingKey on an account credits once. A credited report whose currency or amount differs from the pending report of the same trackingKey credits nothing: it is acknowledged (applied: false) and held for an operator, the deposit stays pending, and a credited report that agrees still credits it. amount is at most 10^15 minor units (more: 400 invalid_request, param amount).
          */
         post: operations["postProvidersProviderDeposits"];
         delete?: never;
@@ -3632,7 +3632,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoutingRules"];
                 };
             };
-            /** @description Error: invalid_json, invalid_request, missing_field */
+            /** @description Error: invalid_json, invalid_request, missing_field, amount_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;

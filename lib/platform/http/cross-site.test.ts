@@ -17,3 +17,10 @@ test("without it, an Origin naming another host is cross-site; no Origin is a no
   assert.equal(isCrossSite(post({ origin: "not a url", host: "shop.test" })), true);
   assert.equal(isCrossSite(post({})), false);
 });
+
+test("Origin: null (a sandboxed frame, a data: URL, a page that hides its origin) is cross-site", () => {
+  assert.equal(isCrossSite(post({ origin: "null", host: "shop.test" })), true);
+  assert.equal(isCrossSite(post({ origin: "null" })), true);
+  // A browser that says where the post came from is still believed first.
+  assert.equal(isCrossSite(post({ origin: "null", "sec-fetch-site": "same-origin" })), false);
+});

@@ -18,6 +18,7 @@ type Snapshot = {
   reconcile_due: string;
   reconcile_oldest_due_s: number | null;
   deposits_held: string;
+  deposits_held_mismatch: string;
 };
 
 const SNAPSHOT = `
@@ -33,7 +34,8 @@ const SNAPSHOT = `
     (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL)::text AS reconcile_backlog,
     (SELECT count(*) FROM transactions WHERE next_check_at <= now())::text AS reconcile_due,
     (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now()) AS reconcile_oldest_due_s,
-    (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL)::text AS deposits_held`;
+    (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL AND reason = 'clabe_unknown')::text AS deposits_held,
+    (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL AND reason = 'pending_mismatch')::text AS deposits_held_mismatch`;
 
 /** Registers the scrape-time gauges once per process. */
 export function registerCollectors() {
@@ -65,6 +67,7 @@ export function registerCollectors() {
     gauge("lp_reconcile_due", "Pending payments whose check is due and not yet taken", (s) => Number(s.reconcile_due));
     gauge("lp_reconcile_lag_seconds", "How far reconciliation is behind: age of the oldest due check", (s) => s.reconcile_oldest_due_s);
     gauge("lp_deposits_held", "Deposit notices held for a CLABE no usable account has yet (applied when it becomes active)", (s) => Number(s.deposits_held));
+    gauge("lp_deposits_held_mismatch", "Credited deposit notices held for an operator: their currency or amount differs from the pending report of the same transfer (npm run deposit:held)", (s) => Number(s.deposits_held_mismatch));
     new client.Gauge({
       name: "lp_db_pool_connections",
       help: "This process's database pool, by state (total | idle | waiting)",
