@@ -9,10 +9,13 @@ import { settlementFailed, settlementPaid, type Posting } from "@/lib/ledger/rec
 import type { Tx } from "@/lib/db";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentSettlement } from "@/lib/settlements/present";
+import { requireWholeMerchant } from "@/lib/settlements/whole-merchant";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { Settlement } from "@/lib/generated/prisma/client";
 
 type Scope = { merchant: { id: string }; environment: Environment };
+/** A credential acting on a batch: its shop, if it is bound to one. */
+type ActingScope = Scope & { shop: { id: string } | null };
 
 export async function findOwnedSettlement(scope: Scope, id: string): Promise<Settlement> {
   const s = await db().settlement.findFirst({ where: { id, merchantId: scope.merchant.id, environment: scope.environment } });
@@ -76,8 +79,10 @@ export async function failSettlement(id: string, reason: string) {
 }
 
 /** Sandbox: the custody outcome on demand (a synthetic, well-formed txHash for the network). */
-export async function simulateSettlement(scope: Scope, id: string, action: "paid" | "failed") {
+export async function simulateSettlement(scope: ActingScope, id: string, action: "paid" | "failed") {
   const s = await findOwnedSettlement(scope, id);
+  // Paid or failed, the merchant's whole batch moves: not for one shop's key beside others.
+  await requireWholeMerchant(scope);
   bindOnNextTransition({ resource: "settlement", id: s.id });
   if (action === "failed") return failSettlement(s.id, "simulated_failure");
   const { randomBytes } = await import("node:crypto");
