@@ -137,8 +137,9 @@ test("skipped below 50 USD or without a destination; two runs at once close one 
 
   const daily = await fundedMerchant("standard");
   const tomorrow = new Date(Date.now() + DAY);
-  await closeDueSettlements({ now: tomorrow });
-  await closeDueSettlements({ now: tomorrow });
+  // Only this test's merchant: the job would close every other test's merchant for tomorrow too.
+  await closeDueSettlements({ now: tomorrow, merchantIds: [daily.merchantId] });
+  await closeDueSettlements({ now: tomorrow, merchantIds: [daily.merchantId] });
   const batches = await db().settlement.findMany({ where: { merchantId: daily.merchantId } });
   assert.equal(batches.length, 1);
   assert.equal(batches[0]!.periodTo.toISOString(), new Date(Date.UTC(tomorrow.getUTCFullYear(), tomorrow.getUTCMonth(), tomorrow.getUTCDate())).toISOString());

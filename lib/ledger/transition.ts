@@ -5,17 +5,23 @@
 //   lock the row (FOR UPDATE) -> lock the merchant's ledger (advisory) -> check the status against
 //   the declared table -> apply (write the status) -> post (entries + running totals + checks)
 //   -> emit events
-// and, after commit, wake the jobs the change made due. A row no longer in an accepted status
+// and, after commit, wake the jobs the change made due. The lock order is the same everywhere:
+// rows (a claim before its payment; a batch before its payments; several payments in id order)
+// before the merchant's ledger, and no row is waited for while the ledger is held. A move that locks
+// many payments (closing or failing a settlement batch) takes them before the ledger too, or a
+// refund holding one of them while it waits for the ledger deadlocks with it. A row no longer in an accepted status
 // changes nothing (the same transition applied twice is a no-op), unless the operation refuses.
 // Shape anchor: Hyperswitch's payments operations (each declares the statuses it accepts and runs
 // the same validate / load / update skeleton).
 import { db, type Tx } from "@/lib/platform/db";
+import { isTransactionConflict } from "@/lib/platform/errors";
+import { log } from "@/lib/platform/log";
 import { emitEvent, type EventType } from "@/lib/platform/outbox/emit";
 import { JOB_SIGNALS, wakeJobs } from "@/lib/platform/outbox/wake";
 import { lockMerchantLedger, post } from "@/lib/ledger/post";
 import type { Posting } from "@/lib/ledger/recipes";
 import type { Environment } from "@/lib/generated/prisma/enums";
-import { bindPendingIdempotency } from "@/lib/platform/idempotency/bind";
+import { bindPendingIdempotency, idempotencySavepoint } from "@/lib/platform/idempotency/bind";
 
 /**
  * The merchant ledger a change touches, and the shop it is attributed to: every posting carries
@@ -101,9 +107,36 @@ export function wakeAfterCommit(wake: Wake[]): void {
   }
 }
 
-/** Runs `op` in its own transaction, then wakes the jobs its change made due. */
+/** Attempts of one kernel transaction before a conflict reaches the caller (then a 503: lib/platform/errors.ts). */
+const CONFLICT_ATTEMPTS = 4;
+
+/**
+ * Runs `work` in one database transaction, and again from the start when PostgreSQL rolled it
+ * back for a conflict with another transaction (a deadlock's victim, a serialisation failure, a
+ * NOWAIT lock found held: isTransactionConflict). The lock order keeps the kernel's own moves
+ * from deadlocking each other; this is for what may still meet them (a statement outside the
+ * kernel locking rows in another order, a lock taken without waiting). The lost attempt left
+ * nothing behind: everything it wrote was in the transaction, and the request's idempotency
+ * binding state, the one thing kept in memory, is put back before the next attempt.
+ */
+export async function kernelTransaction<T>(name: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const restore = idempotencySavepoint();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db().$transaction(work);
+    } catch (err) {
+      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(err)) throw err;
+      restore();
+      log.warn({ operation: name, attempt, err: err instanceof Error ? err.message.split("\n").filter(Boolean).pop() : String(err) }, "transaction rolled back by a concurrent one; running it again");
+      // A short random pause, growing with the attempts, so the two sides do not meet again at once.
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+/** Runs `op` in its own transaction (again after a conflict: kernelTransaction), then wakes the jobs its change made due. */
 export async function transition<R, T>(op: Operation<R, T>): Promise<Outcome<R, T>> {
-  const out = await db().$transaction((tx) => transitionIn(tx, op));
+  const out = await kernelTransaction(op.name, (tx) => transitionIn(tx, op));
   if (out.changed) wakeAfterCommit(out.wake);
   return out;
 }

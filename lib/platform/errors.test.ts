@@ -1,6 +1,6 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { AppError, ERROR_CODES, databaseUnavailable, errorEnvelopeSchema, errorStatus, errorType, isDatabaseUnavailable, toEnvelope, type ErrorCode } from "@/lib/platform/errors";
+import { AppError, ERROR_CODES, databaseUnavailable, errorEnvelopeSchema, errorStatus, errorType, isDatabaseUnavailable, isTransactionConflict, toEnvelope, transactionConflict, type ErrorCode } from "@/lib/platform/errors";
 
 const ALLOWED_STATUSES = new Set([400, 401, 402, 403, 404, 405, 409, 413, 415, 422, 429, 500, 502, 503]);
 
@@ -134,4 +134,22 @@ test("a lost or unreachable database is told apart from a bug (503 service_unava
   }
   const answer = databaseUnavailable();
   assert.deepEqual([answer.status, answer.code, answer.headers?.["Retry-After"]], [503, "service_unavailable", "5"]);
+});
+
+test("a transaction rolled back by a concurrent one is told apart from a bug and from an outage (503 with Retry-After)", () => {
+  // As they arrive: pg's own error (the lean `sql` path), a raw statement through Prisma (P2010
+  // carrying the SQLSTATE), a model query (P2034), and a NOWAIT lock found held.
+  const pgDeadlock = Object.assign(new Error("deadlock detected"), { code: "40P01", severity: "ERROR" });
+  const raw = Object.assign(new Error("Raw query failed. Code: `40P01`."), { name: "PrismaClientKnownRequestError", code: "P2010", meta: { driverAdapterError: { name: "DriverAdapterError", cause: { originalCode: "40P01", kind: "TransactionWriteConflict" } } } });
+  const model = Object.assign(new Error("Transaction failed due to a write conflict or a deadlock."), { name: "PrismaClientKnownRequestError", code: "P2034" });
+  const serialization = Object.assign(new Error("could not serialize access"), { code: "40001" });
+  const nowait = { code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "55P03" } } } };
+  for (const e of [pgDeadlock, raw, model, serialization, nowait, new Error("outer", { cause: pgDeadlock })]) {
+    assert.equal(isTransactionConflict(e), true, String(e));
+    assert.equal(isDatabaseUnavailable(e), false, String(e));
+  }
+  const unique = { code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "23505", kind: "UniqueConstraintViolation" } } } };
+  for (const e of [unique, new TypeError("x"), Object.assign(new Error("syntax"), { code: "42601" }), null, "40P01"]) assert.equal(isTransactionConflict(e), false, String(e));
+  const answer = transactionConflict();
+  assert.deepEqual([answer.status, answer.code, answer.headers?.["Retry-After"]], [503, "service_unavailable", "1"]);
 });

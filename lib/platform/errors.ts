@@ -222,3 +222,31 @@ export function databaseUnavailable(): AppError {
     headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Two transactions that met on the same rows and were rolled back whole: PostgreSQL's deadlock
+// victim (40P01), a serialisation failure (40001), a lock asked for without waiting and found
+// held (55P03), and Prisma's name for the first two (P2034; a raw statement's carries the
+// SQLSTATE as the driver adapter's `originalCode`). Nothing of the attempt remains, so it may run
+// again: the kernel does (lib/ledger/transition.ts, kernelTransaction), and one that lost every
+// attempt is answered 503 with Retry-After, never a 500.
+const CONFLICT_CODES = new Set(["40P01", "40001", "55P03", "P2034"]);
+
+/** Seconds a client is asked to wait after a change that lost to another one on the same rows. */
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
+
+/** Whether `err` (or anything in its cause chain) is a transaction rolled back by a conflict with another. */
+export function isTransactionConflict(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 6) return false;
+  const e = err as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (typeof e.code === "string" && CONFLICT_CODES.has(e.code)) return true;
+  if (typeof e.originalCode === "string" && CONFLICT_CODES.has(e.originalCode)) return true;
+  return isTransactionConflict(e.cause, depth + 1) || isTransactionConflict(e.meta?.driverAdapterError, depth + 1);
+}
+
+/** The answer to a request whose change lost to a concurrent one on every attempt. */
+export function transactionConflict(): AppError {
+  return new AppError("service_unavailable", `The change met a concurrent change of the same money and was rolled back; nothing was applied. Retry after ${CONFLICT_RETRY_AFTER_SECONDS} s; retrying with the same Idempotency-Key is safe.`, {
+    headers: { "Retry-After": String(CONFLICT_RETRY_AFTER_SECONDS) },
+  });
+}

@@ -5,11 +5,14 @@
 // receipt, with every movement of `available` since the last batch: lib/settlements/statement.ts),
 // the batch row is written and `settlement.closed` is emitted. A batch per period start
 // is unique, so two runs at once (two instances, a double click) close one.
+// Lock order (lib/ledger/transition.ts): the payments it sweeps, in id order, before the ledger.
+// A refund or a chargeback holds its payment's row while it waits for the ledger; a close that
+// held the ledger while it waited for that row deadlocked with it (40P01, a 500 to one of them).
 import { db } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { bucketTotals } from "@/lib/ledger/post";
 import { settlementClosed } from "@/lib/ledger/recipes";
-import { transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
+import { kernelTransaction, transitionIn, wakeAfterCommit } from "@/lib/ledger/transition";
 import { findDestination } from "@/lib/crypto-assets/settlement-destination";
 import { WITHDRAWAL_FEE_USD_MINOR } from "@/lib/pricing/fees";
 import { presentSettlement } from "@/lib/settlements/present";
@@ -34,7 +37,13 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
   if (periodFrom >= opts.periodTo) return { settlement: null, skipped: "below_minimum" };
   const fee = WITHDRAWAL_FEE_USD_MINOR[scope.merchant.tier];
   try {
-    const out = await db().$transaction(async (tx) => {
+    const out = await kernelTransaction("closeSettlement", async (tx) => {
+      // The payments this batch will sweep, before the ledger (the settlement index, led by
+      // settlement_status, finds them).
+      const locked = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM transactions
+        WHERE settlement_status = 'settled' AND merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND settlement_batch_id IS NULL
+        ORDER BY id FOR UPDATE`;
       const r = await transitionIn(tx, {
         name: "closeSettlement",
         load: async () => ({ merchantId, environment }),
@@ -42,6 +51,16 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
         apply: async () => {
           const { available } = await bucketTotals(tx, merchantId, environment);
           if (available < SETTLEMENT_MINIMUM_USD_MINOR || available <= fee) return null;
+          // Under the ledger lock no payment becomes settled or returned by a failed batch (both
+          // post to this ledger), so the set is final now; one that did between the row locks and
+          // the ledger lock is not locked yet. Taken without waiting: a kernel move may hold it
+          // while it waits for this ledger. If one is held, the attempt rolls back (55P03) and
+          // kernelTransaction runs it again, the rows first.
+          await tx.$queryRaw`
+            SELECT id FROM transactions
+            WHERE settlement_status = 'settled' AND merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND settlement_batch_id IS NULL
+              AND NOT (id = ANY(${locked.map((l) => l.id)}::text[]))
+            ORDER BY id FOR UPDATE NOWAIT`;
           const id = newId("settlement");
           const swept = await tx.$queryRaw<Swept[]>`
             WITH claimed AS (

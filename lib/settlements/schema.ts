@@ -1,4 +1,6 @@
-// Settlement batches (decisions.md "Settlements (batches)"): shapes and endpoints.
+// Settlement batches (decisions.md "Settlements (batches)"): shapes and endpoints. A batch is the
+// merchant's, not a shop's (README "Settlements"): the ledger keeps one balance per merchant and
+// environment, and a batch sweeps all of it.
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { listOf, listQuery } from "@/lib/platform/paging/pagination";
@@ -36,11 +38,11 @@ export const runSettlementEndpoint = defineEndpoint({
   tag: "Settlements",
   summary: "Close a settlement batch now (sandbox)",
   description:
-    "Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes.",
+    "Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes. The balance is the merchant's, one per environment, not a shop's: the batch sweeps every shop's sales. So it needs a credential that covers every shop: a merchant-wide one, or the key of the merchant's only shop; a shop's key beside other shops gets 403 `forbidden` (`details.reason`: merchant_wide_credential_required).",
   auth: "secret",
   permission: "runSettlement",
   response: z.object({ settlement: settlement.nullable(), skipped: z.enum(["below_minimum", "no_destination"]).nullable() }),
-  errors: [],
+  errors: ["forbidden"],
 });
 
 export const listSettlementsEndpoint = defineEndpoint({
@@ -48,7 +50,7 @@ export const listSettlementsEndpoint = defineEndpoint({
   path: "/settlements",
   tag: "Settlements",
   summary: "List settlement batches",
-  description: "Newest first; offset or cursor paging; filters status, from, to (closing time).",
+  description: "Newest first; offset or cursor paging; filters status, from, to (closing time). Batches are the merchant's (one balance per merchant and environment): every key of the merchant, shop-bound or not, lists all of them, as its ledger export shows their postings.",
   auth: "secret",
   permission: "read",
   query: z.object({ ...listQuery(), status: z.enum(SETTLEMENT_STATUSES).optional(), from: day.optional(), to: day.optional() }),
@@ -61,6 +63,7 @@ export const getSettlementEndpoint = defineEndpoint({
   path: "/settlements/{id}",
   tag: "Settlements",
   summary: "Retrieve a settlement batch",
+  description: "Any key of the merchant, shop-bound or not: a batch is the merchant's. Another merchant's or environment's batch is 404 settlement_not_found.",
   auth: "secret",
   permission: "read",
   params: idParams,
@@ -87,12 +90,12 @@ export const simulateSettlementEndpoint = defineEndpoint({
   path: "/settlements/{id}/simulate",
   tag: "Settlements",
   summary: "Simulate the custody outcome of a settlement batch (sandbox)",
-  description: "paid: the net leaves the books with a synthetic txHash; failed: the gross goes back to available. A second payment is 409 settlement_already_paid.",
+  description: "paid: the net leaves the books with a synthetic txHash; failed: the gross goes back to available. A second payment is 409 settlement_already_paid. Like running a batch, it moves the merchant's money, not a shop's: a shop's key beside other shops gets 403 `forbidden`; use a merchant-wide credential.",
   auth: "secret",
   idempotent: true,
   permission: "simulateCrypto",
   params: idParams,
   body: z.object({ action: z.enum(["paid", "failed"]) }),
   response: one,
-  errors: ["settlement_not_found", "settlement_already_paid"],
+  errors: ["settlement_not_found", "settlement_already_paid", "forbidden"],
 });

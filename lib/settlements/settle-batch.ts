@@ -9,10 +9,13 @@ import { settlementFailed, settlementPaid, type Posting } from "@/lib/ledger/rec
 import type { Tx } from "@/lib/platform/db";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentSettlement } from "@/lib/settlements/present";
+import { requireWholeMerchant } from "@/lib/settlements/whole-merchant";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { Settlement } from "@/lib/generated/prisma/client";
 
 type Scope = { merchant: { id: string }; environment: Environment };
+/** A credential acting on a batch: its shop, if it is bound to one. */
+type ActingScope = Scope & { shop: { id: string } | null };
 
 export async function findOwnedSettlement(scope: Scope, id: string): Promise<Settlement> {
   const s = await db().settlement.findFirst({ where: { id, merchantId: scope.merchant.id, environment: scope.environment } });
@@ -27,11 +30,24 @@ function refusal(s: Settlement) {
 
 const money = (s: Settlement) => ({ amountUsd: s.netUsd, feeUsd: s.feeUsd });
 
-/** A closed batch moved to paid or failed: the one lock, ledger and status rule both share. */
-function settleOp(id: string, name: string, apply: (tx: Tx, s: Settlement) => Promise<{ result: ReturnType<typeof presentSettlement>; postings: Posting[] }>) {
+/**
+ * A closed batch moved to paid or failed: the one lock, ledger and status rule both share.
+ * `payments`: the change also writes the batch's payments (failing returns them to the next
+ * batch), so their rows are locked with the batch's, in id order, before the kernel takes the
+ * ledger (its lock order): a refund holding one of them while it waits for the ledger would
+ * deadlock with a batch that held the ledger while it waited for that row.
+ */
+function settleOp(id: string, name: string, apply: (tx: Tx, s: Settlement) => Promise<{ result: ReturnType<typeof presentSettlement>; postings: Posting[] }>, opts: { payments?: boolean } = {}) {
   return transition({
     name,
-    load: (tx) => lockRow(tx, "settlements", id, () => tx.settlement.findUnique({ where: { id } })),
+    load: async (tx) => {
+      const s = await lockRow(tx, "settlements", id, () => tx.settlement.findUnique({ where: { id } }));
+      // Only this batch's close set their batch id, and the batch's row is ours now: the set is final.
+      if (s && opts.payments && s.status === "closed") {
+        await tx.$queryRaw`SELECT id FROM transactions WHERE settlement_status = 'settled' AND merchant_id = ${s.merchantId} AND environment = ${s.environment}::"Environment" AND settlement_batch_id = ${s.id} ORDER BY id FOR UPDATE`;
+      }
+      return s;
+    },
     missing: () => new AppError("settlement_not_found", `No settlement ${id}.`, { param: "id" }),
     ledger: (s) => ({ merchantId: s.merchantId, environment: s.environment, shopId: null }),
     status: (s) => s.status,
@@ -58,13 +74,15 @@ export async function failSettlement(id: string, reason: string) {
     // was: the settlement index, led by settlement_status, finds them; the batch id alone has none.)
     await tx.transaction.updateMany({ where: { settlementStatus: "settled", merchantId: s.merchantId, environment: s.environment, settlementBatchId: s.id }, data: { settlementBatchId: null } });
     return { result: presentSettlement(row), postings: [settlementFailed(money(s))] };
-  });
+  }, { payments: true });
   return { settlement: out.result! };
 }
 
 /** Sandbox: the custody outcome on demand (a synthetic, well-formed txHash for the network). */
-export async function simulateSettlement(scope: Scope, id: string, action: "paid" | "failed") {
+export async function simulateSettlement(scope: ActingScope, id: string, action: "paid" | "failed") {
   const s = await findOwnedSettlement(scope, id);
+  // Paid or failed, the merchant's whole batch moves: not for one shop's key beside others.
+  await requireWholeMerchant(scope);
   bindOnNextTransition({ resource: "settlement", id: s.id });
   if (action === "failed") return failSettlement(s.id, "simulated_failure");
   const { randomBytes } = await import("node:crypto");

@@ -1221,7 +1221,7 @@ export type paths = {
         put?: never;
         /**
          * Close a settlement batch now (sandbox)
-         * @description Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes.
+         * @description Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes. The balance is the merchant's, one per environment, not a shop's: the batch sweeps every shop's sales. So it needs a credential that covers every shop: a merchant-wide one, or the key of the merchant's only shop; a shop's key beside other shops gets 403 `forbidden` (`details.reason`: merchant_wide_credential_required).
          */
         post: operations["postSettlementsRun"];
         delete?: never;
@@ -1239,7 +1239,7 @@ export type paths = {
         };
         /**
          * List settlement batches
-         * @description Newest first; offset or cursor paging; filters status, from, to (closing time).
+         * @description Newest first; offset or cursor paging; filters status, from, to (closing time). Batches are the merchant's (one balance per merchant and environment): every key of the merchant, shop-bound or not, lists all of them, as its ledger export shows their postings.
          */
         get: operations["getSettlements"];
         put?: never;
@@ -1257,7 +1257,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a settlement batch */
+        /**
+         * Retrieve a settlement batch
+         * @description Any key of the merchant, shop-bound or not: a batch is the merchant's. Another merchant's or environment's batch is 404 settlement_not_found.
+         */
         get: operations["getSettlementsId"];
         put?: never;
         post?: never;
@@ -1298,7 +1301,7 @@ export type paths = {
         put?: never;
         /**
          * Simulate the custody outcome of a settlement batch (sandbox)
-         * @description paid: the net leaves the books with a synthetic txHash; failed: the gross goes back to available. A second payment is 409 settlement_already_paid.
+         * @description paid: the net leaves the books with a synthetic txHash; failed: the gross goes back to available. A second payment is 409 settlement_already_paid. Like running a batch, it moves the merchant's money, not a shop's: a shop's key beside other shops gets 403 `forbidden`; use a merchant-wide credential.
          */
         post: operations["postSettlementsIdSimulate"];
         delete?: never;
@@ -9924,7 +9927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed, forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10253,7 +10256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed, forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;

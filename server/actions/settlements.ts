@@ -5,7 +5,7 @@ import { parseWith } from "@/lib/platform/contract/validation";
 import { dashboardOrThrow } from "@/server/dashboard";
 import { runAction } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
-import { closeSettlement } from "@/lib/settlements/close-settlement";
+import { runSettlement } from "@/lib/settlements/run-settlement";
 import { setDestinationBody } from "@/lib/crypto-assets/schema";
 import { setSettlementDestination } from "@/lib/crypto-assets/settlement-destination";
 import { simulateSettlement } from "@/lib/settlements/settle-batch";
@@ -23,7 +23,7 @@ export async function setSettlementDestinationAction(input: { asset?: string; ne
 export async function runSettlementAction(formKey?: string) {
   return runAction(async () => {
     const d = await dashboardOrThrow("runSettlement");
-    return onceForForm(d, "settlement-run", formKey, {}, () => closeSettlement(d.ctx, { periodTo: new Date() }));
+    return onceForForm(d, "settlement-run", formKey, {}, () => runSettlement(d.ctx));
   });
 }
 

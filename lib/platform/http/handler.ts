@@ -3,7 +3,7 @@
 // the use case -> JSON answer with the contract's headers -> one structured log line.
 // Any AppError becomes the section 7 envelope; anything else is a logged 500 internal_error
 // that leaks nothing.
-import { AppError, databaseUnavailable, isDatabaseUnavailable, toEnvelope } from "@/lib/platform/errors";
+import { AppError, databaseUnavailable, isDatabaseUnavailable, isTransactionConflict, toEnvelope, transactionConflict } from "@/lib/platform/errors";
 import { noteDatabaseOutage } from "@/lib/platform/health/database-outage";
 import { newId } from "@/lib/platform/ids";
 import { log } from "@/lib/platform/log";
@@ -12,9 +12,8 @@ import { gate } from "@/lib/platform/auth/gate";
 import { capacityFor, rateLimitHeaders, rateLimitStore, type Verdict } from "@/lib/platform/http/rate-limit";
 import { parseWith, refuseNul } from "@/lib/platform/contract/validation";
 import { clientIp } from "@/lib/platform/http/client-ip";
-import { canonicalIdempotencyPath, validateIdempotencyKey } from "@/lib/platform/idempotency/keys";
+import { canonicalIdempotencyPath, validateIdempotencyKey, type ResourceRef } from "@/lib/platform/idempotency/keys";
 import { withIdempotency } from "@/lib/platform/idempotency/run";
-import { type ResourceRef } from "@/lib/platform/idempotency/replay";
 import { recordRequest } from "@/lib/platform/http/request-log";
 import { API_BODY_LIMIT, readBody, readMultipart, refuseDeclaredOversize } from "@/lib/platform/http/body";
 import { failedAuthGuard } from "@/lib/platform/auth/failed-auth";
@@ -74,9 +73,13 @@ function errorParts(err: unknown, requestId: string, headers: Record<string, str
   // A lost or unreachable database is an outage (503 + Retry-After, one warning per outage), not a bug.
   const outage = !(err instanceof AppError) && isDatabaseUnavailable(err);
   if (outage) noteDatabaseOutage(err, { requestId });
+  // A change rolled back by a concurrent one (a deadlock the kernel's retries did not get past):
+  // nothing was applied and a retry may pass, so it is a 503 with Retry-After, not a bug's 500.
+  const conflict = !(err instanceof AppError) && !outage && isTransactionConflict(err);
   const appError =
-    err instanceof AppError ? err : outage ? databaseUnavailable() : new AppError("internal_error", `An unexpected error occurred. Quote requestId ${requestId} to support; retrying with the same Idempotency-Key is safe.`);
-  if (!(err instanceof AppError) && !outage) {
+    err instanceof AppError ? err : outage ? databaseUnavailable() : conflict ? transactionConflict() : new AppError("internal_error", `An unexpected error occurred. Quote requestId ${requestId} to support; retrying with the same Idempotency-Key is safe.`);
+  if (conflict) log.warn({ requestId, err: err instanceof Error ? err.message : String(err) }, "transaction conflict: answered 503");
+  else if (!(err instanceof AppError) && !outage) {
     log.error({ requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, "unhandled error");
   }
   return { status: appError.status, headers: { ...headers, ...appError.headers, "X-Request-Id": requestId }, body: toEnvelope(appError, requestId) };

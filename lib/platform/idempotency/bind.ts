@@ -38,6 +38,23 @@ export function bindOnNextTransition(ref: ResourceRef): void {
   if (ctx) ctx.pending = ref;
 }
 
+/**
+ * The running request's binding state as it is now, and a function that puts it back: a
+ * transaction that bound (or claimed) and was then rolled back by a conflict runs again
+ * (lib/ledger/transition.ts, kernelTransaction), and must bind again, since its first bind never
+ * committed.
+ */
+export function idempotencySavepoint(): () => void {
+  const ctx = currentIdempotency();
+  if (!ctx) return () => {};
+  const { pending, fold, stored } = ctx;
+  return () => {
+    ctx.pending = pending;
+    ctx.fold = fold;
+    ctx.stored = stored;
+  };
+}
+
 /** The kernel's side of `bindOnNextTransition`: binds inside `tx` when a bind is pending. */
 export async function bindPendingIdempotency(tx: Tx): Promise<void> {
   const ctx = currentIdempotency();

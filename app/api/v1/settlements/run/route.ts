@@ -1,5 +1,5 @@
 import { methods, route } from "@/lib/platform/http/handler";
 import { runSettlementEndpoint } from "@/lib/settlements/schema";
-import { closeSettlement } from "@/lib/settlements/close-settlement";
+import { runSettlement } from "@/lib/settlements/run-settlement";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(runSettlementEndpoint, async ({ auth }) => closeSettlement(auth, { periodTo: new Date() })) });
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: route(runSettlementEndpoint, async ({ auth }) => runSettlement(auth)) });
