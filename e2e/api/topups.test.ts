@@ -2,7 +2,8 @@
 // synthetic addresses that pass the networks' own checks, simulate credits the payout USD
 // balance once; production addresses from the operator's pool (CLI), an empty pool 503
 // topup_address_unavailable; signed custody notices: too few confirmations credit nothing, the
-// same txHash reported five times at once credits once, a bad signature is refused; expiry on
+// same transfer reported five times at once credits once, a bad signature is refused; transfers
+// of one transaction (txHash, logIndex) to two merchants both credited in either order; expiry on
 // read; list, get, 404s, both environments. Trust at the edges: pool addresses come back after
 // expiry (or stay with the same merchant), so one key cannot drain the pool; every confirmed
 // transfer is credited or held for review (below the minimum, after the first, late, another
@@ -12,7 +13,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import bs58check from "bs58check";
 import { getAddress } from "viem";
-import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx } from "./helpers.ts";
+import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx, waitFor } from "./helpers.ts";
 import { db } from "@/lib/db";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 import { ADDRESS_QUARANTINE_MS, loadTopupAddresses } from "@/lib/topups/topups";
@@ -22,9 +23,9 @@ after(() => db().$disconnect());
 const usdAvailable = async (key: string) => (await api("/me/payout/balance", { key })).body.balances.find((b: any) => b.currency === "USD").available as number;
 const tronAddress = () => bs58check.encode(Buffer.concat([Buffer.from([0x41]), randomBytes(20)]));
 
-/** A deposit notice of the custody provider (USDT unless named), each with its own noticeId (distinct reports of a transfer). */
+/** A deposit notice of the custody provider (USDT, the transaction's first transfer, unless named), each with its own noticeId (distinct reports of a transfer). */
 function notify(body: Record<string, unknown>, secret = process.env.CUSTODY_NOTICE_SECRET!) {
-  return postCustodyNotice({ type: "deposit", asset: "USDT", ...body }, { secret });
+  return postCustodyNotice({ type: "deposit", asset: "USDT", logIndex: 0, ...body }, { secret });
 }
 const evmHash = () => `0x${randomBytes(32).toString("hex")}`;
 const transfers = (topupId: string) => db().topupTransfer.findMany({ where: { topupId }, orderBy: { firstSeenAt: "asc" } });
@@ -206,7 +207,7 @@ test("production: every confirmed transfer is credited or held for review, never
   assert.equal(u.address, late);
   const h4 = evmHash();
   assert.equal((await notify({ address: late, network: "POLYGON", txHash: h4, amount: "20", confirmations: 1 })).body.credited, false);
-  const seen = (await db().topupTransfer.findUniqueOrThrow({ where: { network_txHash: { network: "POLYGON", txHash: h4 } } })).firstSeenAt;
+  const seen = (await db().topupTransfer.findUniqueOrThrow({ where: { network_txHash_logIndex: { network: "POLYGON", txHash: h4, logIndex: 0 } } })).firstSeenAt;
   await db().topup.update({ where: { id: u.id }, data: { expiresAt: new Date(seen.getTime() + 1) } });
   assert.equal((await notify({ address: late, network: "POLYGON", txHash: h4, amount: "20", confirmations: 128 })).body.credited, true);
   // First seen after expiry: held for review, the top-up still expired.
@@ -220,7 +221,7 @@ test("production: every confirmed transfer is credited or held for review, never
   assert.equal(await usdAvailable(third.production.secretKey), 0);
 
   // One notice (one noticeId) delivered five times at once: applied once, the others answered as replays.
-  const once = { type: "deposit", noticeId: `cn_${randomBytes(8).toString("hex")}`, asset: "USDT", ...to, txHash: evmHash(), amount: "5", confirmations: 130 };
+  const once = { type: "deposit", noticeId: `cn_${randomBytes(8).toString("hex")}`, asset: "USDT", ...to, txHash: evmHash(), logIndex: 0, amount: "5", confirmations: 130 };
   const five = await Promise.all(Array.from({ length: 5 }, () => postCustodyNotice(once)));
   assert.deepEqual(five.map((r) => r.status), [200, 200, 200, 200, 200]);
   assert.equal(five.filter((r) => !r.body.duplicate).length, 1, JSON.stringify(five.map((r) => r.body)));
@@ -231,4 +232,83 @@ test("production: every confirmed transfer is credited or held for review, never
   const held = Number(metrics.match(/^lp_topup_transfers_held (\d+)/m)?.[1]);
   assert.ok(held >= 5, `lp_topup_transfers_held ${held}`);
   assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
+});
+
+const askTopup = async (key: string, network: "TRON" | "ETHEREUM" | "POLYGON") => {
+  const r = await api("/me/payout/topups", { key, body: { asset: "USDT", network } });
+  assert.equal(r.status, 201, r.text);
+  return r.body.topup as { id: string; address: string };
+};
+const credits = (merchantId: string) => db().ledgerPosting.count({ where: { merchantId, kind: "topup_credited" } });
+
+test("production: one transaction carrying transfers to several addresses (a batch payout) credits each, in either order; one transfer reported twice credits once; a merchant's second transfer in it is held", async () => {
+  await loadTopupAddresses("TRON", Array.from({ length: 8 }, tronAddress));
+  const holder = async () => {
+    const m = await newMerchant();
+    return { ...m, topup: await askTopup(m.production.secretKey, "TRON") };
+  };
+  const [a, b, c, d, e] = [await holder(), await holder(), await holder(), await holder(), await holder()];
+  const usd = (m: typeof a) => usdAvailable(m.production.secretKey);
+
+  // Both confirmed: A's transfer at log 0, then B's at log 1 of the same transaction.
+  const h = randomBytes(32).toString("hex");
+  const toA = await notify({ address: a.topup.address, network: "TRON", txHash: h, logIndex: 0, amount: "100", confirmations: 25 });
+  assert.deepEqual([toA.status, toA.body.credited], [200, true], toA.text);
+  const toB = await notify({ address: b.topup.address, network: "TRON", txHash: h, logIndex: 1, amount: "250", confirmations: 25 });
+  assert.deepEqual([toB.status, toB.body.credited, toB.body.held], [200, true, undefined], toB.text);
+  // B's transfer reported again (another noticeId, more confirmations): nothing more.
+  const againB = await notify({ address: b.topup.address, network: "TRON", txHash: h, logIndex: 1, amount: "250", confirmations: 40 });
+  assert.deepEqual([againB.status, againB.body.credited, againB.body.held], [200, false, undefined], againB.text);
+  assert.deepEqual([await usd(a), await usd(b)], [100, 250]);
+  assert.deepEqual([await credits(a.merchantId), await credits(b.merchantId)], [1, 1]);
+
+  // The first still confirming when the second is confirmed: neither overwrites the other.
+  const h2 = randomBytes(32).toString("hex");
+  assert.equal((await notify({ address: c.topup.address, network: "TRON", txHash: h2, logIndex: 2, amount: "100", confirmations: 3 })).body.credited, false);
+  const toD = await notify({ address: d.topup.address, network: "TRON", txHash: h2, logIndex: 4, amount: "250", confirmations: 25 });
+  assert.deepEqual([toD.status, toD.body.credited], [200, true], toD.text);
+  const toC = await notify({ address: c.topup.address, network: "TRON", txHash: h2, logIndex: 2, amount: "100", confirmations: 25 });
+  assert.deepEqual([toC.status, toC.body.credited, toC.body.held], [200, true, undefined], toC.text);
+  assert.deepEqual([await usd(c), await usd(d)], [100, 250]);
+  const rows = await db().topupTransfer.findMany({ where: { network: "TRON", txHash: h2 } });
+  assert.deepEqual(Object.fromEntries(rows.map((r) => [r.topupId, [r.status, r.logIndex, r.amount, r.address]])), { [c.topup.id]: ["credited", 2, "100", c.topup.address], [d.topup.id]: ["credited", 4, "250", d.topup.address] });
+  assert.deepEqual((await db().topup.findMany({ where: { txHash: h2 }, orderBy: { logIndex: "asc" } })).map((x) => [x.id, x.logIndex]), [[c.topup.id, 2], [d.topup.id, 4]]);
+
+  // Two transfers to one merchant's address in one transaction: the first credits, the second is held.
+  const h3 = randomBytes(32).toString("hex");
+  assert.equal((await notify({ address: e.topup.address, network: "TRON", txHash: h3, logIndex: 0, amount: "60", confirmations: 25 })).body.credited, true);
+  const second = await notify({ address: e.topup.address, network: "TRON", txHash: h3, logIndex: 1, amount: "40", confirmations: 25 });
+  assert.deepEqual([second.status, second.body.credited, second.body.held], [200, false, "after_first"], second.text);
+  assert.equal(await usd(e), 60);
+  assert.deepEqual(
+    (await db().topupTransfer.findMany({ where: { network: "TRON", txHash: h3 }, orderBy: { amountUsd: "desc" } })).map((r) => [r.status, r.holdReason, r.amount]),
+    [["credited", null, "60"], ["held", "after_first", "40"]],
+  );
+
+  // The transfer's index is required: without it two transfers of a transaction cannot be told apart.
+  const h4 = randomBytes(32).toString("hex");
+  assertEnvelope(await notify({ address: e.topup.address, network: "TRON", txHash: h4, logIndex: undefined, amount: "5", confirmations: 25 }), "invalid_request", 400);
+  assertEnvelope(await notify({ address: e.topup.address, network: "TRON", txHash: h4, logIndex: -1, amount: "5", confirmations: 25 }), "invalid_request", 400);
+  assert.equal(await db().topupTransfer.count({ where: { txHash: h4 } }), 0);
+
+  // A row recorded before notices carried a log index (a transfer still confirming at the upgrade):
+  // the first report of that transfer takes it over, keeping when it was first seen.
+  const f = await holder();
+  const h5 = randomBytes(32).toString("hex");
+  const seen = new Date(Date.now() - 60_000);
+  await db().topupTransfer.create({ data: { network: "TRON", txHash: h5, logIndex: -1, topupId: f.topup.id, merchantId: f.merchantId, environment: "production", asset: "USDT", address: f.topup.address, amount: "70", amountUsd: 7_000n, confirmations: 3, status: "pending", firstSeenAt: seen } });
+  const upgraded = await notify({ address: f.topup.address, network: "TRON", txHash: h5, logIndex: 3, amount: "70", confirmations: 25 });
+  assert.deepEqual([upgraded.status, upgraded.body.credited], [200, true], upgraded.text);
+  assert.deepEqual((await db().topupTransfer.findMany({ where: { txHash: h5 } })).map((r) => [r.logIndex, r.status, r.firstSeenAt.getTime()]), [[3, "credited", seen.getTime()]]);
+  assert.equal(await usd(f), 70);
+
+  // The custody simulator's notices carry the index: a batch sent through it credits both.
+  const [g, k] = [await holder(), await holder()];
+  const batch = randomBytes(32).toString("hex");
+  for (const [i, m] of [g, k].entries()) {
+    const r = await fetch(`${process.env.CUSTODY_URL}/_control/notices/deposit`, { method: "POST", body: JSON.stringify({ address: m.topup.address, network: "TRON", txHash: batch, logIndex: i, amount: "12", confirmations: 25 }) });
+    assert.equal(r.status, 202);
+  }
+  await waitFor(async () => (await db().topupTransfer.count({ where: { txHash: batch, status: "credited" } })) === 2, "both transfers of the simulator's batch credited");
+  assert.deepEqual([await usd(g), await usd(k)], [12, 12]);
 });

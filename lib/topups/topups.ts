@@ -1,10 +1,13 @@
 // Crypto top-ups: a deposit address (the operator's pool in production, a synthetic one in the
 // sandbox); every transfer the custody provider reports to it is recorded (topup_transfers, one row
-// per (network, txHash)) and, once confirmed, either credits the payout USD balance 1:1 through
+// per (network, txHash, logIndex): one chain transaction may carry many transfers, as an
+// exchange's batch payout does, each its own row, its own top-up and its own decision) and, once
+// confirmed, either credits the payout USD balance 1:1 through
 // the money kernel (recipe topupCredited; the first transfer of the top-up's asset, first seen
 // before expiry, at least the minimum) or is held for an operator's review (below_minimum,
 // after_first, expired, asset_mismatch): never silently dropped. The top-up row is locked for
-// each decision, so five notices of one transfer at once decide it once.
+// each decision, so five notices of one transfer at once decide it once. A transfer stays with the
+// top-up its first report found, and a decided one is never decided again.
 // Pool addresses are not consumed: a merchant asking again for the same asset and network gets
 // its open top-up back, a merchant's own used address is reused for its next top-up, and any
 // other address returns to the pool ADDRESS_QUARANTINE_MS after its top-up expired (late
@@ -23,7 +26,7 @@ import { topupCredited } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { bindIdempotency } from "@/lib/http/idempotency";
 import { listEnvelope, pageRows, readPage } from "@/lib/http/pagination";
-import { CONFIRMATIONS, MIN_TOPUP_USD_MINOR } from "@/lib/topups/schema";
+import { CONFIRMATIONS, MIN_TOPUP_USD_MINOR, type HoldReason } from "@/lib/topups/schema";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 import type { CryptoAsset, CryptoNetwork } from "@/lib/crypto-assets/networks";
 import type { Environment, TopupStatus } from "@/lib/generated/prisma/enums";
@@ -128,10 +131,11 @@ export async function listTopups(scope: Scope, q: { limit?: unknown; offset?: un
   return listEnvelope(rows.map(presentTopup), meta);
 }
 
-export const HOLD_REASONS = ["below_minimum", "after_first", "expired", "asset_mismatch"] as const;
-export type HoldReason = (typeof HOLD_REASONS)[number];
 export type TransferOutcome = { credited: boolean; held?: HoldReason };
-type Transfer = { asset: string; address: string; txHash: string; amount: string; amountUsd: bigint; confirmations: number };
+/** One transfer: `logIndex` tells it from the other transfers of its transaction. */
+type Transfer = { asset: string; address: string; txHash: string; logIndex: number; amount: string; amountUsd: bigint; confirmations: number };
+/** The log index of rows recorded before notices carried one (migration *_topup_transfer_log_index). */
+const LEGACY_LOG_INDEX = -1;
 
 /** Why a confirmed transfer to `t` is not credited, or null when it is. */
 function holdFor(t: Topup, transfer: Transfer, firstSeenAt: Date): HoldReason | null {
@@ -140,6 +144,17 @@ function holdFor(t: Topup, transfer: Transfer, firstSeenAt: Date): HoldReason | 
   if (firstSeenAt > t.expiresAt) return "expired";
   if (transfer.amountUsd < t.minAmountUsd) return "below_minimum";
   return null;
+}
+
+/**
+ * A row recorded before notices carried a log index, for the transaction of `transfer`, to the
+ * same top-up and of the same amount: it is this transfer (a row per transaction was all there
+ * was), so it takes the log index and keeps its first sighting and decision.
+ */
+async function claimLegacy(tx: Tx, t: Topup, transfer: Transfer) {
+  const legacy = await tx.topupTransfer.findFirst({ where: { network: t.network, txHash: transfer.txHash, logIndex: LEGACY_LOG_INDEX, topupId: t.id, amount: transfer.amount } });
+  if (!legacy) return null;
+  return tx.topupTransfer.update({ where: { network_txHash_logIndex: { network: t.network, txHash: transfer.txHash, logIndex: LEGACY_LOG_INDEX } }, data: { logIndex: transfer.logIndex } });
 }
 
 /**
@@ -159,8 +174,8 @@ export async function takeTransfer(topupId: string, transfer: Transfer, before?:
     apply: async (tx, t) => {
       const network = t.network as CryptoNetwork;
       environment = t.environment;
-      const key = { network_txHash: { network: t.network, txHash: transfer.txHash } };
-      const known = await tx.topupTransfer.findUnique({ where: key });
+      const key = { network_txHash_logIndex: { network: t.network, txHash: transfer.txHash, logIndex: transfer.logIndex } };
+      const known = (await tx.topupTransfer.findUnique({ where: key })) ?? (await claimLegacy(tx, t, transfer));
       // Already decided (a repeated report): nothing more.
       if (known && known.status !== "pending") {
         if (known.status === "held") outcome = { credited: false, held: known.holdReason as HoldReason };
@@ -169,10 +184,12 @@ export async function takeTransfer(topupId: string, transfer: Transfer, before?:
       const confirmations = Math.max(known?.confirmations ?? 0, transfer.confirmations);
       const firstSeenAt = known?.firstSeenAt ?? new Date();
       const hold = holdFor(t, transfer, firstSeenAt);
-      const fields = { topupId: t.id, merchantId: t.merchantId, environment: t.environment, asset: transfer.asset, address: transfer.address, amount: transfer.amount, amountUsd: transfer.amountUsd, confirmations };
+      const reported = { asset: transfer.asset, address: transfer.address, amount: transfer.amount, amountUsd: transfer.amountUsd, confirmations };
       const write = (status: "pending" | "credited" | "held", holdReason: HoldReason | null = null) => {
-        const data = { ...fields, status, holdReason, decidedAt: status === "pending" ? null : new Date() };
-        return tx.topupTransfer.upsert({ where: key, create: { ...data, network: t.network, txHash: transfer.txHash, firstSeenAt }, update: data });
+        const data = { ...reported, status, holdReason, decidedAt: status === "pending" ? null : new Date() };
+        // The owner is set once: a later report never moves a transfer to another top-up.
+        const create = { ...data, network: t.network, txHash: transfer.txHash, logIndex: transfer.logIndex, topupId: t.id, merchantId: t.merchantId, environment: t.environment, firstSeenAt };
+        return tx.topupTransfer.upsert({ where: key, create, update: data });
       };
       if (hold !== "asset_mismatch" && confirmations < CONFIRMATIONS[network]) {
         await write("pending");
@@ -186,32 +203,38 @@ export async function takeTransfer(topupId: string, transfer: Transfer, before?:
         return null;
       }
       await write("credited");
-      const row = await tx.topup.update({ where: { id: t.id }, data: { status: "credited", creditedUsd: transfer.amountUsd, txHash: transfer.txHash, confirmations, creditedAt: new Date() } });
+      const row = await tx.topup.update({ where: { id: t.id }, data: { status: "credited", creditedUsd: transfer.amountUsd, txHash: transfer.txHash, logIndex: transfer.logIndex, confirmations, creditedAt: new Date() } });
       outcome = { credited: true };
       return { result: row, postings: [topupCredited(transfer.amountUsd)] };
     },
   });
   // After commit: an operator must look at money that arrived and was not credited.
-  if (decided && outcome.held) log[environment === "production" ? "error" : "info"]({ topup: topupId, txHash: transfer.txHash, asset: transfer.asset, amount: transfer.amount, reason: outcome.held }, "transfer to a top-up address held for review (not credited)");
+  if (decided && outcome.held) log[environment === "production" ? "error" : "info"]({ topup: topupId, txHash: transfer.txHash, logIndex: transfer.logIndex, asset: transfer.asset, amount: transfer.amount, reason: outcome.held }, "transfer to a top-up address held for review (not credited)");
   return outcome;
 }
 
 /**
- * A custody deposit notice: the top-up whose address received the transfer (the latest one given
- * that address; EVM addresses compared without regard to case). A transfer of another asset than
- * the top-up's is held for review and the notice refused: never credited 1:1.
+ * A custody deposit notice: the top-up the transfer was first recorded for, else the one whose
+ * address received it (the latest one given that address; EVM addresses compared without regard
+ * to case). A transfer of another asset than the top-up's is held for review and the notice
+ * refused: never credited 1:1.
  */
 export async function applyCustodyNotice(
-  n: { address: string; asset: string; network: CryptoNetwork; txHash: string; amount: string; confirmations: number },
+  n: { address: string; asset: string; network: CryptoNetwork; txHash: string; logIndex: number; amount: string; confirmations: number },
   before?: (tx: Tx) => Promise<void>,
 ): Promise<TransferOutcome> {
   const evm = n.network !== "TRON";
   const address = evm ? n.address.toLowerCase() : n.address;
   if (!isValidAddress(n.network, address)) return { credited: false };
-  const t = await db().topup.findFirst({
-    where: { network: n.network, environment: "production", address: evm ? { equals: address, mode: "insensitive" } : address },
-    orderBy: { createdAt: "desc" },
-  });
+  // A later report of a known transfer goes to the top-up it was recorded for, even if the address
+  // was given to another top-up since.
+  const known = await db().topupTransfer.findUnique({ where: { network_txHash_logIndex: { network: n.network, txHash: n.txHash, logIndex: n.logIndex } }, select: { topupId: true } });
+  const t = known
+    ? await db().topup.findUnique({ where: { id: known.topupId } })
+    : await db().topup.findFirst({
+        where: { network: n.network, environment: "production", address: evm ? { equals: address, mode: "insensitive" } : address },
+        orderBy: { createdAt: "desc" },
+      });
   if (!t) {
     log.warn({ address: n.address, network: n.network, txHash: n.txHash }, "custody deposit notice for an address no top-up was given");
     return { credited: false };
@@ -219,7 +242,7 @@ export async function applyCustodyNotice(
   // Stablecoin units (up to 6 decimals) to USD cents, rounded down: we never credit more than arrived.
   const [whole, fraction = ""] = n.amount.split(".");
   const amountUsd = BigInt(whole!) * 100n + BigInt((fraction + "00").slice(0, 2));
-  const transfer = { asset: n.asset.toUpperCase(), address: n.address, txHash: n.txHash, amount: n.amount, amountUsd, confirmations: n.confirmations };
+  const transfer = { asset: n.asset.toUpperCase(), address: n.address, txHash: n.txHash, logIndex: n.logIndex, amount: n.amount, amountUsd, confirmations: n.confirmations };
   if (transfer.asset !== t.asset) {
     // Held (visible), but the notice itself is refused and not recorded as applied.
     await takeTransfer(t.id, transfer);
@@ -235,7 +258,7 @@ export async function simulateTopup(scope: Scope, id: string, amount: unknown) {
   if (usd <= 0n) throw new AppError("amount_invalid", "amount must be greater than zero.", { param: "amount" });
   const txHash = (t.network === "TRON" ? "" : "0x") + createHash("sha256").update(`${t.id}:${randomBytes(8).toString("hex")}`).digest("hex");
   bindOnNextTransition({ resource: "topup", id: t.id });
-  await takeTransfer(t.id, { asset: t.asset, address: t.address, txHash, amount: toDecimalString(usd, "USD"), amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
+  await takeTransfer(t.id, { asset: t.asset, address: t.address, txHash, logIndex: 0, amount: toDecimalString(usd, "USD"), amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
   return { topup: presentTopup((await db().topup.findUnique({ where: { id: t.id } }))!) };
 }
 

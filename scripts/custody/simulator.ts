@@ -24,7 +24,9 @@
 // {type: withdrawal, noticeId, reference, status, txHash | reason}, as real custodians do; a
 // rule's `notify` (default: the simulator's `notify` option) turns that off or on per transfer,
 // and `noticeDelayMs` delays it. POST /_control/notices/deposit {address, network, amount,
-// confirmations, txHash?, asset?} sends a signed deposit notice for a top-up address. Signature
+// confirmations, txHash?, logIndex?, asset?} sends a signed deposit notice for a top-up address
+// (logIndex: the transfer's log index in its transaction, 0 unless given; give the same txHash
+// with other indexes for a batch payout). Signature
 // (with `noticeSecret`, not the secret our calls are signed with):
 // X-Custody-Signature: t=<unix s>,v1=hex HMAC-SHA256 of "<t>.POST <notice path>\n<body>".
 import http from "node:http";
@@ -128,8 +130,8 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
           return json(res, 200, {});
         }
         if (req.method === "POST" && path === "/_control/notices/deposit") {
-          const d = JSON.parse(body || "{}") as { address?: string; network?: string; asset?: string; amount?: string; confirmations?: number; txHash?: string };
-          notify({ type: "deposit", address: d.address, asset: d.asset ?? "USDT", network: d.network, amount: d.amount, confirmations: d.confirmations ?? 0, txHash: d.txHash ?? hash(d.network ?? "TRON") });
+          const d = JSON.parse(body || "{}") as { address?: string; network?: string; asset?: string; amount?: string; confirmations?: number; txHash?: string; logIndex?: number };
+          notify({ type: "deposit", address: d.address, asset: d.asset ?? "USDT", network: d.network, amount: d.amount, confirmations: d.confirmations ?? 0, txHash: d.txHash ?? hash(d.network ?? "TRON"), logIndex: d.logIndex ?? 0 });
           return json(res, 202, { queued: true });
         }
         const m = path.match(/^\/_control\/withdrawals\/([^/]+)(\/complete|\/fail)?$/);
