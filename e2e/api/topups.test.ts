@@ -7,25 +7,34 @@
 // read; list, get, 404s, both environments. Trust at the edges: pool addresses come back after
 // expiry (or stay with the same merchant), so one key cannot drain the pool; every confirmed
 // transfer is credited or held for review (below the minimum, after the first, late, another
-// asset), EVM addresses match in any case; notices are signed with the inbound notice secret only.
+// asset), EVM addresses match in any case; notices are signed with the inbound notice secret only;
+// a recycled pool address holds what may be its previous holder's (a known sender, or soon after).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import bs58check from "bs58check";
 import { getAddress } from "viem";
 import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx, waitFor } from "./helpers.ts";
 import { db } from "@/lib/db";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
-import { ADDRESS_QUARANTINE_MS, loadTopupAddresses } from "@/lib/topups/topups";
+import { ADDRESS_QUARANTINE_MS, RECYCLED_HOLD_MS, loadTopupAddresses } from "@/lib/topups/topups";
 
 after(() => db().$disconnect());
 
 const usdAvailable = async (key: string) => (await api("/me/payout/balance", { key })).body.balances.find((b: any) => b.currency === "USD").available as number;
 const tronAddress = () => bs58check.encode(Buffer.concat([Buffer.from([0x41]), randomBytes(20)]));
 
-/** A deposit notice of the custody provider (USDT, the transaction's first transfer, unless named), each with its own noticeId (distinct reports of a transfer). */
+/**
+ * A deposit notice of the custody provider (USDT, the transaction's first transfer, from a sender
+ * of its own unless named), each with its own noticeId (distinct reports of a transfer).
+ */
 function notify(body: Record<string, unknown>, secret = process.env.CUSTODY_NOTICE_SECRET!) {
-  return postCustodyNotice({ type: "deposit", asset: "USDT", logIndex: 0, ...body }, { secret });
+  return postCustodyNotice({ type: "deposit", asset: "USDT", logIndex: 0, from: senderOf(String(body.network), String(body.txHash)), ...body }, { secret });
+}
+/** A well-formed sender address drawn from the transaction hash: every report of a transfer names the same one. */
+function senderOf(network: string, txHash: string): string {
+  const body = createHash("sha256").update(txHash).digest().subarray(0, 20);
+  return network === "TRON" ? bs58check.encode(Buffer.concat([Buffer.from([0x41]), body])) : `0x${body.toString("hex")}`;
 }
 const evmHash = () => `0x${randomBytes(32).toString("hex")}`;
 const transfers = (topupId: string) => db().topupTransfer.findMany({ where: { topupId }, orderBy: { firstSeenAt: "asc" } });
@@ -221,7 +230,8 @@ test("production: every confirmed transfer is credited or held for review, never
   assert.equal(await usdAvailable(third.production.secretKey), 0);
 
   // One notice (one noticeId) delivered five times at once: applied once, the others answered as replays.
-  const once = { type: "deposit", noticeId: `cn_${randomBytes(8).toString("hex")}`, asset: "USDT", ...to, txHash: evmHash(), logIndex: 0, amount: "5", confirmations: 130 };
+  const onceHash = evmHash();
+  const once = { type: "deposit", noticeId: `cn_${randomBytes(8).toString("hex")}`, asset: "USDT", ...to, txHash: onceHash, logIndex: 0, from: senderOf("POLYGON", onceHash), amount: "5", confirmations: 130 };
   const five = await Promise.all(Array.from({ length: 5 }, () => postCustodyNotice(once)));
   assert.deepEqual(five.map((r) => r.status), [200, 200, 200, 200, 200]);
   assert.equal(five.filter((r) => !r.body.duplicate).length, 1, JSON.stringify(five.map((r) => r.body)));
@@ -311,4 +321,50 @@ test("production: one transaction carrying transfers to several addresses (a bat
   }
   await waitFor(async () => (await db().topupTransfer.count({ where: { txHash: batch, status: "credited" } })) === 2, "both transfers of the simulator's batch credited");
   assert.deepEqual([await usd(g), await usd(k)], [12, 12]);
+});
+
+test("production: a recycled pool address holds a transfer from a sender of its previous holder, or any within 30 days of that top-up's expiry; a never-used address is given first", async () => {
+  const DAY = 86_400_000;
+  const r = checksummed();
+  await loadTopupAddresses("ETHEREUM", [r]);
+  const [a, b] = [await newMerchant(), await newMerchant()];
+  const ta = await askTopup(a.production.secretKey, "ETHEREUM");
+  assert.equal(ta.address, r);
+  const customer = checksummed();
+  const paid = await notify({ address: r, network: "ETHEREUM", txHash: evmHash(), from: customer.toLowerCase(), amount: "50", confirmations: 12 });
+  assert.equal(paid.body.credited, true, paid.text);
+  // A's top-up expired a day more than the hold ago (30 days): the address goes to B.
+  await db().topup.update({ where: { id: ta.id }, data: { expiresAt: new Date(Date.now() - RECYCLED_HOLD_MS - DAY) } });
+  const tb = await askTopup(b.production.secretKey, "ETHEREUM");
+  assert.equal(tb.address, r);
+  // A's customer pays the address it saved (its own spelling of the sender): held for an operator, not B's money.
+  const late = await notify({ address: r, network: "ETHEREUM", txHash: evmHash(), from: customer, amount: "80", confirmations: 12 });
+  assert.deepEqual([late.status, late.body.credited, late.body.held], [200, false, "recycled_address"], late.text);
+  assert.equal(await usdAvailable(b.production.secretKey), 0);
+  // A sender never seen on the address, a month after its previous holder: B's, credited.
+  const own = await notify({ address: r, network: "ETHEREUM", txHash: evmHash(), from: checksummed(), amount: "30", confirmations: 12 });
+  assert.deepEqual([own.body.credited, own.body.held], [true, undefined], own.text);
+  assert.equal(await usdAvailable(b.production.secretKey), 30);
+
+  // Given again just past the 72 h reuse quarantine: within 30 days any sender may be the previous holder's customer.
+  const r2 = checksummed();
+  await loadTopupAddresses("ETHEREUM", [r2]);
+  const [c, d] = [await newMerchant(), await newMerchant()];
+  const tc = await askTopup(c.production.secretKey, "ETHEREUM");
+  assert.equal(tc.address, r2);
+  await db().topup.update({ where: { id: tc.id }, data: { expiresAt: new Date(Date.now() - ADDRESS_QUARANTINE_MS - 1_000) } });
+  assert.equal((await askTopup(d.production.secretKey, "ETHEREUM")).address, r2);
+  const soon = await notify({ address: r2, network: "ETHEREUM", txHash: evmHash(), from: checksummed(), amount: "30", confirmations: 12 });
+  assert.deepEqual([soon.status, soon.body.credited, soon.body.held], [200, false, "recycled_address"], soon.text);
+  assert.equal(await usdAvailable(d.production.secretKey), 0);
+
+  // A never-used address is given before a recycled one, even one long idle.
+  const r3 = checksummed();
+  await loadTopupAddresses("ETHEREUM", [r3]);
+  const te = await askTopup((await newMerchant()).production.secretKey, "ETHEREUM");
+  assert.equal(te.address, r3);
+  await db().topup.update({ where: { id: te.id }, data: { expiresAt: new Date(Date.now() - 3 * RECYCLED_HOLD_MS) } });
+  const fresh = checksummed();
+  await loadTopupAddresses("ETHEREUM", [fresh]);
+  assert.equal((await askTopup((await newMerchant()).production.secretKey, "ETHEREUM")).address, fresh);
 });

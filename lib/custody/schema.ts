@@ -21,6 +21,7 @@ export const depositNotice = z.object({
     .min(0)
     .max(2_147_483_647)
     .describe("The token Transfer event's log index as the chain reports it (EVM: the receipt log's logIndex; TRON: the event's index in the transaction's log): with txHash it names one transfer, since one transaction may carry many"),
+  from: z.string().min(1).max(100).describe("The transfer's sender (the Transfer event's from; EVM compared without regard to case): on a pool address given before to another merchant, a sender of that merchant is held for review (recycled_address)"),
   amount: z.string().regex(/^\d+(\.\d{1,6})?$/).describe("Stablecoin units (= USD)"),
   confirmations: z.number().int().min(0),
 });
@@ -40,7 +41,7 @@ export const custodyNoticeEndpoint = defineEndpoint({
   summary: "The custody provider's signed notices: a deposit to a top-up address, a withdrawal's outcome",
   description:
     "Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_NOTICE_SECRET (the inbound secret, never the one our calls are signed with) of \"<t>.POST /api/v1/custody/notifications\\n<body>\"; a notice signed more than 5 minutes from now is refused. " +
-    "Body `{type: deposit, noticeId, address, asset, network, txHash, logIndex, amount, confirmations}` credits a top-up with the first transfer of its asset that reaches the network's confirmations and the minimum (a transfer, txHash and logIndex, once); any other confirmed transfer to the address (below the minimum, after the first, first seen after expiry) is held for review (`held` names why); a transfer of another asset is refused (400 invalid_request, param asset) and held. " +
+    "Body `{type: deposit, noticeId, address, asset, network, txHash, logIndex, from, amount, confirmations}` credits a top-up with the first transfer of its asset that reaches the network's confirmations and the minimum (a transfer, txHash and logIndex, once); any other confirmed transfer to the address (below the minimum, after the first, first seen after expiry, on a recycled pool address from a sender of its previous holder or within 30 days of that holder's top-up) is held for review (`held` names why); a transfer of another asset is refused (400 invalid_request, param asset) and held. " +
     "`{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). " +
     "A noticeId already applied answers `duplicate: true` and changes nothing.",
   auth: "none",

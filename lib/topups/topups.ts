@@ -5,13 +5,18 @@
 // confirmed, either credits the payout USD balance 1:1 through
 // the money kernel (recipe topupCredited; the first transfer of the top-up's asset, first seen
 // before expiry, at least the minimum) or is held for an operator's review (below_minimum,
-// after_first, expired, asset_mismatch): never silently dropped. The top-up row is locked for
+// after_first, expired, asset_mismatch, recycled_address): never silently dropped. The top-up row is locked for
 // each decision, so five notices of one transfer at once decide it once. A transfer stays with the
 // top-up its first report found, and a decided one is never decided again.
 // Pool addresses are not consumed: a merchant asking again for the same asset and network gets
-// its open top-up back, a merchant's own used address is reused for its next top-up, and any
-// other address returns to the pool ADDRESS_QUARANTINE_MS after its top-up expired (late
-// transfers of the previous holder land on an expired top-up and are held, not credited to the next).
+// its open top-up back, a merchant's own used address is reused for its next top-up, then a
+// never-used address is given, and only then another merchant's, ADDRESS_QUARANTINE_MS after its
+// top-up expired, longest idle first (late transfers of the previous holder within that land on
+// its expired top-up and are held). A customer may pay a saved address much later, so on a
+// recycled address a transfer is held (recycled_address), never credited to the new holder, when
+// its sender sent to that address under another merchant, or when it is first seen within
+// RECYCLED_HOLD_MS of the previous holder's top-up expiring: only the sender tells an old
+// customer from a new one, and a new wallet of an old customer is likeliest soon after.
 import { createHash, randomBytes } from "node:crypto";
 import bs58check from "bs58check";
 import { getAddress } from "viem";
@@ -65,6 +70,8 @@ function syntheticAddress(network: CryptoNetwork): string {
 
 /** How long a pool address stays with its last merchant after that top-up expired, before another may get it. */
 export const ADDRESS_QUARANTINE_MS = 72 * 3_600_000;
+/** After the previous holder's top-up expired, how long every transfer to its recycled address is held. */
+export const RECYCLED_HOLD_MS = 30 * 24 * 3_600_000;
 
 export async function createTopup(auth: Scope, body: { asset: CryptoAsset; network: CryptoNetwork }) {
   const id = newId("topup");
@@ -83,8 +90,9 @@ export async function createTopup(auth: Scope, body: { asset: CryptoAsset; netwo
         return open;
       }
       // An address of the pool (SKIP LOCKED: two requests never get the same one): this merchant's
-      // own, once its top-up is no longer open; else a free one, or one whose top-up expired more
-      // than the quarantine ago.
+      // own, once its top-up is no longer open; else a never-used one; else one whose top-up
+      // expired more than the quarantine ago, the longest idle first (the fewer of its previous
+      // holder's customers still pay it, and past RECYCLED_HOLD_MS only known senders are held).
       const quarantined = new Date(now.getTime() - ADDRESS_QUARANTINE_MS);
       const free = await tx.$queryRaw<{ address: string }[]>`
         UPDATE topup_addresses SET topup_id = ${id}
@@ -94,7 +102,7 @@ export async function createTopup(auth: Scope, body: { asset: CryptoAsset; netwo
             AND (a.topup_id IS NULL
               OR (t.merchant_id = ${merchantId} AND t.environment = 'production' AND (t.status <> 'awaiting_funds' OR t.expires_at <= ${now}))
               OR t.expires_at <= ${quarantined})
-          ORDER BY (t.merchant_id = ${merchantId}) DESC NULLS LAST, a.created_at
+          ORDER BY (t.merchant_id = ${merchantId}) IS TRUE DESC, a.topup_id IS NULL DESC, t.expires_at NULLS FIRST, a.created_at
           LIMIT 1 FOR UPDATE OF a SKIP LOCKED)
         RETURNING address`;
       if (!free[0]) throw new AppError("topup_address_unavailable", `No ${body.network} deposit address is available right now; try again later.`, { headers: { "Retry-After": "600" } });
@@ -132,18 +140,40 @@ export async function listTopups(scope: Scope, q: { limit?: unknown; offset?: un
 }
 
 export type TransferOutcome = { credited: boolean; held?: HoldReason };
-/** One transfer: `logIndex` tells it from the other transfers of its transaction. */
-type Transfer = { asset: string; address: string; txHash: string; logIndex: number; amount: string; amountUsd: bigint; confirmations: number };
+/** One transfer: `logIndex` tells it from the other transfers of its transaction; `from` its sender (EVM in lower case), null when unknown. */
+type Transfer = { asset: string; address: string; txHash: string; logIndex: number; from: string | null; amount: string; amountUsd: bigint; confirmations: number };
 /** The log index of rows recorded before notices carried one (migration *_topup_transfer_log_index). */
 const LEGACY_LOG_INDEX = -1;
 
 /** Why a confirmed transfer to `t` is not credited, or null when it is. */
-function holdFor(t: Topup, transfer: Transfer, firstSeenAt: Date): HoldReason | null {
+function holdFor(t: Topup, transfer: Transfer, firstSeenAt: Date, recycled: boolean): HoldReason | null {
   if (transfer.asset !== t.asset) return "asset_mismatch";
+  // Before after_first: likely another merchant's money, which an operator should see as such.
+  if (recycled) return "recycled_address";
   if (t.status !== "awaiting_funds") return "after_first";
   if (firstSeenAt > t.expiresAt) return "expired";
   if (transfer.amountUsd < t.minAmountUsd) return "below_minimum";
   return null;
+}
+
+/**
+ * Whether a transfer to `t`'s address may belong to a previous holder of that pool address
+ * (another merchant, an earlier top-up): first seen within RECYCLED_HOLD_MS of the latest such
+ * top-up's expiry, or from a sender seen on any of them. Sandbox addresses are never reused.
+ */
+async function fromPreviousHolder(tx: Tx, t: Topup, transfer: Transfer, firstSeenAt: Date): Promise<boolean> {
+  if (t.environment !== "production") return false;
+  const others = { network: t.network, environment: "production" as const, address: t.address, merchantId: { not: t.merchantId }, createdAt: { lt: t.createdAt } };
+  const previous = await tx.topup.findFirst({ where: others, orderBy: { createdAt: "desc" }, select: { expiresAt: true } });
+  if (!previous) return false;
+  if (firstSeenAt.getTime() < previous.expiresAt.getTime() + RECYCLED_HOLD_MS) return true;
+  if (!transfer.from) return false;
+  const seen = await tx.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS one FROM topup_transfers x JOIN topups p ON p.id = x.topup_id
+    WHERE p.network = ${t.network} AND p.environment = 'production' AND p.address = ${t.address}
+      AND p.merchant_id <> ${t.merchantId} AND p.created_at < ${t.createdAt} AND x.from_address = ${transfer.from}
+    LIMIT 1`;
+  return seen.length > 0;
 }
 
 /**
@@ -183,20 +213,20 @@ export async function takeTransfer(topupId: string, transfer: Transfer, before?:
       }
       const confirmations = Math.max(known?.confirmations ?? 0, transfer.confirmations);
       const firstSeenAt = known?.firstSeenAt ?? new Date();
-      const hold = holdFor(t, transfer, firstSeenAt);
-      const reported = { asset: transfer.asset, address: transfer.address, amount: transfer.amount, amountUsd: transfer.amountUsd, confirmations };
+      const reported = { asset: transfer.asset, address: transfer.address, fromAddress: transfer.from, amount: transfer.amount, amountUsd: transfer.amountUsd, confirmations };
       const write = (status: "pending" | "credited" | "held", holdReason: HoldReason | null = null) => {
         const data = { ...reported, status, holdReason, decidedAt: status === "pending" ? null : new Date() };
         // The owner is set once: a later report never moves a transfer to another top-up.
         const create = { ...data, network: t.network, txHash: transfer.txHash, logIndex: transfer.logIndex, topupId: t.id, merchantId: t.merchantId, environment: t.environment, firstSeenAt };
         return tx.topupTransfer.upsert({ where: key, create, update: data });
       };
-      if (hold !== "asset_mismatch" && confirmations < CONFIRMATIONS[network]) {
+      if (transfer.asset === t.asset && confirmations < CONFIRMATIONS[network]) {
         await write("pending");
         if (t.status === "awaiting_funds") await tx.topup.update({ where: { id: t.id }, data: { confirmations: Math.max(t.confirmations, confirmations) } });
         return null;
       }
       decided = true;
+      const hold = holdFor(t, transfer, firstSeenAt, transfer.asset === t.asset && (await fromPreviousHolder(tx, t, transfer, firstSeenAt)));
       if (hold) {
         await write("held", hold);
         outcome = { credited: false, held: hold };
@@ -220,7 +250,7 @@ export async function takeTransfer(topupId: string, transfer: Transfer, before?:
  * refused: never credited 1:1.
  */
 export async function applyCustodyNotice(
-  n: { address: string; asset: string; network: CryptoNetwork; txHash: string; logIndex: number; amount: string; confirmations: number },
+  n: { address: string; asset: string; network: CryptoNetwork; txHash: string; logIndex: number; from: string; amount: string; confirmations: number },
   before?: (tx: Tx) => Promise<void>,
 ): Promise<TransferOutcome> {
   const evm = n.network !== "TRON";
@@ -242,7 +272,8 @@ export async function applyCustodyNotice(
   // Stablecoin units (up to 6 decimals) to USD cents, rounded down: we never credit more than arrived.
   const [whole, fraction = ""] = n.amount.split(".");
   const amountUsd = BigInt(whole!) * 100n + BigInt((fraction + "00").slice(0, 2));
-  const transfer = { asset: n.asset.toUpperCase(), address: n.address, txHash: n.txHash, logIndex: n.logIndex, amount: n.amount, amountUsd, confirmations: n.confirmations };
+  const from = evm ? n.from.toLowerCase() : n.from;
+  const transfer = { asset: n.asset.toUpperCase(), address: n.address, txHash: n.txHash, logIndex: n.logIndex, from, amount: n.amount, amountUsd, confirmations: n.confirmations };
   if (transfer.asset !== t.asset) {
     // Held (visible), but the notice itself is refused and not recorded as applied.
     await takeTransfer(t.id, transfer);
@@ -258,7 +289,7 @@ export async function simulateTopup(scope: Scope, id: string, amount: unknown) {
   if (usd <= 0n) throw new AppError("amount_invalid", "amount must be greater than zero.", { param: "amount" });
   const txHash = (t.network === "TRON" ? "" : "0x") + createHash("sha256").update(`${t.id}:${randomBytes(8).toString("hex")}`).digest("hex");
   bindOnNextTransition({ resource: "topup", id: t.id });
-  await takeTransfer(t.id, { asset: t.asset, address: t.address, txHash, logIndex: 0, amount: toDecimalString(usd, "USD"), amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
+  await takeTransfer(t.id, { asset: t.asset, address: t.address, txHash, logIndex: 0, from: null, amount: toDecimalString(usd, "USD"), amountUsd: usd, confirmations: CONFIRMATIONS[t.network as CryptoNetwork] });
   return { topup: presentTopup((await db().topup.findUnique({ where: { id: t.id } }))!) };
 }
 
