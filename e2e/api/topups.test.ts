@@ -8,7 +8,8 @@
 // expiry (or stay with the same merchant), so one key cannot drain the pool; every confirmed
 // transfer is credited or held for review (below the minimum, after the first, late, another
 // asset), EVM addresses match in any case; notices are signed with the inbound notice secret only;
-// a recycled pool address holds what may be its previous holder's (a known sender, or soon after).
+// a recycled pool address holds what may be its previous holder's (a known sender, or soon after);
+// a transfer to an address nobody was given, or to no address at all, is held with its reason.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
@@ -125,8 +126,8 @@ test("production: the operator's pool (empty: 503); signed notices credit once t
   assert.equal(t.txHash, txHash);
   assert.equal(t.creditedUsd, 120.5);
   assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
-  // An address nobody was given, and a bad body.
-  assert.equal((await notify({ ...transfer, address: tronAddress(), confirmations: 30 })).body.credited, false);
+  // An address nobody was given (held, not credited), and a bad body.
+  assert.deepEqual((await notify({ ...transfer, address: tronAddress(), txHash: randomBytes(32).toString("hex"), confirmations: 30 })).body, { received: true, duplicate: false, credited: false, held: "unassigned_address" });
   assert.equal((await notify({ address, network: "TRON" })).status, 400);
 });
 
@@ -367,4 +368,35 @@ test("production: a recycled pool address holds a transfer from a sender of its 
   const fresh = checksummed();
   await loadTopupAddresses("ETHEREUM", [fresh]);
   assert.equal((await askTopup((await newMerchant()).production.secretKey, "ETHEREUM")).address, fresh);
+});
+
+/** lp_topup_transfers_held_by_reason from /metrics, by reason. */
+async function heldByReason(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${API_URL}/metrics`, { headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` } })).text();
+  return Object.fromEntries([...text.matchAll(/^lp_topup_transfers_held_by_reason\{reason="(\w+)"\} (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+test("production: a transfer to an address nobody was given, or to no address of the network, is recorded as held with its reason and counted in /metrics", async () => {
+  const before = await heldByReason();
+  const nobody = tronAddress();
+  const h = randomBytes(32).toString("hex");
+  const first = await notify({ address: nobody, network: "TRON", txHash: h, amount: "15", confirmations: 2 });
+  assert.deepEqual([first.status, first.body.credited, first.body.held], [200, false, "unassigned_address"], first.text);
+  // Reported again, confirmed: the same one record.
+  const again = await notify({ address: nobody, network: "TRON", txHash: h, amount: "15", confirmations: 40 });
+  assert.deepEqual([again.status, again.body.credited, again.body.held], [200, false, "unassigned_address"], again.text);
+  assert.deepEqual(
+    (await db().topupTransfer.findMany({ where: { network: "TRON", txHash: h } })).map((r) => [r.status, r.holdReason, r.address, r.amount, r.topupId]),
+    [["held", "unassigned_address", nobody, "15", null]],
+  );
+  // Not an address of the network at all (a TRON checksum broken, an EVM address too short).
+  const broken = `${nobody.slice(0, -1)}${nobody.endsWith("a") ? "b" : "a"}`;
+  for (const [network, address, txHash] of [["TRON", broken, randomBytes(32).toString("hex")], ["POLYGON", "0x1234", evmHash()]] as const) {
+    const r = await notify({ address, network, txHash, amount: "7.5", confirmations: 200 });
+    assert.deepEqual([r.status, r.body.credited, r.body.held], [200, false, "invalid_address"], r.text);
+    assert.deepEqual((await db().topupTransfer.findMany({ where: { network, txHash } })).map((x) => [x.status, x.holdReason, x.address]), [["held", "invalid_address", address]]);
+  }
+  const after = await heldByReason();
+  assert.equal((after.unassigned_address ?? 0) - (before.unassigned_address ?? 0), 1, JSON.stringify(after));
+  assert.equal((after.invalid_address ?? 0) - (before.invalid_address ?? 0), 2, JSON.stringify(after));
 });

@@ -5,7 +5,9 @@
 // confirmed, either credits the payout USD balance 1:1 through
 // the money kernel (recipe topupCredited; the first transfer of the top-up's asset, first seen
 // before expiry, at least the minimum) or is held for an operator's review (below_minimum,
-// after_first, expired, asset_mismatch, recycled_address): never silently dropped. The top-up row is locked for
+// after_first, expired, asset_mismatch, recycled_address): never silently dropped. A transfer
+// to an address no top-up was given (unassigned_address) or to no address of the network
+// (invalid_address) is recorded too, held at once with no top-up: an operator decides. The top-up row is locked for
 // each decision, so five notices of one transfer at once decide it once. A transfer stays with the
 // top-up its first report found, and a decided one is never decided again.
 // Pool addresses are not consumed: a merchant asking again for the same asset and network gets
@@ -246,8 +248,8 @@ export async function takeTransfer(topupId: string, transfer: Transfer, before?:
 /**
  * A custody deposit notice: the top-up the transfer was first recorded for, else the one whose
  * address received it (the latest one given that address; EVM addresses compared without regard
- * to case). A transfer of another asset than the top-up's is held for review and the notice
- * refused: never credited 1:1.
+ * to case); with neither, held (unassigned_address, invalid_address). A transfer of another
+ * asset than the top-up's is held for review and the notice refused: never credited 1:1.
  */
 export async function applyCustodyNotice(
   n: { address: string; asset: string; network: CryptoNetwork; txHash: string; logIndex: number; from: string; amount: string; confirmations: number },
@@ -255,31 +257,48 @@ export async function applyCustodyNotice(
 ): Promise<TransferOutcome> {
   const evm = n.network !== "TRON";
   const address = evm ? n.address.toLowerCase() : n.address;
-  if (!isValidAddress(n.network, address)) return { credited: false };
-  // A later report of a known transfer goes to the top-up it was recorded for, even if the address
-  // was given to another top-up since.
-  const known = await db().topupTransfer.findUnique({ where: { network_txHash_logIndex: { network: n.network, txHash: n.txHash, logIndex: n.logIndex } }, select: { topupId: true } });
-  const t = known
-    ? await db().topup.findUnique({ where: { id: known.topupId } })
-    : await db().topup.findFirst({
-        where: { network: n.network, environment: "production", address: evm ? { equals: address, mode: "insensitive" } : address },
-        orderBy: { createdAt: "desc" },
-      });
-  if (!t) {
-    log.warn({ address: n.address, network: n.network, txHash: n.txHash }, "custody deposit notice for an address no top-up was given");
-    return { credited: false };
-  }
   // Stablecoin units (up to 6 decimals) to USD cents, rounded down: we never credit more than arrived.
   const [whole, fraction = ""] = n.amount.split(".");
   const amountUsd = BigInt(whole!) * 100n + BigInt((fraction + "00").slice(0, 2));
   const from = evm ? n.from.toLowerCase() : n.from;
   const transfer = { asset: n.asset.toUpperCase(), address: n.address, txHash: n.txHash, logIndex: n.logIndex, from, amount: n.amount, amountUsd, confirmations: n.confirmations };
+  if (!isValidAddress(n.network, address)) return holdUnclaimed(n.network, transfer, "invalid_address", before);
+  // A later report of a known transfer goes to the top-up it was recorded for, even if the address
+  // was given to another top-up since; one recorded with none stays as it was held.
+  const known = await db().topupTransfer.findUnique({ where: { network_txHash_logIndex: { network: n.network, txHash: n.txHash, logIndex: n.logIndex } }, select: { topupId: true } });
+  if (known && known.topupId === null) return holdUnclaimed(n.network, transfer, "unassigned_address", before);
+  const t = known?.topupId
+    ? await db().topup.findUnique({ where: { id: known.topupId } })
+    : await db().topup.findFirst({
+        where: { network: n.network, environment: "production", address: evm ? { equals: address, mode: "insensitive" } : address },
+        orderBy: { createdAt: "desc" },
+      });
+  if (!t) return holdUnclaimed(n.network, transfer, "unassigned_address", before);
   if (transfer.asset !== t.asset) {
     // Held (visible), but the notice itself is refused and not recorded as applied.
     await takeTransfer(t.id, transfer);
     throw new AppError("invalid_request", `The transfer is ${transfer.asset}; top-up ${t.id} takes ${t.asset} only: not credited, held for review.`, { param: "asset", details: { expected: t.asset, held: "asset_mismatch" } });
   }
   return takeTransfer(t.id, transfer, before);
+}
+
+/**
+ * A transfer no top-up can take (to an address never given, or to no address of the network):
+ * recorded once, held for an operator with no top-up or merchant, the notice id in the same
+ * transaction. Custody notices are production's. Already recorded: answered as recorded.
+ */
+async function holdUnclaimed(network: CryptoNetwork, transfer: Transfer, reason: "unassigned_address" | "invalid_address", before?: (tx: Tx) => Promise<void>): Promise<TransferOutcome> {
+  const { inserted, held } = await db().$transaction(async (tx) => {
+    await before?.(tx);
+    const row = { network, txHash: transfer.txHash, logIndex: transfer.logIndex, topupId: null, merchantId: null, environment: "production" as const, asset: transfer.asset, address: transfer.address, fromAddress: transfer.from, amount: transfer.amount, amountUsd: transfer.amountUsd, confirmations: transfer.confirmations, status: "held", holdReason: reason, decidedAt: new Date() };
+    // skipDuplicates: five reports at once record it once.
+    if ((await tx.topupTransfer.createMany({ data: [row], skipDuplicates: true })).count === 1) return { inserted: true, held: reason as HoldReason };
+    const known = await tx.topupTransfer.findUniqueOrThrow({ where: { network_txHash_logIndex: { network, txHash: transfer.txHash, logIndex: transfer.logIndex } }, select: { status: true, holdReason: true } });
+    return { inserted: false, held: known.status === "held" ? (known.holdReason as HoldReason) : undefined };
+  });
+  // After commit: money arrived that no merchant is credited with.
+  if (inserted) log.error({ network, address: transfer.address, txHash: transfer.txHash, logIndex: transfer.logIndex, asset: transfer.asset, amount: transfer.amount, reason }, "transfer to an address no top-up holds, held for review (not credited)");
+  return held ? { credited: false, held } : { credited: false };
 }
 
 /** Sandbox: a confirmed transfer of `amount` USD (the top-up's asset) to the top-up's address. */

@@ -5347,7 +5347,7 @@ export interface operations {
                          * @description deposit: the transfer is held for an operator's review, and why
                          * @enum {string}
                          */
-                        held?: "below_minimum" | "after_first" | "expired" | "asset_mismatch" | "recycled_address";
+                        held?: "below_minimum" | "after_first" | "expired" | "asset_mismatch" | "recycled_address" | "unassigned_address" | "invalid_address";
                         /** @description withdrawal: its status after the notice */
                         withdrawal?: {
                             id: string;
