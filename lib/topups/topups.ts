@@ -2,13 +2,13 @@
 // sandbox); every transfer the custody provider reports to it is recorded (topup_transfers, one row
 // per (network, txHash, logIndex): one chain transaction may carry many transfers, as an
 // exchange's batch payout does, each its own row, its own top-up and its own decision) and, once
-// confirmed, either credits the payout USD balance 1:1 through
-// the money kernel (recipe topupCredited; the first transfer of the top-up's asset, first seen
-// before expiry, at least the minimum) or is held for an operator's review (below_minimum,
-// after_first, expired, asset_mismatch, recycled_address): never silently dropped. A transfer
-// to an address no top-up was given (unassigned_address) or to no address of the network
-// (invalid_address) is recorded too, held at once with no top-up: an operator decides. The top-up row is locked for
-// each decision, so five notices of one transfer at once decide it once. A transfer stays with the
+// confirmed, either credits the payout USD balance 1:1 through the money kernel (recipe
+// topupCredited; the first transfer of the top-up's asset, first seen before expiry, at least the
+// minimum) or is held for an operator's review (below_minimum, after_first, expired,
+// asset_mismatch, recycled_address): never silently dropped. A transfer to an address no top-up
+// was given (unassigned_address) or to no address of the network (invalid_address) is recorded
+// too, held at once with no top-up: an operator decides. The top-up row is locked for each
+// decision, so five notices of one transfer at once decide it once. A transfer stays with the
 // top-up its first report found, and a decided one is never decided again.
 // Pool addresses are not consumed: a merchant asking again for the same asset and network gets
 // its open top-up back, a merchant's own used address is reused for its next top-up, then a
