@@ -2,29 +2,40 @@
 // synthetic addresses that pass the networks' own checks, simulate credits the payout USD
 // balance once; production addresses from the operator's pool (CLI), an empty pool 503
 // topup_address_unavailable; signed custody notices: too few confirmations credit nothing, the
-// same txHash reported five times at once credits once, a bad signature is refused; expiry on
+// same transfer reported five times at once credits once, a bad signature is refused; transfers
+// of one transaction (txHash, logIndex) to two merchants both credited in either order; expiry on
 // read; list, get, 404s, both environments. Trust at the edges: pool addresses come back after
 // expiry (or stay with the same merchant), so one key cannot drain the pool; every confirmed
 // transfer is credited or held for review (below the minimum, after the first, late, another
-// asset), EVM addresses match in any case; notices are signed with the inbound notice secret only.
+// asset), EVM addresses match in any case; notices are signed with the inbound notice secret only;
+// a recycled pool address holds what may be its previous holder's (a known sender, or soon after);
+// a transfer to an address nobody was given, or to no address at all, is held with its reason.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import bs58check from "bs58check";
 import { getAddress } from "viem";
-import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx } from "./helpers.ts";
+import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
-import { ADDRESS_QUARANTINE_MS, loadTopupAddresses } from "@/lib/topups/topups";
+import { ADDRESS_QUARANTINE_MS, RECYCLED_HOLD_MS, loadTopupAddresses } from "@/lib/topups/topups";
 
 after(() => db().$disconnect());
 
 const usdAvailable = async (key: string) => (await api("/me/payout/balance", { key })).body.balances.find((b: any) => b.currency === "USD").available as number;
 const tronAddress = () => bs58check.encode(Buffer.concat([Buffer.from([0x41]), randomBytes(20)]));
 
-/** A deposit notice of the custody provider (USDT unless named), each with its own noticeId (distinct reports of a transfer). */
+/**
+ * A deposit notice of the custody provider (USDT, the transaction's first transfer, from a sender
+ * of its own unless named), each with its own noticeId (distinct reports of a transfer).
+ */
 function notify(body: Record<string, unknown>, secret = process.env.CUSTODY_NOTICE_SECRET!) {
-  return postCustodyNotice({ type: "deposit", asset: "USDT", ...body }, { secret });
+  return postCustodyNotice({ type: "deposit", asset: "USDT", logIndex: 0, from: senderOf(String(body.network), String(body.txHash)), ...body }, { secret });
+}
+/** A well-formed sender address drawn from the transaction hash: every report of a transfer names the same one. */
+function senderOf(network: string, txHash: string): string {
+  const body = createHash("sha256").update(txHash).digest().subarray(0, 20);
+  return network === "TRON" ? bs58check.encode(Buffer.concat([Buffer.from([0x41]), body])) : `0x${body.toString("hex")}`;
 }
 const evmHash = () => `0x${randomBytes(32).toString("hex")}`;
 const transfers = (topupId: string) => db().topupTransfer.findMany({ where: { topupId }, orderBy: { firstSeenAt: "asc" } });
@@ -115,8 +126,8 @@ test("production: the operator's pool (empty: 503); signed notices credit once t
   assert.equal(t.txHash, txHash);
   assert.equal(t.creditedUsd, 120.5);
   assert.deepEqual((await api("/me/balance", { key })).body.ledgerWarnings, []);
-  // An address nobody was given, and a bad body.
-  assert.equal((await notify({ ...transfer, address: tronAddress(), confirmations: 30 })).body.credited, false);
+  // An address nobody was given (held, not credited), and a bad body.
+  assert.deepEqual((await notify({ ...transfer, address: tronAddress(), txHash: randomBytes(32).toString("hex"), confirmations: 30 })).body, { received: true, duplicate: false, credited: false, held: "unassigned_address" });
   assert.equal((await notify({ address, network: "TRON" })).status, 400);
 });
 
@@ -206,7 +217,7 @@ test("production: every confirmed transfer is credited or held for review, never
   assert.equal(u.address, late);
   const h4 = evmHash();
   assert.equal((await notify({ address: late, network: "POLYGON", txHash: h4, amount: "20", confirmations: 1 })).body.credited, false);
-  const seen = (await db().topupTransfer.findUniqueOrThrow({ where: { network_txHash: { network: "POLYGON", txHash: h4 } } })).firstSeenAt;
+  const seen = (await db().topupTransfer.findUniqueOrThrow({ where: { network_txHash_logIndex: { network: "POLYGON", txHash: h4, logIndex: 0 } } })).firstSeenAt;
   await db().topup.update({ where: { id: u.id }, data: { expiresAt: new Date(seen.getTime() + 1) } });
   assert.equal((await notify({ address: late, network: "POLYGON", txHash: h4, amount: "20", confirmations: 128 })).body.credited, true);
   // First seen after expiry: held for review, the top-up still expired.
@@ -220,7 +231,8 @@ test("production: every confirmed transfer is credited or held for review, never
   assert.equal(await usdAvailable(third.production.secretKey), 0);
 
   // One notice (one noticeId) delivered five times at once: applied once, the others answered as replays.
-  const once = { type: "deposit", noticeId: `cn_${randomBytes(8).toString("hex")}`, asset: "USDT", ...to, txHash: evmHash(), amount: "5", confirmations: 130 };
+  const onceHash = evmHash();
+  const once = { type: "deposit", noticeId: `cn_${randomBytes(8).toString("hex")}`, asset: "USDT", ...to, txHash: onceHash, logIndex: 0, from: senderOf("POLYGON", onceHash), amount: "5", confirmations: 130 };
   const five = await Promise.all(Array.from({ length: 5 }, () => postCustodyNotice(once)));
   assert.deepEqual(five.map((r) => r.status), [200, 200, 200, 200, 200]);
   assert.equal(five.filter((r) => !r.body.duplicate).length, 1, JSON.stringify(five.map((r) => r.body)));
@@ -250,11 +262,167 @@ test("production: a custody deposit notice with an amount or confirmations beyon
   for (const [body, param] of cases) {
     const noticeId = `cn_${randomBytes(8).toString("hex")}`;
     for (let retry = 0; retry < 2; retry++) {
-      const r = await postCustodyNotice({ type: "deposit", noticeId, asset: "USDT", ...to, ...body });
+      const r = await postCustodyNotice({ type: "deposit", noticeId, asset: "USDT", ...to, logIndex: 0, from: checksummed(), ...body });
       assertEnvelope(r, "invalid_request", 400);
       assert.equal(r.body.error.param, param, JSON.stringify(body));
     }
   }
   assert.equal((await transfers(t.id)).length, 0, "nothing taken");
   assert.equal(await usdAvailable(key), 0);
+});
+
+const askTopup = async (key: string, network: "TRON" | "ETHEREUM" | "POLYGON") => {
+  const r = await api("/me/payout/topups", { key, body: { asset: "USDT", network } });
+  assert.equal(r.status, 201, r.text);
+  return r.body.topup as { id: string; address: string };
+};
+const credits = (merchantId: string) => db().ledgerPosting.count({ where: { merchantId, kind: "topup_credited" } });
+
+test("production: one transaction carrying transfers to several addresses (a batch payout) credits each, in either order; one transfer reported twice credits once; a merchant's second transfer in it is held", async () => {
+  await loadTopupAddresses("TRON", Array.from({ length: 8 }, tronAddress));
+  const holder = async () => {
+    const m = await newMerchant();
+    return { ...m, topup: await askTopup(m.production.secretKey, "TRON") };
+  };
+  const [a, b, c, d, e] = [await holder(), await holder(), await holder(), await holder(), await holder()];
+  const usd = (m: typeof a) => usdAvailable(m.production.secretKey);
+
+  // Both confirmed: A's transfer at log 0, then B's at log 1 of the same transaction.
+  const h = randomBytes(32).toString("hex");
+  const toA = await notify({ address: a.topup.address, network: "TRON", txHash: h, logIndex: 0, amount: "100", confirmations: 25 });
+  assert.deepEqual([toA.status, toA.body.credited], [200, true], toA.text);
+  const toB = await notify({ address: b.topup.address, network: "TRON", txHash: h, logIndex: 1, amount: "250", confirmations: 25 });
+  assert.deepEqual([toB.status, toB.body.credited, toB.body.held], [200, true, undefined], toB.text);
+  // B's transfer reported again (another noticeId, more confirmations): nothing more.
+  const againB = await notify({ address: b.topup.address, network: "TRON", txHash: h, logIndex: 1, amount: "250", confirmations: 40 });
+  assert.deepEqual([againB.status, againB.body.credited, againB.body.held], [200, false, undefined], againB.text);
+  assert.deepEqual([await usd(a), await usd(b)], [100, 250]);
+  assert.deepEqual([await credits(a.merchantId), await credits(b.merchantId)], [1, 1]);
+
+  // The first still confirming when the second is confirmed: neither overwrites the other.
+  const h2 = randomBytes(32).toString("hex");
+  assert.equal((await notify({ address: c.topup.address, network: "TRON", txHash: h2, logIndex: 2, amount: "100", confirmations: 3 })).body.credited, false);
+  const toD = await notify({ address: d.topup.address, network: "TRON", txHash: h2, logIndex: 4, amount: "250", confirmations: 25 });
+  assert.deepEqual([toD.status, toD.body.credited], [200, true], toD.text);
+  const toC = await notify({ address: c.topup.address, network: "TRON", txHash: h2, logIndex: 2, amount: "100", confirmations: 25 });
+  assert.deepEqual([toC.status, toC.body.credited, toC.body.held], [200, true, undefined], toC.text);
+  assert.deepEqual([await usd(c), await usd(d)], [100, 250]);
+  const rows = await db().topupTransfer.findMany({ where: { network: "TRON", txHash: h2 } });
+  assert.deepEqual(Object.fromEntries(rows.map((r) => [r.topupId, [r.status, r.logIndex, r.amount, r.address]])), { [c.topup.id]: ["credited", 2, "100", c.topup.address], [d.topup.id]: ["credited", 4, "250", d.topup.address] });
+  assert.deepEqual((await db().topup.findMany({ where: { txHash: h2 }, orderBy: { logIndex: "asc" } })).map((x) => [x.id, x.logIndex]), [[c.topup.id, 2], [d.topup.id, 4]]);
+
+  // Two transfers to one merchant's address in one transaction: the first credits, the second is held.
+  const h3 = randomBytes(32).toString("hex");
+  assert.equal((await notify({ address: e.topup.address, network: "TRON", txHash: h3, logIndex: 0, amount: "60", confirmations: 25 })).body.credited, true);
+  const second = await notify({ address: e.topup.address, network: "TRON", txHash: h3, logIndex: 1, amount: "40", confirmations: 25 });
+  assert.deepEqual([second.status, second.body.credited, second.body.held], [200, false, "after_first"], second.text);
+  assert.equal(await usd(e), 60);
+  assert.deepEqual(
+    (await db().topupTransfer.findMany({ where: { network: "TRON", txHash: h3 }, orderBy: { amountUsd: "desc" } })).map((r) => [r.status, r.holdReason, r.amount]),
+    [["credited", null, "60"], ["held", "after_first", "40"]],
+  );
+
+  // The transfer's index is required: without it two transfers of a transaction cannot be told apart.
+  const h4 = randomBytes(32).toString("hex");
+  assertEnvelope(await notify({ address: e.topup.address, network: "TRON", txHash: h4, logIndex: undefined, amount: "5", confirmations: 25 }), "invalid_request", 400);
+  assertEnvelope(await notify({ address: e.topup.address, network: "TRON", txHash: h4, logIndex: -1, amount: "5", confirmations: 25 }), "invalid_request", 400);
+  assert.equal(await db().topupTransfer.count({ where: { txHash: h4 } }), 0);
+
+  // A row recorded before notices carried a log index (a transfer still confirming at the upgrade):
+  // the first report of that transfer takes it over, keeping when it was first seen.
+  const f = await holder();
+  const h5 = randomBytes(32).toString("hex");
+  const seen = new Date(Date.now() - 60_000);
+  await db().topupTransfer.create({ data: { network: "TRON", txHash: h5, logIndex: -1, topupId: f.topup.id, merchantId: f.merchantId, environment: "production", asset: "USDT", address: f.topup.address, amount: "70", amountUsd: 7_000n, confirmations: 3, status: "pending", firstSeenAt: seen } });
+  const upgraded = await notify({ address: f.topup.address, network: "TRON", txHash: h5, logIndex: 3, amount: "70", confirmations: 25 });
+  assert.deepEqual([upgraded.status, upgraded.body.credited], [200, true], upgraded.text);
+  assert.deepEqual((await db().topupTransfer.findMany({ where: { txHash: h5 } })).map((r) => [r.logIndex, r.status, r.firstSeenAt.getTime()]), [[3, "credited", seen.getTime()]]);
+  assert.equal(await usd(f), 70);
+
+  // The custody simulator's notices carry the index: a batch sent through it credits both.
+  const [g, k] = [await holder(), await holder()];
+  const batch = randomBytes(32).toString("hex");
+  for (const [i, m] of [g, k].entries()) {
+    const r = await fetch(`${process.env.CUSTODY_URL}/_control/notices/deposit`, { method: "POST", body: JSON.stringify({ address: m.topup.address, network: "TRON", txHash: batch, logIndex: i, amount: "12", confirmations: 25 }) });
+    assert.equal(r.status, 202);
+  }
+  await waitFor(async () => (await db().topupTransfer.count({ where: { txHash: batch, status: "credited" } })) === 2, "both transfers of the simulator's batch credited");
+  assert.deepEqual([await usd(g), await usd(k)], [12, 12]);
+});
+
+test("production: a recycled pool address holds a transfer from a sender of its previous holder, or any within 30 days of that top-up's expiry; a never-used address is given first", async () => {
+  const DAY = 86_400_000;
+  const r = checksummed();
+  await loadTopupAddresses("ETHEREUM", [r]);
+  const [a, b] = [await newMerchant(), await newMerchant()];
+  const ta = await askTopup(a.production.secretKey, "ETHEREUM");
+  assert.equal(ta.address, r);
+  const customer = checksummed();
+  const paid = await notify({ address: r, network: "ETHEREUM", txHash: evmHash(), from: customer.toLowerCase(), amount: "50", confirmations: 12 });
+  assert.equal(paid.body.credited, true, paid.text);
+  // A's top-up expired a day more than the hold ago (30 days): the address goes to B.
+  await db().topup.update({ where: { id: ta.id }, data: { expiresAt: new Date(Date.now() - RECYCLED_HOLD_MS - DAY) } });
+  const tb = await askTopup(b.production.secretKey, "ETHEREUM");
+  assert.equal(tb.address, r);
+  // A's customer pays the address it saved (its own spelling of the sender): held for an operator, not B's money.
+  const late = await notify({ address: r, network: "ETHEREUM", txHash: evmHash(), from: customer, amount: "80", confirmations: 12 });
+  assert.deepEqual([late.status, late.body.credited, late.body.held], [200, false, "recycled_address"], late.text);
+  assert.equal(await usdAvailable(b.production.secretKey), 0);
+  // A sender never seen on the address, a month after its previous holder: B's, credited.
+  const own = await notify({ address: r, network: "ETHEREUM", txHash: evmHash(), from: checksummed(), amount: "30", confirmations: 12 });
+  assert.deepEqual([own.body.credited, own.body.held], [true, undefined], own.text);
+  assert.equal(await usdAvailable(b.production.secretKey), 30);
+
+  // Given again just past the 72 h reuse quarantine: within 30 days any sender may be the previous holder's customer.
+  const r2 = checksummed();
+  await loadTopupAddresses("ETHEREUM", [r2]);
+  const [c, d] = [await newMerchant(), await newMerchant()];
+  const tc = await askTopup(c.production.secretKey, "ETHEREUM");
+  assert.equal(tc.address, r2);
+  await db().topup.update({ where: { id: tc.id }, data: { expiresAt: new Date(Date.now() - ADDRESS_QUARANTINE_MS - 1_000) } });
+  assert.equal((await askTopup(d.production.secretKey, "ETHEREUM")).address, r2);
+  const soon = await notify({ address: r2, network: "ETHEREUM", txHash: evmHash(), from: checksummed(), amount: "30", confirmations: 12 });
+  assert.deepEqual([soon.status, soon.body.credited, soon.body.held], [200, false, "recycled_address"], soon.text);
+  assert.equal(await usdAvailable(d.production.secretKey), 0);
+
+  // A never-used address is given before a recycled one, even one long idle.
+  const r3 = checksummed();
+  await loadTopupAddresses("ETHEREUM", [r3]);
+  const te = await askTopup((await newMerchant()).production.secretKey, "ETHEREUM");
+  assert.equal(te.address, r3);
+  await db().topup.update({ where: { id: te.id }, data: { expiresAt: new Date(Date.now() - 3 * RECYCLED_HOLD_MS) } });
+  const fresh = checksummed();
+  await loadTopupAddresses("ETHEREUM", [fresh]);
+  assert.equal((await askTopup((await newMerchant()).production.secretKey, "ETHEREUM")).address, fresh);
+});
+
+/** lp_topup_transfers_held_by_reason from /metrics, by reason. */
+async function heldByReason(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${API_URL}/metrics`, { headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` } })).text();
+  return Object.fromEntries([...text.matchAll(/^lp_topup_transfers_held_by_reason\{reason="(\w+)"\} (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+test("production: a transfer to an address nobody was given, or to no address of the network, is recorded as held with its reason and counted in /metrics", async () => {
+  const before = await heldByReason();
+  const nobody = tronAddress();
+  const h = randomBytes(32).toString("hex");
+  const first = await notify({ address: nobody, network: "TRON", txHash: h, amount: "15", confirmations: 2 });
+  assert.deepEqual([first.status, first.body.credited, first.body.held], [200, false, "unassigned_address"], first.text);
+  // Reported again, confirmed: the same one record.
+  const again = await notify({ address: nobody, network: "TRON", txHash: h, amount: "15", confirmations: 40 });
+  assert.deepEqual([again.status, again.body.credited, again.body.held], [200, false, "unassigned_address"], again.text);
+  assert.deepEqual(
+    (await db().topupTransfer.findMany({ where: { network: "TRON", txHash: h } })).map((r) => [r.status, r.holdReason, r.address, r.amount, r.topupId]),
+    [["held", "unassigned_address", nobody, "15", null]],
+  );
+  // Not an address of the network at all (a TRON checksum broken, an EVM address too short).
+  const broken = `${nobody.slice(0, -1)}${nobody.endsWith("a") ? "b" : "a"}`;
+  for (const [network, address, txHash] of [["TRON", broken, randomBytes(32).toString("hex")], ["POLYGON", "0x1234", evmHash()]] as const) {
+    const r = await notify({ address, network, txHash, amount: "7.5", confirmations: 200 });
+    assert.deepEqual([r.status, r.body.credited, r.body.held], [200, false, "invalid_address"], r.text);
+    assert.deepEqual((await db().topupTransfer.findMany({ where: { network, txHash } })).map((x) => [x.status, x.holdReason, x.address]), [["held", "invalid_address", address]]);
+  }
+  const after = await heldByReason();
+  assert.equal((after.unassigned_address ?? 0) - (before.unassigned_address ?? 0), 1, JSON.stringify(after));
+  assert.equal((after.invalid_address ?? 0) - (before.invalid_address ?? 0), 2, JSON.stringify(after));
 });

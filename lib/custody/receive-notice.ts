@@ -52,7 +52,7 @@ export async function receiveCustodyNotice(raw: string, signature: string | null
       n.type === "deposit"
         ? { received: true as const, duplicate: false, ...(await applyCustodyNotice(n, record)) }
         : { received: true as const, duplicate: false, withdrawal: await applyWithdrawalNotice(n, record) };
-    // A notice that reached no transition (an address nobody was given) is still recorded, once.
+    // Every apply records the id in its own transaction; a notice that reached none is still recorded, once.
     if (!recorded) await db().$transaction((tx) => record(tx));
     return answer;
   } catch (err) {

@@ -24,11 +24,15 @@
 // {type: withdrawal, noticeId, reference, status, txHash | reason}, as real custodians do; a
 // rule's `notify` (default: the simulator's `notify` option) turns that off or on per transfer,
 // and `noticeDelayMs` delays it. POST /_control/notices/deposit {address, network, amount,
-// confirmations, txHash?, asset?} sends a signed deposit notice for a top-up address. Signature
+// confirmations, txHash?, logIndex?, from?, asset?} sends a signed deposit notice for a top-up
+// address (logIndex: the transfer's log index in its transaction, 0 unless given; give the same
+// txHash with other indexes for a batch payout; from: the sender, a new well-formed address of
+// the network unless given). Signature
 // (with `noticeSecret`, not the secret our calls are signed with):
 // X-Custody-Signature: t=<unix s>,v1=hex HMAC-SHA256 of "<t>.POST <notice path>\n<body>".
 import http from "node:http";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import bs58check from "bs58check";
 
 type Mode = "accept" | "pending" | "refuse" | "error" | "garbage" | "succeed_then_timeout" | "succeed_then_error" | "unauthorized" | "forbidden" | "bare_not_found";
 type Rule = { mode: Mode; on?: "send" | "status"; forAddress?: string; forReference?: string; times?: number; notify?: boolean; noticeDelayMs?: number };
@@ -37,6 +41,8 @@ type Transfer = { id: string; reference: string; status: "pending" | "completed"
 export type CustodySimulator = { url: string; secret: string; noticeSecret: string; port: number; notices: () => number; close: () => Promise<void> };
 
 const hash = (network: string) => (network === "TRON" ? "" : "0x") + randomBytes(32).toString("hex");
+/** A well-formed address nobody holds: TRON base58check with 0x41, else 0x + 40 hex. */
+const sender = (network: string) => (network === "TRON" ? bs58check.encode(Buffer.concat([Buffer.from([0x41]), randomBytes(20)])) : `0x${randomBytes(20).toString("hex")}`);
 
 export async function startCustodySimulator(opts: { port?: number; secret: string; noticeSecret: string; host?: string; noticeUrl?: string; notify?: boolean }): Promise<CustodySimulator> {
   const transfers = new Map<string, Transfer>();
@@ -128,8 +134,8 @@ export async function startCustodySimulator(opts: { port?: number; secret: strin
           return json(res, 200, {});
         }
         if (req.method === "POST" && path === "/_control/notices/deposit") {
-          const d = JSON.parse(body || "{}") as { address?: string; network?: string; asset?: string; amount?: string; confirmations?: number; txHash?: string };
-          notify({ type: "deposit", address: d.address, asset: d.asset ?? "USDT", network: d.network, amount: d.amount, confirmations: d.confirmations ?? 0, txHash: d.txHash ?? hash(d.network ?? "TRON") });
+          const d = JSON.parse(body || "{}") as { address?: string; network?: string; asset?: string; amount?: string; confirmations?: number; txHash?: string; logIndex?: number; from?: string };
+          notify({ type: "deposit", address: d.address, asset: d.asset ?? "USDT", network: d.network, amount: d.amount, confirmations: d.confirmations ?? 0, txHash: d.txHash ?? hash(d.network ?? "TRON"), logIndex: d.logIndex ?? 0, from: d.from ?? sender(d.network ?? "TRON") });
           return json(res, 202, { queued: true });
         }
         const m = path.match(/^\/_control\/withdrawals\/([^/]+)(\/complete|\/fail)?$/);

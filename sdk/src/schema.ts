@@ -444,7 +444,7 @@ export type paths = {
         put?: never;
         /**
          * The custody provider's signed notices: a deposit to a top-up address, a withdrawal's outcome
-         * @description Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_NOTICE_SECRET (the inbound secret, never the one our calls are signed with) of "<t>.POST /api/v1/custody/notifications\n<body>"; a notice signed more than 5 minutes from now is refused. Body `{type: deposit, noticeId, address, asset, network, txHash, amount, confirmations}` credits a top-up with the first transfer of its asset that reaches the network's confirmations and the minimum (a txHash once); any other confirmed transfer to the address (below the minimum, after the first, first seen after expiry) is held for review (`held` names why); a transfer of another asset is refused (400 invalid_request, param asset) and held. `{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). A noticeId already applied answers `duplicate: true` and changes nothing.
+         * @description Read raw. X-Custody-Signature is `t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 with CUSTODY_NOTICE_SECRET (the inbound secret, never the one our calls are signed with) of "<t>.POST /api/v1/custody/notifications\n<body>"; a notice signed more than 5 minutes from now is refused. Body `{type: deposit, noticeId, address, asset, network, txHash, logIndex, from, amount, confirmations}` credits a top-up with the first transfer of its asset that reaches the network's confirmations and the minimum (a transfer, txHash and logIndex, once); any other confirmed transfer to the address (below the minimum, after the first, first seen after expiry, on a recycled pool address from a sender of its previous holder or within 30 days of that holder's top-up) is held for review (`held` names why); a transfer of another asset is refused (400 invalid_request, param asset) and held. `{type: withdrawal, noticeId, reference, status: completed, txHash}` or `{…, status: failed, reason}` ends a processing production withdrawal (withdrawal.completed or withdrawal.failed, once; a failure returns amount and fee). A noticeId already applied answers `duplicate: true` and changes nothing.
          */
         post: operations["postCustodyNotifications"];
         delete?: never;
@@ -5350,7 +5350,7 @@ export interface operations {
                          * @description deposit: the transfer is held for an operator's review, and why
                          * @enum {string}
                          */
-                        held?: "below_minimum" | "after_first" | "expired" | "asset_mismatch";
+                        held?: "below_minimum" | "after_first" | "expired" | "asset_mismatch" | "recycled_address" | "unassigned_address" | "invalid_address";
                         /** @description withdrawal: its status after the notice */
                         withdrawal?: {
                             id: string;

@@ -14,6 +14,7 @@ type Snapshot = {
   ledger_warnings: string;
   withdrawals_attention: string;
   topup_transfers_held: string;
+  topup_transfers_held_by_reason: Record<string, number> | null;
   reconcile_backlog: string;
   reconcile_due: string;
   reconcile_oldest_due_s: number | null;
@@ -31,6 +32,7 @@ const SNAPSHOT = `
     (SELECT coalesce(sum(jsonb_array_length(warnings)), 0) FROM ledger_verifications)::text AS ledger_warnings,
     (SELECT count(*) FROM withdrawals WHERE status = 'processing' AND attention_at IS NOT NULL)::text AS withdrawals_attention,
     (SELECT count(*) FROM topup_transfers WHERE status = 'held')::text AS topup_transfers_held,
+    (SELECT jsonb_object_agg(hold_reason, n) FROM (SELECT hold_reason, count(*) AS n FROM topup_transfers WHERE status = 'held' AND hold_reason IS NOT NULL GROUP BY hold_reason) h) AS topup_transfers_held_by_reason,
     (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL)::text AS reconcile_backlog,
     (SELECT count(*) FROM transactions WHERE next_check_at <= now())::text AS reconcile_due,
     (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now()) AS reconcile_oldest_due_s,
@@ -62,7 +64,19 @@ export function registerCollectors() {
     gauge("lp_events_unfanned", "Events not yet fanned out to webhook deliveries", (s) => Number(s.events_unfanned));
     gauge("lp_ledger_warnings", "Ledger invariant warnings found by the last verification runs (should be 0)", (s) => Number(s.ledger_warnings));
     gauge("lp_withdrawals_need_attention", "Processing withdrawals whose custody status stayed unknown too long (an operator must look)", (s) => Number(s.withdrawals_attention));
-    gauge("lp_topup_transfers_held", "Transfers to top-up addresses held for review (below the minimum, after the first, late, another asset)", (s) => Number(s.topup_transfers_held));
+    gauge("lp_topup_transfers_held", "Transfers to top-up addresses held for review (any reason; by reason: lp_topup_transfers_held_by_reason)", (s) => Number(s.topup_transfers_held));
+    new client.Gauge({
+      name: "lp_topup_transfers_held_by_reason",
+      help: "Transfers held for review by reason: below_minimum, after_first, expired, asset_mismatch, recycled_address, unassigned_address, invalid_address",
+      labelNames: ["reason"],
+      registers: [registry],
+      async collect() {
+        const s = await snapshot();
+        // Only the reasons held now: one whose rows an operator resolved must not keep its last count.
+        this.reset();
+        for (const [reason, n] of Object.entries(s?.topup_transfers_held_by_reason ?? {})) this.set({ reason }, Number(n));
+      },
+    });
     gauge("lp_reconcile_backlog", "Pending production payments on the reconciliation schedule (each asked of its provider at its next check)", (s) => Number(s.reconcile_backlog));
     gauge("lp_reconcile_due", "Pending payments whose check is due and not yet taken", (s) => Number(s.reconcile_due));
     gauge("lp_reconcile_lag_seconds", "How far reconciliation is behind: age of the oldest due check", (s) => s.reconcile_oldest_due_s);
