@@ -3,11 +3,12 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { AppError } from "@/lib/platform/errors";
 import { db } from "@/lib/platform/db";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = Pick<AuthContext, "merchant" | "environment" | "shop">;
 
 export function claimScope(auth: Scope): Prisma.ClaimWhereInput {
-  return { merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { transaction: { shopId: auth.shop.id } } : {}) };
+  return { ...merchantScope(auth), ...(auth.shop ? { transaction: { shopId: auth.shop.id } } : {}) };
 }
 
 export async function findOwnedClaim(auth: Scope, id: string) {
@@ -18,5 +19,5 @@ export async function findOwnedClaim(auth: Scope, id: string) {
 
 /** The resolve options that keep a kernel transition to the caller's own claims. */
 export function resolveScope(auth: Scope) {
-  return { merchantId: auth.merchant.id, environment: auth.environment, shopId: auth.shop?.id ?? null };
+  return { ...merchantScope(auth), shopId: auth.shop?.id ?? null };
 }

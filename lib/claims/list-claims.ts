@@ -1,7 +1,9 @@
 // GET /claims (and the dashboard's Claims page): refund and chargeback claims, newest first.
 import { db } from "@/lib/platform/db";
-import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
-import { EVIDENCE_META, presentClaim } from "@/lib/claims/present";
+import { listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
+import type { Claim } from "@/lib/generated/prisma/client";
+import { EVIDENCE_META, presentClaim, type EvidenceMeta } from "@/lib/claims/present";
 import { claimScope } from "@/lib/claims/find-claim";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { ClaimKind, ClaimStatus } from "@/lib/generated/prisma/enums";
@@ -21,11 +23,6 @@ export async function listClaims(auth: Pick<AuthContext, "merchant" | "environme
     ...(query.from || query.to ? { createdAt: opened } : {}),
   };
   const evidence = { select: EVIDENCE_META, orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] };
-  const { rows, meta } = await pageRows(readPage(query), {
-    find: ({ extra, orderBy, skip, take }) => db().claim.findMany({ where: { ...where, ...extra }, orderBy, skip, take, include: { evidence } }),
-    count: () => db().claim.count({ where }),
-    countKey: ["claim", where],
-    cursor: (id) => db().claim.findFirst({ where: { ...base, id }, include: { evidence } }),
-  });
+  const { rows, meta } = await pageModel<Claim & { evidence: EvidenceMeta[] }>(readPage(query), { model: db().claim, name: "claim", where, scope: base, shape: { include: { evidence } } });
   return listEnvelope(rows.map(({ evidence: e, ...c }) => presentClaim(c, e)), meta);
 }

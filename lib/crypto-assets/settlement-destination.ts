@@ -5,6 +5,7 @@ import { AppError } from "@/lib/platform/errors";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 import { isSupportedPair, SUPPORTED_PAIR_NAMES, type CryptoAsset, type CryptoNetwork } from "@/lib/crypto-assets/networks";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = { merchant: { id: string }; environment: Environment };
 export type Destination = { asset: CryptoAsset; network: CryptoNetwork; address: string };
@@ -18,12 +19,12 @@ const present = (d: { asset: string; network: string; address: string; updatedAt
 
 /** The stored destination of the scope, or null. */
 export async function findDestination(scope: Scope): Promise<Destination | null> {
-  const d = await db().settlementDestination.findUnique({ where: { merchantId_environment: { merchantId: scope.merchant.id, environment: scope.environment } } });
+  const d = await db().settlementDestination.findUnique({ where: { merchantId_environment: merchantScope(scope) } });
   return d ? { asset: d.asset as CryptoAsset, network: d.network as CryptoNetwork, address: d.address } : null;
 }
 
 export async function getSettlementDestination(scope: Scope) {
-  const d = await db().settlementDestination.findUnique({ where: { merchantId_environment: { merchantId: scope.merchant.id, environment: scope.environment } } });
+  const d = await db().settlementDestination.findUnique({ where: { merchantId_environment: merchantScope(scope) } });
   return { destination: d ? present(d) : null };
 }
 
@@ -42,7 +43,7 @@ export function checkDestination(input: { asset: CryptoAsset; network: CryptoNet
 
 export async function setSettlementDestination(scope: Scope, input: { asset: CryptoAsset; network: CryptoNetwork; address: string }) {
   const d = checkDestination(input);
-  const key = { merchantId: scope.merchant.id, environment: scope.environment };
+  const key = merchantScope(scope);
   const row = await db().settlementDestination.upsert({ where: { merchantId_environment: key }, create: { ...key, ...d }, update: d });
   return { destination: present(row) };
 }

@@ -8,6 +8,7 @@ import { validateIdempotencyKey } from "@/lib/platform/idempotency/keys";
 import { withIdempotency } from "@/lib/platform/idempotency/run";
 import { type ResourceRef } from "@/lib/platform/idempotency/replay";
 import type { Environment } from "@/lib/generated/prisma/enums";
+import { merchantScope } from "@/lib/platform/scope";
 
 /** Who submits the form (the app layer's dashboard session, structurally). */
 type FormOwner = { user: { id: string }; merchant: { id: string }; environment: Environment };
@@ -26,7 +27,7 @@ export async function onceForForm<T>(
 ): Promise<T> {
   // Without a key (an older form), the action runs as it always did.
   if (formKey === undefined) return run();
-  const scope = { merchantId: d.merchant.id, environment: d.environment, key: validateIdempotencyKey(formKey), method: "ACTION", path: `/dashboard/${action}/${d.user.id}` };
+  const scope = { ...merchantScope(d), key: validateIdempotencyKey(formKey), method: "ACTION", path: `/dashboard/${action}/${d.user.id}` };
   const result = await withIdempotency(scope, input, async () => ({ status: 200, body: await run() }), {
     replay: replay && (async (ref) => ({ status: 200, body: await replay(ref) })),
     storeAnswer: opts.storeAnswer,

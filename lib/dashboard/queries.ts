@@ -13,6 +13,7 @@ import { maskKey } from "@/lib/platform/auth/keys";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { dailyOutcomes } from "@/lib/payments/rollups";
 import { addOutcomes, countOutcomes, successRate, type OutcomeCounts } from "@/lib/dashboard/success-rate";
+import { merchantScope } from "@/lib/platform/scope";
 
 export type DailyPoint = OutcomeCounts & {
   day: string;
@@ -47,7 +48,7 @@ export async function dailySeries(auth: AuthContext, days = 30, timeZone = "UTC"
   since.setUTCMinutes(0, 0, 0);
   // Counted per status and classified in lib/dashboard/success-rate.ts, so which statuses count
   // as paid, failed or still pending is decided in one tested place, not in SQL.
-  const rows = await dailyOutcomes({ merchantId: auth.merchant.id, environment: auth.environment }, since, timeZone);
+  const rows = await dailyOutcomes(merchantScope(auth), since, timeZone);
   const byDay = new Map<string, Map<string, { count: number; volume: bigint }>>();
   for (const r of rows) {
     const statuses = byDay.get(r.day) ?? new Map<string, { count: number; volume: bigint }>();
@@ -96,13 +97,13 @@ export async function paymentDetail(auth: AuthContext, id: string) {
   ]);
   const deliveries = events.length
     ? await db().webhookDelivery.findMany({
-        where: { eventId: { in: events.map((e) => e.id) }, subscription: { merchantId: auth.merchant.id, environment: auth.environment } },
+        where: { eventId: { in: events.map((e) => e.id) }, subscription: merchantScope(auth) },
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         take: 200,
       })
     : [];
   // What the refund form offers and checks against (the refund use case's own rule).
-  const row = await db().transaction.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment }, select: { id: true, amountLocal: true, refundedLocal: true, currencyLocal: true } });
+  const row = await db().transaction.findFirst({ where: { id, ...merchantScope(auth) }, select: { id: true, amountLocal: true, refundedLocal: true, currencyLocal: true } });
   const refundable = row ? toMajor(await refundableLocal(db(), row), row.currencyLocal) : 0;
   return {
     payment,
@@ -118,7 +119,7 @@ export type PaymentDetail = Awaited<ReturnType<typeof paymentDetail>>;
 /** Key pairs of every shop in the environment: publishable keys in full, secrets as a preview. */
 export async function listKeys(auth: AuthContext) {
   const pairs = await db().apiKeyPair.findMany({
-    where: { merchantId: auth.merchant.id, environment: auth.environment, revokedAt: null },
+    where: { ...merchantScope(auth), revokedAt: null },
     orderBy: [{ createdAt: "asc" }],
     select: { id: true, shopId: true, publishableKey: true, secretPreview: true, rolledAt: true, createdAt: true, shop: { select: { name: true } } },
   });
@@ -134,5 +135,5 @@ export async function listKeys(auth: AuthContext) {
 }
 
 export function recentRequests(auth: AuthContext, limit = 50) {
-  return listRecentRequests({ merchantId: auth.merchant.id, environment: auth.environment }, limit);
+  return listRecentRequests(merchantScope(auth), limit);
 }

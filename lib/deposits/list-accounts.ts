@@ -1,6 +1,8 @@
 // GET /me/deposit-accounts and GET /me/deposit-accounts/{id}: the shop's accounts, newest first.
+import type { DepositAccount } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/platform/db";
-import { pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { presentAccount } from "@/lib/deposits/present";
 import { statsFor } from "@/lib/deposits/deposit-stats";
 import { USABLE } from "@/lib/deposits/provision-account";
@@ -10,12 +12,7 @@ export async function listDepositAccounts(auth: ShopContext, query: { limit?: un
   const shop = requireShop(auth);
   const scope = { merchantId: auth.merchant.id, shopId: shop.id, environment: auth.environment, ...USABLE };
   const where = { ...scope, ...(query.endUserRef ? { endUserRef: query.endUserRef } : {}) };
-  const { rows, meta } = await pageRows(readPage(query, { max: 200, def: 50 }), {
-    find: ({ extra, orderBy, skip, take }) => db().depositAccount.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().depositAccount.count({ where }),
-    countKey: ["depositAccount", where],
-    cursor: (id) => db().depositAccount.findFirst({ where: { ...scope, id } }),
-  });
+  const { rows, meta } = await pageModel<DepositAccount>(readPage(query, { max: 200, def: 50 }), { model: db().depositAccount, name: "depositAccount", where, scope });
   const stats = query.include === "stats" ? await statsFor(rows.map((r) => r.id)) : null;
   return { accounts: rows.map((r) => presentAccount(r, stats?.get(r.id))), ...meta };
 }

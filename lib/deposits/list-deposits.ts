@@ -1,6 +1,8 @@
 // GET /me/deposit-accounts/{id}/deposits: transfers received on one account, newest first.
+import type { Deposit } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/platform/db";
-import { pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { presentDeposit, usable } from "@/lib/deposits/present";
 import { statsFor } from "@/lib/deposits/deposit-stats";
 import { findOwnedAccount, type ShopContext } from "@/lib/deposits/scope";
@@ -9,13 +11,7 @@ export async function listDeposits(auth: ShopContext, id: string, query: { limit
   const account = await findOwnedAccount(auth, id);
   const where = { depositAccountId: account.id };
   const [{ rows, meta }, stats] = await Promise.all([
-    pageRows(readPage(query, { max: 200, def: 50 }), {
-      field: "receivedAt",
-      find: ({ extra, orderBy, skip, take }) => db().deposit.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-      count: () => db().deposit.count({ where }),
-      countKey: ["deposit", where],
-      cursor: (cid) => db().deposit.findFirst({ where: { ...where, id: cid } }),
-    }),
+    pageModel<Deposit>(readPage(query, { max: 200, def: 50 }), { model: db().deposit, name: "deposit", where, scope: where, field: "receivedAt" }),
     statsFor([account.id]),
   ]);
   return {

@@ -6,17 +6,16 @@ import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/paginati
 import { EVENT_RETENTION_DAYS } from "@/lib/events/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { EventType } from "@/lib/platform/outbox/emit";
+import { ownedOrMerchantScope } from "@/lib/platform/scope";
 
 type Scope = { merchant: { id: string }; shop?: { id: string } | null; environment: Environment };
 
-/** A shop key: its shop's events or the merchant's own; merchant-wide: every shop's. */
-const shopScope = (auth: Scope) => (auth.shop ? { OR: [{ shopId: auth.shop.id }, { shopId: null }] } : {});
 type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; type?: EventType; createdFrom?: string; createdTo?: string; objectId?: string };
 
 const keptSince = () => new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000);
 
 export async function listEvents(auth: Scope, query: Query) {
-  const scope = { merchantId: auth.merchant.id, environment: auth.environment, createdAt: { gte: keptSince() }, ...shopScope(auth) };
+  const scope = { ...ownedOrMerchantScope(auth), createdAt: { gte: keptSince() } };
   const from = query.createdFrom ? new Date(query.createdFrom) : null;
   const to = query.createdTo ? new Date(query.createdTo) : null;
   const where = {
@@ -37,7 +36,7 @@ export async function listEvents(auth: Scope, query: Query) {
 }
 
 export async function getEvent(auth: Scope, id: string) {
-  const e = await db().event.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment, createdAt: { gte: keptSince() }, ...shopScope(auth) }, select: { payload: true } });
+  const e = await db().event.findFirst({ where: { id, ...ownedOrMerchantScope(auth), createdAt: { gte: keptSince() } }, select: { payload: true } });
   if (!e) throw new AppError("event_not_found", `No event ${id} in the last ${EVENT_RETENTION_DAYS} days.`, { param: "id" });
   return e.payload as Record<string, unknown>;
 }

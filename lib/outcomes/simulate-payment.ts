@@ -7,6 +7,7 @@ import { completePayment, failPayment, type TransitionResult } from "@/lib/payme
 import { openChargeback, refundInFull } from "@/lib/claims/transitions";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Environment } from "@/lib/generated/prisma/enums";
+import { merchantScope } from "@/lib/platform/scope";
 
 export type SimulateAction = "paid" | "failed" | "expired" | "refunded" | "chargeback";
 
@@ -49,7 +50,7 @@ const FIRES: Record<SimulateAction, string[]> = { paid: ["payment.completed", "p
 
 /** A simulate answer lost after its commit (idempotent replay): the payment as it is now. */
 export async function replaySimulation(auth: AuthContext, id: string, action: SimulateAction) {
-  const t = await db().transaction.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment }, select: { status: true } });
+  const t = await db().transaction.findFirst({ where: { id, ...merchantScope(auth) }, select: { status: true } });
   if (!t) throw new AppError("transaction_not_found", `No transaction ${id}.`, { param: "id" });
   return { id, status: t.status, eventsFired: FIRES[action] };
 }

@@ -9,6 +9,7 @@ import { transitionIn } from "@/lib/ledger/transition";
 import { payoutBalances, presentBalances, type MerchantContext } from "@/lib/payouts/balances";
 import { payoutCurrencies } from "@/lib/payouts/methods";
 import { bindIdempotency } from "@/lib/platform/idempotency/bind";
+import { merchantScope } from "@/lib/platform/scope";
 
 export async function fundSandbox(auth: MerchantContext, input: { currency: string; amount: unknown }) {
   // Sandbox only: the gate answers fund_sandbox_only elsewhere (lib/platform/auth/policy.ts, fundSandbox).
@@ -19,7 +20,7 @@ export async function fundSandbox(auth: MerchantContext, input: { currency: stri
   return db().$transaction(async (tx) => {
     await transitionIn(tx, {
       name: "fundSandbox",
-      load: async () => ({ merchantId: auth.merchant.id, environment: auth.environment }),
+      load: async () => (merchantScope(auth)),
       ledger: (scope) => ({ ...scope, shopId: null }),
       apply: async (tx) => {
         await bindIdempotency(tx, { resource: "payout_funding", id: currency });

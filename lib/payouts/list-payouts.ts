@@ -1,17 +1,18 @@
 // GET /me/payout/send and GET /me/payout/send/{id}. Payouts draw on the merchant's payout
 // balance: scoped by merchant and environment; a shop-bound key sees the payouts its shop sent
 // and the merchant-wide ones (no shop), never another shop's.
+import type { Payout } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { presentPayout } from "@/lib/payouts/present";
 import type { PayoutContext } from "@/lib/payouts/send-payout";
 import type { PayoutStatus } from "@/lib/generated/prisma/enums";
-
-const shopScope = (auth: PayoutContext) => (auth.shop ? { OR: [{ shopId: auth.shop.id }, { shopId: null }] } : {});
+import { ownedOrMerchantScope } from "@/lib/platform/scope";
 
 export async function findOwnedPayout(auth: PayoutContext, id: string) {
-  const p = await db().payout.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment, ...shopScope(auth) } });
+  const p = await db().payout.findFirst({ where: { id, ...ownedOrMerchantScope(auth) } });
   if (!p) throw new AppError("payout_not_found", `No payout ${id}.`, { param: "id" });
   return p;
 }
@@ -21,13 +22,8 @@ export async function getPayout(auth: PayoutContext, id: string) {
 }
 
 export async function listPayouts(auth: PayoutContext, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: PayoutStatus }) {
-  const scope = { merchantId: auth.merchant.id, environment: auth.environment, ...shopScope(auth) };
+  const scope = { ...ownedOrMerchantScope(auth) };
   const where = { ...scope, ...(query.status ? { status: query.status } : {}) };
-  const { rows, meta } = await pageRows(readPage(query), {
-    find: ({ extra, orderBy, skip, take }) => db().payout.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().payout.count({ where }),
-    countKey: ["payout", where],
-    cursor: (id) => db().payout.findFirst({ where: { ...scope, id } }),
-  });
+  const { rows, meta } = await pageModel<Payout>(readPage(query), { model: db().payout, name: "payout", where, scope });
   return listEnvelope(rows.map(presentPayout), meta);
 }

@@ -24,6 +24,7 @@ import { dispatchPayout } from "@/lib/payouts/dispatch-payout";
 import { bindIdempotency, inBoundTransaction } from "@/lib/platform/idempotency/bind";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { SendInput } from "@/lib/payouts/schema";
+import { merchantScope } from "@/lib/platform/scope";
 
 export type PayoutContext = Pick<AuthContext, "merchant" | "shop" | "environment">;
 
@@ -68,7 +69,7 @@ export async function sendPayout(auth: PayoutContext, input: SendInput) {
       const debit = await transitionIn(tx, {
         name: "payoutDebit",
         // The payout row is created by this move: there is no row to lock or status to check.
-        load: async () => ({ merchantId: auth.merchant.id, environment: auth.environment }),
+        load: async () => (merchantScope(auth)),
         // The payout's shop (the sending key's), as the payout row's own.
         ledger: (scope) => ({ ...scope, shopId: base.shopId }),
         apply: async (tx) => {

@@ -14,6 +14,7 @@ import { payoutCurrencies } from "@/lib/payouts/methods";
 import { parseAmount } from "@/lib/money/parse-amount";
 import type { PayoutSwap } from "@/lib/generated/prisma/client";
 import { bindIdempotency } from "@/lib/platform/idempotency/bind";
+import { merchantScope } from "@/lib/platform/scope";
 
 export const SWAP_FEE_BP = 50n;
 export const QUOTE_TTL_MS = 60_000;
@@ -42,7 +43,7 @@ export async function quoteSwap(auth: MerchantContext, query: { currency: string
   const amountLocal = usdToLocal(amountUsd - feeUsd, rate, currency);
   if (amountLocal <= 0n) throw new AppError("amount_invalid", "The amount is too small to swap.", { param: "amountUsd" });
   const q = await db().payoutSwap.create({
-    data: { id: newId("swapQuote"), merchantId: auth.merchant.id, environment: auth.environment, fromCurrency: "USD", toCurrency: currency, amountUsd, feeUsd, amountLocal, rate, expiresAt: new Date(Date.now() + QUOTE_TTL_MS) },
+    data: { id: newId("swapQuote"), ...merchantScope(auth), fromCurrency: "USD", toCurrency: currency, amountUsd, feeUsd, amountLocal, rate, expiresAt: new Date(Date.now() + QUOTE_TTL_MS) },
   });
   return { ...present(q), expiresAt: q.expiresAt.toISOString() };
 }

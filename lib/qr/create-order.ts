@@ -15,6 +15,7 @@ import { db } from "@/lib/platform/db";
 import type { z } from "zod";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { createQrOrderBody } from "@/lib/qr/schema";
+import { merchantScope } from "@/lib/platform/scope";
 
 export const QR_DEFAULT_MINUTES = 15;
 
@@ -84,7 +85,7 @@ export async function createQrOrder(auth: AuthContext, body: z.output<typeof cre
 
 /** The answer of a replayed create whose stored answer was lost: the order of the bound payment. */
 export async function replayQrOrder(auth: Pick<AuthContext, "merchant" | "environment">, transactionId: string) {
-  const o = await db().qrOrder.findFirst({ where: { transactionId, merchantId: auth.merchant.id, environment: auth.environment } });
+  const o = await db().qrOrder.findFirst({ where: { transactionId, ...merchantScope(auth) } });
   if (!o) throw new AppError("qr_order_not_found", "The order of this request was not created.");
   return { order: presentQrOrder(o) };
 }

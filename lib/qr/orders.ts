@@ -4,7 +4,8 @@
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
-import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { lockTransaction, completePayment, failPayment } from "@/lib/payments/transitions";
 import { presentTransaction } from "@/lib/payments/present";
@@ -12,10 +13,11 @@ import { presentQrOrder } from "@/lib/qr/present";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { QrOrder } from "@/lib/generated/prisma/client";
 import type { QrOrderStatus } from "@/lib/generated/prisma/enums";
+import { ownedScope } from "@/lib/platform/scope";
 
 type Scope = Pick<AuthContext, "merchant" | "environment" | "shop">;
 
-const scopeOf = (auth: Scope) => ({ merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { shopId: auth.shop.id } : {}) });
+const scopeOf = (auth: Scope) => (ownedScope(auth));
 
 export async function findOwnedQrOrder(auth: Scope, idOrToken: string): Promise<QrOrder> {
   const o = await db().qrOrder.findFirst({ where: { ...scopeOf(auth), ...(idOrToken.startsWith("qro_") ? { id: idOrToken } : { token: idOrToken }) } });
@@ -33,12 +35,7 @@ export async function listQrOrders(auth: Scope, q: Query) {
   const base = scopeOf(auth);
   const created = { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) };
   const where = { ...base, ...(q.status ? { status: q.status } : {}), ...(q.merchantOrderId ? { merchantOrderId: q.merchantOrderId } : {}), ...(q.from || q.to ? { createdAt: created } : {}) };
-  const { rows, meta } = await pageRows(readPage(q), {
-    find: ({ extra, orderBy, skip, take }) => db().qrOrder.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().qrOrder.count({ where }),
-    countKey: ["qrOrder", where],
-    cursor: (id) => db().qrOrder.findFirst({ where: { ...base, id } }),
-  });
+  const { rows, meta } = await pageModel<QrOrder>(readPage(q), { model: db().qrOrder, name: "qrOrder", where, scope: base });
   return listEnvelope(rows.map(presentQrOrder), meta);
 }
 

@@ -1,24 +1,22 @@
 // GET /settlements, /settlements/{id} and the receipt: scoped by merchant and environment.
+import type { Settlement } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { presentSettlement } from "@/lib/settlements/present";
 import { findOwnedSettlement } from "@/lib/settlements/settle-batch";
 import type { Environment } from "@/lib/generated/prisma/enums";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = { merchant: { id: string }; environment: Environment };
 type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: "closed" | "paid" | "failed"; from?: string; to?: string };
 
 export async function listSettlements(scope: Scope, q: Query) {
-  const base = { merchantId: scope.merchant.id, environment: scope.environment };
+  const base = merchantScope(scope);
   const closed = { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) };
   const where = { ...base, ...(q.status ? { status: q.status } : {}), ...(q.from || q.to ? { closedAt: closed } : {}) };
-  const { rows, meta } = await pageRows(readPage(q), {
-    find: ({ extra, orderBy, skip, take }) => db().settlement.findMany({ where: { ...where, ...extra }, orderBy, skip, take, omit: { receipt: true } }),
-    count: () => db().settlement.count({ where }),
-    countKey: ["settlement", where],
-    cursor: (id) => db().settlement.findFirst({ where: { ...base, id }, omit: { receipt: true } }),
-  });
+  const { rows, meta } = await pageModel<Settlement>(readPage(q), { model: db().settlement, name: "settlement", where, scope: base, shape: { omit: { receipt: true } } });
   return listEnvelope(rows.map((r) => presentSettlement({ ...r, receipt: null })), meta);
 }
 

@@ -12,13 +12,14 @@ import { presentSettlement } from "@/lib/settlements/present";
 import { requireWholeMerchant } from "@/lib/settlements/whole-merchant";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { Settlement } from "@/lib/generated/prisma/client";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = { merchant: { id: string }; environment: Environment };
 /** A credential acting on a batch: its shop, if it is bound to one. */
 type ActingScope = Scope & { shop: { id: string } | null };
 
 export async function findOwnedSettlement(scope: Scope, id: string): Promise<Settlement> {
-  const s = await db().settlement.findFirst({ where: { id, merchantId: scope.merchant.id, environment: scope.environment } });
+  const s = await db().settlement.findFirst({ where: { id, ...merchantScope(scope) } });
   if (!s) throw new AppError("settlement_not_found", `No settlement ${id}.`, { param: "id" });
   return s;
 }

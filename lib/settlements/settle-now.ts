@@ -7,13 +7,14 @@ import { db } from "@/lib/platform/db";
 import { settleTransactions } from "@/lib/settlements/settle-balances";
 import { getBalance } from "@/lib/ledger/get-balance";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import { merchantScope } from "@/lib/platform/scope";
 
 /** Enough for any sandbox day; a larger backlog settles over a second press. */
 const LIMIT = 1000;
 
 export async function settleNow(auth: AuthContext) {
   const due = await db().transaction.findMany({
-    where: { merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { shopId: auth.shop.id } : {}), completedAt: { not: null }, settlementStatus: "pending" },
+    where: { ...merchantScope(auth), ...(auth.shop ? { shopId: auth.shop.id } : {}), completedAt: { not: null }, settlementStatus: "pending" },
     select: { id: true },
     orderBy: { settleAt: "asc" },
     take: LIMIT,

@@ -32,12 +32,14 @@ import { parseAmount } from "@/lib/money/parse-amount";
 import { topupCredited } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { bindIdempotency } from "@/lib/platform/idempotency/bind";
-import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { CONFIRMATIONS, MIN_TOPUP_USD_MINOR, type HoldReason } from "@/lib/topups/schema";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 import type { CryptoAsset, CryptoNetwork } from "@/lib/crypto-assets/networks";
 import type { Environment, TopupStatus } from "@/lib/generated/prisma/enums";
 import type { Topup } from "@/lib/generated/prisma/client";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = { merchant: { id: string }; environment: Environment };
 const VALID_MS = 24 * 3_600_000;
@@ -117,7 +119,7 @@ export async function createTopup(auth: Scope, body: { asset: CryptoAsset; netwo
 }
 
 export async function findOwnedTopup(scope: Scope, id: string): Promise<Topup> {
-  const t = await db().topup.findFirst({ where: { id, merchantId: scope.merchant.id, environment: scope.environment } });
+  const t = await db().topup.findFirst({ where: { id, ...merchantScope(scope) } });
   if (!t) throw new AppError("topup_not_found", `No top-up ${id}.`, { param: "id" });
   return t;
 }
@@ -127,17 +129,12 @@ export async function getTopup(scope: Scope, id: string) {
 }
 
 export async function listTopups(scope: Scope, q: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: TopupStatus }) {
-  const base = { merchantId: scope.merchant.id, environment: scope.environment };
+  const base = merchantScope(scope);
   const now = new Date();
   // `expired` is shown, not stored: filter by what a reader sees.
   const status = q.status === "expired" ? { status: "awaiting_funds" as const, expiresAt: { lte: now } } : q.status === "awaiting_funds" ? { status: "awaiting_funds" as const, expiresAt: { gt: now } } : q.status ? { status: q.status } : {};
   const where = { ...base, ...status };
-  const { rows, meta } = await pageRows(readPage(q), {
-    find: ({ extra, orderBy, skip, take }) => db().topup.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().topup.count({ where }),
-    countKey: ["topup", where],
-    cursor: (id) => db().topup.findFirst({ where: { ...base, id } }),
-  });
+  const { rows, meta } = await pageModel<Topup>(readPage(q), { model: db().topup, name: "topup", where, scope: base });
   return listEnvelope(rows.map(presentTopup), meta);
 }
 

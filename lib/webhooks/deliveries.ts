@@ -1,10 +1,11 @@
 // The delivery log and replay, and the managed inbox's list.
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { clampPage, envelope, listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { findSubscription } from "@/lib/webhooks/subscriptions";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
-import type { WebhookDelivery } from "@/lib/generated/prisma/client";
+import type { InboxMessage, WebhookDelivery } from "@/lib/generated/prisma/client";
 
 export function presentDelivery(d: WebhookDelivery, payload: unknown) {
   return {
@@ -30,12 +31,7 @@ async function payloads(eventIds: string[]): Promise<Map<string, unknown>> {
 export async function listDeliveries(auth: AuthContext, id: string, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: string; event?: string }) {
   const s = await findSubscription(auth, id);
   const where = { subscriptionId: s.id, ...(query.status ? { status: query.status } : {}), ...(query.event ? { event: query.event } : {}) };
-  const { rows, meta } = await pageRows(readPage(query), {
-    find: ({ extra, orderBy, skip, take }) => db().webhookDelivery.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().webhookDelivery.count({ where }),
-    countKey: ["webhookDelivery", where],
-    cursor: (cid) => db().webhookDelivery.findFirst({ where: { subscriptionId: s.id, id: cid } }),
-  });
+  const { rows, meta } = await pageModel<WebhookDelivery>(readPage(query), { model: db().webhookDelivery, name: "webhookDelivery", where, scope: { subscriptionId: s.id } });
   const p = await payloads(rows.map((r) => r.eventId));
   return listEnvelope(rows.map((r) => presentDelivery(r, p.get(r.eventId))), meta);
 }
@@ -52,12 +48,6 @@ export async function replayDelivery(auth: AuthContext, id: string, deliveryId: 
 export async function listInbox(auth: AuthContext, id: string, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string }) {
   const s = await findSubscription(auth, id);
   const where = { subscriptionId: s.id };
-  const { rows, meta } = await pageRows(readPage(query), {
-    field: "receivedAt",
-    find: ({ extra, orderBy, skip, take }) => db().inboxMessage.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().inboxMessage.count({ where }),
-    countKey: ["inboxMessage", where],
-    cursor: (cid) => db().inboxMessage.findFirst({ where: { ...where, id: cid } }),
-  });
+  const { rows, meta } = await pageModel<InboxMessage>(readPage(query), { model: db().inboxMessage, name: "inboxMessage", where, scope: where, field: "receivedAt" });
   return listEnvelope(rows.map((m) => ({ id: m.id, deliveryId: m.deliveryId, event: m.event, payload: m.payload, receivedAt: m.receivedAt.toISOString() })), meta);
 }

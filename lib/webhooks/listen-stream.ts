@@ -14,6 +14,7 @@ import { standardSignature } from "@/lib/webhooks/sign";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { WebhookSubscription } from "@/lib/generated/prisma/client";
+import { merchantScope } from "@/lib/platform/scope";
 
 /** Marks the listen inbox among the merchant's managed subscriptions (its URL is ours). */
 export const LISTEN_MARKER = "?listen=cli";
@@ -27,7 +28,7 @@ const LATE_COMMIT_MS = 10_000;
 export async function listenSubscription(auth: Pick<AuthContext, "merchant" | "environment" | "shop">): Promise<WebhookSubscription> {
   // A shop key's inbox is its shop's (decisions.md "Shops": it lists and receives that shop's only).
   const shopId = auth.shop?.id ?? null;
-  const where = { merchantId: auth.merchant.id, environment: auth.environment, shopId, managed: true, deletedAt: null, url: { endsWith: LISTEN_MARKER } };
+  const where = { ...merchantScope(auth), shopId, managed: true, deletedAt: null, url: { endsWith: LISTEN_MARKER } };
   const found = await db().webhookSubscription.findFirst({ where, orderBy: { createdAt: "asc" } });
   if (found) return found.status === "enabled" ? found : db().webhookSubscription.update({ where: { id: found.id }, data: { status: "enabled", failingSince: null } });
   // Two first sessions at once make one inbox.
@@ -37,7 +38,7 @@ export async function listenSubscription(auth: Pick<AuthContext, "merchant" | "e
     if (again) return again;
     const id = newId("webhook");
     return tx.webhookSubscription.create({
-      data: { id, merchantId: auth.merchant.id, environment: auth.environment, shopId, url: `${inboxUrl(id)}${LISTEN_MARKER}`, managed: true, events: ["*"], secretEncrypted: seal(`whsec_${randomBytes(24).toString("base64")}`) },
+      data: { id, ...merchantScope(auth), shopId, url: `${inboxUrl(id)}${LISTEN_MARKER}`, managed: true, events: ["*"], secretEncrypted: seal(`whsec_${randomBytes(24).toString("base64")}`) },
     });
   });
 }

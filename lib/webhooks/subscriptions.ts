@@ -11,12 +11,14 @@ import { rememberBounded } from "@/lib/platform/bounded";
 import { newId } from "@/lib/platform/ids";
 import { AppError } from "@/lib/platform/errors";
 import { open, seal } from "@/lib/platform/crypto/secret-box";
-import { clampPage, envelope, listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { clampPage, envelope, listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
 import { inBoundTransaction } from "@/lib/platform/idempotency/bind";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
 import type { WebhookSubscription } from "@/lib/generated/prisma/client";
+import { merchantScope, ownedScope } from "@/lib/platform/scope";
 
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
 
@@ -50,7 +52,7 @@ export function signingSecrets(s: Pick<WebhookSubscription, "secretEncrypted" | 
 type Owner = Pick<AuthContext, "merchant" | "shop" | "environment">;
 
 /** What a credential may see: a shop key its shop's subscriptions only; merchant-wide, all of them. */
-export const subscriptionScope = (auth: Owner) => ({ merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { shopId: auth.shop.id } : {}) });
+export const subscriptionScope = (auth: Owner) => (ownedScope(auth));
 
 export async function findSubscription(auth: AuthContext, id: string): Promise<WebhookSubscription> {
   const s = await db().webhookSubscription.findFirst({ where: { id, ...subscriptionScope(auth), deletedAt: null } });
@@ -76,7 +78,7 @@ export async function createSubscription(auth: AuthContext, input: { url?: strin
   const id = newId("webhook");
   const secret = newSecret();
   const s = await inBoundTransaction((tx) => tx.webhookSubscription.create({
-    data: { id, merchantId: auth.merchant.id, environment: auth.environment, shopId, url: input.url ?? inboxUrl(id), managed: !input.url, events: [...new Set(input.events)], secretEncrypted: seal(secret) },
+    data: { id, ...merchantScope(auth), shopId, url: input.url ?? inboxUrl(id), managed: !input.url, events: [...new Set(input.events)], secretEncrypted: seal(secret) },
   }), () => ({ resource: "webhook", id }));
   await recordSecurityEvent({ merchantId: auth.merchant.id, type: "webhook_secret.revealed", ...actorOf(auth), details: { webhookId: id, environment: auth.environment } });
   return { ...presentSubscription(s), secret };
@@ -84,12 +86,7 @@ export async function createSubscription(auth: AuthContext, input: { url?: strin
 
 export async function listSubscriptions(auth: AuthContext, query: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string }) {
   const where = { ...subscriptionScope(auth), deletedAt: null };
-  const { rows, meta } = await pageRows(readPage(query), {
-    find: ({ extra, orderBy, skip, take }) => db().webhookSubscription.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().webhookSubscription.count({ where }),
-    countKey: ["webhookSubscription", where],
-    cursor: (id) => db().webhookSubscription.findFirst({ where: { ...where, id } }),
-  });
+  const { rows, meta } = await pageModel<WebhookSubscription>(readPage(query), { model: db().webhookSubscription, name: "webhookSubscription", where, scope: where });
   return listEnvelope(rows.map(presentSubscription), meta);
 }
 

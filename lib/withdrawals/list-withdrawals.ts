@@ -1,21 +1,19 @@
 // GET /me/withdrawals and /me/withdrawals/{id}: scoped by merchant and environment.
+import type { Withdrawal } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/platform/db";
-import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
+import { listEnvelope, readPage } from "@/lib/platform/paging/pagination";
+import { pageModel } from "@/lib/platform/paging/page-model";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
 import { findOwnedWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import type { Environment, WithdrawalStatus } from "@/lib/generated/prisma/enums";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = { merchant: { id: string }; environment: Environment };
 
 export async function listWithdrawals(scope: Scope, q: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: WithdrawalStatus }) {
-  const base = { merchantId: scope.merchant.id, environment: scope.environment };
+  const base = merchantScope(scope);
   const where = { ...base, ...(q.status ? { status: q.status } : {}) };
-  const { rows, meta } = await pageRows(readPage(q), {
-    find: ({ extra, orderBy, skip, take }) => db().withdrawal.findMany({ where: { ...where, ...extra }, orderBy, skip, take }),
-    count: () => db().withdrawal.count({ where }),
-    countKey: ["withdrawal", where],
-    cursor: (id) => db().withdrawal.findFirst({ where: { ...base, id } }),
-  });
+  const { rows, meta } = await pageModel<Withdrawal>(readPage(q), { model: db().withdrawal, name: "withdrawal", where, scope: base });
   return listEnvelope(rows.map(presentWithdrawal), meta);
 }
 

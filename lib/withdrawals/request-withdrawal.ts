@@ -24,6 +24,7 @@ import type { z } from "zod";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Withdrawal } from "@/lib/generated/prisma/client";
 import type { createWithdrawalBody } from "@/lib/withdrawals/schema";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = Pick<AuthContext, "merchant" | "environment">;
 
@@ -85,7 +86,7 @@ export async function dispatchWithdrawal(w: Withdrawal): Promise<Withdrawal> {
 }
 
 export async function replayWithdrawal(auth: Scope, id: string) {
-  const w = await db().withdrawal.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment } });
+  const w = await db().withdrawal.findFirst({ where: { id, ...merchantScope(auth) } });
   if (!w) throw new AppError("withdrawal_not_found", `No withdrawal ${id}.`);
   return { withdrawal: presentWithdrawal(w) };
 }

@@ -10,11 +10,12 @@ import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { Withdrawal } from "@/lib/generated/prisma/client";
+import { merchantScope } from "@/lib/platform/scope";
 
 type Scope = { merchant: { id: string }; environment: Environment };
 
 export async function findOwnedWithdrawal(scope: Scope, id: string): Promise<Withdrawal> {
-  const w = await db().withdrawal.findFirst({ where: { id, merchantId: scope.merchant.id, environment: scope.environment } });
+  const w = await db().withdrawal.findFirst({ where: { id, ...merchantScope(scope) } });
   if (!w) throw new AppError("withdrawal_not_found", `No withdrawal ${id}.`, { param: "id" });
   return w;
 }
