@@ -14,8 +14,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomInt, randomUUID } from "node:crypto";
 import pg from "pg";
-import { api, tsx, waitFor, type ApiResponse } from "./helpers.ts";
-import { scratchDatabase } from "../../scripts/lib/scratch-database.ts";
+import { api, ownDatabase, tsx, waitFor, type ApiResponse } from "./helpers.ts";
 import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
@@ -44,8 +43,7 @@ const freshClabe = () => {
 type Job = { kind: "payment" | "refund" | "payout" | "transfer"; apiKey: string; key: string; path: string; body: Record<string, unknown>; tag: string; answer?: ApiResponse };
 
 test("SIGKILL under idempotent money requests: after restarts and retries, one effect per key, postings balance, no ledger warnings", { timeout: 240_000 }, async () => {
-  // A database of its own on the test server (it starts and kills its own app).
-  const own = await scratchDatabase("lp_crashidem", process.env.DATABASE_URL);
+  const own = await ownDatabase("lp_crashidem");
   const crashDb = own.url;
   const db = new pg.Client({ connectionString: crashDb });
 
@@ -304,6 +302,6 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     await server.stop();
     for (const stop of stops) await stop().catch(() => {});
     await db.end().catch(() => {});
-    await own.drop().catch(() => {});
+    await own.drop();
   }
 });

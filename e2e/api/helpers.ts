@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { createMerchant, type CreateMerchantInput } from "@/lib/merchants/create-merchant";
 import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
+import { scratchDatabase, type ScratchDatabase } from "../../scripts/lib/scratch-database.ts";
 
 export const API_URL = process.env.API_URL ?? "http://127.0.0.1:3000";
 
@@ -110,6 +111,12 @@ export function tsx(args: string[], env: Record<string, string>): string {
   const r = spawnSync(process.execPath, ["--import", "tsx", ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout.trim().split("\n").pop()!;
+}
+
+/** A database of the test's own on the test's server (for tests that start and kill their own app); `drop()` removes it and never throws. */
+export async function ownDatabase(prefix: string): Promise<ScratchDatabase> {
+  const own = await scratchDatabase(prefix, process.env.DATABASE_URL);
+  return { ...own, drop: () => own.drop().catch(() => {}) };
 }
 
 /** Serves `server` on a free loopback port (a webhook receiver, a provider stand-in); `close()` ends it and its connections. */

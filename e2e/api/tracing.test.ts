@@ -6,8 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { api, extraServer, tsx, waitFor } from "./helpers.ts";
-import { scratchDatabase } from "../../scripts/lib/scratch-database.ts";
+import { api, extraServer, ownDatabase, tsx, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 
 type Span = { traceId: string; spanId: string; name: string; kind: number; attributes?: { key: string; value: Record<string, unknown> }[] };
@@ -68,7 +67,7 @@ after(async () => {
 
 test("spans of a request reach the OTLP receiver; logs and outgoing calls carry the trace", async () => {
   // A database of its own, so this traced server is the only one running its jobs (webhooks).
-  const own = await scratchDatabase("lp_tracing", process.env.DATABASE_URL);
+  const own = await ownDatabase("lp_tracing");
   tsx(["scripts/migrate.ts", "deploy"], { DATABASE_URL: own.url });
   const m = JSON.parse(tsx(["scripts/cli.ts", "merchant:create", "--name", "Traced", "--tier", "premium", "--json"], { DATABASE_URL: own.url }));
   tsx(["scripts/cli.ts", "fx:set", "--currency", "MXN", "--rate", "18.20"], { DATABASE_URL: own.url });
@@ -100,6 +99,6 @@ test("spans of a request reach the OTLP receiver; logs and outgoing calls carry 
     await waitFor(async () => spans.some((s) => s.traceId === traceId && s.kind === 2), "the provider call inside the request's trace", 20_000);
   } finally {
     await server.stop();
-    await own.drop().catch(() => {});
+    await own.drop();
   }
 });

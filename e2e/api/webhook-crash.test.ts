@@ -6,14 +6,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import pg from "pg";
-import { api, tsx, waitFor } from "./helpers.ts";
-import { scratchDatabase } from "../../scripts/lib/scratch-database.ts";
+import { api, ownDatabase, tsx, waitFor } from "./helpers.ts";
 import { startNext, waitForHttp } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 
 test("SIGKILL mid-delivery: after restart every event is delivered, none succeeded without a 2xx", async () => {
-  // A database of its own on the test server (it starts and kills its own app).
-  const own = await scratchDatabase("lp_crash", process.env.DATABASE_URL);
+  const own = await ownDatabase("lp_crash");
   const crashDb = own.url;
   const db = new pg.Client({ connectionString: crashDb });
 
@@ -76,6 +74,6 @@ test("SIGKILL mid-delivery: after restart every event is delivered, none succeed
     await db.end().catch(() => {});
     receiver.closeAllConnections();
     await new Promise((r) => receiver.close(r));
-    await own.drop().catch(() => {});
+    await own.drop();
   }
 });
