@@ -4,19 +4,13 @@
 // what each run cost before checkpoints and what `ledger:verify --full` costs), an incremental
 // run after 10 new postings, and an incremental run with nothing new. Prints milliseconds.
 //   npx tsx scripts/bench-ledger-verify.ts [entries=100000]
-import pg from "pg";
-import { deployMigrations, parseDatabaseUrl } from "./lib/schema-engine.ts";
-import { sql } from "./lib/bench-server.ts";
+import { deployMigrations } from "./lib/schema-engine.ts";
+import { sql } from "./lib/postgres.ts";
+import { scratchDatabase } from "./lib/scratch-database.ts";
 
 const ENTRIES = Number(process.argv[2] ?? 100_000);
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const name = `lp_bench_${Date.now().toString(36)}`;
-const u = new URL(adminUrl);
-u.pathname = `/${name}`;
-const databaseUrl = u.toString();
-const admin = new pg.Client(parseDatabaseUrl(adminUrl));
-await admin.connect();
-await admin.query(`CREATE DATABASE "${name}"`);
+const scratch = await scratchDatabase("lp_bench");
+const databaseUrl = scratch.url;
 
 async function median(run: () => Promise<unknown>, n = 5): Promise<number> {
   await run();
@@ -92,7 +86,6 @@ try {
   await db().$disconnect();
 } finally {
   if (process.env.BENCH_KEEP_DATABASE) console.log(`kept ${databaseUrl}`);
-  else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-  await admin.end();
+  else await scratch.drop().catch(() => {});
 }
 process.exit(0);

@@ -18,11 +18,11 @@ import { deployMigrations, parseDatabaseUrl } from "./lib/schema-engine.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp } from "./lib/server.ts";
+import { scratchDatabase } from "./lib/scratch-database.ts";
 
 const { values } = parseArgs({ options: { events: { type: "string", default: "10000" }, rounds: { type: "string", default: "3" } } });
 const total = Number(values.events);
 const rounds = Number(values.rounds);
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
 type Receiver = { url: string; received: number; open: number; sockets: number; close: () => void };
@@ -53,13 +53,8 @@ async function receiver(delayMs: number): Promise<Receiver> {
 }
 
 async function main() {
-  const name = `lp_bench_wh_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
-  const admin = new pg.Client(parseDatabaseUrl(adminUrl));
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  const scratch = await scratchDatabase("lp_bench_wh");
+  const databaseUrl = scratch.url;
   const fast = await receiver(0);
   const slow = await receiver(2_000);
   const port = await freePort();
@@ -173,8 +168,7 @@ async function main() {
     await server.stop();
     fast.close();
     slow.close();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -6,7 +6,7 @@
 // Without DATABASE_URL they act on the embedded database in .data/ (as `npm start` does).
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { deployMigrations, migrationsDir, noFilters, openEngine, parseDatabaseUrl, postgresShadow, readMigrations, root, schemaPath } from "./lib/schema-engine.ts";
+import { deployMigrations, migrationsDir, noFilters, openEngine, postgresShadow, readMigrations, root, schemaPath } from "./lib/schema-engine.ts";
 import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
 
 // The schema engine's catalog reader panics on PGlite (PostgreSQL 18 in WASM), so the shadow
@@ -28,7 +28,7 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
 
 /** The SQL that takes the migrations' end state to schema.prisma; null when they agree. */
 async function diffMigrationsToSchema(url: string): Promise<string | null> {
-  const { engine, schema } = await openEngine(url, postgresShadow(parseDatabaseUrl(shadowServerUrl())));
+  const { engine, schema } = await openEngine(url, postgresShadow(shadowServerUrl()));
   const out = await engine.diff({
     from: { tag: "migrations", ...(await readMigrations()) },
     to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: schema }] },

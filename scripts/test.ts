@@ -8,8 +8,8 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, existsSync, rmSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
-import { deployMigrations, parseDatabaseUrl, root } from "./lib/schema-engine.ts";
+import { deployMigrations, root } from "./lib/schema-engine.ts";
+import { scratchDatabase, type ScratchDatabase } from "./lib/scratch-database.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
@@ -22,7 +22,6 @@ const run = (part: string) => only.length === 0 || only.includes(part);
 // Other arguments narrow each part to the test files whose path contains one of them.
 const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const matches = (file: string) => filters.length === 0 || filters.some((f) => file.includes(f));
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const say = (s: string) => console.log(`\n[test] ${s}`);
 
 type Tally = { passed: number; failed: number; skipped: number };
@@ -74,34 +73,19 @@ async function playwright(env: Record<string, string>): Promise<boolean> {
   return code === 0;
 }
 
-async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client(parseDatabaseUrl(adminUrl));
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
-
 async function main(): Promise<number> {
   let ok = true;
-  const name = `lp_test_${process.pid}_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
   const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
   const jwtSecret = "test-jwt-secret-0123456789abcdef0123456789";
   let server: RunningServer | undefined;
   const stops: Array<() => Promise<void>> = [];
-  const needsDb = run("--unit") || run("--api") || run("--e2e");
+  let database: ScratchDatabase | undefined;
 
   try {
-    if (needsDb) {
-      await withAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
-      const applied = await deployMigrations(databaseUrl);
-      say(`database ${name}: ${applied.length} migrations applied`);
-    }
+    database = await scratchDatabase(`lp_test_${process.pid}`);
+    const databaseUrl = database.url;
+    const applied = await deployMigrations(databaseUrl);
+    say(`database ${database.name}: ${applied.length} migrations applied`);
     const baseEnv = { APP_ENV: "test", DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "10", JWT_SECRET: jwtSecret, TEST_REDIS_URL: redisUrl, LOG_LEVEL: "warn" };
 
     if (run("--unit")) {
@@ -146,7 +130,7 @@ async function main(): Promise<number> {
   } finally {
     await server?.stop();
     for (const stop of stops) await stop();
-    if (needsDb) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).catch((e) => console.error(`could not drop ${name}: ${e.message}`));
+    await database?.drop().catch((e) => console.error(`could not drop ${database?.name}: ${e.message}`));
   }
   console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   return ok && total.failed === 0 ? 0 : 1;

@@ -3,10 +3,10 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { spawnSync } from "node:child_process";
-import pg from "pg";
 import { createMerchant, type CreateMerchantInput } from "@/lib/merchants/create-merchant";
 import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
+import { scratchDatabase, type ScratchDatabase } from "../../scripts/lib/scratch-database.ts";
 
 export const API_URL = process.env.API_URL ?? "http://127.0.0.1:3000";
 
@@ -113,23 +113,10 @@ export function tsx(args: string[], env: Record<string, string>): string {
   return r.stdout.trim().split("\n").pop()!;
 }
 
-/** A database of the test's own on the same server (for tests that start and kill their own app); `drop()` removes it. */
-export async function ownDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new URL(process.env.DATABASE_URL!);
-  const name = `${prefix}_${Date.now().toString(36)}`;
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  admin.pathname = "/postgres";
-  const adminClient = new pg.Client({ connectionString: admin.toString() });
-  await adminClient.connect();
-  await adminClient.query(`CREATE DATABASE "${name}"`);
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await adminClient.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-      await adminClient.end();
-    },
-  };
+/** A database of the test's own on the test's server (for tests that start and kill their own app); `drop()` removes it and never throws. */
+export async function ownDatabase(prefix: string): Promise<ScratchDatabase> {
+  const own = await scratchDatabase(prefix, process.env.DATABASE_URL);
+  return { ...own, drop: () => own.drop().catch(() => {}) };
 }
 
 /** Serves `server` on a free loopback port (a webhook receiver, a provider stand-in); `close()` ends it and its connections. */

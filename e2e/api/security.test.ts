@@ -17,17 +17,11 @@ import { api, assertEnvelope, waitFor } from "./helpers.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { parseDatabaseUrl, root } from "../../scripts/lib/schema-engine.ts";
 import { BUILD_ENV_MARKER, BUILD_WITHOUT } from "../../scripts/lib/build.ts";
+import { scratchDatabase, type ScratchDatabase } from "../../scripts/lib/scratch-database.ts";
 import { assertDeliverableUrl, setResolver } from "@/lib/webhooks/url-policy";
 import { postChecked } from "@/lib/webhooks/outbound";
 
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const redisBase = (process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379").replace(/\/\d*$/, "");
-const dbName = `lp_sec_${process.pid}_${Date.now().toString(36)}`;
-const databaseUrl = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
 const secret = (label: string) => `${label}-${randomBytes(24).toString("base64url")}`;
 const AUTH_FAILURES_PER_MINUTE = 30;
 
@@ -52,6 +46,9 @@ let base = "";
 let prodEnv: Record<string, string> = {};
 let start: { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 let admin: pg.Client;
+/** Its own database on the local server (TEST_DATABASE_ADMIN_URL), made in `before`. */
+let scratch: ScratchDatabase | undefined;
+let databaseUrl = "";
 let live = { publishableKey: "", secretKey: "" };
 let sandbox = { publishableKey: "", secretKey: "" };
 
@@ -76,10 +73,8 @@ function serverRssKiB(): number {
 }
 
 before(async () => {
-  const c = new pg.Client(parseDatabaseUrl(adminUrl));
-  await c.connect();
-  await c.query(`CREATE DATABASE "${dbName}"`);
-  await c.end();
+  scratch = await scratchDatabase(`lp_sec_${process.pid}`);
+  databaseUrl = scratch.url;
   admin = new pg.Client(parseDatabaseUrl(databaseUrl));
   await admin.connect();
 
@@ -120,10 +115,7 @@ after(async () => {
     await Promise.race([start.exited, new Promise((r) => setTimeout(r, 20_000).unref())]);
   }
   await admin?.end();
-  const c = new pg.Client(parseDatabaseUrl(adminUrl));
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-  await c.end();
+  await scratch?.drop();
 });
 
 describe("nothing to guess", () => {

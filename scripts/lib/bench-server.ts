@@ -1,21 +1,13 @@
 // A benchmark's server: a fresh database of the local PostgreSQL with every migration, a
 // production build, the app on a free port; dropped again afterwards whatever happens.
-import pg from "pg";
-import { deployMigrations, parseDatabaseUrl } from "./schema-engine.ts";
+import { deployMigrations } from "./schema-engine.ts";
 import { freePort } from "./embedded-db.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 import { buildIfStale } from "./build.ts";
 import { startNext, waitForHttp } from "./server.ts";
 
-export async function sql(url: string, text: string, params: unknown[] = []) {
-  const c = new pg.Client(parseDatabaseUrl(url));
-  await c.connect();
-  try {
-    return await c.query(text, params);
-  } finally {
-    await c.end();
-  }
-}
+/** One statement on its own connection (the benchmarks' seeding and checks). */
+export { sql } from "./postgres.ts";
 
 export async function withBenchServer<T>(env: Record<string, string>, run: (s: { url: string; databaseUrl: string }) => Promise<T>): Promise<T> {
   const scratch = await scratchDatabase("lp_bench");

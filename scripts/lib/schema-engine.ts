@@ -5,49 +5,26 @@ import { readFile, readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { parseDatabaseUrl, type PgTarget } from "./postgres.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const require = createRequire(import.meta.url);
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 export const schemaPath = path.join(root, "prisma/schema.prisma");
 export const migrationsDir = path.join(root, "prisma/migrations");
 
-type PgTarget = { host: string; port: number; user: string; password?: string; database: string };
-
-/** Discrete fields: with `connectionString`, pg lets the URL's database override `database`. */
-export function parseDatabaseUrl(url: string): PgTarget {
-  const u = new URL(url);
-  return {
-    host: decodeURIComponent(u.hostname || "127.0.0.1"),
-    port: Number(u.port || 5432),
-    user: decodeURIComponent(u.username || "postgres"),
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    database: decodeURIComponent(u.pathname.replace(/^\//, "") || "postgres"),
-  };
-}
+export { parseDatabaseUrl, type PgTarget } from "./postgres.ts";
 
 /** Where the engine may build its throwaway shadow database. */
 export type ShadowProvider = () => Promise<{ target: PgTarget; cleanup: () => Promise<void> }>;
 
-/** A shadow database created beside the target on a real PostgreSQL server. */
-export function postgresShadow(target: PgTarget): ShadowProvider {
+/** A shadow database created on the PostgreSQL server `serverUrl` names (a scratch database). */
+export function postgresShadow(serverUrl: string): ShadowProvider {
   return async () => {
-    const name = `shadow_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client(target);
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    return {
-      target: { ...target, database: name },
-      cleanup: async () => {
-        const c = new pg.Client(target);
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
-      },
-    };
+    const shadow = await scratchDatabase("shadow", serverUrl);
+    return { target: parseDatabaseUrl(shadow.url), cleanup: shadow.drop };
   };
 }
 
@@ -122,7 +99,7 @@ export async function openEngine(databaseUrl: string, shadow?: ShadowProvider) {
   const glue = await loadEngineModule();
   const target = parseDatabaseUrl(databaseUrl);
   const schema = await readFile(schemaPath, "utf8");
-  const factory = new MigrationAdapterFactory(target, shadow ?? postgresShadow(target));
+  const factory = new MigrationAdapterFactory(target, shadow ?? postgresShadow(databaseUrl));
   const logs: string[] = [];
   const engine = await glue.SchemaEngine.new(
     { datamodels: [[schemaPath, schema]] },

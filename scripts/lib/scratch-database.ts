@@ -1,26 +1,22 @@
-// A throwaway database on the local PostgreSQL server for a benchmark (TEST_DATABASE_ADMIN_URL,
-// default postgresql://postgres@127.0.0.1:5432/postgres names the server): created empty, dropped
-// by the caller (also on an interrupt: `drop` forces out whatever is still connected).
-import pg from "pg";
-import { parseDatabaseUrl } from "./schema-engine.ts";
+// Throwaway databases on a PostgreSQL server: a benchmark's, the test run's own, a test's that
+// starts and kills its own app, the schema engine's shadow. Created empty; dropped by the caller
+// (also on an interrupt: `drop` forces out whatever is still connected).
+import { randomBytes } from "node:crypto";
+import { sql } from "./postgres.ts";
 
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+/** The local server's admin database: TEST_DATABASE_ADMIN_URL, default postgresql://postgres@127.0.0.1:5432/postgres. */
+export const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-async function admin(text: string) {
-  const c = new pg.Client(parseDatabaseUrl(adminUrl));
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
+export type ScratchDatabase = { name: string; url: string; drop: () => Promise<void> };
 
-/** Creates `<prefix>_<time>`; `url` reaches it as the admin user. */
-export async function scratchDatabase(prefix: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${Date.now().toString(36)}`;
-  const u = new URL(adminUrl);
+/**
+ * Creates `<prefix>_<time><random>` on the server `server` names (the URL of any database there,
+ * by default ADMIN_URL); `url` reaches the new database as the same user.
+ */
+export async function scratchDatabase(prefix: string, server = ADMIN_URL): Promise<ScratchDatabase> {
+  const name = `${prefix}_${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  const u = new URL(server);
   u.pathname = `/${name}`;
-  await admin(`CREATE DATABASE "${name}"`);
-  return { name, url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  await sql(server, `CREATE DATABASE "${name}"`);
+  return { name, url: u.toString(), drop: async () => void (await sql(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)) };
 }

@@ -1,24 +1,18 @@
 "use server";
 // A chargeback's actions: concede it, or (sandbox) decide it.
-import { AppError } from "@/lib/platform/errors";
-import { dashboardOrThrow } from "@/server/dashboard";
-import { runAction } from "@/lib/dashboard/action-result";
-import { onceForForm } from "@/lib/dashboard/once";
+import { dashboardAction, oneOf } from "@/server/dashboard-action";
 import { acceptChargeback, simulateChargebackOutcome } from "@/lib/claims/decide-chargeback";
 import { getClaim } from "@/lib/claims/get-claim";
 
 /** Concede a chargeback (it becomes lost: the amount and the fee leave the balance). */
-export async function acceptClaimAction(claimId: string, formKey?: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("respondToDisputes");
-    return onceForForm(d, "accept-claim", formKey, { claimId }, () => acceptChargeback(d.ctx, claimId), (ref) => getClaim(d.ctx, ref.id));
-  });
-}
+export const acceptClaimAction = dashboardAction(
+  "respondToDisputes",
+  { args: (claimId: string, formKey?: string) => ({ claimId, formKey }), once: "accept-claim", replay: ({ ctx }, ref) => getClaim(ctx, ref.id) },
+  ({ ctx, claimId }) => acceptChargeback(ctx, claimId),
+);
 
-export async function simulateClaimAction(claimId: string, action: "won" | "lost", formKey?: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("simulateDispute");
-    if (action !== "won" && action !== "lost") throw new AppError("invalid_request", "Unknown outcome.", { param: "action" });
-    return onceForForm(d, "simulate-claim", formKey, { claimId, action }, () => simulateChargebackOutcome(d.ctx, claimId, action));
-  });
-}
+export const simulateClaimAction = dashboardAction(
+  "simulateDispute",
+  { args: (claimId: string, action: "won" | "lost", formKey?: string) => ({ claimId, formKey, input: action }), input: oneOf("action", ["won", "lost"], "Unknown outcome."), once: "simulate-claim" },
+  ({ ctx, claimId, input }) => simulateChargebackOutcome(ctx, claimId, input),
+);

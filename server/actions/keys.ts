@@ -1,12 +1,6 @@
 "use server";
 // API keys: rolling a shop's secret key (the new secret is shown once).
-import { dashboardOrThrow } from "@/server/dashboard";
-import { runAction } from "@/lib/dashboard/action-result";
+import { dashboardAction } from "@/server/dashboard-action";
 import { rollShopSecretKey } from "@/lib/merchants/roll-shop-key";
 
-export async function rollSecretKeyAction(keyPairId: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("seeSecrets");
-    return rollShopSecretKey(d.ctx, String(keyPairId));
-  });
-}
+export const rollSecretKeyAction = dashboardAction("seeSecrets", { args: (keyPairId: string) => ({ keyPairId }) }, ({ ctx, keyPairId }) => rollShopSecretKey(ctx, String(keyPairId)));

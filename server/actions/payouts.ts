@@ -1,10 +1,7 @@
 "use server";
 // Payouts: funding the payout balance (sandbox funds, transfer from pay-in, currency swap),
 // sending a payout, and (sandbox) its outcome.
-import { parseWith } from "@/lib/platform/contract/validation";
-import { dashboardOrThrow } from "@/server/dashboard";
-import { runAction } from "@/lib/dashboard/action-result";
-import { onceForForm } from "@/lib/dashboard/once";
+import { dashboardAction } from "@/server/dashboard-action";
 import { executeSwapEndpoint, fundSandboxEndpoint, quoteSwapEndpoint, sendBody, simulatePayoutEndpoint, transferEndpoint } from "@/lib/payouts/schema";
 import { fundSandbox } from "@/lib/payouts/fund-sandbox";
 import { transferToPayout } from "@/lib/payouts/transfer-to-payout";
@@ -14,51 +11,61 @@ import { simulatePayout } from "@/lib/payouts/simulate-payout";
 import { replayFunding, replayPayout, replaySwap, replayTransfer } from "@/lib/payouts/replays";
 import { amountField, optionalText } from "@/server/actions/form-fields";
 
-export async function fundSandboxAction(input: { currency?: string; amount?: string }, formKey?: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("fundSandbox");
-    const body = parseWith(fundSandboxEndpoint.body, { currency: input.currency ?? "", amount: amountField(input.amount) }, "body");
-    return onceForForm(d, "fund-sandbox", formKey, body, () => fundSandbox(d.ctx, body), () => replayFunding(d.ctx, body));
-  });
-}
+export const fundSandboxAction = dashboardAction(
+  "fundSandbox",
+  {
+    args: (form: { currency?: string; amount?: string }, formKey?: string) => ({ formKey, input: { currency: form.currency ?? "", amount: amountField(form.amount) } }),
+    input: fundSandboxEndpoint.body,
+    once: "fund-sandbox",
+    replay: ({ ctx, input }) => replayFunding(ctx, input),
+  },
+  ({ ctx, input }) => fundSandbox(ctx, input),
+);
 
-export async function transferToPayoutAction(input: { amountUsd?: string }, formKey?: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("moveMoney");
-    const body = parseWith(transferEndpoint.body, { amountUsd: amountField(input.amountUsd) }, "body");
-    return onceForForm(d, "transfer", formKey, body, () => transferToPayout(d.ctx, body), (ref) => replayTransfer(d.ctx, ref));
-  });
-}
+export const transferToPayoutAction = dashboardAction(
+  "moveMoney",
+  {
+    args: (form: { amountUsd?: string }, formKey?: string) => ({ formKey, input: { amountUsd: amountField(form.amountUsd) } }),
+    input: transferEndpoint.body,
+    once: "transfer",
+    replay: ({ ctx }, ref) => replayTransfer(ctx, ref),
+  },
+  ({ ctx, input }) => transferToPayout(ctx, input),
+);
 
-export async function quoteSwapAction(input: { currency?: string; amountUsd?: string }) {
-  return runAction(async () => {
-    // A quote is a row (and the first step of moving money), so it takes the same permission.
-    const d = await dashboardOrThrow("moveMoney");
-    return quoteSwap(d.ctx, parseWith(quoteSwapEndpoint.query, { currency: input.currency ?? "", amountUsd: (input.amountUsd ?? "").trim().replace(",", ".") }, "query"));
-  });
-}
+// A quote is a row (and the first step of moving money), so it takes the same permission.
+export const quoteSwapAction = dashboardAction(
+  "moveMoney",
+  {
+    args: (form: { currency?: string; amountUsd?: string }) => ({ input: { currency: form.currency ?? "", amountUsd: (form.amountUsd ?? "").trim().replace(",", ".") } }),
+    input: quoteSwapEndpoint.query,
+    inputIn: "query",
+  },
+  ({ ctx, input }) => quoteSwap(ctx, input),
+);
 
-export async function executeSwapAction(quoteId: string, formKey?: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("moveMoney");
-    const body = parseWith(executeSwapEndpoint.body, { quoteId }, "body");
-    return onceForForm(d, "swap", formKey, body, () => executeSwap(d.ctx, body), (ref) => replaySwap(d.ctx, ref));
-  });
-}
+export const executeSwapAction = dashboardAction(
+  "moveMoney",
+  { args: (quoteId: string, formKey?: string) => ({ formKey, input: { quoteId } }), input: executeSwapEndpoint.body, once: "swap", replay: ({ ctx }, ref) => replaySwap(ctx, ref) },
+  ({ ctx, input }) => executeSwap(ctx, input),
+);
 
-export async function sendPayoutAction(input: { methodId?: string; amount?: string; recipient?: Record<string, string | undefined> }, formKey?: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("moveMoney");
-    const recipient = Object.fromEntries(Object.entries(input.recipient ?? {}).flatMap(([k, v]) => (optionalText(v) ? [[k, optionalText(v)]] : [])));
-    const body = parseWith(sendBody, { methodId: input.methodId ?? "", amount: amountField(input.amount), recipient }, "body");
-    return onceForForm(d, "send-payout", formKey, body, () => sendPayout(d.ctx, body), (ref) => replayPayout(d.ctx, ref));
-  });
-}
+export const sendPayoutAction = dashboardAction(
+  "moveMoney",
+  {
+    args: (form: { methodId?: string; amount?: string; recipient?: Record<string, string | undefined> }, formKey?: string) => ({
+      formKey,
+      input: { methodId: form.methodId ?? "", amount: amountField(form.amount), recipient: Object.fromEntries(Object.entries(form.recipient ?? {}).flatMap(([k, v]) => (optionalText(v) ? [[k, optionalText(v)]] : []))) },
+    }),
+    input: sendBody,
+    once: "send-payout",
+    replay: ({ ctx }, ref) => replayPayout(ctx, ref),
+  },
+  ({ ctx, input }) => sendPayout(ctx, input),
+);
 
-export async function simulatePayoutAction(payoutId: string, action: string, formKey?: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("simulatePayout");
-    const body = parseWith(simulatePayoutEndpoint.body, { action }, "body");
-    return onceForForm(d, "simulate-payout", formKey, { payoutId, ...body }, () => simulatePayout(d.ctx, payoutId, body.action));
-  });
-}
+export const simulatePayoutAction = dashboardAction(
+  "simulatePayout",
+  { args: (payoutId: string, action: string, formKey?: string) => ({ payoutId, formKey, input: { action } }), input: simulatePayoutEndpoint.body, once: "simulate-payout" },
+  ({ ctx, payoutId, input }) => simulatePayout(ctx, payoutId, input.action),
+);

@@ -4,10 +4,9 @@
 import { cookies } from "next/headers";
 import { AuthError } from "next-auth";
 import { signIn, signOut, SESSION_MAX_AGE_S } from "@/auth";
-import { AppError } from "@/lib/platform/errors";
 import { config } from "@/lib/platform/config";
-import { ENV_COOKIE, dashboardOrThrow } from "@/server/dashboard";
-import { runAction, type ActionResult } from "@/lib/dashboard/action-result";
+import { ENV_COOKIE } from "@/server/dashboard";
+import { dashboardAction, oneOf } from "@/server/dashboard-action";
 
 export type SignInState = { error?: string; email?: string; needCode?: boolean };
 
@@ -34,11 +33,11 @@ export async function signOutAction(): Promise<void> {
   await signOut({ redirectTo: "/dashboard/sign-in" });
 }
 
-export async function setEnvironmentAction(environment: "sandbox" | "production"): Promise<ActionResult<{ environment: string }>> {
-  return runAction(async () => {
-    await dashboardOrThrow("read");
-    if (environment !== "sandbox" && environment !== "production") throw new AppError("invalid_request", "Unknown environment.", { param: "environment" });
+export const setEnvironmentAction = dashboardAction(
+  "read",
+  { args: (environment: "sandbox" | "production") => ({ input: environment }), input: oneOf("environment", ["sandbox", "production"], "Unknown environment.") },
+  async ({ input: environment }) => {
     (await cookies()).set(ENV_COOKIE, environment, { httpOnly: true, sameSite: "lax", path: "/", secure: config().APP_URL.startsWith("https://"), maxAge: SESSION_MAX_AGE_S });
     return { environment };
-  });
-}
+  },
+);

@@ -1,40 +1,27 @@
 "use server";
 // Webhook subscriptions: create (the signing secret shown once), update, delete, rotate, replay.
-import { parseWith } from "@/lib/platform/contract/validation";
-import { dashboardOrThrow } from "@/server/dashboard";
-import { runAction } from "@/lib/dashboard/action-result";
+import { dashboardAction } from "@/server/dashboard-action";
 import { createWebhookBody, updateWebhookBody } from "@/lib/webhooks/schema";
 import { createSubscription, deleteSubscription, rotateSecret, updateSubscription } from "@/lib/webhooks/subscriptions";
 import { replayDelivery } from "@/lib/webhooks/deliveries";
 
-export async function createWebhookAction(input: { url?: string; events: string[] }) {
-  return runAction(async () => {
-    // Creating shows the signing secret once: the stricter permission, as POST /webhooks names.
-    const d = await dashboardOrThrow("seeSecrets");
-    const body = parseWith(createWebhookBody, { ...(input.url?.trim() ? { url: input.url.trim() } : {}), events: input.events }, "body");
-    return createSubscription(d.ctx, body);
-  });
-}
+type WebhookForm = { url?: string; events?: string[]; status?: "enabled" | "disabled" };
 
-export async function updateWebhookAction(id: string, input: { url?: string; events?: string[]; status?: "enabled" | "disabled" }) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("manageWebhooks");
-    const body = parseWith(updateWebhookBody, { ...input, ...(input.url !== undefined ? { url: input.url.trim() || undefined } : {}) }, "body");
-    return updateSubscription(d.ctx, id, body);
-  });
-}
+// Creating shows the signing secret once: the stricter permission, as POST /webhooks names.
+export const createWebhookAction = dashboardAction(
+  "seeSecrets",
+  { args: (form: { url?: string; events: string[] }) => ({ input: { ...(form.url?.trim() ? { url: form.url.trim() } : {}), events: form.events } }), input: createWebhookBody },
+  ({ ctx, input }) => createSubscription(ctx, input),
+);
 
-export async function deleteWebhookAction(id: string) {
-  return runAction(async () => deleteSubscription((await dashboardOrThrow("manageWebhooks")).ctx, id));
-}
+export const updateWebhookAction = dashboardAction(
+  "manageWebhooks",
+  { args: (id: string, form: WebhookForm) => ({ id, input: { ...form, ...(form.url !== undefined ? { url: form.url.trim() || undefined } : {}) } }), input: updateWebhookBody },
+  ({ ctx, id, input }) => updateSubscription(ctx, id, input),
+);
 
-export async function rotateWebhookSecretAction(id: string) {
-  return runAction(async () => {
-    const d = await dashboardOrThrow("seeSecrets");
-    return rotateSecret(d.ctx, id);
-  });
-}
+export const deleteWebhookAction = dashboardAction("manageWebhooks", { args: (id: string) => ({ id }) }, ({ ctx, id }) => deleteSubscription(ctx, id));
 
-export async function replayDeliveryAction(id: string, deliveryId: string) {
-  return runAction(async () => replayDelivery((await dashboardOrThrow("manageWebhooks")).ctx, id, deliveryId));
-}
+export const rotateWebhookSecretAction = dashboardAction("seeSecrets", { args: (id: string) => ({ id }) }, ({ ctx, id }) => rotateSecret(ctx, id));
+
+export const replayDeliveryAction = dashboardAction("manageWebhooks", { args: (id: string, deliveryId: string) => ({ id, deliveryId }) }, ({ ctx, id, deliveryId }) => replayDelivery(ctx, id, deliveryId));

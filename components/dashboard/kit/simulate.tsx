@@ -1,7 +1,8 @@
 "use client";
 // Sandbox outcomes of one record (a payment, a payout, a withdrawal, a settlement…) as buttons
 // bound to its simulate action: once per click (the form key), the action's error underneath.
-// `SimulateControls` sits in a table row; `SimulateCard` is the detail pages' card.
+// `SimulateControls` sits in a table row (`simulateColumn`, a list's "Sandbox" column);
+// `SimulateCard` is the detail pages' card.
 import type { ReactNode } from "react";
 import type { ActionResult } from "@/lib/dashboard/action-result";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
@@ -9,6 +10,7 @@ import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { SimulateButtons } from "@/components/dashboard/simulate-buttons";
 import { plainMessage } from "@/components/ui/plain-message";
 import { Card } from "@/components/ui/card";
+import type { Column } from "@/components/dashboard/kit/resource-table";
 
 export type Outcome<A extends string> = { action: A; label: string; enabled: boolean };
 
@@ -41,4 +43,16 @@ export function SimulateCard<A extends string>({ title = "Sandbox simulation", i
       <SimulateControls {...rest} dashWhenNone={false} />
     </Card>
   );
+}
+
+/**
+ * A list's "Sandbox" column: each row's outcomes ("Simulate <outcome>") bound to its simulate
+ * action, enabled while the row's status is `when` (the one status the provider still decides).
+ */
+export function simulateColumn<A extends string>(action: Props<A>["action"], outcomes: readonly A[], when: string): Column<{ id: string; status: string }> {
+  return {
+    header: "Sandbox",
+    name: "simulate",
+    cell: (row) => <SimulateControls target={row.id} action={action} outcomes={outcomes.map((a) => ({ action: a, label: `Simulate ${a}`, enabled: row.status === when }))} />,
+  };
 }

@@ -10,7 +10,7 @@ import { settleNowAction } from "@/server/actions/sandbox";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
-import { SimulateControls } from "@/components/dashboard/kit/simulate";
+import { simulateColumn } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
@@ -88,21 +88,7 @@ export function SettlementsView({ environment, initial, destination, canRun, can
               ),
             },
             { header: "Receipt", name: "receipt", from: "xl", cell: (s) => <Receipt s={s} /> },
-            sandbox &&
-              canSimulate && {
-                header: "Sandbox",
-                name: "simulate",
-                cell: (s: Settlement) => (
-                  <SimulateControls
-                    target={s.id}
-                    action={simulateSettlementAction}
-                    outcomes={[
-                      { action: "paid", label: "Simulate paid", enabled: s.status === "closed" },
-                      { action: "failed", label: "Simulate failed", enabled: s.status === "closed" },
-                    ]}
-                  />
-                ),
-              },
+            sandbox && canSimulate && simulateColumn(simulateSettlementAction, ["paid", "failed"], "closed"),
           ]}
         />
       </Card>

@@ -7,7 +7,7 @@ import { simulateWithdrawalAction, withdrawAction } from "@/server/actions/withd
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
-import { SimulateControls } from "@/components/dashboard/kit/simulate";
+import { simulateColumn } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/badge";
@@ -97,21 +97,7 @@ export function WithdrawalsView(props: { environment: string; initial: List; des
                 </>
               ),
             },
-            sandbox &&
-              props.canSimulate && {
-                header: "Sandbox",
-                name: "simulate",
-                cell: (w: Withdrawal) => (
-                  <SimulateControls
-                    target={w.id}
-                    action={simulateWithdrawalAction}
-                    outcomes={[
-                      { action: "completed", label: "Simulate completed", enabled: w.status === "processing" },
-                      { action: "failed", label: "Simulate failed", enabled: w.status === "processing" },
-                    ]}
-                  />
-                ),
-              },
+            sandbox && props.canSimulate && simulateColumn(simulateWithdrawalAction, ["completed", "failed"], "processing"),
           ]}
         />
       </Card>
