@@ -1,4 +1,4 @@
-// GET /payments' kept items (lib/payments/list-payments.ts) against the test database: the JSON
+// GET /payments' kept items (lib/payments/list/kept-items.ts) against the test database: the JSON
 // the API writes and the request log's redacted text, joined from kept parts, are exactly what
 // serialising and redacting the answer object give; every item equals the payment read alone;
 // a row changed by any writer (Prisma, or a raw UPDATE that leaves updated_at alone) is shown as
