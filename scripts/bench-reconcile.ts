@@ -15,7 +15,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { deployMigrations } from "./lib/schema-engine.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
+import { startSimulatedProvider } from "./psp/simulator.ts";
+import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

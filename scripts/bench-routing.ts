@@ -26,7 +26,8 @@
 //        each answer known L payments late, as with payments in flight through the API)
 import { parseArgs } from "node:util";
 import { withBenchServer, sql } from "./lib/bench-server.ts";
-import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
+import { startSimulatedProvider } from "./psp/simulator.ts";
+import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
 import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";

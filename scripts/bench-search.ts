@@ -26,7 +26,8 @@ try {
   process.env.APP_ENV ??= "test";
   const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
   const { searchKeys } = await import("../lib/payments/search.ts");
-  const { listPayments, paymentsPageStatement } = await import("../lib/payments/list-payments.ts");
+  const { listPayments } = await import("../lib/payments/list-payments.ts");
+  const { paymentsPageStatement } = await import("../lib/payments/list/pages.ts");
   const { listPaymentsQuery } = await import("../lib/payments/schema.ts");
   const { sql } = await import("../lib/platform/db.ts");
 

@@ -15,7 +15,8 @@ import { deployMigrations, root } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
+import { startSimulatedProvider } from "./psp/simulator.ts";
+import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 import { startCustodySimulator } from "./custody/simulator.ts";
 import { randomBytes } from "node:crypto";
 

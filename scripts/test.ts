@@ -13,7 +13,8 @@ import { scratchDatabase, type ScratchDatabase } from "./lib/scratch-database.ts
 import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
-import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "./psp/simulator.ts";
+import { startSimulatedProvider } from "./psp/simulator.ts";
+import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 import { startCustodySimulator } from "./custody/simulator.ts";
 
 const args = new Set(process.argv.slice(2));

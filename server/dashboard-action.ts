@@ -9,7 +9,7 @@ import { AppError } from "@/lib/platform/errors";
 import { parseWith } from "@/lib/platform/contract/validation";
 import type { Permission } from "@/lib/platform/auth/policy";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
-import type { ResourceRef } from "@/lib/platform/idempotency/idempotency";
+import type { ResourceRef } from "@/lib/platform/idempotency/keys";
 import { runAction, type ActionResult } from "@/lib/dashboard/action-result";
 import { onceForForm } from "@/lib/dashboard/once";
 import { currentDashboard, dashboardOrThrow, withShop, type Dashboard } from "@/server/dashboard";

@@ -18,7 +18,8 @@ import { api, ownDatabase, tsx, waitFor, type ApiResponse } from "./helpers.ts";
 import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
-import { SIMULATED_PROVIDERS, providerEnv, startSimulatedProvider } from "../../scripts/psp/simulator.ts";
+import { startSimulatedProvider } from "../../scripts/psp/simulator.ts";
+import { SIMULATED_PROVIDERS, providerEnv } from "../../scripts/psp/providers.ts";
 
 const KILLS = 3;
 const PAYMENTS = 90;

@@ -1,4 +1,4 @@
-// The PSP simulators' control endpoints (scripts/psp/simulator.ts), for tests that drive a
+// The PSP simulators' control endpoints (scripts/psp/control-api.ts), for tests that drive a
 // charge at its provider (a PAID with or without its notice, an expiry first, a bare 404) and
 // then watch the payment row move.
 import assert from "node:assert/strict";

@@ -39,7 +39,7 @@ async function sql<T = Record<string, unknown>>(text: string, params: unknown[] 
   }
 }
 
-/** The simulated provider's control API (scripts/psp/simulator.ts). */
+/** The simulated provider's control API (scripts/psp/control-api.ts). */
 async function psp(path: string, body: unknown) {
   const res = await fetch(`${process.env.PROVIDER_PAGOSUR_URL}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   expect(res.status).toBe(200);

@@ -4,7 +4,8 @@
 import { db } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import { getBalance } from "@/lib/ledger/get-balance";
-import { getPayment, recentPayments } from "@/lib/payments/list-payments";
+import { getPayment } from "@/lib/payments/get-payment";
+import { recentPayments } from "@/lib/payments/recent-payments";
 import { listClaims } from "@/lib/claims/list-claims";
 import { refundableLocal } from "@/lib/claims/refundable";
 import { presentDelivery } from "@/lib/webhooks/deliveries";

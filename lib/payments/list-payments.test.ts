@@ -1,4 +1,4 @@
-// GET /payments' kept items (lib/payments/list-payments.ts) against the test database: the JSON
+// GET /payments' kept items (lib/payments/list/kept-items.ts) against the test database: the JSON
 // the API writes and the request log's redacted text, joined from kept parts, are exactly what
 // serialising and redacting the answer object give; every item equals the payment read alone;
 // a row changed by any writer (Prisma, or a raw UPDATE that leaves updated_at alone) is shown as
@@ -10,7 +10,9 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { insertTransaction } from "@/lib/payments/store";
 import { railById } from "@/lib/rails/rails";
 import { newId } from "@/lib/platform/ids";
-import { getPayment, listPayments, listPaymentsAnswer, paymentsPageStatement } from "@/lib/payments/list-payments";
+import { listPayments, listPaymentsAnswer } from "@/lib/payments/list-payments";
+import { getPayment } from "@/lib/payments/get-payment";
+import { paymentsPageStatement } from "@/lib/payments/list/pages";
 import { copyTransactions } from "@/lib/test-fixtures/copy-transactions";
 import { sharedReadStats } from "@/lib/platform/shared-reads";
 import { jsonOf } from "@/lib/platform/contract/json-text";

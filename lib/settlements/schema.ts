@@ -1,5 +1,5 @@
 // Settlement batches (decisions.md "Settlements (batches)"): shapes and endpoints. A batch is the
-// merchant's, not a shop's (README "Settlements"): the ledger keeps one balance per merchant and
+// merchant's, not a shop's (docs/integrators/payouts.md "Settlements"): the ledger keeps one balance per merchant and
 // environment, and a batch sweeps all of it.
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";

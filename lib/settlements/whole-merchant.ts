@@ -1,4 +1,4 @@
-// Who may move a settlement batch's money (README "Settlements", who sees and runs a batch).
+// Who may move a settlement batch's money (docs/integrators/payouts.md "Settlements", who sees and runs a batch).
 // The ledger keeps one balance per merchant and environment, not per shop: a batch sweeps the
 // whole `available` (every shop's sales, the merchant's own moves) and its postings belong to no
 // shop. So every key of the merchant reads its batches (as every key's ledger export shows them),

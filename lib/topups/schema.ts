@@ -9,7 +9,7 @@ export const TOPUP_STATUSES = ["awaiting_funds", "credited", "expired"] as const
 export const CONFIRMATIONS = { TRON: 20, ETHEREUM: 12, POLYGON: 128 } as const;
 /** The smallest transfer credited (USD minor units): Ethereum's fees make small ones pointless. */
 export const MIN_TOPUP_USD_MINOR = { TRON: 100n, ETHEREUM: 1_000n, POLYGON: 100n } as const;
-/** Why a transfer to a top-up address was held for an operator instead of credited (README, "Crypto top-ups"). */
+/** Why a transfer to a top-up address was held for an operator instead of credited (docs/integrators/payouts.md, "Crypto top-ups of the payout balance"). */
 export const HOLD_REASONS = ["below_minimum", "after_first", "expired", "asset_mismatch", "recycled_address", "unassigned_address", "invalid_address"] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 

@@ -12,7 +12,8 @@ import { seal } from "@/lib/platform/crypto/secret-box";
 import { config } from "@/lib/platform/config";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { closeAgents } from "@/lib/webhooks/agents";
-import { createDeliverer, leaseMs, RETRY_SCHEDULE_SECONDS } from "@/lib/webhooks/deliver-webhooks";
+import { createDeliverer } from "@/lib/webhooks/delivery-pipeline";
+import { leaseMs, RETRY_SCHEDULE_SECONDS } from "@/lib/webhooks/delivery-schedule";
 
 type Receiver = { url: string; ids: string[]; sockets: number; open: number; maxOpen: number; answered: number; release: () => void; close: () => Promise<void> };
 

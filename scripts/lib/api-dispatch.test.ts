@@ -1,11 +1,11 @@
-// The fast path's route table (scripts/lib/api-dispatch.ts) against the route files themselves:
+// The fast path's route table (scripts/lib/fast-path/route-table.ts) against the route files themselves:
 // every app/api/v1 route file is in it, and a path shaped like a file's pattern reaches that
 // file, with Next's precedence (static, then [param], then [...rest]).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { apiRoutes, matchRoute } from "./api-dispatch.ts";
+import { apiRoutes, matchRoute } from "./fast-path/route-table.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -72,7 +72,8 @@ test("the buyer pages' route files are the page table, reached by their paths; t
 
 test("a plain request reads the headers, URL, body and signal a Web Request of the same request gives", async () => {
   const http = await import("node:http");
-  const { PlainRequest, toRequest } = await import("./api-dispatch.ts");
+  const { PlainRequest } = await import("./fast-path/plain-request.ts");
+  const { toRequest } = await import("./fast-path/web-request.ts");
   const names = ["authorization", "Content-Type", "x-lp-peer-address", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "accept", "x-repeated", "idempotency-key", "absent"];
   const seen: Array<{ plain: unknown; web: unknown }> = [];
   const server = http.createServer(async (req, res) => {

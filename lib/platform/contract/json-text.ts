@@ -1,5 +1,5 @@
 // An answer that already has its JSON. A use case that builds its answer from parts it keeps
-// serialised (GET /payments joins kept items' bytes, lib/payments/list-payments.ts) attaches
+// serialised (GET /payments joins kept items' bytes, lib/payments/list/answer.ts) attaches
 // that JSON, as UTF-8 bytes, to the answer object, and route() writes them instead of
 // serialising the object again; it may attach the request log's redacted text too
 // (lib/platform/contract/redact-answer.ts). Both must be exactly what serialising (and redacting) the object

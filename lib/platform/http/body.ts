@@ -23,7 +23,7 @@ export function refuseDeclaredOversize(req: Request, limit: number): void {
 
 /**
  * A request that can hand over its body's bytes without a web stream (the fast path's
- * PlainRequest, scripts/lib/api-dispatch.ts): `undefined` when it cannot (its body was already
+ * PlainRequest, scripts/lib/fast-path/plain-request.ts): `undefined` when it cannot (its body was already
  * taken as a stream), null past `limit` (what was not read is thrown away).
  */
 export const DIRECT_BODY = Symbol.for("latam-payments.direct-body");

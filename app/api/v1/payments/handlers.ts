@@ -2,7 +2,8 @@
 import { route } from "@/lib/platform/http/handler";
 import { clientIp } from "@/lib/platform/http/client-ip";
 import { createPayment } from "@/lib/payments/create-payment";
-import { getPayment, listPaymentsAnswer } from "@/lib/payments/list-payments";
+import { listPaymentsAnswer } from "@/lib/payments/list-payments";
+import { getPayment } from "@/lib/payments/get-payment";
 import { parseSandboxSimulateHeader } from "@/lib/payments/sandbox-schedule";
 import { parseSandboxBehaviourHeader } from "@/lib/payments/sandbox-behaviour";
 import { replayPayment } from "@/lib/payments/replays";

@@ -1,0 +1,52 @@
+// The money of a payment's detail page (components/dashboard/pages/payment-detail.tsx): the
+// title's lead and the Amounts card. The title leads with what the store asked, in its currency
+// as its buyers write it ("R$ 150,00"), USD beside it; a payment asked in USD shows what the
+// buyer paid beside it.
+import type { LoaderData } from "@/server/dashboard-loaders";
+import { Card, DescriptionList } from "@/components/ui/card";
+import { Money, formatLocalMoney, formatMoney } from "@/components/ui/money";
+
+type Payment = LoaderData<"payment">["payment"];
+
+/** What the store asked, when it asked in a currency of its own (inputAmount in inputCurrency). */
+export const askedOf = (p: Payment) => (p.inputCurrency && p.inputAmount !== undefined ? { amount: p.inputAmount, currency: p.inputCurrency } : null);
+
+export function PaymentLead({ payment: p }: { payment: Payment }) {
+  const asked = askedOf(p);
+  return (
+    <span className="flex flex-wrap items-baseline gap-x-3">
+      <span data-testid="payment-asked" className="whitespace-nowrap tabular-nums">
+        {asked ? formatLocalMoney(asked.amount, asked.currency) : formatMoney(p.amount, "USD")}
+      </span>
+      {asked ? (
+        <span data-testid="payment-usd" className="whitespace-nowrap text-base font-normal tabular-nums text-slate-600">
+          {formatMoney(p.amount, "USD")}
+        </span>
+      ) : p.currencyLocal !== "USD" ? (
+        <span data-testid="payment-local" className="whitespace-nowrap text-base font-normal tabular-nums text-slate-600">
+          {formatLocalMoney(p.amountLocal, p.currencyLocal)} paid
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+export function AmountsCard({ payment: p }: { payment: Payment }) {
+  const asked = askedOf(p);
+  return (
+    <Card title="Amounts" id="amounts">
+      <DescriptionList
+        items={[
+          ...(asked ? ([["Asked by the store", <span key="i" className="tabular-nums">{formatLocalMoney(asked.amount, asked.currency)}</span>, "Charged as (inputAmount in inputCurrency)"]] as Array<[string, React.ReactNode, string]>) : []),
+          ["Amount (USD)", <Money key="a" amount={p.amount} currency="USD" />],
+          ["Paid by the buyer", <Money key="l" amount={p.amountLocal} currency={p.currencyLocal} />, "Amount (local): amountLocal"],
+          ["Refunded", <Money key="r" amount={p.refundedAmountLocal} currency={p.currencyLocal} />],
+          ["Platform fee", <Money key="f1" amount={p.fees.platform} currency="USD" />],
+          ["Provider fee", <Money key="f2" amount={p.fees.provider} currency="USD" />],
+          ["Network fee", <Money key="f3" amount={p.fees.network} currency="USD" />],
+          ["Total fees", <Money key="f4" amount={p.fees.total} currency="USD" />],
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,127 @@
+// The slots of one delivery pipeline (lib/webhooks/delivery-pipeline.ts): a lane per
+// subscription, at most `perSubscription` attempts in flight in each and `concurrency` in all, so
+// a slow receiver holds its own slots and never the others'. Claimed rows wait in their lane; as
+// each answer arrives its slot is refilled from the lane's waiting rows, and the outcome goes to
+// the writer (the row stays leased until it is written).
+import { log } from "@/lib/platform/log";
+import { leaseMs, timeoutMs } from "@/lib/webhooks/delivery-schedule";
+import { attemptDelivery, type Outcome } from "@/lib/webhooks/attempt-delivery";
+import type { Claimed } from "@/lib/webhooks/claim-deliveries";
+
+/** A claimed row in its lane; `finish` settles `done` with whether it succeeded. */
+export type LaneJob = { d: Claimed; claimedAt: number; now: Date | undefined; done: Promise<boolean>; finish: (ok: boolean) => void };
+
+export type DeliveryLanes = {
+  /** Attempts in flight. */
+  readonly inFlight: number;
+  /** Claimed rows waiting for a slot. */
+  readonly queued: number;
+  /** Answers so far of subscriptions with no rows left waiting here. */
+  readonly drained: number;
+  /** Whether a subscription with no rows waiting here still has requests in flight. */
+  drainingInFlight: () => boolean;
+  /** Rows held per subscription: in flight and waiting. */
+  held: () => Map<string, number>;
+  /** Puts a claimed row in its subscription's lane (`pump` starts it). */
+  add: (job: LaneJob) => void;
+  /** Starts waiting rows while their subscription and the process have free slots. */
+  pump: () => void;
+  /** Starts nothing more; rows claimed but not started are left to their leases. */
+  stop: () => void;
+  /** Resolves once every attempt started has ended and handed its outcome over. */
+  settled: () => Promise<void>;
+};
+
+export function deliveryLanes(o: { concurrency: () => number; perSubscription: () => number; write: (outcome: Outcome) => Promise<void>; changed: () => void }): DeliveryLanes {
+  const { concurrency, perSubscription } = o;
+  const flying = new Map<string, number>();
+  const waiting = new Map<string, LaneJob[]>();
+  let inFlight = 0;
+  let queued = 0;
+  const running = new Set<Promise<unknown>>();
+  let stopped = false;
+  let drained = 0;
+
+  const launch = (job: LaneJob): void => {
+    const sub = job.d.subscription_id;
+    inFlight++;
+    flying.set(sub, (flying.get(sub) ?? 0) + 1);
+    const p = (async () => {
+      let outcome: Outcome | null = null;
+      try {
+        outcome = await attemptDelivery(job.d, perSubscription(), job.now);
+      } catch (err) {
+        log.error({ delivery: job.d.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery crashed; its lease will expire and it will be retried");
+      } finally {
+        // The slot frees on the answer; the row stays leased until its outcome is written.
+        inFlight--;
+        if (!waiting.get(sub)?.length) drained++;
+        const n = (flying.get(sub) ?? 1) - 1;
+        if (n > 0) flying.set(sub, n);
+        else flying.delete(sub);
+        pump();
+        o.changed();
+      }
+      if (outcome) await o.write(outcome);
+      job.finish(outcome?.ok ?? false);
+    })();
+    running.add(p);
+    void p.finally(() => {
+      running.delete(p);
+      o.changed();
+    });
+  };
+
+  // A row whose lease could no longer cover a whole attempt is not sent: it expires and is
+  // claimed again.
+  const pump = (): void => {
+    if (stopped) return;
+    for (const [sub, jobs] of waiting) {
+      while (jobs.length && inFlight < concurrency() && (flying.get(sub) ?? 0) < perSubscription()) {
+        const job = jobs.shift()!;
+        queued--;
+        if (Date.now() - job.claimedAt > leaseMs() - timeoutMs() - 1_000) job.finish(false);
+        else launch(job);
+      }
+      if (!jobs.length) waiting.delete(sub);
+      if (inFlight >= concurrency()) return;
+    }
+  };
+
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    get queued() {
+      return queued;
+    },
+    get drained() {
+      return drained;
+    },
+    drainingInFlight: () => {
+      for (const sub of flying.keys()) if (!waiting.get(sub)?.length) return true;
+      return false;
+    },
+    held: () => {
+      const held = new Map(flying);
+      for (const [sub, jobs] of waiting) held.set(sub, (held.get(sub) ?? 0) + jobs.length);
+      return held;
+    },
+    add: (job) => {
+      const list = waiting.get(job.d.subscription_id);
+      if (list) list.push(job);
+      else waiting.set(job.d.subscription_id, [job]);
+      queued++;
+    },
+    pump,
+    stop: () => {
+      stopped = true;
+      for (const jobs of waiting.values()) for (const job of jobs) job.finish(false);
+      waiting.clear();
+      queued = 0;
+    },
+    settled: async () => {
+      await Promise.allSettled([...running]);
+    },
+  };
+}
