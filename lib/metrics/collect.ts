@@ -1,9 +1,12 @@
 // The gauges read at scrape time: shared backlogs and lag from the database (the same answer on
-// every instance), the process's database pool, and the stored ledger warnings. One round trip.
+// every instance of one configuration: reconciliation's figures count the payments of the
+// providers configured here, as its job does), the process's database pool, and the stored ledger
+// warnings. One round trip.
 import client from "prom-client";
 import { sql, poolStats } from "@/lib/db";
 import { metrics } from "@/lib/metrics/registry";
 import { singleton } from "@/lib/singleton";
+import { providerConfigs } from "@/lib/providers/registry";
 
 type Snapshot = {
   webhook_backlog: string;
@@ -17,6 +20,8 @@ type Snapshot = {
   reconcile_backlog: string;
   reconcile_due: string;
   reconcile_oldest_due_s: number | null;
+  reconcile_first_check_lag_s: number | null;
+  reconcile_unservable: string;
   deposits_held: string;
 };
 
@@ -31,8 +36,10 @@ const SNAPSHOT = `
     (SELECT count(*) FROM withdrawals WHERE status = 'processing' AND attention_at IS NOT NULL)::text AS withdrawals_attention,
     (SELECT count(*) FROM topup_transfers WHERE status = 'held')::text AS topup_transfers_held,
     (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL)::text AS reconcile_backlog,
-    (SELECT count(*) FROM transactions WHERE next_check_at <= now())::text AS reconcile_due,
-    (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now()) AS reconcile_oldest_due_s,
+    (SELECT count(*) FROM transactions WHERE next_check_at <= now() AND (provider_ref IS NULL OR provider = ANY($1::text[])))::text AS reconcile_due,
+    (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now() AND (provider_ref IS NULL OR provider = ANY($1::text[]))) AS reconcile_oldest_due_s,
+    (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now() AND checked_at IS NULL AND (provider_ref IS NULL OR provider = ANY($1::text[]))) AS reconcile_first_check_lag_s,
+    (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL AND provider_ref IS NOT NULL AND provider <> ALL($1::text[]))::text AS reconcile_unservable,
     (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL)::text AS deposits_held`;
 
 /** Registers the scrape-time gauges once per process. */
@@ -41,7 +48,7 @@ export function registerCollectors() {
     const { registry } = metrics();
     let pending: Promise<Snapshot | null> | null = null;
     // One query per scrape, shared by the gauges below.
-    const snapshot = () => (pending ??= sql<Snapshot>(SNAPSHOT).then((r) => r[0] ?? null, () => null).finally(() => setTimeout(() => (pending = null), 0)));
+    const snapshot = () => (pending ??= sql<Snapshot>(SNAPSHOT, [[...providerConfigs().keys()]]).then((r) => r[0] ?? null, () => null).finally(() => setTimeout(() => (pending = null), 0)));
     const gauge = (name: string, help: string, read: (s: Snapshot) => number | null) =>
       new client.Gauge({
         name,
@@ -62,8 +69,10 @@ export function registerCollectors() {
     gauge("lp_withdrawals_need_attention", "Processing withdrawals whose custody status stayed unknown too long (an operator must look)", (s) => Number(s.withdrawals_attention));
     gauge("lp_topup_transfers_held", "Transfers to top-up addresses held for review (below the minimum, after the first, late, another asset)", (s) => Number(s.topup_transfers_held));
     gauge("lp_reconcile_backlog", "Pending production payments on the reconciliation schedule (each asked of its provider at its next check)", (s) => Number(s.reconcile_backlog));
-    gauge("lp_reconcile_due", "Pending payments whose check is due and not yet taken", (s) => Number(s.reconcile_due));
-    gauge("lp_reconcile_lag_seconds", "How far reconciliation is behind: age of the oldest due check", (s) => s.reconcile_oldest_due_s);
+    gauge("lp_reconcile_due", "Pending payments whose check is due and not yet taken (of providers configured here)", (s) => Number(s.reconcile_due));
+    gauge("lp_reconcile_lag_seconds", "How far reconciliation is behind: age of the oldest due check (of providers configured here)", (s) => s.reconcile_oldest_due_s);
+    gauge("lp_reconcile_first_check_lag_seconds", "Age of the oldest due first check (a payment never asked yet): how late a fresh payment's lost notice is looked for", (s) => s.reconcile_first_check_lag_s);
+    gauge("lp_reconcile_unservable", "Pending payments on the reconciliation schedule whose provider is not configured on this instance: never asked here (an instance with its configuration asks them; if none has it, an operator must look)", (s) => Number(s.reconcile_unservable));
     gauge("lp_deposits_held", "Deposit notices held for a CLABE no usable account has yet (applied when it becomes active)", (s) => Number(s.deposits_held));
     new client.Gauge({
       name: "lp_db_pool_connections",
