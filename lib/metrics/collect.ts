@@ -16,6 +16,7 @@ type Snapshot = {
   events_unfanned: string;
   ledger_warnings: string;
   withdrawals_attention: string;
+  claims_attention: string;
   topup_transfers_held: string;
   reconcile_backlog: string;
   reconcile_due: string;
@@ -34,6 +35,7 @@ const SNAPSHOT = `
     (SELECT count(*) FROM events WHERE fanned_out_at IS NULL)::text AS events_unfanned,
     (SELECT coalesce(sum(jsonb_array_length(warnings)), 0) FROM ledger_verifications)::text AS ledger_warnings,
     (SELECT count(*) FROM withdrawals WHERE status = 'processing' AND attention_at IS NOT NULL)::text AS withdrawals_attention,
+    (SELECT count(*) FROM claims WHERE status = 'pending' AND attention_at IS NOT NULL)::text AS claims_attention,
     (SELECT count(*) FROM topup_transfers WHERE status = 'held')::text AS topup_transfers_held,
     (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL)::text AS reconcile_backlog,
     (SELECT count(*) FROM transactions WHERE next_check_at <= now() AND (provider_ref IS NULL OR provider = ANY($1::text[])))::text AS reconcile_due,
@@ -67,6 +69,7 @@ export function registerCollectors() {
     gauge("lp_events_unfanned", "Events not yet fanned out to webhook deliveries", (s) => Number(s.events_unfanned));
     gauge("lp_ledger_warnings", "Ledger invariant warnings found by the last verification runs (should be 0)", (s) => Number(s.ledger_warnings));
     gauge("lp_withdrawals_need_attention", "Processing withdrawals whose custody status stayed unknown too long (an operator must look)", (s) => Number(s.withdrawals_attention));
+    gauge("lp_claims_need_attention", "Pending refund claims whose provider step failed, or whose outcome stayed unknown, for an hour (an operator must look: claims:attention)", (s) => Number(s.claims_attention));
     gauge("lp_topup_transfers_held", "Transfers to top-up addresses held for review (below the minimum, after the first, late, another asset)", (s) => Number(s.topup_transfers_held));
     gauge("lp_reconcile_backlog", "Pending production payments on the reconciliation schedule (each asked of its provider at its next check)", (s) => Number(s.reconcile_backlog));
     gauge("lp_reconcile_due", "Pending payments whose check is due and not yet taken (of providers configured here)", (s) => Number(s.reconcile_due));
