@@ -111,7 +111,9 @@ try {
       const expiresAt = new Date(createdAt.getTime() + 3 * DAY);
       const interval = nextCheckAt({ createdAt, expiresAt }, now, PERIOD_MS).getTime() - now.getTime();
       const owner = merchants[Math.floor(Math.random() * merchants.length)]!;
-      return { id: newId("transaction"), provider: "pagosur", providerRef: ref, createdAt, expiresAt, nextCheckAt: new Date(now.getTime() + Math.floor(Math.random() * interval)), merchantId: owner.merchantId, shopId: owner.shopId };
+      // Asked one interval before its next check (vouchers days old are long past their first).
+      const nextCheck = now.getTime() + Math.floor(Math.random() * interval);
+      return { id: newId("transaction"), provider: "pagosur", providerRef: ref, createdAt, expiresAt, nextCheckAt: new Date(nextCheck), checkedAt: new Date(nextCheck - interval), merchantId: owner.merchantId, shopId: owner.shopId };
     });
     await seedPendingFrom(templateId, rows);
     await db().$executeRawUnsafe("ANALYZE transactions");

@@ -21,13 +21,15 @@
 //   npm run decline:set -- --provider pagosur --code 51 --maps-to insufficient_funds [--decision stop] [--priority 100]
 //   npm run decline:set -- --provider rapidpay --pattern "saldo insuficiente" --maps-to insufficient_funds
 //   npm run decline:delete -- --provider pagosur --code 51                (or --pattern …; --provider * for every provider)
+//   npm run claims:attention -- [--json]      (refunds whose provider step failed or stayed unknown for an hour)
+//   npm run claims:retry -- --id CLM-…        (run such a refund's step now, not at its next hourly try)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 // `tsx scripts/cli.ts --stdin` runs many commands in one process (see serveStdin).
 import { parseArgs } from "node:util";
 import { openDatabase } from "./lib/database.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, deposit:held, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, deposit:held, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete, claims:attention, claims:retry`;
 
 type KeyPair = { publishableKey: string; secretKey: string };
 /** A new shop's two key pairs as merchant:create and shop:create print them. */
@@ -247,6 +249,19 @@ async function runCommand(argv: string[], print: (human: string, data: unknown, 
       const { resetDashboardPassword } = await import("@/lib/dashboard/reset-password");
       const u = await resetDashboardPassword(need(values.email, "--email"), values.password);
       out(`new password of ${u.email}: ${u.password}   (shown once)`, u);
+      return 0;
+    }
+    case "claims:attention": {
+      const { listClaimsNeedingAttention } = await import("@/lib/claims/attention");
+      const claims = await listClaimsNeedingAttention();
+      out(claims.map((c) => `${c.id} ${c.merchantId} ${c.environment} ${c.amount} ${c.currency} via ${c.provider}: raised ${c.attentionAt}, next try ${c.nextTryAt ?? "none"}; ${c.lastError ?? "outcome unknown"}`).join("\n") || "no claims need attention", { claims });
+      return 0;
+    }
+    case "claims:retry": {
+      const { retryClaimStepNow } = await import("@/lib/claims/attention");
+      const id = need(values.id, "--id");
+      if (!(await retryClaimStepNow(id))) throw new Error(`${id} has no refund step waiting`);
+      out(`${id}: its refund step runs at the job's next tick`, { id, due: true });
       return 0;
     }
     case "decline:list": {

@@ -2,7 +2,7 @@
 // compared in constant time; without one it is open only outside production.
 import { config } from "@/lib/platform/config";
 import { safeEqual } from "@/lib/platform/crypto/hash";
-import { renderMetrics } from "@/lib/platform/metrics/collect";
+import { renderMetrics } from "@/lib/monitoring/gauges";
 
 export const dynamic = "force-dynamic";
 

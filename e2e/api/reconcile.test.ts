@@ -1,7 +1,9 @@
-// Reconciliation ("Paid is never lost"): every pending payment has its own next check, so open
-// vouchers, however many, and rows nobody here can ask never hide a newer payment whose notice
-// was lost; a bare 404 from a status lookup is unknown, not "never received"; the backlog and
-// lag are in /metrics. Deposits to a CLABE still provisioning are held, then applied.
+// Reconciliation ("Paid is never lost"): every pending payment has its own next check, and a
+// payment's first check is taken before the backlog, so open vouchers, however many, and rows
+// nobody here can ask (never claimed here) never hide a newer payment whose notice was lost; a
+// bare 404 from a status lookup is unknown, not "never received"; the backlog, lag and rows of
+// providers not configured here are in /metrics. Deposits to a CLABE still provisioning are held,
+// then applied.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -29,14 +31,14 @@ describe("reconciliation schedules every pending payment", () => {
     const key = m.production.secretKey;
     const template = await api("/payments", { key, body: spei(email()) });
     assert.equal(template.status, 200, template.text);
-    // Open vouchers, older than everything else and due now: 150 still pending at pagosur, 150
-    // of a provider this instance has no configuration for.
+    // Open vouchers, older than everything else, asked before and due now: 150 still pending at
+    // pagosur, 150 of a provider this instance has no configuration for.
     const now = Date.now();
     const pendingAtPagosur = (await psp("pagosur", "/_control/charges/bulk", { charges: Array.from({ length: 150 }, (_, i) => ({ reference: `seed-${i}`, amount: "45500", currency: "MXN", method: "oxxo", notifyUrl: `${API_URL}/api/v1/providers/pagosur/notifications` })) })).ids as string[];
     const seeded = [
       ...pendingAtPagosur.map((ref) => ({ provider: "pagosur", providerRef: ref })),
       ...Array.from({ length: 150 }, (_, i) => ({ provider: "nowhere", providerRef: `nowhere_ch_${i}` })),
-    ].map((s, i) => ({ id: newId("transaction"), ...s, createdAt: new Date(now - 86_400_000 + i), expiresAt: new Date(now + 2 * 86_400_000), nextCheckAt: new Date(now - 60_000) }));
+    ].map((s, i) => ({ id: newId("transaction"), ...s, createdAt: new Date(now - 86_400_000 + i), expiresAt: new Date(now + 2 * 86_400_000), nextCheckAt: new Date(s.provider === "nowhere" ? now - 86_400_000 : now - 60_000), checkedAt: new Date(now - 360_000) }));
     await seedPendingFrom(template.body.transactionId, seeded);
     try {
       // A newer payment: the buyer pays, the notice is lost.
@@ -44,12 +46,18 @@ describe("reconciliation schedules every pending payment", () => {
       const id = r.body.transactionId;
       await psp("pagosur", `/_control/charges/${(await row(id)).providerRef}/paid`, { notify: false });
       await waitFor(async () => (await row(id)).status === "completed", "the lost notice found by reconciliation", 20_000);
-      // The seeded rows were all asked (or, with no configured provider, put back behind the others).
-      const stillDue = await db().transaction.count({ where: { id: { in: seeded.map((s) => s.id) }, nextCheckAt: { lte: new Date(now) } } });
-      assert.equal(stillDue, 0, "every seeded row got its next check");
+      // The seeded rows this instance can ask were all asked; those of the provider not configured
+      // here were never claimed (left due, for an instance that has its configuration).
+      const ofPagosur = seeded.filter((s) => s.provider === "pagosur").map((s) => s.id);
+      await waitFor(async () => (await db().transaction.count({ where: { id: { in: ofPagosur }, nextCheckAt: { lte: new Date(now) } } })) === 0, "every pagosur row asked and given its next check");
+      const ofNowhere = seeded.filter((s) => s.provider === "nowhere").map((s) => s.id);
+      assert.equal(await db().transaction.count({ where: { id: { in: ofNowhere }, nextCheckAt: new Date(now - 86_400_000) } }), 150, "never claimed here");
       const metrics = await fetch(`${API_URL}/metrics`, { headers: { authorization: "Bearer test-metrics-token-0123456789" } }).then((x) => x.text());
-      for (const g of ["lp_reconcile_backlog", "lp_reconcile_due", "lp_reconcile_lag_seconds", "lp_deposits_held"]) assert.match(metrics, new RegExp(`^${g} \\d`, "m"), g);
+      for (const g of ["lp_reconcile_backlog", "lp_reconcile_due", "lp_reconcile_lag_seconds", "lp_reconcile_first_check_lag_seconds", "lp_reconcile_unservable", "lp_deposits_held"]) assert.match(metrics, new RegExp(`^${g} \\d`, "m"), g);
       assert.ok(Number(/^lp_reconcile_backlog (\d+)/m.exec(metrics)![1]) >= 300);
+      assert.ok(Number(/^lp_reconcile_unservable (\d+)/m.exec(metrics)![1]) >= 150, "the rows nobody here can ask, for an operator");
+      // Those rows (due a day ago) are not a lag of this instance's.
+      assert.ok(Number(/^lp_reconcile_lag_seconds (\S+)/m.exec(metrics)![1]) < 3_600, "the unservable rows' day-old due time is not counted as lag");
     } finally {
       await db().transaction.deleteMany({ where: { id: { in: seeded.map((s) => s.id) } } });
     }

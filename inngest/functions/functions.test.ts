@@ -73,7 +73,7 @@ test("deliver-webhooks fans out, delivers, and asks to run again at once when a 
 
 test("reconcile-pending polls providers; each sweep job runs its step", async () => {
   const rec = await new InngestTestEngine({ function: reconcilePendingFn }).execute();
-  assert.deepEqual(Object.keys(rec.result as object).sort(), ["batches", "changed", "checked", "maxLagMs", "more"]);
+  assert.deepEqual(Object.keys(rec.result as object).sort(), ["batches", "changed", "checked", "firstChecks", "maxFirstCheckLagMs", "maxLagMs", "more"]);
   for (const name of ["settle-balances", "release-reserves", "dispatch-payouts", "check-payout-status", "expire-checkout-sessions", "sweep-provisioning-accounts"]) {
     const r = await new InngestTestEngine({ function: functionOf(name) }).execute();
     assert.equal(r.error, undefined, name);

@@ -3,6 +3,14 @@
 // with FOR UPDATE SKIP LOCKED and a lease, so any number of instances can run this at once and
 // an action whose runner died is picked up again when its lease expires. The actions themselves
 // are idempotent transitions.
+//
+// A provider refund is never given up (the claim's money is frozen and the provider may hold the
+// refund), but one whose step keeps failing (the payment's provider no longer configured here,
+// say) or whose outcome stays unknown is raised to an operator after REFUND_ALERT_MS, as a stuck
+// withdrawal is: an error log once, `attention_at` on the claim, lp_claims_need_attention, the
+// CLI's claims:attention. From then on it is tried once an hour (REFUND_RAISED_RETRY_MS) instead of
+// every few minutes: what it waits for is a person (a configuration, a word with the provider),
+// and `claims:retry` runs it at once when they have acted.
 import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
 import { applySimulation, type SimulateAction } from "@/lib/outcomes/simulate-payment";
@@ -18,7 +26,7 @@ const LEASE_SECONDS = 30;
  * with its money frozen and the action comes back as `provider_refund_status`, which asks the
  * provider by reference until it knows (re-sending only when the provider never got it).
  */
-async function refundThroughProvider(claimId: string, action: string): Promise<"done" | "ask_again"> {
+async function refundThroughProvider(claimId: string, action: string): Promise<"done" | "processing" | "ask_again"> {
   const claim = await db().claim.findUnique({ where: { id: claimId }, include: { transaction: { select: { provider: true, providerRef: true } } } });
   if (!claim || claim.status !== "pending") return "done";
   const { provider, providerRef } = claim.transaction;
@@ -27,6 +35,8 @@ async function refundThroughProvider(claimId: string, action: string): Promise<"
     const s = await connector.refundStatus(claimId);
     if (s.kind === "refunded") return (await resolveRefund(claimId, "resolved"), "done");
     if (s.kind === "rejected") return (await resolveRefund(claimId, "rejected"), "done");
+    // The provider has it and is working on it: an answer, not a silence (never raised).
+    if (s.kind === "processing") return "processing";
     if (s.kind !== "not_found") return "ask_again";
   }
   const r = await connector.refund({ reference: claimId, providerRef: providerRef!, amountLocalMinor: claim.amountLocal });
@@ -40,6 +50,10 @@ async function refundThroughProvider(claimId: string, action: string): Promise<"
 }
 const REFUND_STATUS = "provider_refund_status";
 const MAX_ATTEMPTS = 10;
+/** How long a refund step may fail, or its outcome stay unknown, before an operator is told. */
+export const REFUND_ALERT_MS = 60 * 60_000;
+/** A raised refund's wait between tries. */
+export const REFUND_RAISED_RETRY_MS = 60 * 60_000;
 
 /**
  * A refund's wait after a thrown error (ours: the database, a network fault, a provider not
@@ -49,7 +63,21 @@ const MAX_ATTEMPTS = 10;
  */
 export const refundRetryMs = (errors: number) => Math.min(300_000, 1_000 * 2 ** Math.min(Math.max(errors - 1, 0), 9));
 
-type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number; errors: number; due_at: Date };
+type Claimed = { id: string; kind: string; transaction_id: string | null; claim_id: string | null; action: string; attempts: number; errors: number; due_at: Date; created_at: Date };
+
+/**
+ * A refund step that has been failing or unknown since its action was created REFUND_ALERT_MS ago
+ * is raised to an operator (once: the claim's `attention_at`). True when it is past that point,
+ * so its next try waits REFUND_RAISED_RETRY_MS.
+ */
+async function raiseIfStuck(a: Claimed, now: Date, why: string): Promise<boolean> {
+  if (!a.claim_id || now.getTime() - new Date(a.created_at).getTime() < REFUND_ALERT_MS) return false;
+  const raised = await db().claim.updateMany({ where: { id: a.claim_id, status: "pending", attentionAt: null }, data: { attentionAt: now } });
+  if (raised.count) {
+    log.error({ claim: a.claim_id, action: a.id, since: new Date(a.created_at).toISOString(), err: why }, "refund step failing or unknown for an hour: an operator must look (still tried hourly, never given up; its money stays frozen)");
+  }
+  return true;
+}
 
 /**
  * A scheduled sandbox outcome. Steps that need a completed payment (chargeback, refunded) wait
@@ -95,7 +123,7 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
       WHERE ((state = 'pending' AND due_at <= ${now}) OR (state = 'running' AND locked_until < ${now}))
         AND (${opts.merchantId ?? null}::text IS NULL OR transaction_id IN (SELECT id FROM transactions WHERE merchant_id = ${opts.merchantId ?? null}::text))
       ORDER BY due_at LIMIT ${opts.limit ?? 100} FOR UPDATE SKIP LOCKED)
-    RETURNING id, kind, transaction_id, claim_id, action, attempts, errors, due_at`;
+    RETURNING id, kind, transaction_id, claim_id, action, attempts, errors, due_at, created_at`;
   let done = 0;
   let failed = 0;
   // RETURNING gives no order: run them in due order (a chargeback step after its paid step).
@@ -104,9 +132,13 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
     try {
       if (a.kind === "payment_simulation" && a.transaction_id) await runSimulationStep(a.transaction_id, a.action as SimulateAction | "redeliver");
       else if (a.kind === "claim_resolution" && a.claim_id && (a.action === "provider_refund" || a.action === REFUND_STATUS)) {
-        if ((await refundThroughProvider(a.claim_id, a.action)) === "ask_again") {
-          // Not a failure: the outcome is unknown. Ask again by reference, less often each time.
-          await db().scheduledAction.update({ where: { id: a.id }, data: { action: REFUND_STATUS, state: "pending", lockedUntil: null, errors: 0, dueAt: new Date(Date.now() + Math.min(300_000, 500 * 2 ** Math.min(a.attempts, 10))) } });
+        const outcome = await refundThroughProvider(a.claim_id, a.action);
+        if (outcome !== "done") {
+          // Not a failure: the outcome is unknown (or still processing). Ask again by reference,
+          // less often each time; an hour of silence is an operator's to look at.
+          const raised = outcome === "ask_again" && (await raiseIfStuck(a, now, "refund outcome unknown"));
+          const wait = raised ? REFUND_RAISED_RETRY_MS : Math.min(300_000, 500 * 2 ** Math.min(a.attempts, 10));
+          await db().scheduledAction.update({ where: { id: a.id }, data: { action: REFUND_STATUS, state: "pending", lockedUntil: null, errors: 0, dueAt: new Date(now.getTime() + wait) } });
           continue;
         }
       }
@@ -125,9 +157,10 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
       if (a.kind === "claim_resolution") {
         const errors = a.errors + 1;
         log.warn({ action: a.id, kind: a.kind, claim: a.claim_id, errors, err: message }, "refund step failed; retrying (not counted as an attempt)");
+        const wait = (await raiseIfStuck(a, now, message)) ? REFUND_RAISED_RETRY_MS : refundRetryMs(errors);
         await db().scheduledAction.update({
           where: { id: a.id },
-          data: { state: "pending", lastError: message.slice(0, 500), lockedUntil: null, attempts: { decrement: 1 }, errors, dueAt: new Date(Date.now() + refundRetryMs(errors)) },
+          data: { state: "pending", lastError: message.slice(0, 500), lockedUntil: null, attempts: { decrement: 1 }, errors, dueAt: new Date(now.getTime() + wait) },
         });
         continue;
       }

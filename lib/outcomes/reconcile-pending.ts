@@ -1,12 +1,26 @@
 // Reconciliation: pending production payments are asked of their provider, so a lost notice is
 // caught. Every pending row carries its own `next_check_at` (lib/payments/check-schedule.ts:
-// fresh rows often, old vouchers once per period, the deadline right after it passes). A run
-// claims the due rows in batches, oldest due first, with FOR UPDATE SKIP LOCKED and a lease
-// (next_check_at pushed past the lease before any provider is called), asks the providers with
-// bounded concurrency, and gives every row still pending its next check. So any number of
-// instances share the work, no row is asked twice at once, a runner that dies leaves its rows to
-// the next one when the lease runs out, and no row can hold a slot: a row whose provider is not
-// configured here is simply rescheduled, behind the others.
+// fresh rows often, old vouchers once per period, the deadline right after it passes).
+//
+// A run claims due rows with FOR UPDATE SKIP LOCKED and a lease (next_check_at pushed past the
+// calls before any provider is called), in this order:
+//   1. first checks: due rows never asked yet (`checked_at` null, a partial index of their own);
+//   2. then the backlog, oldest due first.
+// Oldest due first alone put a fresh payment behind every overdue voucher whenever the job was
+// behind its schedule (fewer checks a second than come due), so its lost notice waited as long as
+// the job's lag, the whole backlog's turn (issue 38). A payment being paid right now is where a
+// lost notice costs most, and it gets one such turn: from its first check on it is backlog.
+//
+// Only rows this instance can ask are claimed: a row whose provider is not configured here is left
+// to an instance that has its configuration (on none, it shows in lp_reconcile_unservable for an
+// operator) instead of being claimed and put back, run after run, in batches it held for nothing.
+//
+// Rows are claimed a little ahead of the calls (a new claim once fewer wait than are in flight),
+// and each call takes the next claimed row, first checks before the backlog: a slow provider's
+// rows hold only the slots they are in, and a first check coming due during a long run waits for
+// about one call, never for a batch of slow ones. Every row still pending gets its next check (written in groups:
+// at each claim and at the end). So any number of instances share the work, no row is asked twice
+// at once, and a runner that dies leaves its rows to the next one when the lease runs out.
 //
 // Applying a status is idempotent, and a provider's paid completes even a payment we had already
 // failed or expired (decisions.md "Late payments", lib/outcomes/apply-provider-status.ts).
@@ -25,116 +39,166 @@ import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
 import { failPayment } from "@/lib/payments/transitions";
 import { nextCheckAt, reconcilePeriodMs } from "@/lib/payments/check-schedule";
 
-/** Longer than any provider call (8 s by default) and a batch's worth of them. */
+/** Longer than any provider call (8 s by default) and the few claimed ahead of it. */
 const LEASE_MS = 120_000;
 
-type Due = { id: string; provider: string; provider_ref: string | null; attempts: unknown; created_at: Date; expires_at: Date; due_at: Date };
+type Due = { id: string; provider: string; provider_ref: string | null; attempts: unknown; created_at: Date; expires_at: Date; due_at: Date; first: boolean };
 type AttemptRow = { provider?: string; outcome?: string };
+type Next = { at: Date; checkedAt: Date | null };
 
 export type ReconcileOptions = {
   now?: () => Date;
-  /** Rows claimed at once, over all claimers. */
+  /** Rows claimed at once (default: twice `concurrency`). */
   limit?: number;
   /** Provider calls in flight at once. */
   concurrency?: number;
-  /** A run stops claiming new batches after this long (the next run goes on). */
+  /** A run stops claiming after this long (the next run goes on); 0: its first claim only. */
   budgetMs?: number;
-  /** Stop after one batch. */
+  /** Claim once. */
   once?: boolean;
   periodMs?: number;
 };
 
-/** `more`: stopped by its budget with rows still due (the driver runs it again at once). */
-export type ReconcileResult = { checked: number; changed: number; batches: number; maxLagMs: number; more: boolean };
+/**
+ * The run's own figures: rows asked (`firstChecks` of them at their first check), statuses
+ * applied, claims made, and how late the latest-served rows were when claimed (due to claimed).
+ * `more`: stopped by its budget with rows still due (the driver runs it again at once).
+ */
+export type ReconcileResult = { checked: number; firstChecks: number; changed: number; batches: number; maxLagMs: number; maxFirstCheckLagMs: number; more: boolean };
 
-/** Claims up to `limit` due rows: their lease is their next_check_at, pushed past the calls. */
-async function claim(now: Date, limit: number): Promise<Due[]> {
+/** The providers this instance can ask about production payments. */
+export function servableProviders(): string[] {
+  return [...providerConfigs().keys()];
+}
+
+/**
+ * Claims up to `limit` due rows this instance can ask, first checks first: their lease is their
+ * next_check_at, pushed past the calls. (A row without a route is looked up at the configured
+ * providers, so any instance may take it.)
+ */
+async function claim(now: Date, limit: number, providers: string[]): Promise<Due[]> {
   return db().$queryRaw<Due[]>`
-    WITH due AS (
+    WITH fresh AS (
+      SELECT id, next_check_at AS due_at FROM transactions
+      WHERE next_check_at <= ${now} AND checked_at IS NULL AND status = 'pending' AND environment = 'production'
+        AND (provider_ref IS NULL OR provider = ANY(${providers}::text[]))
+      ORDER BY next_check_at LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED),
+    backlog AS (
       SELECT id, next_check_at AS due_at FROM transactions
       WHERE next_check_at <= ${now} AND status = 'pending' AND environment = 'production'
-      ORDER BY next_check_at LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
+        AND (provider_ref IS NULL OR provider = ANY(${providers}::text[]))
+        AND id NOT IN (SELECT id FROM fresh)
+      ORDER BY next_check_at LIMIT ${limit} - (SELECT count(*) FROM fresh)
+      FOR UPDATE SKIP LOCKED),
+    due AS (SELECT id, due_at FROM fresh UNION ALL SELECT id, due_at FROM backlog)
     UPDATE transactions t SET next_check_at = ${new Date(now.getTime() + LEASE_MS)}
     FROM due WHERE t.id = due.id
-    RETURNING t.id, t.provider, t.provider_ref, t.attempts, t.created_at, t.expires_at, due.due_at`;
+    RETURNING t.id, t.provider, t.provider_ref, t.attempts, t.created_at, t.expires_at, due.due_at, t.checked_at IS NULL AS first`;
 }
 
-/** The next check of every row still pending, in one statement. */
-async function reschedule(next: Map<string, Date>): Promise<void> {
+/** The next check of every row still pending (and when it was asked), in one statement. */
+async function reschedule(next: Map<string, Next>): Promise<void> {
   if (!next.size) return;
   const ids = [...next.keys()];
-  const at = ids.map((id) => next.get(id)!.toISOString());
+  const at = ids.map((id) => next.get(id)!.at.toISOString());
+  const checked = ids.map((id) => next.get(id)!.checkedAt?.toISOString() ?? null);
   await db().$executeRaw`
-    UPDATE transactions t SET next_check_at = n.at
-    FROM unnest(${ids}::text[], ${at}::timestamptz[]) AS n(id, at)
+    UPDATE transactions t SET next_check_at = n.at, checked_at = coalesce(n.checked, t.checked_at)
+    FROM unnest(${ids}::text[], ${at}::timestamptz[], ${checked}::timestamptz[]) AS n(id, at, checked)
     WHERE t.id = n.id AND t.status = 'pending'`;
-}
-
-/** Runs `work` over `items` with at most `n` at once. */
-async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (i < items.length) await work(items[i++]!);
-  }));
 }
 
 export async function reconcilePending(opts: ReconcileOptions = {}): Promise<ReconcileResult> {
   const now = opts.now ?? (() => new Date());
   const concurrency = Math.max(1, opts.concurrency ?? 16);
-  // Several claimers, each with a small batch: a slow answer or a completion waiting for its
-  // merchant's ledger holds back only its own batch, never the whole run.
-  const claimers = Math.max(1, Math.min(8, Math.floor(concurrency / 2)));
-  const limit = opts.limit ?? 200;
-  const batch = Math.max(1, Math.ceil(limit / claimers));
-  const perClaimer = Math.max(1, Math.floor(concurrency / claimers));
+  const limit = Math.max(1, opts.limit ?? 2 * concurrency);
   const periodMs = opts.periodMs ?? reconcilePeriodMs();
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
+  const providers = servableProviders();
   // Older than a whole cascade could take (every provider's timeout), so a request still
   // routing its row is left alone.
   const cascadeMs = [...providerConfigs().values()].reduce((sum, c) => sum + c.timeoutMs, 0) + 5_000;
-  const out: ReconcileResult = { checked: 0, changed: 0, batches: 0, maxLagMs: 0, more: false };
-  let stop = false;
-  const claimer = async () => {
-    while (!stop) {
-      const claimedAt = now();
-      const rows = await claim(claimedAt, batch);
-      if (!rows.length) return;
-      out.batches++;
-      for (const r of rows) out.maxLagMs = Math.max(out.maxLagMs, claimedAt.getTime() - new Date(r.due_at).getTime());
-      const next = new Map<string, Date>();
-      await pool(rows, perClaimer, async (r) => {
-        const row = { createdAt: new Date(r.created_at), expiresAt: new Date(r.expires_at) };
-        try {
-          let changed: boolean;
-          if (r.provider_ref) changed = await checkRouted(r);
-          else if (claimedAt.getTime() - row.createdAt.getTime() < cascadeMs) {
-            next.set(r.id, new Date(row.createdAt.getTime() + cascadeMs));
-            return;
-          } else changed = await checkUnrouted(r);
-          out.checked++;
-          if (changed) out.changed++;
-        } catch (err) {
-          log.warn({ transactionId: r.id, err: err instanceof Error ? err.message : String(err) }, "reconciliation could not check a payment; asked again later");
+  const out: ReconcileResult = { checked: 0, firstChecks: 0, changed: 0, batches: 0, maxLagMs: 0, maxFirstCheckLagMs: 0, more: false };
+  const queue: Due[] = [];
+  const next = new Map<string, Next>();
+  let claiming: Promise<void> | null = null;
+  let claimMore = true;
+  let failure: unknown = null;
+
+  const flush = async () => {
+    if (!next.size) return;
+    const done = new Map(next);
+    next.clear();
+    await reschedule(done);
+  };
+  const refill = () =>
+    (claiming ??= (async () => {
+      try {
+        await flush();
+        const claimedAt = now();
+        const rows = await claim(claimedAt, limit, providers);
+        if (rows.length) out.batches++;
+        for (const r of rows) {
+          const lag = claimedAt.getTime() - new Date(r.due_at).getTime();
+          out.maxLagMs = Math.max(out.maxLagMs, lag);
+          if (r.first) out.maxFirstCheckLagMs = Math.max(out.maxFirstCheckLagMs, lag);
         }
-        // Still pending (unknown, pending, not configured here, or an error): its next check.
-        next.set(r.id, nextCheckAt(row, now(), periodMs));
-      });
-      await reschedule(next);
-      if (opts.once || rows.length < batch) return;
-      if (Date.now() > deadline) {
-        out.more = true;
-        stop = true;
+        // First checks go ahead of the backlog already claimed (after earlier first checks).
+        const firstEnd = queue.findIndex((r) => !r.first);
+        queue.splice(firstEnd < 0 ? queue.length : firstEnd, 0, ...rows.filter((r) => r.first));
+        queue.push(...rows.filter((r) => !r.first));
+        if (opts.once || rows.length < limit) claimMore = false;
+        else if (Date.now() > deadline) {
+          claimMore = false;
+          out.more = true;
+        }
+      } catch (err) {
+        failure ??= err;
+        claimMore = false;
       }
+    })().finally(() => (claiming = null)));
+
+  const check = async (r: Due) => {
+    const row = { createdAt: new Date(r.created_at), expiresAt: new Date(r.expires_at) };
+    const askedAt = now();
+    try {
+      let changed: boolean;
+      if (r.provider_ref) changed = await checkRouted(r);
+      else if (askedAt.getTime() - row.createdAt.getTime() < cascadeMs) {
+        next.set(r.id, { at: new Date(row.createdAt.getTime() + cascadeMs), checkedAt: null });
+        return;
+      } else changed = await checkUnrouted(r);
+      out.checked++;
+      if (r.first) out.firstChecks++;
+      if (changed) out.changed++;
+    } catch (err) {
+      log.warn({ transactionId: r.id, err: err instanceof Error ? err.message : String(err) }, "reconciliation could not check a payment; asked again later");
+    }
+    // Still pending (unknown, pending, or an error): its next check.
+    next.set(r.id, { at: nextCheckAt(row, now(), periodMs), checkedAt: askedAt });
+  };
+
+  const worker = async () => {
+    for (;;) {
+      // Claim ahead while the calls in flight still have rows to go on with.
+      if (claimMore && queue.length <= concurrency) {
+        const claimed = refill();
+        if (!queue.length) await claimed;
+      }
+      const r = queue.shift();
+      if (r) await check(r);
+      else if (claiming) await claiming;
+      else if (!claimMore) return;
     }
   };
-  await Promise.all(Array.from({ length: opts.once ? 1 : claimers }, claimer));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  await flush();
+  if (failure) throw failure;
   return out;
 }
 
 async function checkRouted(t: Due): Promise<boolean> {
-  // Another instance with this provider's configuration asks it; here it waits its next turn.
-  if (!isProviderConfigured(t.provider)) return false;
   const status = await connectorFor(t.provider).getStatus(t.provider_ref!);
   if (!status || status === "pending") return false;
   return applyProviderStatus(t.id, status);

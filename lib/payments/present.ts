@@ -7,7 +7,7 @@ import type { Transaction } from "@/lib/generated/prisma/client";
 import type { Attempt } from "@/lib/payments/cascade";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "lateCompletion" | "declineCode" | "routingVersion"> & {
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "checkedAt" | "lateCompletion" | "declineCode" | "routingVersion"> & {
   lateCompletion?: boolean;
   declineCode?: string | null;
   routingVersion?: number | null;
