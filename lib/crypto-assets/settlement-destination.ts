@@ -2,12 +2,11 @@
 // address checked for its network before it is stored.
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
-import type { Environment } from "@/lib/generated/prisma/enums";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
 import { isSupportedPair, SUPPORTED_PAIR_NAMES, type CryptoAsset, type CryptoNetwork } from "@/lib/crypto-assets/networks";
 import { merchantScope } from "@/lib/platform/scope";
+import type { Owner } from "@/lib/platform/scope";
 
-type Scope = { merchant: { id: string }; environment: Environment };
 export type Destination = { asset: CryptoAsset; network: CryptoNetwork; address: string };
 
 const present = (d: { asset: string; network: string; address: string; updatedAt: Date }) => ({
@@ -18,12 +17,12 @@ const present = (d: { asset: string; network: string; address: string; updatedAt
 });
 
 /** The stored destination of the scope, or null. */
-export async function findDestination(scope: Scope): Promise<Destination | null> {
+export async function findDestination(scope: Owner): Promise<Destination | null> {
   const d = await db().settlementDestination.findUnique({ where: { merchantId_environment: merchantScope(scope) } });
   return d ? { asset: d.asset as CryptoAsset, network: d.network as CryptoNetwork, address: d.address } : null;
 }
 
-export async function getSettlementDestination(scope: Scope) {
+export async function getSettlementDestination(scope: Owner) {
   const d = await db().settlementDestination.findUnique({ where: { merchantId_environment: merchantScope(scope) } });
   return { destination: d ? present(d) : null };
 }
@@ -41,7 +40,7 @@ export function checkDestination(input: { asset: CryptoAsset; network: CryptoNet
   return { asset: input.asset, network: input.network, address };
 }
 
-export async function setSettlementDestination(scope: Scope, input: { asset: CryptoAsset; network: CryptoNetwork; address: string }) {
+export async function setSettlementDestination(scope: Owner, input: { asset: CryptoAsset; network: CryptoNetwork; address: string }) {
   const d = checkDestination(input);
   const key = merchantScope(scope);
   const row = await db().settlementDestination.upsert({ where: { merchantId_environment: key }, create: { ...key, ...d }, update: d });

@@ -4,17 +4,16 @@ import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { listEnvelope, pageRows, readPage } from "@/lib/platform/paging/pagination";
 import { EVENT_RETENTION_DAYS } from "@/lib/events/schema";
-import type { Environment } from "@/lib/generated/prisma/enums";
 import type { EventType } from "@/lib/platform/outbox/emit";
 import { ownedOrMerchantScope } from "@/lib/platform/scope";
+import type { Owner } from "@/lib/platform/scope";
 
-type Scope = { merchant: { id: string }; shop?: { id: string } | null; environment: Environment };
 
 type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; type?: EventType; createdFrom?: string; createdTo?: string; objectId?: string };
 
 const keptSince = () => new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000);
 
-export async function listEvents(auth: Scope, query: Query) {
+export async function listEvents(auth: Owner, query: Query) {
   const scope = { ...ownedOrMerchantScope(auth), createdAt: { gte: keptSince() } };
   const from = query.createdFrom ? new Date(query.createdFrom) : null;
   const to = query.createdTo ? new Date(query.createdTo) : null;
@@ -35,7 +34,7 @@ export async function listEvents(auth: Scope, query: Query) {
   return listEnvelope(rows.map((r) => r.payload as Record<string, unknown>), meta);
 }
 
-export async function getEvent(auth: Scope, id: string) {
+export async function getEvent(auth: Owner, id: string) {
   const e = await db().event.findFirst({ where: { id, ...ownedOrMerchantScope(auth), createdAt: { gte: keptSince() } }, select: { payload: true } });
   if (!e) throw new AppError("event_not_found", `No event ${id} in the last ${EVENT_RETENTION_DAYS} days.`, { param: "id" });
   return e.payload as Record<string, unknown>;

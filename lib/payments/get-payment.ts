@@ -4,9 +4,10 @@ import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
 import { presentTransaction } from "@/lib/payments/present";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import { ownedScope } from "@/lib/platform/scope";
 
 export async function getPayment(auth: AuthContext, id: string) {
-  const row = await db().transaction.findFirst({ where: { id, merchantId: auth.merchant.id, environment: auth.environment, ...(auth.shop ? { shopId: auth.shop.id } : {}) } });
+  const row = await db().transaction.findFirst({ where: { id, ...ownedScope(auth) } });
   if (!row) throw new AppError("transaction_not_found", `No transaction ${id}.`, { param: "id" });
   return presentTransaction(row);
 }

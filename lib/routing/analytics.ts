@@ -7,12 +7,12 @@ import { railById } from "@/lib/rails/rails";
 import { toMajor } from "@/lib/money/amount";
 import { circuitStates } from "@/lib/routing/stats";
 import type { Environment } from "@/lib/generated/prisma/enums";
+import type { Owner } from "@/lib/platform/scope";
 
-type Scope = { merchant: { id: string }; environment: Environment };
 export const ANALYTICS_RANGES = { "24h": 24 * 3600_000, "7d": 7 * 24 * 3600_000, "30d": 30 * 24 * 3600_000 } as const;
 export type AnalyticsRange = keyof typeof ANALYTICS_RANGES;
 
-export async function routingAnalytics(scope: Scope, range: AnalyticsRange = "24h", now = new Date()) {
+export async function routingAnalytics(scope: Owner, range: AnalyticsRange = "24h", now = new Date()) {
   const since = new Date(now.getTime() - ANALYTICS_RANGES[range]);
   const bucket = range === "24h" ? "hour" : "day";
   const [rows, series, rescued, circuits] = await Promise.all([

@@ -13,12 +13,12 @@ import { requireWholeMerchant } from "@/lib/settlements/whole-merchant";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { Settlement } from "@/lib/generated/prisma/client";
 import { merchantScope } from "@/lib/platform/scope";
+import type { Owner } from "@/lib/platform/scope";
 
-type Scope = { merchant: { id: string }; environment: Environment };
 /** A credential acting on a batch: its shop, if it is bound to one. */
-type ActingScope = Scope & { shop: { id: string } | null };
+type ActingScope = Owner & { shop: { id: string } | null };
 
-export async function findOwnedSettlement(scope: Scope, id: string): Promise<Settlement> {
+export async function findOwnedSettlement(scope: Owner, id: string): Promise<Settlement> {
   const s = await db().settlement.findFirst({ where: { id, ...merchantScope(scope) } });
   if (!s) throw new AppError("settlement_not_found", `No settlement ${id}.`, { param: "id" });
   return s;

@@ -40,8 +40,8 @@ import type { CryptoAsset, CryptoNetwork } from "@/lib/crypto-assets/networks";
 import type { Environment, TopupStatus } from "@/lib/generated/prisma/enums";
 import type { Topup } from "@/lib/generated/prisma/client";
 import { merchantScope } from "@/lib/platform/scope";
+import type { Owner } from "@/lib/platform/scope";
 
-type Scope = { merchant: { id: string }; environment: Environment };
 const VALID_MS = 24 * 3_600_000;
 
 /** Past its 24 h and never funded: expired (on every read; nothing else depends on it). */
@@ -77,7 +77,7 @@ export const ADDRESS_QUARANTINE_MS = 72 * 3_600_000;
 /** After the previous holder's top-up expired, how long every transfer to its recycled address is held. */
 export const RECYCLED_HOLD_MS = 30 * 24 * 3_600_000;
 
-export async function createTopup(auth: Scope, body: { asset: CryptoAsset; network: CryptoNetwork }) {
+export async function createTopup(auth: Owner, body: { asset: CryptoAsset; network: CryptoNetwork }) {
   const id = newId("topup");
   const now = new Date();
   const merchantId = auth.merchant.id;
@@ -118,17 +118,17 @@ export async function createTopup(auth: Scope, body: { asset: CryptoAsset; netwo
   return { topup: presentTopup(row) };
 }
 
-export async function findOwnedTopup(scope: Scope, id: string): Promise<Topup> {
+export async function findOwnedTopup(scope: Owner, id: string): Promise<Topup> {
   const t = await db().topup.findFirst({ where: { id, ...merchantScope(scope) } });
   if (!t) throw new AppError("topup_not_found", `No top-up ${id}.`, { param: "id" });
   return t;
 }
 
-export async function getTopup(scope: Scope, id: string) {
+export async function getTopup(scope: Owner, id: string) {
   return { topup: presentTopup(await findOwnedTopup(scope, id)) };
 }
 
-export async function listTopups(scope: Scope, q: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: TopupStatus }) {
+export async function listTopups(scope: Owner, q: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: TopupStatus }) {
   const base = merchantScope(scope);
   const now = new Date();
   // `expired` is shown, not stored: filter by what a reader sees.
@@ -298,7 +298,7 @@ async function holdUnclaimed(network: CryptoNetwork, transfer: Transfer, reason:
 }
 
 /** Sandbox: a confirmed transfer of `amount` USD (the top-up's asset) to the top-up's address. */
-export async function simulateTopup(scope: Scope, id: string, amount: unknown) {
+export async function simulateTopup(scope: Owner, id: string, amount: unknown) {
   const t = await findOwnedTopup(scope, id);
   const usd = parseAmount(amount, "USD");
   if (usd <= 0n) throw new AppError("amount_invalid", "amount must be greater than zero.", { param: "amount" });

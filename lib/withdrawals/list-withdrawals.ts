@@ -5,18 +5,18 @@ import { listEnvelope, readPage } from "@/lib/platform/paging/pagination";
 import { pageModel } from "@/lib/platform/paging/page-model";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
 import { findOwnedWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
-import type { Environment, WithdrawalStatus } from "@/lib/generated/prisma/enums";
+import type { WithdrawalStatus } from "@/lib/generated/prisma/enums";
 import { merchantScope } from "@/lib/platform/scope";
+import type { Owner } from "@/lib/platform/scope";
 
-type Scope = { merchant: { id: string }; environment: Environment };
 
-export async function listWithdrawals(scope: Scope, q: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: WithdrawalStatus }) {
+export async function listWithdrawals(scope: Owner, q: { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: WithdrawalStatus }) {
   const base = merchantScope(scope);
   const where = { ...base, ...(q.status ? { status: q.status } : {}) };
   const { rows, meta } = await pageModel<Withdrawal>(readPage(q), { model: db().withdrawal, name: "withdrawal", where, scope: base });
   return listEnvelope(rows.map(presentWithdrawal), meta);
 }
 
-export async function getWithdrawal(scope: Scope, id: string) {
+export async function getWithdrawal(scope: Owner, id: string) {
   return { withdrawal: presentWithdrawal(await findOwnedWithdrawal(scope, id)) };
 }

@@ -8,13 +8,12 @@ import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { withdrawalCompleted, withdrawalFailed } from "@/lib/ledger/recipes";
 import { lockRow, transition } from "@/lib/ledger/transition";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
-import type { Environment } from "@/lib/generated/prisma/enums";
 import type { Withdrawal } from "@/lib/generated/prisma/client";
 import { merchantScope } from "@/lib/platform/scope";
+import type { Owner } from "@/lib/platform/scope";
 
-type Scope = { merchant: { id: string }; environment: Environment };
 
-export async function findOwnedWithdrawal(scope: Scope, id: string): Promise<Withdrawal> {
+export async function findOwnedWithdrawal(scope: Owner, id: string): Promise<Withdrawal> {
   const w = await db().withdrawal.findFirst({ where: { id, ...merchantScope(scope) } });
   if (!w) throw new AppError("withdrawal_not_found", `No withdrawal ${id}.`, { param: "id" });
   return w;
@@ -60,7 +59,7 @@ export async function failWithdrawal(id: string, reason: string, opts: EndOption
 }
 
 /** Sandbox: the custody outcome on demand (a synthetic, well-formed txHash for the network). */
-export async function simulateWithdrawal(scope: Scope, id: string, action: "completed" | "failed") {
+export async function simulateWithdrawal(scope: Owner, id: string, action: "completed" | "failed") {
   const w = await findOwnedWithdrawal(scope, id);
   bindOnNextTransition({ resource: "withdrawal", id: w.id });
   if (action === "failed") return { withdrawal: presentWithdrawal(await failWithdrawal(w.id, "simulated_failure", { refuseEnded: true })) };

@@ -8,6 +8,7 @@ import { countPayments } from "@/lib/payments/rollups";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { listPaymentsQuery } from "@/lib/payments/schema";
 import type { Filter } from "@/lib/payments/list/filter";
+import { merchantScope } from "@/lib/platform/scope";
 
 function countTransactions(f: Filter): Promise<number> {
   return countOfList(`payments:scan:${JSON.stringify(f)}`, async () => {
@@ -20,6 +21,6 @@ function countTransactions(f: Filter): Promise<number> {
 export function totalOf(auth: AuthContext, query: z.infer<typeof listPaymentsQuery>, f: Filter): Promise<number> {
   const onlyScope = !query.paymentMethodId && !query.country && !query.merchantOrderId && !query.method && !f.search;
   if (!onlyScope) return countTransactions(f);
-  const scope = { merchantId: auth.merchant.id, environment: auth.environment, shopId: auth.shop?.id, status: query.status };
+  const scope = { ...merchantScope(auth), shopId: auth.shop?.id, status: query.status };
   return countOfList(`payments:rollups:${scope.merchantId}:${scope.environment}:${scope.shopId ?? ""}:${scope.status ?? ""}`, () => countPayments(scope));
 }

@@ -21,6 +21,7 @@ import { addressKey } from "@/lib/platform/auth/address-key";
 import { observeRequest } from "@/lib/platform/metrics/registry";
 import { jsonOf } from "@/lib/platform/contract/json-text";
 import type { BodyOf, EndpointDef, HttpMethod, ParamsOf, QueryOf, ResponseOf } from "@/lib/platform/contract/endpoint";
+import { merchantScope } from "@/lib/platform/scope";
 
 export type HandlerInput<E extends EndpointDef> = {
   body: BodyOf<E>;
@@ -170,7 +171,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
       const execute = async () => answer((await handler(input)) as ResponseOf<E> | Reply<ResponseOf<E>>);
       const idemKey = req.headers.get("idempotency-key");
       if (endpoint.idempotent && idemKey !== null && auth) {
-        const scope = { merchantId: auth.merchant.id, environment: auth.environment, key: validateIdempotencyKey(idemKey), method: endpoint.method, path: canonicalIdempotencyPath(url.pathname), shopId: auth.shop?.id ?? null };
+        const scope = { ...merchantScope(auth), key: validateIdempotencyKey(idemKey), method: endpoint.method, path: canonicalIdempotencyPath(url.pathname), shopId: auth.shop?.id ?? null };
         const replay = options.replay;
         const result = await withIdempotency(
           scope,
@@ -207,7 +208,7 @@ export function route<E extends EndpointDef>(endpoint: E, handler: (input: Handl
     const elapsedMs = performance.now() - started;
     log.info({ requestId, merchant: auth?.merchant.id, env: auth?.environment, route: `${endpoint.method} ${endpoint.path}`, status, durationMs: Math.round(elapsedMs * 10) / 10 }, "request");
     observeRequest(endpoint.path, endpoint.method, status, elapsedMs / 1000);
-    if (auth) recordRequest({ merchantId: auth.merchant.id, environment: auth.environment, method: req.method, path: url.pathname, status, requestId, keyId: auth.keyId, durationMs: performance.now() - started, answer: answerBody });
+    if (auth) recordRequest({ ...merchantScope(auth), method: req.method, path: url.pathname, status, requestId, keyId: auth.keyId, durationMs: performance.now() - started, answer: answerBody });
     return out instanceof Response ? out : answerFor(req, out);
   };
   return plainIo(handle);
