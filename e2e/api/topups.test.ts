@@ -18,7 +18,8 @@ import { getAddress } from "viem";
 import { API_URL, api, assertEnvelope, newMerchant, postCustodyNotice, tsx, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { isValidAddress } from "@/lib/crypto-assets/addresses";
-import { ADDRESS_QUARANTINE_MS, RECYCLED_HOLD_MS, loadTopupAddresses } from "@/lib/topups/topups";
+import { ADDRESS_QUARANTINE_MS, loadTopupAddresses } from "@/lib/topups/topups";
+import { RECYCLED_HOLD_MS } from "@/lib/topups/schema";
 
 after(() => db().$disconnect());
 

@@ -13,7 +13,7 @@ import { log } from "@/lib/platform/log";
 import { parsedNotice } from "@/lib/providers/notice-pipeline";
 import { checkCustodySignature } from "@/lib/custody/notice-signature";
 import { custodyNoticeBody } from "@/lib/custody/schema";
-import { applyCustodyNotice } from "@/lib/topups/topups";
+import { applyCustodyNotice } from "@/lib/topups/transfers";
 import { applyWithdrawalNotice } from "@/lib/withdrawals/apply-withdrawal-notice";
 
 export const CUSTODY_NOTICE_PATH = "/api/v1/custody/notifications";

@@ -85,3 +85,6 @@ export const simulateTopupEndpoint = defineEndpoint({
   response: one,
   errors: ["topup_not_found", "amount_invalid"],
 });
+
+/** After the previous holder's top-up expired, how long every transfer to its recycled address is held. */
+export const RECYCLED_HOLD_MS = 30 * 24 * 3_600_000;
