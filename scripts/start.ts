@@ -119,7 +119,15 @@ async function main() {
   // Real deployments set PROVIDER_<CODE>_URL/_SECRET themselves (or PSP_SIMULATORS=off).
   let pspEnv: Record<string, string> = {};
   if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !Object.keys(process.env).some((k) => /^PROVIDER_\w+_URL$/.test(k))) {
-    const sims = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["dev-pagosur-secret", "dev-andespay-secret", "dev-rapidpay-secret"]);
+    // A free port is free only until someone binds it: the server's PORT is bound after the
+    // simulators, so a simulator must never be handed it (a clean clone's test met that: EADDRINUSE).
+    const simPort = async (): Promise<number> => {
+      for (;;) {
+        const p = await freePort();
+        if (p !== config.PORT) return p;
+      }
+    };
+    const sims = SIMULATED_PROVIDERS([await simPort(), await simPort(), await simPort()], ["dev-pagosur-secret", "dev-andespay-secret", "dev-rapidpay-secret"]);
     for (const p of sims) await startSimulatedProvider(p);
     pspEnv = providerEnv(sims);
     say(`simulated providers: ${sims.map((p) => `${p.code} :${p.port}`).join(", ")}`);
