@@ -14,6 +14,12 @@ export async function onServerStart() {
     }
     throw err;
   }
+  // Each upstream provider's keys, notice secret, host, timeout: malformed means not started.
+  const providerErrors = (await import("@/lib/providers/registry")).providerConfigErrors();
+  if (providerErrors.length) {
+    console.error(`Invalid provider configuration:\n  ${providerErrors.join("\n  ")}`);
+    process.exit(1);
+  }
   (await import("@/lib/platform/startup-warnings")).logStartupWarnings();
   if (config().JOBS_DRIVER === "local" && config().DATABASE_URL) {
     const { startTicker } = await import("@/lib/jobs/ticker");

@@ -6,7 +6,7 @@ import { onInvalidated } from "@/lib/platform/cache/invalidation";
 import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
-import { isProviderConfigured } from "@/lib/providers/registry";
+import { providerServesRail } from "@/lib/providers/registry";
 import { PRODUCTION_RAILS, SANDBOX_RAILS, railLimits, toIso3, type Rail } from "@/lib/rails/rails";
 import type { listPaymentMethodsQuery, paymentMethodEntry } from "@/lib/catalog/schema";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
@@ -25,7 +25,7 @@ export function railIconUrl(rail: Rail): string {
 /** Which providers of the rail can take a charge now, in cascade order. */
 export function routableProviders(rail: Rail, environment: Environment): string[] {
   if (environment === "sandbox") return ["sandbox"];
-  return rail.providers.filter(isProviderConfigured);
+  return rail.providers.filter((p) => providerServesRail(p, rail.paymentMethodId));
 }
 
 import { railExpiry } from "@/lib/catalog/expiry";

@@ -24,8 +24,8 @@ export type PayoutMethod = {
 };
 
 export const PRODUCTION_PAYOUT_METHODS: PayoutMethod[] = [
-  { id: "po_mx_spei", name: "SPEI", rail: "spei", country: "MEX", currency: "MXN", minUsd: "1.00", maxUsd: "50000.00", providers: ["pagosur", "andespay"], icon: "spei" },
-  { id: "po_br_pix", name: "PIX", rail: "pix", country: "BRA", currency: "BRL", minUsd: "1.00", maxUsd: "20000.00", providers: ["pagosur", "rapidpay"], icon: "pix" },
+  { id: "po_mx_spei", name: "SPEI", rail: "spei", country: "MEX", currency: "MXN", minUsd: "1.00", maxUsd: "50000.00", providers: ["ebanx", "pagosur", "andespay"], icon: "spei" },
+  { id: "po_br_pix", name: "PIX", rail: "pix", country: "BRA", currency: "BRL", minUsd: "1.00", maxUsd: "20000.00", providers: ["ebanx", "pagosur", "rapidpay"], icon: "pix" },
   { id: "po_co_bank", name: "Transferencia bancaria (Colombia)", rail: "bank_transfer", country: "COL", currency: "COP", minUsd: "5.00", maxUsd: "10000.00", providers: ["andespay"], icon: "bank" },
   { id: "po_pe_bank", name: "Transferencia bancaria (Peru)", rail: "bank_transfer", country: "PER", currency: "PEN", minUsd: "5.00", maxUsd: "10000.00", providers: ["andespay"], icon: "bank" },
 ];

@@ -1,14 +1,15 @@
-// Connector instances by provider code: the sandbox's own, or the HTTP connector of a
-// configured provider.
+// Connector instances by provider code: the sandbox's own, a real provider's own connector, or
+// the common protocol's HTTP connector of a configured simulated provider.
 import { AppError } from "@/lib/platform/errors";
 import { providerConfigs } from "@/lib/providers/registry";
 import { HttpPspConnector } from "@/lib/providers/http-psp/connector";
+import { REAL_CONNECTORS } from "@/lib/providers/real-connectors";
 import { SandboxConnector } from "@/lib/providers/sandbox/connector";
 import { singleton } from "@/lib/platform/singleton";
 import type { Connector } from "@/lib/providers/types";
 import { metrics } from "@/lib/platform/metrics/registry";
 
-const CALLS = ["createCharge", "getStatus", "chargeByReference", "refund", "refundStatus", "provisionClabe", "clabeByReference", "payout", "payoutStatus"] as const;
+const CALLS = ["createCharge", "getStatus", "chargeByReference", "refund", "refundStatus", "provisionClabe", "clabeByReference", "payout", "payoutStatus", "checkCredentials", "readCharge"] as const;
 
 /**
  * The connector with every provider call counted and timed (lp_provider_calls_total, by the
@@ -46,7 +47,9 @@ export function connectorFor(code: string): Connector {
     else {
       const cfg = providerConfigs().get(code);
       if (!cfg) throw new AppError("service_unavailable", `Provider ${code} is not configured.`);
-      c = new HttpPspConnector(cfg);
+      const real = cfg.kind === "real" ? REAL_CONNECTORS[cfg.code as keyof typeof REAL_CONNECTORS] : undefined;
+      if (cfg.kind === "real" && !real) throw new AppError("service_unavailable", `Provider ${code} has no connector in this build.`);
+      c = real ? real(cfg) : new HttpPspConnector(cfg);
     }
     c = instrumented(c);
     cache.set(code, c);

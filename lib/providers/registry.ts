@@ -1,26 +1,107 @@
-// Upstream providers (PSPs). A provider is configured when its base URL and secret are set in
-// the environment (PROVIDER_<CODE>_URL, PROVIDER_<CODE>_SECRET: the secret our calls carry);
-// only configured providers route traffic, so `routable` in the catalog tells the truth about
-// "now". Its notices are verified with a different secret, PROVIDER_<CODE>_NOTICE_SECRET: one
-// leaked direction never forges the other. Without it, every notice from that provider is
-// refused (the status jobs still learn outcomes by asking).
+// Upstream providers (PSPs), configured in the environment; only configured providers route
+// traffic, so `routable` in the catalog tells the truth about "now".
+//
+// Two kinds:
+// - the common protocol's providers (pagosur, andespay, rapidpay: our simulators in development
+//   and tests): PROVIDER_<CODE>_URL and PROVIDER_<CODE>_SECRET (what our calls carry) both set;
+//   their notices are verified with PROVIDER_<CODE>_NOTICE_SECRET, a different secret, so one
+//   leaked direction never forges the other (without it, every notice is refused and the status
+//   jobs learn outcomes by asking);
+// - real providers (stripe, mercadopago, ebanx), each speaking its own API: configured by its
+//   secret alone (PROVIDER_<CODE>_SECRET: Stripe's secret key, Mercado Pago's access token,
+//   EBANX's integration key), its notice secret where its scheme signs (Stripe's whsec_,
+//   Mercado Pago's webhook signature key, EBANX's notification URL token), and an optional
+//   PROVIDER_<CODE>_URL replacing the provider's own API host (tests point it at a simulator).
+// Any provider's PROVIDER_<CODE>_RAILS (catalog ids, comma-separated) narrows the rails it serves
+// to a subset of those the catalog lists it for; PROVIDER_<CODE>_TIMEOUT_MS bounds each call.
+// A malformed value stops the start (`providerConfigErrors`), never a payment.
 import { singleton } from "@/lib/platform/singleton";
 
-export const PROVIDER_CODES = ["pagosur", "andespay", "rapidpay"] as const;
+export const SIMULATED_PROVIDER_CODES = ["pagosur", "andespay", "rapidpay"] as const;
+export const REAL_PROVIDER_CODES = ["stripe", "mercadopago", "ebanx"] as const;
+export const PROVIDER_CODES = [...SIMULATED_PROVIDER_CODES, ...REAL_PROVIDER_CODES] as const;
 export type ProviderCode = (typeof PROVIDER_CODES)[number];
+export type RealProviderCode = (typeof REAL_PROVIDER_CODES)[number];
 
-export type ProviderConfig = { code: ProviderCode; baseUrl: string; secret: string; noticeSecret: string | null; timeoutMs: number };
+/** What an operator needs to know of each real provider: its name, its API host, the shape of its secrets. */
+export const REAL_PROVIDERS: Record<RealProviderCode, { name: string; defaultUrl: string; secret: RegExp; secretHint: string; noticeSecret: RegExp | null; noticeSecretHint: string }> = {
+  // https://docs.stripe.com/keys (sk_test_/sk_live_, restricted rk_), https://docs.stripe.com/webhooks#verify-events (whsec_)
+  stripe: { name: "Stripe", defaultUrl: "https://api.stripe.com", secret: /^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, secretHint: "a secret key, sk_test_… or sk_live_… (or a restricted rk_…)", noticeSecret: /^whsec_[A-Za-z0-9+/=]{8,}$/, noticeSecretHint: "the webhook endpoint's signing secret, whsec_…" },
+  // https://www.mercadopago.com.br/developers/en/docs/your-integrations/credentials (APP_USR-… / TEST-…)
+  mercadopago: { name: "Mercado Pago", defaultUrl: "https://api.mercadopago.com", secret: /^(APP_USR|TEST)-[A-Za-z0-9-]{8,}$/, secretHint: "an access token, APP_USR-… (or TEST-…)", noticeSecret: /^\S{16,}$/, noticeSecretHint: "the webhook's secret signature (Your integrations > Webhooks)" },
+  // https://docs.ebanx.com (the integration key of the merchant area); EBANX signs no notice: the
+  // token is ours, carried in the notification URL registered with EBANX.
+  ebanx: { name: "EBANX", defaultUrl: "https://api.ebanxpay.com", secret: /^\S{16,}$/, secretHint: "the integration key", noticeSecret: /^[A-Za-z0-9_-]{24,}$/, noticeSecretHint: "a random token of 24+ characters, also written into the notification URL you register" },
+};
+
+export type ProviderConfig = {
+  code: ProviderCode;
+  kind: "simulated" | "real";
+  baseUrl: string;
+  secret: string;
+  noticeSecret: string | null;
+  timeoutMs: number;
+  /** The catalog ids this provider is limited to (PROVIDER_<CODE>_RAILS); null: every rail the catalog lists it for. */
+  rails: ReadonlySet<string> | null;
+};
+
+const isReal = (code: string): code is RealProviderCode => (REAL_PROVIDER_CODES as readonly string[]).includes(code);
+
+function readConfig(code: ProviderCode, env: NodeJS.ProcessEnv): ProviderConfig | null {
+  const upper = code.toUpperCase();
+  const real = isReal(code);
+  const baseUrl = env[`PROVIDER_${upper}_URL`] || (real ? REAL_PROVIDERS[code].defaultUrl : "");
+  const secret = env[`PROVIDER_${upper}_SECRET`];
+  if (!baseUrl || !secret) return null;
+  const noticeSecret = env[`PROVIDER_${upper}_NOTICE_SECRET`] || null;
+  const rails = env[`PROVIDER_${upper}_RAILS`]?.trim();
+  return {
+    code,
+    kind: real ? "real" : "simulated",
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    secret,
+    // The same value both ways would let whoever can read our calls sign notices.
+    noticeSecret: noticeSecret === secret ? null : noticeSecret,
+    timeoutMs: Number(env[`PROVIDER_${upper}_TIMEOUT_MS`] ?? 8000),
+    rails: rails ? new Set(rails.split(",").map((r) => r.trim()).filter(Boolean)) : null,
+  };
+}
+
+/** What is wrong with the providers' configuration, one line each (empty: nothing). Checked at start. */
+export function providerConfigErrors(env: NodeJS.ProcessEnv = process.env, production = env.APP_ENV === "production"): string[] {
+  const errors: string[] = [];
+  for (const code of PROVIDER_CODES) {
+    const upper = code.toUpperCase();
+    const url = env[`PROVIDER_${upper}_URL`];
+    if (url) {
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(url);
+      } catch {}
+      if (!parsed || !/^https?:$/.test(parsed.protocol)) errors.push(`PROVIDER_${upper}_URL is not an http(s) URL`);
+      else if (production && isReal(code) && parsed.protocol !== "https:") errors.push(`PROVIDER_${upper}_URL must be https in production`);
+    }
+    const timeout = env[`PROVIDER_${upper}_TIMEOUT_MS`];
+    if (timeout !== undefined && !(Number.isInteger(Number(timeout)) && Number(timeout) >= 100 && Number(timeout) <= 120_000)) errors.push(`PROVIDER_${upper}_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000`);
+    if (!isReal(code)) continue;
+    const spec = REAL_PROVIDERS[code];
+    const secret = env[`PROVIDER_${upper}_SECRET`];
+    const noticeSecret = env[`PROVIDER_${upper}_NOTICE_SECRET`];
+    // The values themselves are never printed: they are secrets.
+    if (secret && !spec.secret.test(secret)) errors.push(`PROVIDER_${upper}_SECRET does not look like ${spec.secretHint}`);
+    if (noticeSecret && spec.noticeSecret && !spec.noticeSecret.test(noticeSecret)) errors.push(`PROVIDER_${upper}_NOTICE_SECRET does not look like ${spec.noticeSecretHint}`);
+    if (secret && !noticeSecret && production) errors.push(`PROVIDER_${upper}_NOTICE_SECRET is required in production (${spec.noticeSecretHint}): without it every ${spec.name} notice is refused`);
+    if (!secret && (noticeSecret || url)) errors.push(`PROVIDER_${upper}_SECRET is missing: ${spec.name} is half configured`);
+  }
+  return errors;
+}
 
 export function providerConfigs(): Map<string, ProviderConfig> {
   return singleton("provider-configs", () => {
     const out = new Map<string, ProviderConfig>();
     for (const code of PROVIDER_CODES) {
-      const upper = code.toUpperCase();
-      const baseUrl = process.env[`PROVIDER_${upper}_URL`];
-      const secret = process.env[`PROVIDER_${upper}_SECRET`];
-      const noticeSecret = process.env[`PROVIDER_${upper}_NOTICE_SECRET`] || null;
-      // The same value both ways would let whoever can read our calls sign notices.
-      if (baseUrl && secret) out.set(code, { code, baseUrl: baseUrl.replace(/\/+$/, ""), secret, noticeSecret: noticeSecret === secret ? null : noticeSecret, timeoutMs: Number(process.env[`PROVIDER_${upper}_TIMEOUT_MS`] ?? 8000) });
+      const cfg = readConfig(code, process.env);
+      if (cfg) out.set(code, cfg);
     }
     return out;
   });
@@ -28,4 +109,15 @@ export function providerConfigs(): Map<string, ProviderConfig> {
 
 export function isProviderConfigured(code: string): boolean {
   return providerConfigs().has(code);
+}
+
+/** Whether a configured provider serves catalog rail `railId` now (PROVIDER_<CODE>_RAILS narrows it). */
+export function providerServesRail(code: string, railId: string): boolean {
+  const cfg = providerConfigs().get(code);
+  return !!cfg && (cfg.rails === null || cfg.rails.has(railId));
+}
+
+/** The name a provider is shown by (the dashboard, operator output). */
+export function providerName(code: string): string {
+  return isReal(code) ? REAL_PROVIDERS[code].name : code === "sandbox" ? "Sandbox" : code.charAt(0).toUpperCase() + code.slice(1);
 }

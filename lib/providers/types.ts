@@ -50,8 +50,24 @@ export type PayoutStatus = { kind: "processing" | "paid" | "rejected" | "returne
 /** A notice signature check: `stale` when the signed timestamp is outside the tolerance. */
 export type NoticeCheck = "ok" | "missing" | "invalid" | "stale";
 
+/** The cheapest authenticated read a provider offers (npm run providers:check). */
+export type CredentialCheck = { kind: "ok" } | { kind: "credentials_refused"; detail: string } | { kind: "unreachable"; detail: string };
+
+/** A notice as it arrived: signatures cover the exact raw body; some schemes sign headers or the URL's query too. */
+export type InboundNotice = { rawBody: string; headers: Headers; url: URL; now: Date };
+/**
+ * What a real provider's notice is about. Never its status: a notice only points, and the status
+ * is read back from the provider's API (a forged or replayed body can claim anything).
+ */
+export type NoticeSubject = { kind: "charge"; providerRef: string } | { kind: "refund"; reference: string } | { kind: "payout"; reference: string };
+export type NoticeReading = { kind: "refused"; check: Exclude<NoticeCheck, "ok"> } | { kind: "verified"; noticeId: string; subjects: NoticeSubject[] };
+/** A charge read back from the provider by its id: our reference (the transaction id) as the provider holds it. */
+export type ChargeReadBack = { kind: "found"; providerRef: string; reference: string | null; status: ProviderStatus | "chargeback"; amountMinor: bigint | null; currency: string | null } | { kind: "not_found" } | Unknown;
+
 export interface Connector {
   readonly code: string;
+  /** The cheapest authenticated read (npm run providers:check); never moves money. */
+  checkCredentials(): Promise<CredentialCheck>;
   createCharge(req: ChargeRequest): Promise<ChargeOutcome>;
   /** A charge's status by the provider's id (null: no usable answer). */
   getStatus(providerRef: string): Promise<ProviderStatus | null>;
@@ -65,4 +81,20 @@ export interface Connector {
   payoutStatus(reference: string): Promise<PayoutStatus>;
   /** Checks a notice's signature (with its signed timestamp) over the exact raw body. */
   verifyNotice(rawBody: string, signature: string | null, now?: Date): NoticeCheck;
+}
+
+/**
+ * A real provider's connector (Stripe, Mercado Pago, EBANX): its notices arrive in its own scheme
+ * on /api/v1/providers/<code>/notifications and are applied by lib/outcomes/apply-real-provider-notice.ts.
+ * `verifyNotice` (the common protocol's HMAC) answers "invalid" for them.
+ */
+export interface RealConnector extends Connector {
+  /** Verifies a notice in the provider's own scheme before anything else is read, and names its subjects. */
+  readNotice(n: InboundNotice): NoticeReading | Promise<NoticeReading>;
+  /** A charge as the provider has it now, by its id. */
+  readCharge(providerRef: string): Promise<ChargeReadBack>;
+}
+
+export function isRealConnector(c: Connector): c is RealConnector {
+  return typeof (c as Partial<RealConnector>).readNotice === "function" && typeof (c as Partial<RealConnector>).readCharge === "function";
 }

@@ -22,7 +22,7 @@ function key(input: { provider: string; code?: string; pattern?: string }) {
 }
 
 export async function listDeclineRules(provider?: string) {
-  return db().declineRule.findMany({ where: provider ? { provider } : {}, orderBy: [{ provider: "asc" }, { matchKind: "asc" }, { priority: "asc" }, { match: "asc" }], select: { provider: true, matchKind: true, match: true, declineCode: true, decision: true, priority: true } });
+  return db().declineRule.findMany({ where: provider ? { provider } : {}, orderBy: [{ provider: "asc" }, { matchKind: "asc" }, { priority: "asc" }, { match: "asc" }], select: { provider: true, matchKind: true, match: true, declineCode: true, decision: true, priority: true, source: true } });
 }
 
 export async function setDeclineRule(input: DeclineRuleInput) {

@@ -13,6 +13,7 @@ import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { rememberBounded } from "@/lib/platform/bounded";
+import { providerServesRail } from "@/lib/providers/registry";
 
 type Scope = Pick<AuthContext, "merchant" | "shop" | "environment" | "actor">;
 export type ShopRouting = { version: number; rules: RoutingRule[]; compiled: CompiledRule[]; updatedAt: Date | null };
@@ -54,7 +55,8 @@ function present(shopId: string, environment: Environment, r: ShopRouting) {
     version: r.version,
     updatedAt: r.updatedAt?.toISOString() ?? null,
     rules: r.rules,
-    platformDefault: (environment === "sandbox" ? SANDBOX_RAILS : PRODUCTION_RAILS).map((x) => ({ paymentMethodId: x.paymentMethodId, providers: x.providers })),
+    // The order a payment without a matching rule tries: the configured providers of each rail.
+    platformDefault: (environment === "sandbox" ? SANDBOX_RAILS : PRODUCTION_RAILS).map((x) => ({ paymentMethodId: x.paymentMethodId, providers: environment === "sandbox" ? x.providers : x.providers.filter((p) => providerServesRail(p, x.paymentMethodId)) })),
     declineCodes: declineCodeList(),
   };
 }

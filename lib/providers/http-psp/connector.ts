@@ -3,7 +3,7 @@
 // readable answer is reported as `unknown`, never as a refusal.
 import * as wire from "@/lib/providers/http-psp/transformers";
 import type { ProviderConfig } from "@/lib/providers/registry";
-import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { CredentialCheck, ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
 
@@ -34,6 +34,15 @@ export class HttpPspConnector implements Connector {
       parsed = undefined;
     }
     return { ok: true, status: res.status, body: parsed };
+  }
+
+  /** A reference nobody used: the provider's own 404 says the secret was taken; 401/403 that it was not. */
+  async checkCredentials(): Promise<CredentialCheck> {
+    const a = await this.call("GET", "/charges/by-reference/providers-check");
+    if (!a.ok) return { kind: "unreachable", detail: a.reason };
+    if (a.status === 401 || a.status === 403) return { kind: "credentials_refused", detail: `http_${a.status}` };
+    if (a.status === 200 || wire.providerNotFound(a.status, a.body)) return { kind: "ok" };
+    return { kind: "unreachable", detail: `http_${a.status}` };
   }
 
   async createCharge(req: ChargeRequest): Promise<ChargeOutcome> {

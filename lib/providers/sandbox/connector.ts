@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { config } from "@/lib/platform/config";
 import { randomBase62 } from "@/lib/platform/ids";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
-import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import type { CredentialCheck, ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 export function sandboxPaymentPage(transactionId: string): string {
   return `${config().APP_URL}/pay/sandbox/${transactionId}`;
@@ -62,6 +62,10 @@ export class SandboxConnector implements Connector {
   }
 
   /** The sandbox sends no notices: nothing it is shown is genuine. */
+  async checkCredentials(): Promise<CredentialCheck> {
+    return { kind: "ok" };
+  }
+
   verifyNotice(): NoticeCheck {
     return "invalid";
   }

@@ -1,0 +1,6 @@
+// The real providers' connectors by code (Stripe, Mercado Pago, EBANX), each a folder of its own:
+// `connector.ts` (the flow) and `transformers.ts` (its wire format, citing the reference pages).
+import type { ProviderConfig, RealProviderCode } from "@/lib/providers/registry";
+import type { RealConnector } from "@/lib/providers/types";
+
+export const REAL_CONNECTORS: Partial<Record<RealProviderCode, (cfg: ProviderConfig) => RealConnector>> = {};
