@@ -1161,7 +1161,7 @@ export type paths = {
         put?: never;
         /**
          * Notices from upstream providers
-         * @description Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing.
+         * @description Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. Real providers post here in their own schemes: `stripe` (a Stripe event, `Stripe-Signature`), `mercadopago` (a webhook notification, `x-signature` over its manifest), `ebanx` (a status-change notification on the notification URL carrying our token); each is verified first (401 otherwise) and only points: the status applied is read back from the provider's API (503 when it does not answer, so the provider delivers again).
          */
         post: operations["postProvidersProviderNotifications"];
         delete?: never;
@@ -9730,6 +9730,15 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
