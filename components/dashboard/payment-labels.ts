@@ -1,6 +1,7 @@
 // Words for the payments pages' filters and rows: the API's values (`bank_transfer`, `BRA`,
 // `pending`) as a merchant reads them. Constants only, so client components may import it.
 import { PRODUCTION_RAILS, SANDBOX_RAILS, toIso3 } from "@/lib/rails/rails";
+export { providerName } from "@/lib/providers/names";
 import type { METHOD_SLUGS } from "@/lib/catalog/schema";
 import type { TRANSACTION_STATUSES } from "@/lib/payments/schema";
 

@@ -16,6 +16,7 @@
 // to a subset of those the catalog lists it for; PROVIDER_<CODE>_TIMEOUT_MS bounds each call.
 // A malformed value stops the start (`providerConfigErrors`), never a payment.
 import { singleton } from "@/lib/platform/singleton";
+export { providerName } from "@/lib/providers/names";
 
 export const SIMULATED_PROVIDER_CODES = ["pagosur", "andespay", "rapidpay"] as const;
 export const REAL_PROVIDER_CODES = ["stripe", "mercadopago", "ebanx"] as const;
@@ -115,9 +116,4 @@ export function isProviderConfigured(code: string): boolean {
 export function providerServesRail(code: string, railId: string): boolean {
   const cfg = providerConfigs().get(code);
   return !!cfg && (cfg.rails === null || cfg.rails.has(railId));
-}
-
-/** The name a provider is shown by (the dashboard, operator output). */
-export function providerName(code: string): string {
-  return isReal(code) ? REAL_PROVIDERS[code].name : code === "sandbox" ? "Sandbox" : code.charAt(0).toUpperCase() + code.slice(1);
 }

@@ -3,6 +3,7 @@
 // latency and provider cost; approvals over time; the share of payments the cascade rescued; and
 // each provider's circuit (skipped while failing, probed after a cool-down).
 import Link from "next/link";
+import { providerName } from "@/components/dashboard/payment-labels";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
@@ -65,7 +66,7 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
               {data.providers.map((p) => (
                 <tr key={`${p.rail}-${p.provider}`} data-testid="routing-provider-row">
                   <Td>{p.railName}</Td>
-                  <Td>{p.provider}</Td>
+                  <Td>{providerName(p.provider)}</Td>
                   <Td className="text-right tabular-nums">{p.attempts}</Td>
                   <Td className="text-right tabular-nums">{pct(p.approvalRate)}</Td>
                   <Td className="text-right tabular-nums">{p.avgLatencyMs === null ? "—" : `${p.avgLatencyMs} / ${p.p95LatencyMs} ms`}</Td>

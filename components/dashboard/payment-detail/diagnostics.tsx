@@ -2,7 +2,7 @@
 // the providers the cascade tried, in order, and the webhook deliveries of the payment's events.
 import Link from "next/link";
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { eventLabel } from "@/components/dashboard/payment-labels";
+import { eventLabel, providerName } from "@/components/dashboard/payment-labels";
 import { Card } from "@/components/ui/card";
 import { Term } from "@/components/ui/term";
 import { StatusBadge } from "@/components/ui/badge";
@@ -30,7 +30,7 @@ export function ProviderAttemptsCard({ attempts }: { attempts: Detail["payment"]
             {attempts.map((a, i) => (
               <tr key={i}>
                 <Td>{i + 1}</Td>
-                <Td>{a.provider}</Td>
+                <Td>{providerName(a.provider)}</Td>
                 <Td>
                   <StatusBadge status={a.outcome} />
                 </Td>

@@ -2,7 +2,7 @@
 // The record of a payment on its detail page (components/dashboard/pages/payment-detail.tsx): its
 // settlement, its customer and the rest of its details, as description lists.
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { countryName, settlementDelayLabel } from "@/components/dashboard/payment-labels";
+import { countryName, providerName, settlementDelayLabel } from "@/components/dashboard/payment-labels";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
@@ -45,7 +45,7 @@ export function DetailsCard({ payment: p }: { payment: Payment }) {
         items={[
           ["Method", `${p.paymentMethodName} (${p.paymentMethodId})`],
           ["Country", countryName(p.country)],
-          ["Provider", p.provider],
+          ["Provider", providerName(p.provider)],
           ["Order id", p.merchantOrderId],
           ["Tags", [p.tag1, p.tag2, p.tag3].filter(Boolean).join(", ") || null],
           ["Created", formatDateTime(p.timestamps.created)],
