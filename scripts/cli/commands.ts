@@ -240,7 +240,7 @@ export async function runCommand(argv: string[], print: (human: string, data: un
     case "decline:list": {
       const { listDeclineRules } = await import("@/lib/routing/decline-table");
       const rows = await listDeclineRules(values.provider);
-      out(rows.map((r) => `${r.provider.padEnd(9)} ${r.matchKind.padEnd(7)} ${r.match.padEnd(44)} -> ${r.declineCode.padEnd(30)} ${r.decision} (${r.priority})`).join("\n") || "no rows", { rules: rows });
+      out(rows.map((r) => `${r.provider.padEnd(11)} ${r.matchKind.padEnd(7)} ${r.match.padEnd(44)} -> ${r.declineCode.padEnd(30)} ${r.decision} (${r.priority})${r.source ? `  ${r.source}` : ""}`).join("\n") || "no rows", { rules: rows });
       return 0;
     }
     case "decline:set": {
