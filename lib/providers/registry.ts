@@ -48,7 +48,7 @@ export type ProviderConfig = {
 
 const isReal = (code: string): code is RealProviderCode => (REAL_PROVIDER_CODES as readonly string[]).includes(code);
 
-function readConfig(code: ProviderCode, env: NodeJS.ProcessEnv): ProviderConfig | null {
+function readConfig(code: ProviderCode, env: Record<string, string | undefined>): ProviderConfig | null {
   const upper = code.toUpperCase();
   const real = isReal(code);
   const baseUrl = env[`PROVIDER_${upper}_URL`] || (real ? REAL_PROVIDERS[code].defaultUrl : "");
@@ -69,7 +69,7 @@ function readConfig(code: ProviderCode, env: NodeJS.ProcessEnv): ProviderConfig 
 }
 
 /** What is wrong with the providers' configuration, one line each (empty: nothing). Checked at start. */
-export function providerConfigErrors(env: NodeJS.ProcessEnv = process.env, production = env.APP_ENV === "production"): string[] {
+export function providerConfigErrors(env: Record<string, string | undefined> = process.env, production = env.APP_ENV === "production"): string[] {
   const errors: string[] = [];
   for (const code of PROVIDER_CODES) {
     const upper = code.toUpperCase();
