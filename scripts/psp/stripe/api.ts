@@ -106,6 +106,7 @@ export function createApi(s: State, life: Lifecycle, base: string) {
     const re = o.refund({ amount, charge: ch, metadata: p.metadata ?? {}, status: rule.mode === "refund_pending" ? "pending" : "succeeded" });
     s.refunds.set(re.id, re);
     ch.amount_refunded += amount;
+    ch.refunds.data.unshift(re);
     ch.refunded = ch.amount_refunded >= ch.amount;
     void life.send("refund.created", re).then(() => (re.status === "succeeded" ? life.send("charge.refunded", ch) : null));
     return lost(rule, re);

@@ -92,12 +92,15 @@ export function charge(pi: Obj): Obj {
     paid: true,
     payment_intent: pi.id,
     refunded: false,
+    // Listed as API versions before 2022-11-15 list them (the pinned reference's): a charge.refunded
+    // event then names its refunds.
+    refunds: { object: "list", data: [], has_more: false, url: "/v1/refunds" },
     status: "succeeded",
   };
 }
 
 export function refund(p: { amount: number; charge: Obj; metadata: Obj; status: string }): Obj {
-  return { id: stripeId("re"), object: "refund", amount: p.amount, charge: p.charge.id, created: now(), currency: p.charge.currency, metadata: p.metadata, payment_intent: p.charge.payment_intent, reason: null, status: p.status, failure_reason: null };
+  return { id: stripeId("re"), object: "refund", amount: p.amount, charge: p.charge.id, created: now(), currency: p.charge.currency, metadata: p.metadata, payment_intent: p.charge.payment_intent, reason: null, status: p.status };
 }
 
 export function dispute(ch: Obj): Obj {
