@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import Stripe from "stripe";
 import { api, assertEnvelope, behave, newMerchant, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
-import { completions, control, email, payin, row, simGet, startStripeWorld, statusOf, stopStripeWorld, STRIPE_NOTICE_SECRET, type StripeWorld } from "./providers-stripe-setup.ts";
+import { settleDueBalances } from "@/lib/settlements/settle-balances";
+import { completions, control, email, payin, row, simGet, startStripeWorld, statusOf, stopStripeWorld, STRIPE_NOTICE_SECRET, STRIPE_SECRET, type StripeWorld } from "./providers-stripe-setup.ts";
 
 let w: StripeWorld;
 let key: string;
@@ -139,5 +140,42 @@ describe("notices", () => {
     assert.deepEqual(deliveries.map((d: any) => d.httpStatus), [200], "acknowledged");
     assert.equal(await statusOf(key, w.server.url, tx), "pending");
     assert.equal(await completions(tx), 0);
+  });
+});
+
+describe("after payment", () => {
+  test("a dispute (charge.dispute.created, naming the session's PaymentIntent) opens a chargeback on the card payment, once", async () => {
+    const r = await pay(payin("1006", email()));
+    const tx = r.body.transactionId;
+    const cs = (await row(tx)).providerRef!;
+    await control(w.sim.url, `/charges/${cs}/pay`);
+    await waitFor(async () => (await statusOf(key, w.server.url, tx)) === "completed", "completion");
+    await control(w.sim.url, `/charges/${cs}/dispute`, { duplicate: true });
+    await waitFor(() => db().claim.findFirst({ where: { transactionId: tx, kind: "chargeback" } }), "a chargeback claim");
+    await waitFor(async () => (await simGet(w.sim.url, `/charges/${cs}`)).deliveries.filter((d: any) => d.type === "charge.dispute.created" && d.httpStatus === 200).length === 2, "both deliveries answered");
+    assert.equal(await db().claim.count({ where: { transactionId: tx, kind: "chargeback" } }), 1);
+  });
+
+  test("a refund Stripe made but whose answer was lost: the status job finds it by our claim id, and no second refund is made", async () => {
+    const e = email();
+    const r = await pay(payin("1001", e, 40));
+    const tx = r.body.transactionId;
+    const pi = (await row(tx)).providerRef!;
+    await control(w.sim.url, `/charges/${pi}/pay`);
+    await waitFor(async () => (await statusOf(key, w.server.url, tx)) === "completed", "completion");
+    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
+    await control(w.sim.url, "/behaviour", { mode: "succeed_then_timeout", forEmail: e, times: 1 });
+    const refund = await api(`/payments/${tx}/refund`, { key, base: w.server.url, body: { amount: 50 } });
+    assert.equal(refund.status, 200, refund.text);
+    const claimId = refund.body.refundId;
+    // The job's next turn asks by reference; a claim's status check is due minutes later, so bring it forward.
+    await waitFor(async () => (await db().scheduledAction.updateMany({ where: { claimId, action: "provider_refund_status", state: "pending" }, data: { dueAt: new Date() } })).count > 0 || (await db().claim.findUniqueOrThrow({ where: { id: claimId } })).status !== "pending", "the refund's status check scheduled", 15_000);
+    const claim = await waitFor(async () => {
+      const c = await db().claim.findUniqueOrThrow({ where: { id: claimId } });
+      return c.status !== "pending" && c;
+    }, "the claim resolved by reference", 30_000);
+    assert.equal(claim.status, "resolved");
+    const refunds = await (await fetch(`${w.sim.url}/v1/refunds?limit=100`, { headers: { authorization: `Bearer ${STRIPE_SECRET}` } })).json();
+    assert.equal(refunds.data.filter((x: any) => x.metadata.reference === claimId).length, 1, "one refund under our claim id");
   });
 });

@@ -35,7 +35,7 @@ export async function serveControl(ctx: Ctx, req: http.IncomingMessage, res: htt
       const obj = s.paymentIntents.get(id) ?? s.sessions.get(id);
       if (!obj) return json(res, 404, { error: "no such charge" });
       const piId = id.startsWith("cs_") ? obj.payment_intent : id;
-      const deliveries = s.deliveries.filter((d) => d.objectId === id || (piId && d.objectId === piId));
+      const deliveries = s.deliveries.filter((d) => d.objectId === id || (piId && (d.objectId === piId || d.intent === piId)));
       return json(res, 200, { object: o.wire(obj), deliveries });
     }
     return json(res, 404, { error: "unknown control path" });

@@ -23,7 +23,7 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
         const r = await fetch(s.webhookUrl, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": header, "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" }, body: payload, signal: AbortSignal.timeout(10_000) });
         httpStatus = r.status;
       } catch {}
-      s.deliveries.push({ eventId: ev.id, type, objectId: typeof object.id === "string" ? object.id : null, httpStatus });
+      s.deliveries.push({ eventId: ev.id, type, objectId: typeof object.id === "string" ? object.id : null, intent: typeof object.payment_intent === "string" ? object.payment_intent : null, httpStatus });
       log(`[stripe] ${type} ${ev.id} -> ${httpStatus}`);
     };
     const run = async () => {

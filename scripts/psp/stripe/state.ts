@@ -13,7 +13,8 @@ import type { Obj } from "./objects.ts";
 
 export type Mode = "accept" | "decline" | "refuse" | "timeout" | "error" | "rate_limited" | "garbage" | "succeed_then_timeout" | "succeed_then_error" | "refund_pending";
 export type Rule = { mode: Mode; forEmail?: string; times?: number; declineCode?: string; code?: string };
-export type Delivery = { eventId: string; type: string; objectId: string | null; httpStatus: number | null };
+/** `intent`: the PaymentIntent the event's object belongs to (a dispute's, a refund's), for GET /_control/charges/{id}. */
+export type Delivery = { eventId: string; type: string; objectId: string | null; intent: string | null; httpStatus: number | null };
 
 export function createState() {
   let rules: Rule[] = [];
