@@ -84,6 +84,21 @@ describe("notices", () => {
     assert.equal(await db().providerNotice.count({ where: { provider: "stripe", noticeId: { in: (await simGet(w.sim.url, `/charges/${pi}`)).deliveries.map((d: any) => d.eventId) } } }), 1);
   });
 
+  test("a read-back Stripe does not answer is 503 and records nothing; Stripe's redelivery of the same event applies it", async () => {
+    const tx = (await pay(payin("1001", email()))).body.transactionId;
+    const pi = (await row(tx)).providerRef!;
+    await control(w.sim.url, `/charges/${pi}/fail-reads`, { times: 1 });
+    await control(w.sim.url, `/charges/${pi}/pay`);
+    const first = (await simGet(w.sim.url, `/charges/${pi}`)).deliveries;
+    assert.deepEqual(first.map((d: any) => d.httpStatus), [503]);
+    assert.equal(await statusOf(key, w.server.url, tx), "pending");
+    assert.equal(await db().providerNotice.count({ where: { provider: "stripe", noticeId: first[0].eventId } }), 0);
+    const again = await control(w.sim.url, `/events/${first[0].eventId}/redeliver`);
+    assert.deepEqual(again.deliveries.map((d: any) => d.httpStatus), [503, 200]);
+    assert.equal(await statusOf(key, w.server.url, tx), "completed");
+    assert.equal(await completions(tx), 1);
+  });
+
   test("an expired voucher fails the payment as expired; a payment failure fails it", async () => {
     const expired = (await pay(payin("1004", email()))).body.transactionId;
     await control(w.sim.url, `/charges/${(await row(expired)).providerRef}/expire`);

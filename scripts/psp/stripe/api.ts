@@ -116,6 +116,13 @@ export function createApi(s: State, life: Lifecycle, base: string) {
   return function route(method: string, parts: string[], p: o.Obj, url: string): Answer {
     const expand: string[] = Array.isArray(p.expand) ? p.expand : [];
     const [, resource, a, b] = parts;
+    const read = method === "GET" ? (resource === "checkout" ? b : a) : undefined;
+    const failing = read ? s.failingReads.get(read) : undefined;
+    if (read && failing) {
+      if (failing <= 1) s.failingReads.delete(read);
+      else s.failingReads.set(read, failing - 1);
+      return { status: 500, body: o.errorBody({ type: "api_error", message: "An unknown error occurred." }) };
+    }
     if (resource === "balance" && method === "GET") return ok(o.balance());
     if (resource === "payment_intents") {
       if (method === "POST" && !a) return createIntent(p);

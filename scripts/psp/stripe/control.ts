@@ -8,6 +8,8 @@
 //   POST /_control/charges/{id}/deny                       retrievals answer 404 resource_missing from now on
 //   POST /_control/refunds/{re_…}/{succeed|fail} {notify?}
 //   POST /_control/events {type, object, secret?, at?, duplicate?}   any event, signed (a wrong secret or an old t on request)
+//   POST /_control/events/{evt_…}/redeliver                 the same event again, signed anew (Stripe's retry)
+//   POST /_control/charges/{id}/fail-reads {times}          its next retrievals answer 500
 //   GET  /_control/charges/{id}                            {object, deliveries}
 //   GET  /_control/deliveries                              every event sent and the HTTP status it got
 //   GET  /_control/state                                   counts of what the simulator holds
@@ -48,6 +50,11 @@ export async function serveControl(ctx: Ctx, req: http.IncomingMessage, res: htt
   if (what === "reset") return (s.reset(), json(res, 200, { ok: true }));
   if (what === "webhook") return ((s.webhookUrl = String(body.url)), json(res, 200, { url: s.webhookUrl }));
   if (what === "search-lag") return ((s.searchLagMs = Number(body.ms ?? 0)), json(res, 200, { ms: s.searchLagMs }));
+  if (what === "events" && id && action === "redeliver") {
+    if (!s.sent.has(id)) return json(res, 404, { error: "no such event" });
+    await life.deliverEvent(id, body);
+    return json(res, 200, { deliveries: s.deliveries.filter((d) => d.eventId === id) });
+  }
   if (what === "events") {
     const ev = await life.send(String(body.type), body.object ?? {}, { secret: body.secret, at: body.at, duplicate: body.duplicate });
     return json(res, 200, { event: ev, deliveries: s.deliveries.filter((d) => d.eventId === ev.id) });
@@ -55,6 +62,7 @@ export async function serveControl(ctx: Ctx, req: http.IncomingMessage, res: htt
   if (what === "charges" && id && action) {
     if (!s.paymentIntents.has(id) && !s.sessions.has(id)) return json(res, 404, { error: "no such charge" });
     if (action === "deny") return (s.denied.add(id), json(res, 200, { denied: id }));
+    if (action === "fail-reads") return (s.failingReads.set(id, Number(body.times ?? 1)), json(res, 200, { failing: id }));
     const verbs = { pay: life.pay, fail: life.fail, expire: life.expire, cancel: life.cancel, dispute: life.dispute } as const;
     const verb = verbs[action as keyof typeof verbs];
     if (!verb) return json(res, 400, { error: "action must be pay, fail, expire, cancel, dispute or deny" });

@@ -14,8 +14,17 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
   /** Signs and POSTs one event (twice with `duplicate`), after `delayMs`; each answer is kept. */
   async function send(type: string, object: o.Obj, opts: NoticeOpts = {}): Promise<o.Obj> {
     const ev = o.event(type, o.wire(object) as o.Obj);
+    // Kept even when not delivered now: POST /_control/events/{id}/redeliver delivers it late.
+    s.sent.set(ev.id, { type, payload: JSON.stringify(ev, null, 2) });
     if (opts.notify === false) return ev;
-    const payload = JSON.stringify(ev, null, 2);
+    await deliverEvent(ev.id, opts);
+    return ev;
+  }
+
+  /** One delivery attempt of a sent event, signed at the moment it is sent (as each of Stripe's retries is). */
+  async function deliverEvent(eventId: string, opts: NoticeOpts = {}): Promise<void> {
+    const { type, payload } = s.sent.get(eventId)!;
+    const object = JSON.parse(payload).data.object as o.Obj;
     const header = signer.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? noticeSecret, timestamp: opts.at ?? Math.floor(Date.now() / 1000) });
     const deliver = async () => {
       let httpStatus: number | null = null;
@@ -23,8 +32,8 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
         const r = await fetch(s.webhookUrl, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": header, "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" }, body: payload, signal: AbortSignal.timeout(10_000) });
         httpStatus = r.status;
       } catch {}
-      s.deliveries.push({ eventId: ev.id, type, objectId: typeof object.id === "string" ? object.id : null, intent: typeof object.payment_intent === "string" ? object.payment_intent : null, httpStatus });
-      log(`[stripe] ${type} ${ev.id} -> ${httpStatus}`);
+      s.deliveries.push({ eventId, type, objectId: typeof object.id === "string" ? object.id : null, intent: typeof object.payment_intent === "string" ? object.payment_intent : null, httpStatus });
+      log(`[stripe] ${type} ${eventId} -> ${httpStatus}`);
     };
     const run = async () => {
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
@@ -34,7 +43,6 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
     // A late notice is sent in the background: the control call answers at once.
     if (opts.delayMs) void run();
     else await run();
-    return ev;
   }
 
   const sessionOf = (piId: string) => [...s.sessions.values()].find((x) => x.payment_intent === piId);
@@ -56,6 +64,7 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
 
   return {
     send,
+    deliverEvent,
     sessionOf,
     async pay(id: string, opts: NoticeOpts) {
       if (id.startsWith("cs_")) {

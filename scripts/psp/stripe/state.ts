@@ -27,6 +27,10 @@ export function createState() {
     idempotent: new Map<string, { fingerprint: string; status: number; body: string }>(),
     /** Objects answered 404 on retrieval (the "provider denies it" test). */
     denied: new Set<string>(),
+    /** Objects whose next N retrievals answer 500 (a read-back without an answer). */
+    failingReads: new Map<string, number>(),
+    /** Every event sent, by id, for a redelivery (Stripe retries an event not answered 2xx). */
+    sent: new Map<string, { type: string; payload: string }>(),
     deliveries: [] as Delivery[],
     /** How long a new PaymentIntent stays out of search results (Search is eventually consistent). */
     searchLagMs: 0,
