@@ -18,6 +18,7 @@ import { freePort } from "./lib/embedded-db.ts";
 import { startSimulatedProvider } from "./psp/simulator.ts";
 import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 import { startCustodySimulator } from "./custody/simulator.ts";
+import { startRealSimulators } from "./psp/real-simulators.ts";
 import { randomBytes } from "node:crypto";
 
 const started = Date.now();
@@ -118,7 +119,7 @@ async function main() {
   // Development: simulated upstream providers on loopback make the production rails routable.
   // Real deployments set PROVIDER_<CODE>_URL/_SECRET themselves (or PSP_SIMULATORS=off).
   let pspEnv: Record<string, string> = {};
-  if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !Object.keys(process.env).some((k) => /^PROVIDER_\w+_URL$/.test(k))) {
+  if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !Object.keys(process.env).some((k) => /^PROVIDER_\w+_(URL|SECRET)$/.test(k))) {
     // A free port is free only until someone binds it: the server's PORT is bound after the
     // simulators, so a simulator must never be handed it (a clean clone's test met that: EADDRINUSE).
     const simPort = async (): Promise<number> => {
@@ -131,6 +132,11 @@ async function main() {
     for (const p of sims) await startSimulatedProvider(p);
     pspEnv = providerEnv(sims);
     say(`simulated providers: ${sims.map((p) => `${p.code} :${p.port}`).join(", ")}`);
+    // And the real providers' simulators (Stripe's, Mercado Pago's, EBANX's wire formats), first
+    // in each rail's cascade as the real providers are: a development payment takes their paths.
+    const real = await startRealSimulators(config.APP_URL, { port: simPort });
+    Object.assign(pspEnv, real.env);
+    say(`simulated real providers: ${real.sims.map((p) => `${p.code} ${p.url}`).join(", ")}`);
   }
   // Development: a simulated custody provider makes production withdrawals work end to end.
   if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !process.env.CUSTODY_URL) {

@@ -1,0 +1,26 @@
+// The real providers' simulators (each in its provider's own wire format) for `npm start` in
+// development and the routing benchmark: started on loopback, with the environment that
+// configures the app for each as an operator configures the real provider (its secret, its
+// notice secret, PROVIDER_<CODE>_URL pointing at the simulator instead of the provider's host).
+import { randomBytes } from "node:crypto";
+import { startStripeSimulator } from "./stripe/simulator.ts";
+
+export type RunningSimulator = { code: string; url: string; stop: () => Promise<void> };
+
+const token = (n = 24) => randomBytes(n).toString("hex");
+
+/**
+ * Starts every real provider's simulator, its notices addressed to the app at `appUrl`; `port`
+ * picks each one's port (npm start's never hands out the app's own), else the system does.
+ */
+export async function startRealSimulators(appUrl: string, opts: { port?: () => Promise<number>; log?: (s: string) => void } = {}): Promise<{ sims: RunningSimulator[]; env: Record<string, string> }> {
+  const log = opts.log;
+  const port = async () => (opts.port ? await opts.port() : 0);
+  const notices = (code: string) => `${appUrl}/api/v1/providers/${code}/notifications`;
+  const sims: RunningSimulator[] = [];
+  const env: Record<string, string> = {};
+  const stripe = { secret: `sk_test_${token()}`, noticeSecret: `whsec_${token()}` };
+  sims.push({ code: "stripe", ...(await startStripeSimulator({ ...stripe, noticeUrl: notices("stripe"), port: await port(), log })) });
+  Object.assign(env, { PROVIDER_STRIPE_SECRET: stripe.secret, PROVIDER_STRIPE_NOTICE_SECRET: stripe.noticeSecret, PROVIDER_STRIPE_URL: sims.at(-1)!.url });
+  return { sims, env };
+}
