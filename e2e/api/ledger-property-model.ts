@@ -3,6 +3,7 @@
 // against, each one SQL statement (one snapshot).
 import fc from "fast-check";
 import { db } from "@/lib/platform/db";
+import { verifyLedger } from "@/lib/ledger/verify";
 
 export const DAY = 86_400_000;
 export const BUCKETS = ["available", "pending", "reserve", "frozen"] as const;
@@ -200,3 +201,17 @@ export const usdMinor = (major: number) => Math.round(major * 100);
 /** API number -> minor units for the check only (every payout currency here has 2 decimals). */
 export const toMinorOf = (major: number, _currency: string) => Math.round(major * 100);
 export const j = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? x.toString() : x));
+
+/**
+ * The kernel's own invariants on one ledger: (1) every posting of the merchant sums to zero per
+ * currency; (1b) the running totals equal the entries, and the verification job (its check, run
+ * here on this merchant's ledger) finds nothing. `fail` reports what broke.
+ */
+export async function kernelChecks(merchantId: string, environment: "sandbox" | "production", fail: (message: string) => never) {
+  const unbalanced = await unbalancedPostings(merchantId);
+  if (unbalanced.length) fail(`unbalanced postings ${j(unbalanced)}`);
+  const mismatches = await runningTotalMismatches(merchantId);
+  if (mismatches.length) fail(`running totals differ from the entries: ${j(mismatches)}`);
+  const verified = await verifyLedger(merchantId, environment, { batch: 25 });
+  if (verified.warnings.length) fail(`the verification job warns: ${j(verified.warnings)}`);
+}

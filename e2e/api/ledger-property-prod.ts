@@ -7,11 +7,10 @@ import { db } from "@/lib/platform/db";
 import { toMajor } from "@/lib/money/amount";
 import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
-import { verifyLedger } from "@/lib/ledger/verify";
 import { checkPayoutStatuses } from "@/lib/payouts/check-payout-status";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
-import { DAY, unbalancedPostings, runningTotalMismatches, payoutChecks, j } from "./ledger-property-model.ts";
+import { DAY, kernelChecks, payoutChecks, j } from "./ledger-property-model.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Unknown provider outcomes in production (issue 16): payouts and refunds through the simulated
@@ -182,12 +181,7 @@ export class ProdRun {
   }
 
   async check(step: string) {
-    const unbalanced = await unbalancedPostings(this.merchantId);
-    if (unbalanced.length) this.fail(step, `unbalanced postings ${j(unbalanced)}`);
-    const mismatches = await runningTotalMismatches(this.merchantId);
-    if (mismatches.length) this.fail(step, `running totals differ from the entries: ${j(mismatches)}`);
-    const verified = await verifyLedger(this.merchantId, "production", { batch: 25 });
-    if (verified.warnings.length) this.fail(step, `the verification job warns: ${j(verified.warnings)}`);
+    await kernelChecks(this.merchantId, "production", (message) => this.fail(step, message));
     for (const c of await payoutChecks(this.merchantId, "production")) {
       if (c.available < 0n) this.fail(step, `payout balance ${c.currency} is ${c.available}`);
       if (c.in_flight !== c.processing) this.fail(step, `${c.currency} in flight ${c.in_flight} but processing payouts hold ${c.processing}`);

@@ -7,9 +7,8 @@ import { db } from "@/lib/platform/db";
 import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { releaseDueReserves } from "@/lib/ledger/release-reserves";
-import { verifyLedger } from "@/lib/ledger/verify";
 import { verifyLedgers } from "@/lib/ledger/verify-ledgers";
-import { DAY, BUCKETS, type Bucket, type Cmd, accountSums, bucket, sameSums, unbalancedPostings, runningTotalMismatches, crossChecks, payoutChecks, scheduledActionsOf, usdMinor, toMinorOf, j } from "./ledger-property-model.ts";
+import { DAY, BUCKETS, type Bucket, type Cmd, accountSums, bucket, sameSums, kernelChecks, crossChecks, payoutChecks, scheduledActionsOf, usdMinor, toMinorOf, j } from "./ledger-property-model.ts";
 import { execCmd } from "./ledger-property-commands.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -51,16 +50,8 @@ export class Run {
 
   /** The invariants; `step` names what just happened. */
   async check(step: string, opts: { payoutApi?: boolean } = {}): Promise<Record<Bucket, bigint>> {
-    // (1) Every posting of the merchant sums to zero per currency.
-    const unbalanced = await unbalancedPostings(this.merchantId);
-    if (unbalanced.length) this.fail(step, `unbalanced postings ${j(unbalanced)}`);
-
-    // (1b) The running totals equal the entries, and the verification job (its check, run here
-    // on this merchant's ledger) finds nothing.
-    const mismatches = await runningTotalMismatches(this.merchantId);
-    if (mismatches.length) this.fail(step, `running totals differ from the entries: ${j(mismatches)}`);
-    const verified = await verifyLedger(this.merchantId, "sandbox", { batch: 25 });
-    if (verified.warnings.length) this.fail(step, `the verification job warns: ${j(verified.warnings)}`);
+    // (1) and (1b): the kernel's invariants.
+    await kernelChecks(this.merchantId, "sandbox", (message) => this.fail(step, message));
 
     // (2) + (3) GET /me/balance equals the ledger and carries no warnings. The ledger may move
     // while the request runs (the server's ticker): compare only when it did not.
