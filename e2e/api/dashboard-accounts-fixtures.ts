@@ -3,7 +3,7 @@
 // callback, server actions called over HTTP, session checks, and the security log's event types.
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
-import { API_URL, api, newMerchant } from "./helpers.ts";
+import { API_URL, newMerchant } from "./helpers.ts";
 import { createDashboardUser } from "@/lib/accounts/users";
 import { startTotpEnrollment } from "@/lib/accounts/start-totp-enrollment";
 import { confirmTotpEnrollment } from "@/lib/accounts/confirm-totp-enrollment";

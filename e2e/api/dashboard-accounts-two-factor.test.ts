@@ -6,7 +6,7 @@
 import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { API_URL, api, extraServer, waitFor } from "./helpers.ts";
+import { API_URL, extraServer, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { MAX_PER_EMAIL } from "@/lib/accounts/throttle";
 import { twoFactorRequired } from "@/lib/platform/auth/two-factor-policy";

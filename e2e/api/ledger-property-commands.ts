@@ -2,7 +2,7 @@
 // their simulations, refunds and chargeback answers, QR orders, withdrawals, top-ups, deposits to a
 // CLABE, payout funding, transfers, swaps and sends, and the jobs, all through the API or the
 // job functions the server runs.
-import { api, API_URL } from "./helpers.ts";
+import { API_URL } from "./helpers.ts";
 import { registerEstablishment } from "@/lib/qr/establishments";
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";

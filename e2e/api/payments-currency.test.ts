@@ -5,7 +5,7 @@ import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { api, assertEnvelope, newMerchant } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
-import { BUYER, expectedHeadline, sk, pay, created, simulate, getPayment, assertNoRows } from "./payments-fixtures.ts";
+import { BUYER, expectedHeadline, sk, pay, created, getPayment, assertNoRows } from "./payments-fixtures.ts";
 
 after(() => db().$disconnect());
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { api, assertEnvelope, newMerchant } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
-import { DAY, sk, email, balanceOf, fund, simulate, ledger, seedRates } from "./payouts-fixtures.ts";
+import { DAY, sk, email, balanceOf, fund, ledger, seedRates } from "./payouts-fixtures.ts";
 
 after(() => db().$disconnect());
 before(seedRates);
