@@ -1,4 +1,4 @@
-// Shared helpers of the shop API tests (shops.test.ts, shops-walk.test.ts; not a test file itself):
+// Shared helpers of the shop API tests (shops.test.ts, shops-keys.test.ts; not a test file itself):
 // a status check, a completed sandbox payment, and the objects a subscription was delivered.
 import assert from "node:assert/strict";
 import { api } from "./helpers.ts";
