@@ -9,39 +9,17 @@
 // (PAID notices) while the kills go on. So a kill between the debit, the provider call, recording
 // its answer and taking the notice must still pay each beneficiary exactly once, complete each
 // payout once and debit the MXN payout balance once per payout. Runs on its own database, ports and simulated providers, so that no
-// other server or job runner touches its rows.
+// other server or job runner touches its rows. The load (its size, its requests) is crash-recovery-load.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { randomInt, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { api, ownDatabase, tsx, waitFor, type ApiResponse } from "./helpers.ts";
 import { startNext, waitForHttp, type RunningServer } from "../../scripts/lib/server.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
-import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import { startSimulatedProvider } from "../../scripts/psp/simulator.ts";
 import { SIMULATED_PROVIDERS, providerEnv } from "../../scripts/psp/providers.ts";
-
-const KILLS = 3;
-const PAYMENTS = 90;
-const REFUNDS = 30;
-const PAYOUTS = 30;
-const TRANSFERS = 30;
-const WORKERS = 8;
-const LEASE_MS = 1000;
-/** Every request gets a final answer within this, across kills and restarts. */
-const DEADLINE_MS = 150_000;
-/** Production MXN paid in (minor units) and the USD of it moved and swapped to the payout balance. */
-const DEPOSIT_MXN_MINOR = "1000000";
-const PAYOUT_USD = 300;
-
-/** A CLABE of its own per payout, so the simulator's count of payments to it is that payout's. */
-const freshClabe = () => {
-  let first17 = "002180";
-  for (let i = 0; i < 11; i++) first17 += String(randomInt(10));
-  return first17 + clabeCheckDigit(first17);
-};
-
-type Job = { kind: "payment" | "refund" | "payout" | "transfer"; apiKey: string; key: string; path: string; body: Record<string, unknown>; tag: string; answer?: ApiResponse };
+import { KILLS, REFUNDS, PAYMENTS, PAYOUTS, TRANSFERS, WORKERS, LEASE_MS, DEADLINE_MS, DEPOSIT_MXN_MINOR, PAYOUT_USD, loadJobs, type Job } from "./crash-recovery-load.ts";
 
 test("SIGKILL under idempotent money requests: after restarts and retries, one effect per key, postings balance, no ledger warnings", { timeout: 240_000 }, async () => {
   const own = await ownDatabase("lp_crashidem");
@@ -114,21 +92,7 @@ test("SIGKILL under idempotent money requests: after restarts and retries, one e
     const funded = cents((await mxn()).available);
 
     // The load: each job has its own key and a tag that marks its effect in the database.
-    const jobs: Job[] = [];
-    for (let i = 0; i < PAYMENTS; i++) {
-      const tag = `crash-${i}-${randomUUID().slice(0, 8)}`;
-      jobs.push({ kind: "payment", apiKey: key, key: `pay-${tag}`, path: "/payments", body: { amount: 10 + (i % 7), paymentMethodId: "sbx_card", merchantOrderId: tag }, tag });
-    }
-    for (let i = 0; i < REFUNDS; i++) jobs.push({ kind: "refund", apiKey: key, key: `ref-${randomUUID()}`, path: `/payments/${setupIds[i]}/refund`, body: { amount: 5, reason: "crash test" }, tag: setupIds[i]! });
-    for (let i = 0; i < PAYOUTS; i++) {
-      const tag = `Crash Payee ${i} ${randomUUID().slice(0, 8)}`;
-      const recipient = { name: tag, account: freshClabe(), bankCode: "002", documentId: "GODE561231GR8", documentType: "RFC" };
-      jobs.push({ kind: "payout", apiKey: liveKey, key: `po-${randomUUID()}`, path: "/me/payout/send", body: { methodId: "po_mx_spei", amount: 100 + i, recipient }, tag });
-    }
-    // Distinct amounts tell the transfers apart in the database.
-    for (let i = 0; i < TRANSFERS; i++) jobs.push({ kind: "transfer", apiKey: key, key: `tr-${randomUUID()}`, path: "/me/payout/transfer", body: { amountUsd: (100 + i) / 100 }, tag: String(100 + i) });
-    // Interleave the kinds so every kind is in flight at each kill.
-    jobs.sort(() => Math.random() - 0.5);
+    const jobs = loadJobs(key, liveKey, setupIds);
 
     const deadline = Date.now() + DEADLINE_MS;
     let answered = 0;

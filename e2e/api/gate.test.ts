@@ -2,59 +2,19 @@
 // action through any entry point (API routes with the key kind that has no money permission,
 // dashboard server actions, dashboard data reads, the buyer's sandbox buttons), the owner's same
 // calls go through, and the sandbox-only rule answers the contract's code on every entry point.
+// One file: the API steps make the objects the dashboard's steps then act on (gate-fixtures.ts).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { API_URL, api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
-import { actionFinder, actionResult, callAction, signIn } from "./dashboard-session.ts";
+import { API_URL, api, assertEnvelope, waitFor } from "./helpers.ts";
+import { actionResult, callAction } from "./dashboard-session.ts";
 import { db } from "@/lib/platform/db";
-import { ENDPOINTS } from "@/lib/openapi/endpoints";
-import { ruleOf } from "@/lib/platform/auth/policy";
-import { createDashboardUser } from "@/lib/accounts/users";
-import { setRate } from "@/lib/money/rates";
-import { clabeCheckDigit } from "@/lib/rails/document-rules";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { registerEstablishment } from "@/lib/qr/establishments";
-import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
+import { DAY, email, speiRecipient, m, sk, owner, viewer, ids, find, keyRolled, ok, setUpGate, concrete, moneyEndpoints, snapshot, settledSnapshot } from "./gate-fixtures.ts";
 
 after(() => db().$disconnect());
-
-const PASSWORD = "correct horse battery staple";
-const DAY = 86_400_000;
-const email = (who: string) => `${who}-${randomUUID().slice(0, 8)}@example.test`;
-const clabe = (first17 = "00218001234567890") => first17 + clabeCheckDigit(first17);
-const speiRecipient = () => ({ name: "Carlos Ruiz", account: clabe(), bankCode: "002", documentId: "GODE561231GR8", documentType: "RFC", email: email("beneficiary") });
-
-let m: CreatedMerchant;
-let sk = "";
-let owner = "";
-let viewer = "";
-/** Objects the money actions act on, made through the API with the merchant's secret key. */
-const ids = { pending: "", pending2: "", completed: "", account: "", payout: "", payout2: "", hook: "", hook2: "", delivery: "", quote: "", keyPair: "", production: "", claim: "", claim2: "", qr: "", qr2: "", settlement: "", withdrawal: "", topup: "" };
-let find: ReturnType<typeof actionFinder>;
-
-async function ok(r: Promise<{ status: number; text: string; body?: any }>, what: string) {
-  const res = await r;
-  assert.ok(res.status >= 200 && res.status < 300, `${what}: ${res.status} ${res.text.slice(0, 300)}`);
-  return res.body;
-}
-
-before(async () => {
-  await setRate("MXN", "18.20", "test");
-  m = await newMerchant();
-  sk = m.sandbox.secretKey;
-  const ownerEmail = email("owner");
-  const viewerEmail = email("viewer");
-  await createDashboardUser({ merchantId: m.merchantId, email: ownerEmail, password: PASSWORD, role: "owner" });
-  await createDashboardUser({ merchantId: m.merchantId, email: viewerEmail, password: PASSWORD, role: "viewer" });
-  owner = await signIn(ownerEmail, PASSWORD);
-  viewer = await signIn(viewerEmail, PASSWORD);
-  find = actionFinder(owner);
-});
-
-/** A path of the endpoint with placeholder ids: the gate answers before any lookup. */
-const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => `${name}_gate_1`);
-const moneyEndpoints = () => ENDPOINTS.filter((e) => e.auth !== "none" && !e.internal && ruleOf(e.permission!).money);
+before(setUpGate);
 
 describe("API routes", () => {
   test("a publishable key (no money permission, like a viewer) is refused on every money endpoint, sandbox and live, before any lookup", async () => {
@@ -155,33 +115,6 @@ describe("API routes", () => {
     ids.keyPair = pair.id;
   });
 });
-
-/** What changes when money moves or a secret is minted: none of it may change on a refusal. */
-async function snapshot() {
-  const where = { merchantId: m.merchantId };
-  return JSON.stringify({
-    ledger: await db().ledgerEntry.count({ where }),
-    claims: await db().claim.findMany({ where, select: { id: true, status: true }, orderBy: { id: "asc" } }),
-    payouts: await db().payout.findMany({ where, select: { id: true, status: true }, orderBy: { id: "asc" } }),
-    transactions: await db().transaction.findMany({ where, select: { id: true, status: true }, orderBy: { id: "asc" } }),
-    hooks: await db().webhookSubscription.findMany({ where, select: { id: true, url: true, status: true, events: true, secretEncrypted: true }, orderBy: { id: "asc" } }),
-    swaps: await db().payoutSwap.count({ where }),
-    deposits: await db().deposit.count({ where }),
-    keys: await db().apiKeyPair.findMany({ where, select: { id: true, secretVersion: true, secretHash: true }, orderBy: { id: "asc" } }),
-  });
-}
-
-/** The snapshot once the jobs started by earlier steps (refund confirmation, settlement) are done: unchanged for 1 s (job ticks are 100 ms). */
-async function settledSnapshot(): Promise<string> {
-  let last = await snapshot();
-  let since = Date.now();
-  return waitFor(async () => {
-    const now = await snapshot();
-    if (now !== last) [last, since] = [now, Date.now()];
-    return Date.now() - since >= 1000 && now;
-  }, "background jobs to settle", 20_000);
-}
-
 describe("dashboard", () => {
   const recipient = speiRecipient();
   // Every money action of server/actions/ (the areas below), where the owner's pages carry it, and its arguments.
@@ -248,7 +181,7 @@ describe("dashboard", () => {
       const r = await callAction(owner, a.page, a.id, a.args());
       const result = actionResult(r.text);
       assert.equal(result.ok, true, `${a.name} as the owner: ${r.text.slice(0, 400)}`);
-      if (a.name === "rollSecretKeyAction") sk = result.data.secretKey;
+      if (a.name === "rollSecretKeyAction") keyRolled(result.data.secretKey);
     }
     assert.equal((await api("/ping", { key: sk })).status, 200, "the rolled key works");
   });

@@ -10,29 +10,24 @@ import { lockRow, transition } from "@/lib/ledger/transition";
 import { lockTransaction, completePayment, failPayment } from "@/lib/payments/transitions";
 import { presentTransaction } from "@/lib/payments/present";
 import { presentQrOrder } from "@/lib/qr/present";
-import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { QrOrder } from "@/lib/generated/prisma/client";
 import type { QrOrderStatus } from "@/lib/generated/prisma/enums";
-import { ownedScope } from "@/lib/platform/scope";
+import { ownedScope, type Owner } from "@/lib/platform/scope";
 
-type Scope = Pick<AuthContext, "merchant" | "environment" | "shop">;
-
-const scopeOf = (auth: Scope) => (ownedScope(auth));
-
-export async function findOwnedQrOrder(auth: Scope, idOrToken: string): Promise<QrOrder> {
-  const o = await db().qrOrder.findFirst({ where: { ...scopeOf(auth), ...(idOrToken.startsWith("qro_") ? { id: idOrToken } : { token: idOrToken }) } });
+export async function findOwnedQrOrder(auth: Owner, idOrToken: string): Promise<QrOrder> {
+  const o = await db().qrOrder.findFirst({ where: { ...ownedScope(auth), ...(idOrToken.startsWith("qro_") ? { id: idOrToken } : { token: idOrToken }) } });
   if (!o) throw new AppError("qr_order_not_found", `No QR order ${idOrToken} for this shop.`, { param: "id" });
   return o;
 }
 
-export async function getQrOrder(auth: Scope, idOrToken: string) {
+export async function getQrOrder(auth: Owner, idOrToken: string) {
   return { order: presentQrOrder(await findOwnedQrOrder(auth, idOrToken)) };
 }
 
 type Query = { limit?: unknown; offset?: unknown; startingAfter?: string; endingBefore?: string; status?: QrOrderStatus; merchantOrderId?: string; from?: string; to?: string };
 
-export async function listQrOrders(auth: Scope, q: Query) {
-  const base = scopeOf(auth);
+export async function listQrOrders(auth: Owner, q: Query) {
+  const base = ownedScope(auth);
   const created = { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) };
   const where = { ...base, ...(q.status ? { status: q.status } : {}), ...(q.merchantOrderId ? { merchantOrderId: q.merchantOrderId } : {}), ...(q.from || q.to ? { createdAt: created } : {}) };
   const { rows, meta } = await pageModel<QrOrder>(readPage(q), { model: db().qrOrder, name: "qrOrder", where, scope: base });
@@ -52,7 +47,7 @@ const notPending = (o: QrOrder) => new AppError("qr_order_not_pending", `The ord
  * pending until the provider's notice or the status poll says how it ended. Unknown is not failed;
  * money that does arrive is booked, and the order then reads paid.
  */
-export async function cancelQrOrder(auth: Scope, idOrToken: string) {
+export async function cancelQrOrder(auth: Owner, idOrToken: string) {
   const owned = await findOwnedQrOrder(auth, idOrToken);
   const r = await transition({
     name: "cancelQrOrder",
@@ -78,7 +73,7 @@ export async function cancelQrOrder(auth: Scope, idOrToken: string) {
 }
 
 /** Sandbox: paid completes the order's transaction (ledger, payment.completed); expired ends it. */
-export async function simulateQrOrder(auth: Scope, idOrToken: string, action: "paid" | "expired") {
+export async function simulateQrOrder(auth: Owner, idOrToken: string, action: "paid" | "expired") {
   const o = await findOwnedQrOrder(auth, idOrToken);
   if (o.status !== "pending") throw notPending(o);
   bindOnNextTransition({ resource: "qr_order", id: o.id });

@@ -11,11 +11,10 @@ import { toMinor } from "@/lib/money/amount";
 import { parseAmount } from "@/lib/money/parse-amount";
 import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule } from "@/lib/routing/schema";
 import type { Environment } from "@/lib/generated/prisma/enums";
-import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import type { OwnerWith } from "@/lib/platform/scope";
 import { rememberBounded } from "@/lib/platform/bounded";
 import { providerServesRail } from "@/lib/providers/registry";
 
-type Scope = Pick<AuthContext, "merchant" | "shop" | "environment" | "actor">;
 export type ShopRouting = { version: number; rules: RoutingRule[]; compiled: CompiledRule[]; updatedAt: Date | null };
 
 const TTL_MS = 30_000;
@@ -37,7 +36,7 @@ export async function currentRouting(shopId: string, environment: Environment): 
   return value;
 }
 
-async function shopFor(scope: Scope, shopId: string | undefined): Promise<string> {
+async function shopFor(scope: OwnerWith<"actor">, shopId: string | undefined): Promise<string> {
   if (scope.shop) {
     if (shopId && shopId !== scope.shop.id) throw new AppError("forbidden", "`shopId` is not the shop of this credential.", { param: "shopId" });
     return scope.shop.id;
@@ -61,7 +60,7 @@ function present(shopId: string, environment: Environment, r: ShopRouting) {
   };
 }
 
-export async function getRouting(scope: Scope, query: { shopId?: string }) {
+export async function getRouting(scope: OwnerWith<"actor">, query: { shopId?: string }) {
   const shopId = await shopFor(scope, query.shopId);
   return present(shopId, scope.environment, await currentRouting(shopId, scope.environment));
 }
@@ -90,7 +89,7 @@ export function checkRules(rules: RoutingRule[]): void {
   });
 }
 
-export async function putRouting(scope: Scope, query: { shopId?: string }, input: PutRoutingInput) {
+export async function putRouting(scope: OwnerWith<"actor">, query: { shopId?: string }, input: PutRoutingInput) {
   const shopId = await shopFor(scope, query.shopId);
   checkRules(input.rules);
   const createdBy = scope.actor.kind === "user" ? scope.actor.email : scope.actor.kind === "key" ? "api_key" : null;
@@ -112,7 +111,7 @@ export async function putRouting(scope: Scope, query: { shopId?: string }, input
  * "This payment would go to …": the plan the cascade would follow now for a payment of this
  * shape (production's configured providers; scores and circuits of the shared window).
  */
-export async function previewRouting(scope: Scope, input: { paymentMethodId: string; amountUsd: number; currency?: string; documentId?: string }) {
+export async function previewRouting(scope: OwnerWith<"actor">, input: { paymentMethodId: string; amountUsd: number; currency?: string; documentId?: string }) {
   const rail = railById(input.paymentMethodId);
   if (!rail) throw new AppError("invalid_request", `No payment method ${input.paymentMethodId}.`, { param: "paymentMethodId" });
   const amount = toMinor(input.amountUsd, "USD");

@@ -21,12 +21,9 @@ import { custodyConfigured, sendWithdrawal } from "@/lib/withdrawals/custody";
 import { completeWithdrawal, failWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import { presentWithdrawal } from "@/lib/withdrawals/present";
 import type { z } from "zod";
-import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Withdrawal } from "@/lib/generated/prisma/client";
 import type { createWithdrawalBody } from "@/lib/withdrawals/schema";
-import { merchantScope } from "@/lib/platform/scope";
-
-type Scope = Pick<AuthContext, "merchant" | "environment">;
+import { merchantScope, type OwnerWith } from "@/lib/platform/scope";
 
 /** When the status job first looks at a handed-over withdrawal it has no answer for. */
 export function nextCheck(w: Pick<Withdrawal, "createdAt">, now = new Date(), minMs = 1_000): Date {
@@ -34,7 +31,7 @@ export function nextCheck(w: Pick<Withdrawal, "createdAt">, now = new Date(), mi
   return new Date(now.getTime() + Math.min(300_000, Math.max(minMs, Math.floor(age / 10))));
 }
 
-export async function requestWithdrawal(auth: Scope, body: z.output<typeof createWithdrawalBody>) {
+export async function requestWithdrawal(auth: OwnerWith<"merchant">, body: z.output<typeof createWithdrawalBody>) {
   if (auth.environment === "production" && !custodyConfigured()) {
     throw new AppError("service_unavailable", "Withdrawals are not available: no custody provider is configured.", { headers: { "Retry-After": "3600" } });
   }
@@ -85,7 +82,7 @@ export async function dispatchWithdrawal(w: Withdrawal): Promise<Withdrawal> {
   return (await db().withdrawal.findUnique({ where: { id: w.id } }))!;
 }
 
-export async function replayWithdrawal(auth: Scope, id: string) {
+export async function replayWithdrawal(auth: OwnerWith<"merchant">, id: string) {
   const w = await db().withdrawal.findFirst({ where: { id, ...merchantScope(auth) } });
   if (!w) throw new AppError("withdrawal_not_found", `No withdrawal ${id}.`);
   return { withdrawal: presentWithdrawal(w) };

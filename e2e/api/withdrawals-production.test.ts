@@ -1,152 +1,21 @@
-// Withdrawals over real HTTP (decisions.md "Withdrawals"): the hold (amount + the tier's fee) in
-// one transaction with the row; 30 requests at once over a balance that covers 10 -> exactly 10;
-// idempotent; a missing destination; sandbox completed/failed (failed returns amount and fee);
-// production through the simulated custody provider (its own HTTP service): accepted, refused,
-// pending then completed, 5xx and unreadable answers left processing until the status job knows,
-// and a timeout after the custody provider DID send: paid once; the provider's signed notices
-// (completed, failed, replayed, forged, stale, unknown, racing the status job); both environments; 404s.
-// A status lookup answered 401, 403 or a bare 404 is unknown, never a refusal: asked again, raised to
-// an operator when it lasts, completed once the provider answers.
+// Withdrawals in production over real HTTP (decisions.md "Withdrawals"), through the simulated
+// custody provider (its own HTTP service): accepted, refused, pending then completed, 5xx and
+// unreadable answers left processing until the status job knows, and a timeout after the custody
+// provider DID send: paid once; the provider's signed notices (completed, failed, replayed, forged,
+// stale, unknown, racing the status job). A status lookup answered 401, 403 or a bare 404 is
+// unknown, never a refusal: asked again, raised to an operator when it lasts, completed once the
+// provider answers. One file: these tests run the status job, which looks at every merchant's
+// processing withdrawals.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
-import { api, assertEnvelope, newMerchant, postCustodyNotice, waitFor } from "./helpers.ts";
+import { api, assertEnvelope, postCustodyNotice, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
-import { setRate } from "@/lib/money/rates";
-import { settleDueBalances } from "@/lib/settlements/settle-balances";
-import { setShopDepositMethods } from "@/lib/deposits/set-shop-deposit-methods";
 import { checkWithdrawalStatuses } from "@/lib/withdrawals/check-withdrawal-status";
-import type { CreatedMerchant } from "@/lib/merchants/create-merchant";
+import { evm, control, behave, seedRates, balance, posted, productionFunded } from "./withdrawals-fixtures.ts";
 
 after(() => db().$disconnect());
-
-const DAY = 86_400_000;
-const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
-const CUSTODY = process.env.CUSTODY_URL!;
-const PAGOSUR = process.env.PROVIDER_PAGOSUR_URL!;
-/** A fresh, valid EVM address (all lower case: no checksum to satisfy), so a behaviour can target it. */
-const evm = () => `0x${randomBytes(20).toString("hex")}`;
-
-async function control(path: string, body?: unknown) {
-  const r = await fetch(`${CUSTODY}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  assert.equal(r.status, 200, `${path}: ${await r.clone().text()}`);
-  return r.json() as Promise<any>;
-}
-const behave = (mode: string, forAddress: string) => control("/_control/behaviour", { mode, forAddress, times: 1 });
-
-before(async () => {
-  await setRate("MXN", "18.20", "test");
-});
-
-const balance = async (key: string) => (await api("/me/balance", { key })).body;
-const posted = (merchantId: string, kind: string) => db().ledgerPosting.count({ where: { merchantId, kind } });
-
-/** A sandbox merchant with `usd` (about) available: card payments, settled. */
-async function sandboxFunded(usd: number): Promise<CreatedMerchant> {
-  const m = await newMerchant({ tier: "standard" });
-  const key = m.sandbox.secretKey;
-  const p = await api("/payments", { key, body: { amount: usd, paymentMethodId: "sbx_card" } });
-  assert.equal(p.status, 200, p.text);
-  assert.equal((await api(`/payments/${p.body.transactionId}/simulate`, { key, body: { action: "paid" } })).status, 200);
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
-  return m;
-}
-
-/** A production merchant with available USD: a SPEI deposit through the simulated PSP, settled. */
-async function productionFunded(): Promise<CreatedMerchant> {
-  const m = await newMerchant({ tier: "premium" });
-  const key = m.production.secretKey;
-  await setShopDepositMethods(m.shopId, { enable: ["dm_spei_pagosur"] });
-  const a = await api("/me/deposit-accounts", { key, body: { endUserRef: `u-${randomUUID()}`, name: "Pay In", email: `p-${randomUUID().slice(0, 8)}@example.test` } });
-  assert.ok(a.status === 201 || a.status === 200, a.text);
-  const sent = await fetch(`${PAGOSUR}/_control/deposits`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clabe: a.body.account.clabe, amount: "364000", payerName: "Payer", payerBank: "Banorte" }) });
-  assert.equal(sent.status, 200);
-  assert.deepEqual(((await sent.json()) as { statuses: number[] }).statuses, [200], "the deposit notice was taken");
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
-  const funded = await waitFor(async () => { await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId }); const b = await balance(key); return b.balance.available > 100 && b; }, "the deposit settled into available", 20_000);
-  assert.ok(funded);
-  return m;
-}
-
-test("sandbox: the hold, completed and failed (amount and fee back), idempotent, listed; missing destination; errors", async () => {
-  const m = await sandboxFunded(200);
-  const key = m.sandbox.secretKey;
-  const before = await balance(key);
-  const fee = before.withdrawalFeeUsd;
-  assert.ok(fee > 0);
-  assertEnvelope(await api("/me/withdrawals", { key, body: { amountUsd: 10 } }), "missing_required_fields", 422);
-  const w = await api("/me/withdrawals", { key, body: { amountUsd: 50, destination: { asset: "USDT", network: "TRON", address: TRON } }, headers: { "idempotency-key": "wdr-1" } });
-  assert.equal(w.status, 200, w.text);
-  const wd = w.body.withdrawal;
-  assert.match(wd.id, /^wdr_/);
-  assert.equal(wd.status, "processing");
-  assert.equal(wd.amountUsd, 50);
-  assert.equal(wd.feeUsd, fee);
-  assert.deepEqual(wd.destination, { asset: "USDT", network: "TRON", address: TRON });
-  const held = await balance(key);
-  assert.equal(held.balance.available, Math.round((before.balance.available - 50 - fee) * 100) / 100);
-  // The same request again: the same withdrawal, nothing held twice.
-  const again = await api("/me/withdrawals", { key, body: { amountUsd: 50, destination: { asset: "USDT", network: "TRON", address: TRON } }, headers: { "idempotency-key": "wdr-1" } });
-  assert.equal(again.body.withdrawal.id, wd.id);
-  assert.equal((await balance(key)).balance.available, held.balance.available);
-
-  const failed = await api(`/me/withdrawals/${wd.id}/simulate`, { key, body: { action: "failed" } });
-  assert.equal(failed.status, 200, failed.text);
-  assert.equal(failed.body.withdrawal.status, "failed");
-  assert.equal((await balance(key)).balance.available, before.balance.available, "amount and fee back");
-  assertEnvelope(await api(`/me/withdrawals/${wd.id}/simulate`, { key, body: { action: "completed" } }), "invalid_request", 400);
-
-  // With the settlement destination as default, then completed.
-  assert.equal((await api("/me/settlement-destination", { key, method: "PUT", body: { asset: "USDC", network: "ETHEREUM", address: "0x52908400098527886E0F7030069857D2E4169EE7" } })).status, 200);
-  const w2 = (await api("/me/withdrawals", { key, body: { amountUsd: 20 } })).body.withdrawal;
-  assert.equal(w2.destination.network, "ETHEREUM");
-  const done = await api(`/me/withdrawals/${w2.id}/simulate`, { key, body: { action: "completed" } });
-  assert.equal(done.body.withdrawal.status, "completed");
-  assert.match(done.body.withdrawal.txHash, /^0x[0-9a-f]{64}$/);
-  const after = await balance(key);
-  assert.equal(after.balance.available, Math.round((before.balance.available - 20 - fee) * 100) / 100);
-  assert.deepEqual(after.ledgerWarnings, []);
-  assert.equal(await db().event.count({ where: { merchantId: m.merchantId, type: "withdrawal.completed" } }), 1);
-  assert.equal(await db().event.count({ where: { merchantId: m.merchantId, type: "withdrawal.failed" } }), 1);
-
-  const list = await api("/me/withdrawals", { key });
-  assert.deepEqual(list.body.data.map((x: any) => x.id), [w2.id, wd.id]);
-  assert.deepEqual((await api("/me/withdrawals?status=failed", { key })).body.data.map((x: any) => x.id), [wd.id]);
-  assert.equal((await api(`/me/withdrawals/${wd.id}`, { key })).body.withdrawal.status, "failed");
-  assertEnvelope(await api("/me/withdrawals/wdr_nope", { key }), "withdrawal_not_found", 404);
-  assertEnvelope(await api(`/me/withdrawals/${wd.id}`, { key: m.production.secretKey }), "withdrawal_not_found", 404);
-  assertEnvelope(await api(`/me/withdrawals/${wd.id}`, { key: (await newMerchant()).sandbox.secretKey }), "withdrawal_not_found", 404);
-  assertEnvelope(await api(`/me/withdrawals/${wd.id}/simulate`, { key: m.production.secretKey, body: { action: "completed" } }), "production_key_refused", 400);
-
-  const short = await api("/me/withdrawals", { key, body: { amountUsd: 100_000 } });
-  assertEnvelope(short, "balance_insufficient", 422);
-  assert.equal(short.body.error.details.availableUsd, after.balance.available);
-  assert.ok(short.body.error.details.shortfallUsd > 0);
-  assertEnvelope(await api("/me/withdrawals", { key, body: { amountUsd: "ten" } }), "amount_invalid", 400);
-  assertEnvelope(await api("/me/withdrawals", { key, body: { amountUsd: 0 } }), "amount_invalid", 400);
-  const badAddress = await api("/me/withdrawals", { key, body: { amountUsd: 5, destination: { asset: "USDT", network: "TRON", address: "TNotAnAddress" } } });
-  assertEnvelope(badAddress, "invalid_request", 400);
-});
-
-test("30 withdrawals at once over a balance that covers 10: exactly 10 held, the rest refused, the ledger balanced", async () => {
-  const m = await sandboxFunded(300);
-  const key = m.sandbox.secretKey;
-  const b = await balance(key);
-  const fee = b.withdrawalFeeUsd;
-  // Each takes amount + fee; ten of them fit and an eleventh does not.
-  const each = Math.floor(((b.balance.available - 0.01) / 10 - fee) * 100) / 100;
-  assert.ok(each > 0);
-  const results = await Promise.all(Array.from({ length: 30 }, () => api("/me/withdrawals", { key, body: { amountUsd: each, destination: { asset: "USDT", network: "TRON", address: TRON } } })));
-  const ok = results.filter((r) => r.status === 200);
-  const refused = results.filter((r) => r.status === 422 && r.body.error.code === "balance_insufficient");
-  assert.equal(ok.length, 10, results.map((r) => r.status).join(","));
-  assert.equal(refused.length, 20);
-  assert.equal(await db().withdrawal.count({ where: { merchantId: m.merchantId } }), 10);
-  assert.equal(await posted(m.merchantId, "withdrawal_requested"), 10);
-  const after = await balance(key);
-  assert.ok(after.balance.available >= 0 && after.balance.available < each + fee, JSON.stringify(after.balance));
-  assert.deepEqual(after.ledgerWarnings, []);
-});
+before(seedRates);
 
 test("production: sent by the custody provider with our id; refused, pending, 5xx, garbage and a timeout after sending all end right, money out once", async () => {
   const m = await productionFunded();
