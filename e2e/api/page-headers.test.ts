@@ -1,4 +1,4 @@
-// The security headers every page carries: buyer pages (checkout.test.ts has the details) and
+// The security headers every page carries: buyer pages (checkout-pages.test.ts has the details) and
 // the dashboard: a per-response nonce on every framework script, no framing, no inline script.
 import { test } from "node:test";
 import assert from "node:assert/strict";
