@@ -41,7 +41,7 @@ describe("pay-ins through the Payments API", () => {
       // What MP received: our id as external_reference, our notice URL, the exact local amount as a decimal.
       const [held] = await mpPayments(env, tx);
       assert.equal(held!.payment.payment_method_id, rail.method);
-      assert.equal(held!.payment.notification_url, `${env.server.url}/api/v1/providers/mercadopago/notifications`);
+      assert.equal(held!.payment.notification_url, `${env.server.url}/api/v1/providers/mercadopago/notifications?source_news=webhooks`);
       assert.equal(BigInt(Math.round(held!.payment.transaction_amount * 100)), r.amountLocal);
       if (rail.instructions) assert.ok((r.instructions as any)?.[rail.instructions] ?? (p as any).instructions?.[rail.instructions], `instructions.${rail.instructions}`);
 

@@ -30,7 +30,7 @@ test("every POST /v1/payments body we build uses only fields of MP's documented 
     assertDocumented(body, PAYMENTS, `${method} body`);
     assert.equal(body.payment_method_id, method);
     assert.equal(body.external_reference, "tx_abc123");
-    assert.equal(body.notification_url, "https://pay.example.com/api/v1/providers/mercadopago/notifications");
+    assert.equal(body.notification_url, "https://pay.example.com/api/v1/providers/mercadopago/notifications?source_news=webhooks");
     assert.equal(body.payer.email, "maria@example.com");
   }
   assert.deepEqual(wire(paymentBody(charge("1001"), "mercadopago", "pix")).payer, { email: "maria@example.com", first_name: "Maria", last_name: "da Silva", identification: { type: "CPF", number: "19119119100" } });

@@ -32,8 +32,18 @@ export const RAIL_METHODS: Record<string, { kind: "payment"; paymentMethodId: st
   "1007": { kind: "preference" },
 };
 
-/** Our notice URL for this provider (the payment route writes `{provider}` in it, as for every connector). */
-export const noticeUrlOf = (req: ChargeRequest, code: string) => req.notifyUrl.replace("{provider}", code);
+/**
+ * Our notice URL for this provider (the payment route writes `{provider}` in it, as for every
+ * connector), with `source_news=webhooks`: "To receive notifications exclusively via Webhooks and
+ * not via IPN, you can add the parameter source_news=webhooks to the notification_url"
+ * (https://www.mercadopago.com.br/developers/en/docs/your-integrations/notifications/webhooks).
+ * IPN's notices are unsigned and would only be refused.
+ */
+export function noticeUrlOf(req: ChargeRequest, code: string): string {
+  const url = new URL(req.notifyUrl.replace("{provider}", code));
+  url.searchParams.set("source_news", "webhooks");
+  return url.toString();
+}
 
 function names(full: string | undefined): { first: string; last: string } | null {
   const parts = (full ?? "").trim().split(/\s+/).filter(Boolean);
@@ -90,7 +100,7 @@ export function paymentBody(req: ChargeRequest, code: string, paymentMethodId: s
  */
 export function preferenceBody(req: ChargeRequest, code: string): Record<string, unknown> {
   const n = names(req.buyer.name);
-  const result = `${new URL(req.notifyUrl.replace("{provider}", code)).origin}/c/${req.transactionId}/result`;
+  const result = `${new URL(noticeUrlOf(req, code)).origin}/c/${req.transactionId}/result`;
   return {
     items: [{ id: req.transactionId, title: `Payment ${req.transactionId}`, quantity: 1, currency_id: req.currency, unit_price: decimal(req.amountLocalMinor, req.currency) }],
     external_reference: req.transactionId,
