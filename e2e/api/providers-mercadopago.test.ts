@@ -125,6 +125,27 @@ describe("refunds", () => {
     assert.deepEqual(refunds.map((r: any) => r.amount), [20], "one refund at MP");
   });
 
+  test("a full refund: MP's webhook of the refunded payment refunds nothing twice, and its re-delivery is acknowledged", async () => {
+    const { tx, paymentId } = await paidPix();
+    const refund = await api(`/payments/${tx}/refund`, { key: env.key, body: { reason: "requested_by_customer" }, base: env.server.url });
+    assert.equal(refund.status, 200, refund.text);
+    assert.equal((await claimOf(refund.body.refundId)).status, "resolved");
+    // The approval's webhook, then the refund's.
+    const seen = await waitFor(async () => {
+      const d = (await mp(env, `/_control/payments/${paymentId}`)).deliveries;
+      return d.length >= 2 && d[1];
+    }, "MP's webhook of the refund answered");
+    assert.equal(seen.status, "refunded");
+    // One that arrives while our claim is still open is refused (lib/claims/transitions.ts refundInFull)
+    // and MP delivers it again: the re-delivery is acknowledged and changes nothing.
+    const again = await mp(env, `/_control/payments/${paymentId}/notify`, {});
+    assert.deepEqual(again.statuses, [200]);
+    assert.equal(await db().claim.count({ where: { transactionId: tx } }), 1, "no second refund of the remainder");
+    const t = await row(tx);
+    assert.equal(t.refundedLocal, t.amountLocal);
+    assert.equal((await mp(env, `/_control/payments/${paymentId}`)).payment.refunds.length, 1);
+  });
+
   test("MP refuses a refund of a payment it holds as not approved (400 with its cause): the claim is rejected", async () => {
     const { tx, paymentId } = await paidPix();
     // MP has it charged back: the refund is refused there.

@@ -6,9 +6,10 @@
 // with the application's secret signature (Your integrations > Webhooks) over the manifest
 //   id:<data.id of the query>;request-id:<x-request-id>;ts:<ts>;
 // where a value the notification lacks is left out with its part ("If any of the values shown
-// in the above template are not present in your notification, you should remove them"). A data.id
-// that is alphanumeric is signed lowercased (MP's rule for the Orders API's ids: numeric payment
-// ids are unchanged by it).
+// in the above template are not present in your notification, you should remove them"). An
+// alphanumeric data.id is signed lowercased: the rule as given for MP's alphanumeric (Order) ids;
+// the payments page read here (devsite-docs webhooks.en.md) does not state it, and a payment's
+// numeric id is unchanged by it.
 import { createHmac } from "node:crypto";
 import { safeEqual } from "@/lib/platform/crypto/hash";
 import type { InboundNotice, NoticeReading } from "@/lib/providers/types";

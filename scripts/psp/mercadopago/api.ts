@@ -12,7 +12,8 @@ import type http from "node:http";
 import { minorOfText, num, wireJson, type Payment, type Preference, type Store } from "./store.ts";
 
 export type Hanging = Set<http.ServerResponse>;
-export type ApiContext = { store: Store; base: string; hanging: Hanging; log: (s: string) => void };
+/** `notify`: a payment's webhook, sent after the answer (MP notifies a payment's update, a refund included). */
+export type ApiContext = { store: Store; base: string; hanging: Hanging; log: (s: string) => void; notify: (p: Payment) => void };
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json" });
@@ -142,6 +143,7 @@ function refund(ctx: ApiContext, req: http.IncomingMessage, res: http.ServerResp
     const r = ctx.store.newRefund(p, amount);
     if (r.amount === left) ctx.store.touch(p, "refunded", "refunded");
     ctx.log(`[mercadopago] refund ${r.id} of ${p.id}`);
+    setImmediate(() => ctx.notify(p));
     return { status: 201, body: ctx.store.renderRefund(r, p.currency_id) };
   });
 }

@@ -13,6 +13,8 @@
 //   POST /_control/preferences/{id}/pay {status?: approved|rejected, detail?, method?, notify?, duplicate?}
 //        the buyer pays on the Checkout Pro page: a payment under the preference's external_reference
 // Buyer pages: GET /checkout/v1/redirect?pref_id=… (init_point) and GET /payments/{id}/ticket (ticket_url).
+// A refund made through the API is followed by the payment's webhook (payment.updated), as MP
+// notifies every update of a payment.
 import type http from "node:http";
 import type { Payment, Status, Store } from "./store.ts";
 import type { Webhooks } from "./webhooks.ts";

@@ -50,7 +50,7 @@ export async function startMercadoPagoSimulator(opts: MercadoPagoSimulatorOption
   });
   await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", () => r()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ctx = { store: createStore(base), base, hanging, log };
+  ctx = { store: createStore(base), base, hanging, log, notify: (p) => void webhooks.notify(p) };
   return {
     url: base,
     stop: () =>
