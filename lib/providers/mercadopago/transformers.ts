@@ -140,7 +140,7 @@ export function paymentOutcome(status: number, body: any): ChargeOutcome {
   if (status < 200 || status >= 300 || text(body?.id) === null) return { kind: "unavailable", reason: `unexpected_answer_${status}` };
   if (body.status === "rejected" || body.status === "cancelled") return { kind: "declined", reason: code(body.status_detail) ?? body.status };
   if (!["pending", "in_process", "authorized", "approved"].includes(body.status)) return { kind: "unavailable", reason: "unexpected_status" };
-  const td = body.transaction_data ?? body.point_of_interaction?.transaction_data ?? {};
+  const td = body.point_of_interaction?.transaction_data ?? {};
   const details = body.transaction_details ?? {};
   const instructions: Record<string, unknown> = {};
   if (text(td.qr_code)) instructions.pixCode = td.qr_code;
@@ -153,9 +153,13 @@ export function paymentOutcome(status: number, body: any): ChargeOutcome {
 
 /**
  * The answer to POST /checkout/preferences: its `id` is our providerRef (the payment does not
- * exist until the buyer pays on MP's page) and `init_point` the page. With a TEST- access token
- * the page is `sandbox_init_point` when MP gives one: the sandbox page is where test credentials'
- * preferences are paid (sdk-nodejs e2e/preference/create.spec.ts expects both URLs in every answer).
+ * exist until the buyer pays on MP's page) and `init_point` the page. MP's test purchases are
+ * made with the *production* credentials (APP_USR-) of a seller test account, on `init_point`
+ * (https://www.mercadopago.com.br/developers/en/docs/checkout-pro/integration-test/make-test-purchase,
+ * devsite-docs guides/checkout-pro/make-test-purchase.en.md): so APP_USR- tokens, test users'
+ * included, get `init_point`. Only an application's TEST- credentials get `sandbox_init_point`,
+ * the sandbox page every preference answer also carries (the reference's sample answer,
+ * fixtures/preferences-create.response.json), where those credentials' preferences are paid.
  */
 export function preferenceOutcome(status: number, body: any, testCredentials: boolean): ChargeOutcome {
   if (body === undefined) return { kind: "unavailable", reason: `unreadable_answer_${status}` };
