@@ -14,6 +14,13 @@ export const MP_NOTICE_SECRET = "mp-webhook-secret-signature-0123456789abcdef";
 
 export type MercadoPagoEnv = { sim: { url: string; stop: () => Promise<void> }; server: ProviderServer; key: string; merchantId: string; inboxId: string };
 
+/**
+ * The one simulator and server of the run, filled by e2e/api/providers-mercadopago.test.ts before
+ * its tests. One of each: two servers configured with two simulators as "mercadopago" would each
+ * run jobs on the other's rows (reconciliation, refund status) and ask the wrong Mercado Pago.
+ */
+export const env = {} as MercadoPagoEnv;
+
 export async function startMercadoPagoEnv(): Promise<MercadoPagoEnv> {
   for (const [quote, rate] of [["BRL", "5.40"], ["MXN", "18.20"], ["COP", "4100"]] as const) await setRate(quote, rate, "test");
   const sim = await startMercadoPagoSimulator({ secret: MP_SECRET, noticeSecret: MP_NOTICE_SECRET, noticeUrl: "http://127.0.0.1:9/not-registered" });
