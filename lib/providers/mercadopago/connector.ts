@@ -1,0 +1,175 @@
+// The Mercado Pago connector: plain HTTP to its API (cfg.baseUrl, https://api.mercadopago.com by
+// default) with the access token as Bearer, each call bounded by the provider's timeout. Wire
+// format in ./transformers.ts, notices in ./notices.ts. A call without a readable answer is
+// unknown, never a refusal.
+//
+// Two kinds of charge (./transformers.ts RAIL_METHODS): a payment of the Payments API (PIX,
+// boleto, OXXO, SPEI), whose id is our providerRef; and a Checkout Pro preference (cards, PSE),
+// whose payment exists only once the buyer pays on MP's page. A preference's providerRef is its
+// id; its payment is found by our transaction id, the preference's external_reference, through
+// the payments search, and the notice of that payment carries the payment's own id (read back
+// with GET /v1/payments/{id}, which names our reference). Payment ids are numbers, preference ids
+// are "<collector>-<uuid>": the shape tells which one a providerRef is.
+import type { ProviderConfig } from "@/lib/providers/registry";
+import type { ChargeLookup, ChargeOutcome, ChargeReadBack, ChargeRequest, ClabeLookup, ClabeOutcome, CredentialCheck, InboundNotice, NoticeCheck, NoticeReading, PayoutOutcome, PayoutStatus, ProviderStatus, RealConnector, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import { decimal, parseWithDecimals, stringifyWithDecimals } from "@/lib/providers/mercadopago/decimal-json";
+import { RAIL_METHODS, mpError, paymentBody, paymentOutcome, paymentReadBack, preferenceBody, preferenceOutcome, searchLookup } from "@/lib/providers/mercadopago/transformers";
+import { readMercadoPagoNotice } from "@/lib/providers/mercadopago/notices";
+
+type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
+const isPaymentId = (ref: string) => /^\d{1,20}$/.test(ref);
+
+export class MercadoPagoConnector implements RealConnector {
+  readonly code: string;
+  constructor(private cfg: ProviderConfig) {
+    this.code = cfg.code;
+  }
+
+  /**
+   * One HTTP exchange. Every POST carries X-Idempotency-Key (our id): MP made it mandatory on the
+   * Payments and Refunds APIs, and a repeated key is answered with the first request's result
+   * instead of a second payment or refund
+   * (https://www.mercadopago.com.br/developers/en/news/2023/01/04/Idempotency-key-usage-will-be-mandatory).
+   */
+  private async call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<Answer> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.cfg.baseUrl}${path}`, {
+        method,
+        headers: { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}`, ...(idempotencyKey ? { "x-idempotency-key": idempotencyKey } : {}) },
+        body: body === undefined ? undefined : stringifyWithDecimals(body),
+        signal: AbortSignal.timeout(this.cfg.timeoutMs),
+      });
+      return { ok: true, status: res.status, body: parseWithDecimals(await res.text()) };
+    } catch (err) {
+      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+      return { ok: false, reason: timeout ? "timeout" : "connection_failed" };
+    }
+  }
+
+  /** GET /users/me, the account the token belongs to (sdk-nodejs src/clients/user/get/index.ts): moves nothing. */
+  async checkCredentials(): Promise<CredentialCheck> {
+    const a = await this.call("GET", "/users/me");
+    if (!a.ok) return { kind: "unreachable", detail: a.reason };
+    if (a.status === 401 || a.status === 403) return { kind: "credentials_refused", detail: `http_${a.status}` };
+    return a.status === 200 && a.body !== undefined ? { kind: "ok" } : { kind: "unreachable", detail: `http_${a.status}` };
+  }
+
+  async createCharge(req: ChargeRequest): Promise<ChargeOutcome> {
+    const how = RAIL_METHODS[req.rail.paymentMethodId];
+    if (!how) return { kind: "declined", reason: "method_unsupported_by_provider" };
+    if (how.kind === "preference") {
+      const a = await this.call("POST", "/checkout/preferences", preferenceBody(req, this.code), req.transactionId);
+      return a.ok ? preferenceOutcome(a.status, a.body, this.cfg.secret.startsWith("TEST-")) : { kind: "unavailable", reason: a.reason };
+    }
+    const body = paymentBody(req, this.code, how.paymentMethodId);
+    // MP requires payer.email; asking without one would only earn a 400.
+    if (!body) return { kind: "declined", reason: "payer_email_required" };
+    const a = await this.call("POST", "/v1/payments", body, req.transactionId);
+    return a.ok ? paymentOutcome(a.status, a.body) : { kind: "unavailable", reason: a.reason };
+  }
+
+  /** GET /v1/payments/search?external_reference=<our id> (https://www.mercadopago.com.br/developers/en/reference/payments/_payments_search/get). */
+  private async paymentByReference(reference: string): Promise<ReturnType<typeof searchLookup>> {
+    const a = await this.call("GET", `/v1/payments/search?external_reference=${encodeURIComponent(reference)}&sort=date_created&criteria=desc`);
+    return a.ok ? searchLookup(a.status, a.body) : { kind: "unknown", reason: a.reason };
+  }
+
+  /** A preference's payment: its external_reference (GET /checkout/preferences/{id}) searched. */
+  private async paymentOfPreference(preferenceId: string): Promise<ReturnType<typeof searchLookup>> {
+    const p = await this.call("GET", `/checkout/preferences/${encodeURIComponent(preferenceId)}`);
+    if (!p.ok) return { kind: "unknown", reason: p.reason };
+    if (p.status === 404 && mpError(p.body)) return { kind: "not_found" };
+    if (p.status !== 200 || typeof p.body?.external_reference !== "string") return { kind: "unknown", reason: `http_${p.status}` };
+    return this.paymentByReference(p.body.external_reference);
+  }
+
+  async readCharge(providerRef: string): Promise<ChargeReadBack> {
+    if (!isPaymentId(providerRef)) {
+      const r = await this.paymentOfPreference(providerRef);
+      return r.kind === "found_payment" ? r.back : r.kind === "found" ? { kind: "unknown", reason: "unexpected" } : r;
+    }
+    // https://www.mercadopago.com.br/developers/en/reference/payments/_payments_id/get
+    const a = await this.call("GET", `/v1/payments/${providerRef}`);
+    return a.ok ? paymentReadBack(a.status, a.body) : { kind: "unknown", reason: a.reason };
+  }
+
+  async getStatus(providerRef: string): Promise<ProviderStatus | null> {
+    const back = await this.readCharge(providerRef);
+    // A preference nobody has paid yet is pending; a chargeback says the charge was paid.
+    if (back.kind === "not_found") return isPaymentId(providerRef) ? null : "pending";
+    if (back.kind !== "found") return null;
+    return back.status === "chargeback" ? "paid" : back.status;
+  }
+
+  async chargeByReference(reference: string): Promise<ChargeLookup> {
+    const r = await this.paymentByReference(reference);
+    if (r.kind !== "found_payment") return r;
+    return { kind: "found", providerRef: r.back.providerRef, status: r.back.status === "chargeback" ? "paid" : r.back.status };
+  }
+
+  /**
+   * POST /v1/payments/{id}/refunds {amount} with the claim id as X-Idempotency-Key
+   * (https://www.mercadopago.com.br/developers/en/reference/chargebacks/_payments_id_refunds/post;
+   * body: sdk-nodejs src/clients/paymentRefund/create/types.ts). The payment is read first: its
+   * currency writes the amount as MP's decimal, and a card's providerRef (a preference) becomes
+   * its payment. A refund answered `approved` is done; one MP is still processing is unknown (the
+   * status job asks again); a 400 from MP (an amount above what is left, a payment that cannot be
+   * refunded) refused it.
+   */
+  async refund(req: RefundRequest): Promise<RefundOutcome> {
+    const payment = await this.readCharge(req.providerRef);
+    if (payment.kind !== "found" || !payment.currency) return { kind: "unknown", reason: payment.kind === "unknown" ? payment.reason : "payment_not_found" };
+    const a = await this.call("POST", `/v1/payments/${payment.providerRef}/refunds`, { amount: decimal(req.amountLocalMinor, payment.currency) }, req.reference);
+    if (!a.ok) return { kind: "unknown", reason: a.reason };
+    if (a.status === 400 && mpError(a.body)) return { kind: "refused", reason: refusalCode(a.body) };
+    if ((a.status === 200 || a.status === 201) && a.body?.id !== undefined) {
+      if (a.body.status === "approved") return { kind: "refunded", providerRef: String(a.body.id) };
+      if (a.body.status === "rejected" || a.body.status === "cancelled") return { kind: "refused", reason: "refund_rejected" };
+    }
+    return { kind: "unknown", reason: a.body === undefined ? `unreadable_answer_${a.status}` : `http_${a.status}` };
+  }
+
+  /**
+   * MP has no refund lookup by our reference: a refund holds no field of ours (its body is only
+   * {amount}), GET /v1/payments/{id}/refunds lists a payment's refunds by MP's ids, and the
+   * X-Idempotency-Key is not queryable. What MP does offer is the idempotency itself: the same
+   * refund request under the same key is answered with the refund already made, never a second
+   * one. So "not found" here hands the status job (lib/jobs/run-scheduled-actions.ts) its
+   * re-send path: it calls `refund` again with the same claim id, and MP's answer to that is the
+   * refund's status.
+   */
+  async refundStatus(_reference: string): Promise<RefundStatus> {
+    return { kind: "not_found" };
+  }
+
+  // Mercado Pago issues no CLABEs and sends no payouts through this connector.
+  async provisionClabe(): Promise<ClabeOutcome> {
+    return { kind: "refused", reason: "unsupported_by_provider" };
+  }
+  async clabeByReference(): Promise<ClabeLookup> {
+    return { kind: "not_found" };
+  }
+  async payout(): Promise<PayoutOutcome> {
+    return { kind: "refused", reason: "unsupported_by_provider" };
+  }
+  async payoutStatus(): Promise<PayoutStatus> {
+    return { kind: "not_found" };
+  }
+
+  /** The common protocol's signature: MP's notices are read by readNotice, in MP's own scheme. */
+  verifyNotice(): NoticeCheck {
+    return "invalid";
+  }
+
+  readNotice(n: InboundNotice): NoticeReading {
+    return readMercadoPagoNotice(this.cfg.noticeSecret, n);
+  }
+}
+
+/** A refund refusal's code: MP's cause code, else its error word; never its free text. */
+function refusalCode(body: any): string {
+  const c = Array.isArray(body?.cause) ? body.cause[0]?.code : undefined;
+  if (typeof c === "number" || (typeof c === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(c))) return `cause_${c}`;
+  return typeof body?.error === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(body.error) ? body.error : "refused";
+}
