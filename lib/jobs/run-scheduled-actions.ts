@@ -16,6 +16,14 @@ import { log } from "@/lib/platform/log";
 import { applySimulation, type SimulateAction } from "@/lib/outcomes/simulate-payment";
 import { resolveRefund } from "@/lib/claims/resolve-refund";
 import { connectorFor } from "@/lib/providers/connectors";
+import { PROVIDER_CODES, isProviderConfigured } from "@/lib/providers/registry";
+
+/**
+ * The refund's provider is one this service knows but this instance has no configuration of
+ * (instances configured differently, as the real providers' test servers are): another instance
+ * takes it. Not an error, within the hour after which a refund no instance could take is raised.
+ */
+class ConfiguredElsewhere extends Error {}
 
 const LEASE_SECONDS = 30;
 
@@ -30,6 +38,7 @@ async function refundThroughProvider(claimId: string, action: string): Promise<"
   const claim = await db().claim.findUnique({ where: { id: claimId }, include: { transaction: { select: { provider: true, providerRef: true } } } });
   if (!claim || claim.status !== "pending") return "done";
   const { provider, providerRef } = claim.transaction;
+  if (provider !== "sandbox" && !isProviderConfigured(provider) && (PROVIDER_CODES as readonly string[]).includes(provider) && Date.now() - claim.createdAt.getTime() < REFUND_ALERT_MS) throw new ConfiguredElsewhere();
   const connector = connectorFor(provider);
   if (action === REFUND_STATUS) {
     const s = await connector.refundStatus(claimId);
@@ -147,6 +156,10 @@ export async function runScheduledActions(opts: { limit?: number; now?: Date; me
       await db().scheduledAction.update({ where: { id: a.id }, data: { state: "done", doneAt: new Date(), lockedUntil: null } });
       done++;
     } catch (err) {
+      if (err instanceof ConfiguredElsewhere) {
+        await db().scheduledAction.update({ where: { id: a.id }, data: { state: "pending", lockedUntil: null, attempts: { decrement: 1 }, dueAt: new Date(Date.now() + 1_000) } });
+        continue;
+      }
       if (err instanceof NotYet && Date.now() - a.due_at.getTime() < 10 * 60_000) {
         // Waiting on another step (possibly being run by another instance right now) is not a failure.
         await db().scheduledAction.update({ where: { id: a.id }, data: { state: "pending", lockedUntil: null, attempts: { decrement: 1 }, dueAt: new Date(Date.now() + 100) } });

@@ -57,6 +57,15 @@ async function applyCharge(c: RealConnector, noticeId: string, subject: Extract<
     return false;
   }
   if (back.status === "pending") return false;
+  if (back.status === "refunded") {
+    // Our own refund claims on the way (the provider refunded what we asked): their status jobs
+    // resolve them, now. Refunding the rest in full beside an open claim would refund it twice.
+    const open = await db().claim.findMany({ where: { transactionId: tx.id, status: { in: ["pending", "open"] } }, select: { id: true } });
+    if (open.length) {
+      for (const claim of open) await nudge(c.code, { kind: "refund", reference: claim.id });
+      return false;
+    }
+  }
   // A status other than paid from an attempt the cascade left behind says nothing of the charge we kept.
   if (tx.provider !== c.code && back.status !== "paid") return false;
   const inTransaction = async (t: Tx) => {

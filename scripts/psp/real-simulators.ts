@@ -4,6 +4,7 @@
 // notice secret, PROVIDER_<CODE>_URL pointing at the simulator instead of the provider's host).
 import { randomBytes } from "node:crypto";
 import { startStripeSimulator } from "./stripe/simulator.ts";
+import { startMercadoPagoSimulator } from "./mercadopago/simulator.ts";
 
 export type RunningSimulator = { code: string; url: string; stop: () => Promise<void> };
 
@@ -22,5 +23,8 @@ export async function startRealSimulators(appUrl: string, opts: { port?: () => P
   const stripe = { secret: `sk_test_${token()}`, noticeSecret: `whsec_${token()}` };
   sims.push({ code: "stripe", ...(await startStripeSimulator({ ...stripe, noticeUrl: notices("stripe"), port: await port(), log })) });
   Object.assign(env, { PROVIDER_STRIPE_SECRET: stripe.secret, PROVIDER_STRIPE_NOTICE_SECRET: stripe.noticeSecret, PROVIDER_STRIPE_URL: sims.at(-1)!.url });
+  const mercadopago = { secret: `TEST-${token(8)}-${token(16)}`, noticeSecret: token() };
+  sims.push({ code: "mercadopago", ...(await startMercadoPagoSimulator({ ...mercadopago, noticeUrl: notices("mercadopago"), port: await port(), log })) });
+  Object.assign(env, { PROVIDER_MERCADOPAGO_SECRET: mercadopago.secret, PROVIDER_MERCADOPAGO_NOTICE_SECRET: mercadopago.noticeSecret, PROVIDER_MERCADOPAGO_URL: sims.at(-1)!.url });
   return { sims, env };
 }
