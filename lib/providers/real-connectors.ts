@@ -2,5 +2,8 @@
 // `connector.ts` (the flow) and `transformers.ts` (its wire format, citing the reference pages).
 import type { ProviderConfig, RealProviderCode } from "@/lib/providers/registry";
 import type { RealConnector } from "@/lib/providers/types";
+import { EbanxConnector } from "@/lib/providers/ebanx/connector";
 
-export const REAL_CONNECTORS: Partial<Record<RealProviderCode, (cfg: ProviderConfig) => RealConnector>> = {};
+export const REAL_CONNECTORS: Partial<Record<RealProviderCode, (cfg: ProviderConfig) => RealConnector>> = {
+  ebanx: (cfg) => new EbanxConnector(cfg),
+};
