@@ -95,7 +95,8 @@ export class EbanxConnector implements RealConnector {
     const q = await this.query({ hash: req.providerRef });
     if (!q.ok) return { kind: "unknown", reason: q.reason };
     const payment = q.body?.status === "SUCCESS" ? q.body.payment : null;
-    const currency = typeof payment?.currency_code === "string" ? payment.currency_code : typeof payment?.currency_ext === "string" ? payment.currency_ext : null;
+    // Refund amounts are in the payment's requested currency (refunds[].amount_ext, currency_ext).
+    const currency = typeof payment?.currency_ext === "string" ? payment.currency_ext : null;
     if (!currency) return { kind: "unknown", reason: "payment_unreadable" };
     const before = wire.refundStatusOf(q, req.reference);
     if (before.kind === "refunded") return { kind: "refunded", providerRef: null };

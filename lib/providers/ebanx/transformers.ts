@@ -104,9 +104,10 @@ export const errorCode = (body: any): string | null => (body?.status === "ERROR"
 // answers as an error (a missing field, an unknown parameter, an invalid key) says nothing of the
 // buyer and is `unavailable`. Sources: api-error-codes (BP-CH-1, BP-DR-6/7), the Spanish error
 // list https://docs.ebanx.com/docs/resources/error-messages-spanish (BP-DR-93, BP-DR-102), and
-// EBANX's own plugins' error tables (github.com/ebanx/woocommerce-gateway-ebanx: BP-DR-23 invalid
-// document, BP-DR-39 name/CPF/birth date mismatch, BP-DR-40 monthly limit, BP-DR-90 blacklisted).
-export const REFUSALS = new Set(["BP-CH-1", "BP-DR-6", "BP-DR-7", "BP-DR-23", "BP-DR-39", "BP-DR-40", "BP-DR-90", "BP-DR-93", "BP-DR-102"]);
+// EBANX's own plugin's error table (github.com/ebanx/woocommerce-gateway-ebanx
+// services/class-wc-ebanx-errors.php: BP-DR-23 invalid document, BP-DR-39 name/CPF/birth date
+// mismatch, BP-DR-40 payment limit reached).
+export const REFUSALS = new Set(["BP-CH-1", "BP-DR-6", "BP-DR-7", "BP-DR-23", "BP-DR-39", "BP-DR-40", "BP-DR-93", "BP-DR-102"]);
 /** "Payment already exists with merchant_payment_code" (api-error-codes): our repeat, not a decline. */
 export const DUPLICATE = "BP-DR-0";
 /** Invalid integration key: BP-SA-2 (benjamin FacadeTest), BP-DPAR-4 (the plugins' tables); BP-SA-1: none sent (api-error-codes). */
@@ -172,8 +173,8 @@ export function statusOf(payment: any, now = new Date()): ProviderStatus | null 
     case "PE":
       return "pending";
     case "CO": {
-      const currency = str(payment.currency_code) ?? str(payment.currency_ext);
-      const total = minorOf(payment.amount_total ?? payment.amount_br, currency);
+      const currency = str(payment.currency_ext);
+      const total = minorOf(payment.amount_ext, currency);
       const refunds: any[] = Array.isArray(payment.refunds) ? payment.refunds : [];
       const refunded = refunds.filter((r) => r?.status === "CO").reduce((s, r) => s + (minorOf(r.amount_ext, currency) ?? 0n), 0n);
       return total !== null && refunded > 0n && refunded >= total ? "refunded" : "paid";
@@ -192,11 +193,11 @@ export function readBackOf(a: Answer, now = new Date()): ChargeReadBack {
   const p = a.body?.payment;
   const status = a.body?.status === "SUCCESS" ? statusOf(p, now) : null;
   if (!status || !str(p?.hash)) return { kind: "unknown", reason: errorCode(a.body) ? `ebanx_${errorCode(a.body)}` : "unreadable_payment" };
-  // Amount in the payment's own currency: amount_total with currency_code (retrieve-payment);
-  // older answers carry amount_br/currency_ext only (benjamin PixTest), in the local currency too.
-  const currency = str(p.currency_code) ?? str(p.currency_ext);
-  const amount = p.amount_total ?? p.amount_br;
-  return { kind: "found", providerRef: p.hash, reference: str(p.merchant_payment_code), status, amountMinor: minorOf(amount, currency), currency: currency?.toUpperCase() ?? null };
+  // What we asked for is amount_ext in currency_ext, the currency the payment was requested in:
+  // amount_br is the buyer's local total with IOF added (benjamin PixTest: amount_ext 100,
+  // amount_iof 3.5, amount_br 103.50; OxxoTest: amount_ext 64.55 USD, amount_br 1362.01 MXN).
+  const currency = str(p.currency_ext);
+  return { kind: "found", providerRef: p.hash, reference: str(p.merchant_payment_code), status, amountMinor: minorOf(p.amount_ext, currency), currency: currency?.toUpperCase() ?? null };
 }
 
 /**
