@@ -14,10 +14,10 @@
 import type http from "node:http";
 import { now, type EbanxStore, type Knob } from "./store.ts";
 import type { Notifier } from "./notify.ts";
-import { paymentJson, payoutJson } from "./wire.ts";
+import { jsonText, paymentJson, payoutJson } from "./wire.ts";
 
 type Ctx = { store: EbanxStore; notifier: Notifier; baseUrl: string };
-const send = (res: http.ServerResponse, status: number, body: unknown) => (res.writeHead(status, { "content-type": "application/json" }), res.end(JSON.stringify(body)));
+const send = (res: http.ServerResponse, status: number, body: unknown) => (res.writeHead(status, { "content-type": "application/json" }), res.end(jsonText(body)));
 
 async function deliver(ctx: Ctx, hashes: string[], type: string, o: { notify?: boolean; duplicate?: boolean; delayMs?: number }): Promise<Array<number | null>> {
   if (o.notify === false) return [];
