@@ -122,7 +122,9 @@ export function instructionsOf(payment: any): Record<string, string> | null {
     const s = str(v);
     if (s) out[k] = s;
   };
-  // PIX: the copy-and-paste code of payment.pix (https://docs.ebanx.com/docs/payments/guides/accept-payments/api/brazil/pix).
+  // PIX: payment.pix.qr_code_value, the copy-and-paste code (EBANX's WooCommerce plugin reads it so:
+  // github.com/ebanx/woocommerce-gateway-ebanx gateways/class-wc-ebanx-pix-gateway.php; the PIX guide
+  // https://docs.ebanx.com/docs/payments/guides/accept-payments/api/brazil/pix).
   put("pixCode", payment?.pix?.qr_code_value);
   // Boleto: boleto_barcode is the 47-digit digitable line, boleto_barcode_raw the 44-digit barcode, boleto_url its PDF (benjamin BoletoTest).
   put("line", payment?.boleto_barcode);

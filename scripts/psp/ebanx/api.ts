@@ -50,7 +50,8 @@ export function serveApi(store: EbanxStore, secret: string, baseUrl: string, pat
       // Made, then the answer never comes (the reconciliation case).
       if (knob?.mode === "succeed_then_timeout") return { hang: true };
       const answer = { payment: paymentJson(payment, baseUrl), status: "SUCCESS" };
-      return ok(page ? { ...answer, redirect_url: `${baseUrl}/checkout?hash=${hash}` } : answer);
+      // redirect_url: the Payment Page's URL; null beside a Direct payment (benjamin SpeiTest).
+      return ok({ redirect_url: page ? `${baseUrl}/checkout?hash=${hash}` : null, ...answer });
     }
     case "/ws/query": {
       const p = store.paymentOf(body.hash ?? body.merchant_payment_code ?? "");
@@ -61,7 +62,7 @@ export function serveApi(store: EbanxStore, secret: string, baseUrl: string, pat
     case "/ws/refund": {
       const p = store.paymentOf(body.hash ?? body.merchant_payment_code ?? "");
       if (!p || p.denied) return ok(error("BP-REF-1", "Payment not found"));
-      if (p.status !== "CO") return ok(error("BP-REF-CAN-1", "Payment cannot be refunded: it is not confirmed"));
+      if (p.status !== "CO") return ok(error("BP-REF-7", "The payment cannot be refunded because it is not confirmed"));
       const existing = p.refunds.find((r) => body.merchant_refund_code && r.merchant_refund_code === body.merchant_refund_code);
       if (existing) return ok(refundAnswer(p, existing, baseUrl));
       const r = { id: String(20000 + store.payments.size * 10 + p.refunds.length), merchant_refund_code: body.merchant_refund_code ?? null, status: "RE" as const, request_date: now(), amount_ext: String(body.amount), description: String(body.description ?? "") };

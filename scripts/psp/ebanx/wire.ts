@@ -68,6 +68,12 @@ export const payoutJson = (p: Payout) => ({
   request_amount: p.amount,
   request_currency: p.currency,
   request_exchange_rate: "1.0000",
+  // A local payout from a local balance: no conversion, and the simulator charges no fee.
+  debit_amount: p.amount,
+  debit_fee: "0.00",
+  debit_amount_total: p.amount,
+  debit_currency: p.currency,
+  local_tax_amount: "0.00",
   local_amount_total: p.amount,
   local_currency: p.currency,
 });
