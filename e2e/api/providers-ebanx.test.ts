@@ -13,6 +13,7 @@ import { setRate } from "@/lib/money/rates";
 import { db } from "@/lib/platform/db";
 
 let key: string;
+let hookId: string;
 const email = () => `ebanx-${randomUUID().slice(0, 8)}@example.com`;
 const row = (id: string) => db().transaction.findUniqueOrThrow({ where: { id } });
 const completedEvents = (id: string) => db().event.count({ where: { type: "payment.completed", payload: { path: ["data", "object", "id"], equals: id } } });
@@ -33,6 +34,10 @@ before(async () => {
   for (const [quote, rate] of [["BRL", "5.40"], ["MXN", "18.20"], ["COP", "4100"]] as const) await setRate(quote, rate, "test");
   await startEbanx();
   key = (await newMerchant({ tier: "premium" })).production.secretKey;
+  // The merchant's webhook: a managed inbox (production refuses loopback URLs), signed deliveries stored as received.
+  const hook = await api("/webhooks", { key, base: env.server.url, body: { events: ["payment.completed"] } });
+  assert.equal(hook.status, 200, hook.text);
+  hookId = hook.body.id;
 });
 after(async () => {
   await stopEbanx();
@@ -59,6 +64,10 @@ describe("pay-ins on every rail EBANX serves", () => {
       assert.deepEqual(paid.statuses, [200, 200]);
       assert.equal((await row(tx.id)).status, "completed");
       assert.equal(await completedEvents(tx.id), 1);
+      await waitFor(async () => {
+        const inbox = await api(`/webhooks/${hookId}/inbox?limit=100`, { key, base: env.server.url });
+        return inbox.body.data?.some((x: any) => x.event === "payment.completed" && x.payload.data.object.id === tx.id);
+      }, "the merchant's webhook received payment.completed", 20_000);
     });
   }
 });
