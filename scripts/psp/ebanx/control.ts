@@ -17,7 +17,10 @@ import type { Notifier } from "./notify.ts";
 import { jsonText, paymentJson, payoutJson } from "./wire.ts";
 
 type Ctx = { store: EbanxStore; notifier: Notifier; baseUrl: string };
-const send = (res: http.ServerResponse, status: number, body: unknown) => (res.writeHead(status, { "content-type": "application/json" }), res.end(jsonText(body)));
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(jsonText(body));
+}
 
 async function deliver(ctx: Ctx, hashes: string[], type: string, o: { notify?: boolean; duplicate?: boolean; delayMs?: number }): Promise<Array<number | null>> {
   if (o.notify === false) return [];
