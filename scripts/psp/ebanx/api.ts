@@ -82,6 +82,8 @@ export function serveApi(store: EbanxStore, secret: string, baseUrl: string, pat
       const uid = hex(20);
       store.payouts.set(uid, { uid, externalReference: body.external_reference, status: "OP", amount: body.amount, currency: body.currency_code, country: body.country, payee: body.payee ?? {}, target: body.target ?? null, targetAccount: body.target_account ?? null, requestDate: now(), paidDate: null, cancelDate: null, email });
       store.byReference.set(body.external_reference, uid);
+      // Created (open), then the answer never comes: the payout waits uncommitted.
+      if (knob?.mode === "succeed_then_timeout") return { hang: true };
       return ok({ type: "success", payout: payoutJson(store.payouts.get(uid)!) });
     }
     case "/ws/payout/commit": {

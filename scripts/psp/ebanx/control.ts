@@ -2,7 +2,8 @@
 //   POST /_control/behaviour {forEmail, mode, code?, message?, times?}
 //        pay-in modes: decline (an EBANX error code, BP-DR-23 by default), timeout, error (503),
 //        garbage, succeed_then_timeout; payout modes: reject (HP-BR-03 by default), unknown
-//        (committed, the commit's answer lost), timeout, error, garbage
+//        (committed, the commit's answer lost), succeed_then_timeout (created open, the answer
+//        lost), timeout, error, garbage
 //   POST /_control/payments/{hash|merchant_payment_code}/{pay|cancel|expire|deny|refund-confirm}
 //        {notify = true, duplicate, delayMs}: moves the payment and sends EBANX's notice (deny:
 //        /ws/query answers "not found" from now on)

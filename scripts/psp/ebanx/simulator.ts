@@ -16,7 +16,8 @@ import { jsonText } from "./wire.ts";
 
 export { ebanxNoticeKeys } from "./notify.ts";
 
-export type EbanxSimulator = { url: string; stop: () => Promise<void>; noticeCertificate: string };
+/** `noticeCertificate`: the public half of the key notices are signed with; `noticeHeaders`: how a body would be signed (tests). */
+export type EbanxSimulator = { url: string; stop: () => Promise<void>; noticeCertificate: string; noticeHeaders: (body: string) => Record<string, string> };
 
 const isPrivateKey = (s: string) => /-----BEGIN (RSA )?PRIVATE KEY-----/.test(s);
 
@@ -85,6 +86,7 @@ export async function startEbanxSimulator(opts: { secret: string; noticeSecret: 
   return {
     url: baseUrl,
     noticeCertificate: notifier.publicKeyPem,
+    noticeHeaders: (body) => notifier.headers(body),
     stop: async () => {
       for (const t of hanging) clearTimeout(t);
       for (const s of sockets) s.destroy();
