@@ -41,7 +41,7 @@ async function refundThroughProvider(claimId: string, action: string): Promise<"
   if (provider !== "sandbox" && !isProviderConfigured(provider) && (PROVIDER_CODES as readonly string[]).includes(provider) && Date.now() - claim.createdAt.getTime() < REFUND_ALERT_MS) throw new ConfiguredElsewhere();
   const connector = connectorFor(provider);
   if (action === REFUND_STATUS) {
-    const s = await connector.refundStatus(claimId);
+    const s = await connector.refundStatus(claimId, providerRef);
     if (s.kind === "refunded") return (await resolveRefund(claimId, "resolved"), "done");
     if (s.kind === "rejected") return (await resolveRefund(claimId, "rejected"), "done");
     // The provider has it and is working on it: an answer, not a silence (never raised).

@@ -1,6 +1,6 @@
 // POST /providers/{stripe|mercadopago|ebanx}/notifications: a real provider's notice, in its own
 // scheme. It is verified by the connector first (Stripe-Signature, Mercado Pago's x-signature
-// manifest, EBANX's URL token) and refused with 401 before anything of it is read; then it is only
+// manifest, EBANX's RSA-SHA1 X-SignatureContent) and refused with 401 before anything of it is read; then it is only
 // a pointer: each charge it names is read back from the provider's API and what the provider says
 // now is applied (a notice that claims "paid" for a charge the provider calls pending changes
 // nothing). Refunds and payouts it names are checked by their status jobs at once.

@@ -11,7 +11,7 @@
 import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
 import { connectorFor } from "@/lib/providers/connectors";
-import { isProviderConfigured } from "@/lib/providers/registry";
+import { isProviderConfigured, providerConfigs } from "@/lib/providers/registry";
 import { completePayout, failPayout } from "@/lib/payouts/transitions";
 import { LOCAL_DRIVERS, nextCheck, recordPayoutOutcome, requestPayout } from "@/lib/payouts/dispatch-payout";
 
@@ -19,12 +19,16 @@ const LEASE_MS = 30_000;
 
 export async function checkPayoutStatuses(opts: { now?: Date; limit?: number } = {}): Promise<{ checked: number; settled: number }> {
   const now = opts.now ?? new Date();
+  // Only rows this instance can ask about: an instance without a payout's provider configured
+  // would hold the row under its lease and delay the one that can.
+  const configured = [...providerConfigs().keys()];
+  if (configured.length === 0) return { checked: 0, settled: 0 };
   const claimed = await db().$queryRaw<{ id: string }[]>`
     UPDATE payouts SET check_after = ${new Date(now.getTime() + LEASE_MS)}
     WHERE id IN (
       SELECT id FROM payouts
       WHERE status = 'processing' AND dispatched_at IS NOT NULL AND (check_after IS NULL OR check_after <= ${now})
-        AND provider NOT IN (${[...LOCAL_DRIVERS][0]}, ${[...LOCAL_DRIVERS][1]})
+        AND provider NOT IN (${[...LOCAL_DRIVERS][0]}, ${[...LOCAL_DRIVERS][1]}) AND provider = ANY(${configured}::text[])
       ORDER BY check_after NULLS FIRST LIMIT ${opts.limit ?? 50} FOR UPDATE SKIP LOCKED)
     RETURNING id`;
   let settled = 0;

@@ -10,7 +10,7 @@
 // - real providers (stripe, mercadopago, ebanx), each speaking its own API: configured by its
 //   secret alone (PROVIDER_<CODE>_SECRET: Stripe's secret key, Mercado Pago's access token,
 //   EBANX's integration key), its notice secret where its scheme signs (Stripe's whsec_,
-//   Mercado Pago's webhook signature key, EBANX's notification URL token), and an optional
+//   Mercado Pago's webhook signature key, EBANX's public notification certificate), and an optional
 //   PROVIDER_<CODE>_URL replacing the provider's own API host (tests point it at a simulator).
 // Any provider's PROVIDER_<CODE>_RAILS (catalog ids, comma-separated) narrows the rails it serves
 // to a subset of those the catalog lists it for; PROVIDER_<CODE>_TIMEOUT_MS bounds each call.
@@ -30,9 +30,10 @@ export const REAL_PROVIDERS: Record<RealProviderCode, { name: string; defaultUrl
   stripe: { name: "Stripe", defaultUrl: "https://api.stripe.com", secret: /^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, secretHint: "a secret key, sk_test_… or sk_live_… (or a restricted rk_…)", noticeSecret: /^whsec_[A-Za-z0-9+/=]{8,}$/, noticeSecretHint: "the webhook endpoint's signing secret, whsec_…" },
   // https://www.mercadopago.com.br/developers/en/docs/your-integrations/credentials (APP_USR-… / TEST-…)
   mercadopago: { name: "Mercado Pago", defaultUrl: "https://api.mercadopago.com", secret: /^(APP_USR|TEST)-[A-Za-z0-9-]{8,}$/, secretHint: "an access token, APP_USR-… (or TEST-…)", noticeSecret: /^\S{16,}$/, noticeSecretHint: "the webhook's secret signature (Your integrations > Webhooks)" },
-  // https://docs.ebanx.com (the integration key of the merchant area); EBANX signs no notice: the
-  // token is ours, carried in the notification URL registered with EBANX.
-  ebanx: { name: "EBANX", defaultUrl: "https://api.ebanxpay.com", secret: /^\S{16,}$/, secretHint: "the integration key", noticeSecret: /^[A-Za-z0-9_-]{24,}$/, noticeSecretHint: "a random token of 24+ characters, also written into the notification URL you register" },
+  // https://docs.ebanx.com (the integration key of the merchant area). EBANX signs its notices
+  // (RSA-SHA1, https://docs.ebanx.com/docs/payments/guides/features/payment-notifications): the
+  // notice secret is EBANX's public notification certificate, PEM (line breaks may be written "\n").
+  ebanx: { name: "EBANX", defaultUrl: "https://api.ebanxpay.com", secret: /^\S{16,}$/, secretHint: "the integration key", noticeSecret: /^-----BEGIN (CERTIFICATE|PUBLIC KEY)-----[\s\S]+-----END (CERTIFICATE|PUBLIC KEY)-----\s*$/, noticeSecretHint: "EBANX's notification certificate in PEM (fingerprint 4ABAD89CF66B99998465470550EB15E3E271A246 on EBANX's notifications page)" },
 };
 
 export type ProviderConfig = {

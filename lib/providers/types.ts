@@ -73,7 +73,8 @@ export interface Connector {
   getStatus(providerRef: string): Promise<ProviderStatus | null>;
   chargeByReference(reference: string): Promise<ChargeLookup>;
   refund(req: RefundRequest): Promise<RefundOutcome>;
-  refundStatus(reference: string): Promise<RefundStatus>;
+  /** `paymentRef`: the refunded charge's provider id, for providers that find refunds only through their payment (EBANX). */
+  refundStatus(reference: string, paymentRef?: string | null): Promise<RefundStatus>;
   provisionClabe(req: ClabeRequest): Promise<ClabeOutcome>;
   /** The CLABE issued under our reference (the account id), if any. */
   clabeByReference(reference: string): Promise<ClabeLookup>;
