@@ -28,6 +28,6 @@ test("production: a real provider's host must be https and its notice secret is 
 });
 
 test("a notice secret or host without the key, a bad URL, a bad timeout", () => {
-  assert.deepEqual(providerConfigErrors({ PROVIDER_EBANX_NOTICE_SECRET: "abcdefghijklmnopqrstuvwxyz" }, false), ["PROVIDER_EBANX_SECRET is missing: EBANX is half configured"]);
+  assert.deepEqual(providerConfigErrors({ PROVIDER_EBANX_NOTICE_SECRET: "-----BEGIN PUBLIC KEY-----\\nMIIBIjAN\\n-----END PUBLIC KEY-----" }, false), ["PROVIDER_EBANX_SECRET is missing: EBANX is half configured"]);
   assert.deepEqual(providerConfigErrors({ PROVIDER_RAPIDPAY_URL: "ftp://x", PROVIDER_RAPIDPAY_TIMEOUT_MS: "fast" }, false), ["PROVIDER_RAPIDPAY_URL is not an http(s) URL", "PROVIDER_RAPIDPAY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000"]);
 });

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { startStripeSimulator } from "./stripe/simulator.ts";
 import { startMercadoPagoSimulator } from "./mercadopago/simulator.ts";
+import { ebanxNoticeKeys, startEbanxSimulator } from "./ebanx/simulator.ts";
 
 export type RunningSimulator = { code: string; url: string; stop: () => Promise<void> };
 
@@ -26,5 +27,11 @@ export async function startRealSimulators(appUrl: string, opts: { port?: () => P
   const mercadopago = { secret: `TEST-${token(8)}-${token(16)}`, noticeSecret: token() };
   sims.push({ code: "mercadopago", ...(await startMercadoPagoSimulator({ ...mercadopago, noticeUrl: notices("mercadopago"), port: await port(), log })) });
   Object.assign(env, { PROVIDER_MERCADOPAGO_SECRET: mercadopago.secret, PROVIDER_MERCADOPAGO_NOTICE_SECRET: mercadopago.noticeSecret, PROVIDER_MERCADOPAGO_URL: sims.at(-1)!.url });
+  // EBANX signs its notices with its key (RSA-SHA1): the app holds the public half, as an
+  // operator holds EBANX's published notification certificate.
+  const ebanx = { secret: `ebanx_test_${token(16)}`, keys: ebanxNoticeKeys() };
+  const e = await startEbanxSimulator({ secret: ebanx.secret, noticeSecret: ebanx.keys.privateKey, noticeUrl: notices("ebanx"), port: await port(), log });
+  sims.push({ code: "ebanx", url: e.url, stop: e.stop });
+  Object.assign(env, { PROVIDER_EBANX_SECRET: ebanx.secret, PROVIDER_EBANX_NOTICE_SECRET: ebanx.keys.publicKey, PROVIDER_EBANX_URL: e.url });
   return { sims, env };
 }
