@@ -2,7 +2,7 @@
 // their simulations, refunds and chargeback answers, QR orders, withdrawals, top-ups, deposits to a
 // CLABE, payout funding, transfers, swaps and sends, and the jobs, all through the API or the
 // job functions the server runs.
-import { API_URL } from "./helpers.ts";
+import { API_URL, type ApiOptions, type ApiResponse } from "./helpers.ts";
 import { registerEstablishment } from "@/lib/qr/establishments";
 import { db } from "@/lib/platform/db";
 import { AppError } from "@/lib/platform/errors";
@@ -12,10 +12,22 @@ import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { releaseDueReserves } from "@/lib/ledger/release-reserves";
 import { resolveChargeback } from "@/lib/claims/transitions";
 import { DAY, RAIL_DATA, type Cmd, PAYOUT_METHODS, RECIPIENTS, openChargebacks, usdMinor, j } from "./ledger-property-model.ts";
-import type { Run } from "./ledger-property-run.ts";
+
+/** What a command needs of its run (ledger-property-run.ts' Run): its merchant, its requests, what it made so far. */
+export type CommandRun = {
+  readonly merchantId: string;
+  readonly key: string;
+  readonly payments: Array<{ id: string; amountLocal: number; currencyLocal: string }>;
+  readonly payouts: string[];
+  depositAccountId: string | null;
+  lastTrackingKey: string | null;
+  qrReady: boolean;
+  call(path: string, opts?: ApiOptions): Promise<ApiResponse>;
+  fail(step: string, message: string): never;
+};
 
 /** One command of a run, through the API (or the job it names); what it answered, for the trace. */
-export async function execCmd(run: Run, cmd: Cmd): Promise<string> {
+export async function execCmd(run: CommandRun, cmd: Cmd): Promise<string> {
   switch (cmd.kind) {
     case "create": {
       const amount = cmd.cents / 100;

@@ -4,7 +4,7 @@
 // code says whether all were ok. No secret is printed.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { startRealSimulators, type RunningSimulator } from "../../scripts/psp/real-simulators.ts";
 
@@ -22,10 +22,10 @@ after(async () => {
  */
 function check(vars: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PROVIDER_")));
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/providers-check.ts"], { cwd: root, env: { ...base, ...vars }, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/providers-check.ts"], { cwd: root, env: { ...base, ...vars } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, out })));
 }
 const line = (out: string, code: string) => out.split("\n").find((l) => l.startsWith(`${code} `)) ?? "";
