@@ -71,7 +71,8 @@ export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Pro
 }
 
 /** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
-export async function refundInFull(id: string, opts: InTransaction = {}): Promise<TransitionResult> {
+/** `reason`: who refunded it (a sandbox simulation, or the provider's own report of a refund). */
+export async function refundInFull(id: string, opts: InTransaction & { reason?: "sandbox_simulation" | "provider_refund" } = {}): Promise<TransitionResult> {
   return payment(paymentOp(id, "refundInFull", ["completed"], opts, async (tx, t) => {
     const pendingClaims = await tx.claim.count({ where: { transactionId: id, status: { in: ["pending", "open"] } } });
     if (pendingClaims > 0) throw new AppError("invalid_request", "This payment has an open claim; wait for it to resolve before refunding it in full.", { param: "action" });
@@ -81,7 +82,7 @@ export async function refundInFull(id: string, opts: InTransaction = {}): Promis
     const at = new Date();
     const split = await freezeFunds(tx, t, usd, { allowNegative: true });
     const claim = await tx.claim.create({
-      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason: "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
+      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason: opts.reason ?? "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
     });
     const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
     return { result: { transaction: updated, eventsFired: ["payment.refunded"] }, postings: [refundImmediate(claim, split)], events: paymentEvents(updated, ["payment.refunded"]) };

@@ -14,7 +14,7 @@ export async function applyProviderStatus(transactionId: string, status: Provide
     case "expired":
       return (await failPayment(transactionId, "expired", opts)).changed;
     case "refunded":
-      return (await refundInFull(transactionId, opts)).changed;
+      return (await refundInFull(transactionId, { ...opts, reason: "provider_refund" })).changed;
     case "chargeback":
       return (await openChargeback(transactionId, "provider_chargeback", opts)).changed;
     default:

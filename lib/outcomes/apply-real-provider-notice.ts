@@ -52,6 +52,11 @@ async function applyCharge(c: RealConnector, noticeId: string, subject: Extract<
     log.warn({ provider: c.code, providerRef: back.providerRef, noticeId }, "provider notice for an unknown charge");
     return false;
   }
+  // Money moves (paid, refunded, chargeback) only on an amount and currency read and equal to ours. A read-back without them
+  // (a field missing, an amount we could not read exactly) is no answer: 503, delivered again.
+  if ((back.status === "paid" || back.status === "refunded" || back.status === "chargeback") && (back.amountMinor === null || !back.currency)) {
+    throw new AppError("service_unavailable", `${c.code}'s answer for charge ${back.providerRef} carries no readable amount or currency; deliver the notice again.`, { details: { reason: "amount_unreadable" } });
+  }
   if ((back.amountMinor !== null && back.amountMinor !== tx.amountLocal) || (back.currency && back.currency.toUpperCase() !== tx.currencyLocal)) {
     log.error({ provider: c.code, transactionId: tx.id, amount: back.amountMinor?.toString() ?? null, expected: tx.amountLocal.toString() }, "provider's charge differs from ours in amount or currency; not applied");
     return false;
@@ -88,19 +93,26 @@ export async function applyRealProviderNotice(provider: string, notice: InboundN
     if (reading.check === "stale") throw new AppError("invalid_signature", "The notice's signed timestamp is outside the tolerance; it is refused as a possible replay.", { details: { reason: "timestamp_out_of_tolerance" } });
     throw new AppError("invalid_signature", "The notice is unsigned or its signature does not verify.");
   }
-  const { noticeId } = reading;
+  const { noticeId, subjects } = reading;
   if (await recorded(provider, noticeId)) return { received: true, applied: false };
+  // One subject records the notice's own id with its effect; several (an EBANX notice naming
+  // several payments) each record their own part, so the first one's effect never stops the rest,
+  // and a redelivery after a 503 midway applies only what was not applied yet.
+  const partOf = (s: NoticeSubject) => (subjects.length === 1 ? noticeId : `${noticeId}|${s.kind}:${s.kind === "charge" ? s.providerRef : s.reference}`.slice(0, 200));
   let applied = false;
-  for (const subject of reading.subjects) {
+  for (const subject of subjects) {
+    const part = partOf(subject);
+    if (subjects.length > 1 && (await recorded(provider, part))) continue;
     try {
-      if (subject.kind === "charge") applied = (await applyCharge(c, noticeId, subject)) || applied;
-      else await nudge(provider, subject);
+      const changed = subject.kind === "charge" ? await applyCharge(c, part, subject) : (await nudge(provider, subject), false);
+      applied ||= changed;
+      // A part that applied nothing (a pending charge, a nudge) is recorded all the same, once.
+      if (!changed && subjects.length > 1) await db().$transaction((t) => record(t, provider, part));
     } catch (err) {
-      if (err instanceof AlreadyRecorded) return { received: true, applied: false };
-      throw err;
+      if (!(err instanceof AlreadyRecorded)) throw err;
+      if (subjects.length === 1) return { received: true, applied: false };
     }
   }
-  // A notice that applied nothing (a pending charge, a refund or payout nudged) is recorded all the same, once.
-  if (!applied) await db().$transaction((t) => record(t, provider, noticeId));
+  if (subjects.length > 1 || !applied) await db().$transaction((t) => record(t, provider, noticeId));
   return { received: true, applied };
 }

@@ -35,6 +35,7 @@ import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
 import { isProviderConfigured, providerConfigs } from "@/lib/providers/registry";
 import { connectorFor } from "@/lib/providers/connectors";
+import { isRealConnector, type ProviderStatus } from "@/lib/providers/types";
 import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
 import { failPayment } from "@/lib/payments/transitions";
 import { nextCheckAt, reconcilePeriodMs } from "@/lib/payments/check-schedule";
@@ -42,7 +43,7 @@ import { nextCheckAt, reconcilePeriodMs } from "@/lib/payments/check-schedule";
 /** Longer than any provider call (8 s by default) and the few claimed ahead of it. */
 const LEASE_MS = 120_000;
 
-type Due = { id: string; provider: string; provider_ref: string | null; attempts: unknown; created_at: Date; expires_at: Date; due_at: Date; first: boolean };
+type Due = { id: string; provider: string; provider_ref: string | null; attempts: unknown; created_at: Date; expires_at: Date; due_at: Date; first: boolean; amount_local: bigint; currency_local: string };
 type AttemptRow = { provider?: string; outcome?: string };
 type Next = { at: Date; checkedAt: Date | null };
 
@@ -94,7 +95,7 @@ async function claim(now: Date, limit: number, providers: string[]): Promise<Due
     due AS (SELECT id, due_at FROM fresh UNION ALL SELECT id, due_at FROM backlog)
     UPDATE transactions t SET next_check_at = ${new Date(now.getTime() + LEASE_MS)}
     FROM due WHERE t.id = due.id
-    RETURNING t.id, t.provider, t.provider_ref, t.attempts, t.created_at, t.expires_at, due.due_at, t.checked_at IS NULL AS first`;
+    RETURNING t.id, t.provider, t.provider_ref, t.attempts, t.created_at, t.expires_at, due.due_at, t.checked_at IS NULL AS first, t.amount_local, t.currency_local`;
 }
 
 /** The next check of every row still pending (and when it was asked), in one statement. */
@@ -198,8 +199,24 @@ export async function reconcilePending(opts: ReconcileOptions = {}): Promise<Rec
   return out;
 }
 
+/**
+ * A charge's status by the provider's id. A real provider's charge is read back whole and money
+ * moves only when its amount and currency are ours (the notice path's rule): anything else is
+ * no answer now, and an amount that differs is logged for an operator.
+ */
+async function statusOf(code: string, providerRef: string, t: Due): Promise<ProviderStatus | "chargeback" | null> {
+  const c = connectorFor(code);
+  if (!isRealConnector(c)) return c.getStatus(providerRef);
+  const back = await c.readCharge(providerRef);
+  if (back.kind !== "found") return null;
+  if (back.status === "pending" || back.status === "failed" || back.status === "expired") return back.status;
+  if (back.amountMinor === t.amount_local && back.currency?.toUpperCase() === t.currency_local) return back.status;
+  if (back.amountMinor !== null && back.currency) log.error({ provider: code, transactionId: t.id, amount: back.amountMinor.toString(), expected: t.amount_local.toString() }, "provider's charge differs from ours in amount or currency; not applied");
+  return null;
+}
+
 async function checkRouted(t: Due): Promise<boolean> {
-  const status = await connectorFor(t.provider).getStatus(t.provider_ref!);
+  const status = await statusOf(t.provider, t.provider_ref!, t);
   if (!status || status === "pending") return false;
   return applyProviderStatus(t.id, status);
 }
@@ -217,7 +234,9 @@ async function checkUnrouted(t: Due): Promise<boolean> {
     if (r.kind === "unknown") unknown = true;
     if (r.kind !== "found") continue;
     await db().transaction.updateMany({ where: { id: t.id, providerRef: null }, data: { provider: code, providerRef: r.providerRef } });
-    return r.status !== "pending" && (await applyProviderStatus(t.id, r.status));
+    // A real provider's find is read back whole (its amount checked); the common protocol's answer is its status.
+    const status = r.status === "pending" ? null : isRealConnector(connectorFor(code)) ? await statusOf(code, r.providerRef, t) : r.status;
+    return !!status && status !== "pending" && (await applyProviderStatus(t.id, status));
   }
   // Every provider that may have it said it never received it: no charge exists.
   return !unknown && (await failPayment(t.id, "failed")).changed;
