@@ -1,9 +1,13 @@
-// Routing benchmark (issue 22): a seeded market (scripts/psp/market.ts) played by the simulated
-// PSPs, and N production SPEI payments sent through the real API (a production server, HTTP,
-// PostgreSQL) under each policy:
-//   fixed         the platform order (pagosur, andespay, rapidpay), as before routing rules
-//   rules         a merchant's static split (rapidpay 50, pagosur 30, andespay 20: cheapest first)
-//   success_rate  a success-rate rule over all three (information-directed sampling on a long
+// Routing benchmark (issue 22): a seeded market (scripts/psp/market.ts) played by SPEI's five
+// providers' simulators (the common protocol's pagosur, andespay and rapidpay; Mercado Pago's and
+// EBANX's in their own wire formats, reached by the real connectors; Stripe's runs too, configured
+// as in development, and serves no SPEI), and N production SPEI payments sent through the real API
+// (a production server, HTTP, PostgreSQL) under each policy:
+//   fixed         the platform order (mercadopago, ebanx, pagosur, andespay, rapidpay), as before
+//                 routing rules
+//   rules         a merchant's static split, cheapest first (by basis points): rapidpay 30,
+//                 pagosur 25, ebanx 20, mercadopago 15, andespay 10
+//   success_rate  a success-rate rule over all five (information-directed sampling on a long
 //                 discounted memory, a change detector, scheduled probes of a provider that fell,
 //                 no random exploration, the circuit)
 // and the oracle: each payment sent only to the provider with the highest true approval at its
@@ -27,22 +31,24 @@
 import { parseArgs } from "node:util";
 import { withBenchServer, sql } from "./lib/bench-server.ts";
 import { startSimulatedProvider } from "./psp/simulator.ts";
+import { startRealSimulators } from "./psp/real-simulators.ts";
 import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
+import { SPEI_PROVIDERS, benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
 import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
 import type { Algorithm } from "../lib/routing/select.ts";
 
 const { values } = parseArgs({ options: { n: { type: "string", default: "2000" }, rate: { type: "string", default: "24" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, lag: { type: "string", default: "0" }, variant: { type: "string" }, policies: { type: "string", default: "fixed,rules,success_rate" } } });
 const N = Number(values.n);
 const SEED = Number(values.seed);
-const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
+const PROVIDERS = SPEI_PROVIDERS;
 const AMOUNT_USD = 25;
 
 type Policy = { name: string; rules: unknown[] };
 const POLICIES: Policy[] = [
   { name: "fixed", rules: [] },
-  { name: "rules", rules: [{ paymentMethodId: "1003", strategy: "split", providers: [{ provider: "rapidpay", weight: 50 }, { provider: "pagosur", weight: 30 }, { provider: "andespay", weight: 20 }] }] },
+  // Cheapest first by the market's basis points (rapidpay 55, pagosur 60, ebanx 65, mercadopago 70, andespay 75).
+  { name: "rules", rules: [{ paymentMethodId: "1003", strategy: "split", providers: [{ provider: "rapidpay", weight: 30 }, { provider: "pagosur", weight: 25 }, { provider: "ebanx", weight: 20 }, { provider: "mercadopago", weight: 15 }, { provider: "andespay", weight: 10 }] }] },
   { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: CHOSEN.exploration, providers: PROVIDERS.map((provider) => ({ provider })) }] },
 ];
 
@@ -112,6 +118,16 @@ async function online() {
   const sims = SIMULATED_PROVIDERS(ports, ["bench-pagosur-secret", "bench-andespay-secret", "bench-rapidpay-secret"]);
   const stops = [] as Array<() => Promise<void>>;
   for (const p of sims) stops.push((await startSimulatedProvider(p)).stop);
+  // The real providers' simulators, each on a port the system gives it as it binds. The server's
+  // port is picked afterwards (withBenchServer), when every simulator is already listening, so it
+  // can never be one of theirs (npm start needs a picker because its PORT is fixed beforehand).
+  // That is also why their notice URL is not the server's yet: the bench moves no charge, so none
+  // sends notices, and EBANX's is re-pointed once the server is up; MP notifies the notification_url
+  // each payment carries, and Stripe serves no SPEI.
+  const real = await startRealSimulators("http://127.0.0.1:9");
+  for (const r of real.sims) stops.push(r.stop);
+  // Where POST /_control/market goes: every simulator that serves SPEI.
+  const marketUrls = [...sims.map((sim) => `http://127.0.0.1:${sim.port}`), ...real.sims.filter((r) => PROVIDERS.includes(r.code)).map((r) => r.url)];
   const results: Result[] = [];
   try {
     // The windows of the offline choice (in payments) turned into time at the paced rate.
@@ -120,9 +136,8 @@ async function online() {
     delete process.env.REDIS_URL;
     const env = {
       ...providerEnv(sims),
-      PROVIDER_PAGOSUR_TIMEOUT_MS: "2000",
-      PROVIDER_ANDESPAY_TIMEOUT_MS: "2000",
-      PROVIDER_RAPIDPAY_TIMEOUT_MS: "2000",
+      ...real.env,
+      ...Object.fromEntries([...sims.map((sim) => sim.code), ...real.sims.map((r) => r.code)].map((code) => [`PROVIDER_${code.toUpperCase()}_TIMEOUT_MS`, "2000"])),
       ROUTING_REFRESH_MS: "100",
       ROUTING_BUCKET_MS: inMs(1),
       ROUTING_HALF_LIFE_MS: inMs(CHOSEN.halfLife),
@@ -140,6 +155,8 @@ async function online() {
       const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
       const { setRate } = await import("../lib/money/rates.ts");
       await setRate("MXN", "18.20", "bench");
+      const ebanx = real.sims.find((r) => r.code === "ebanx")!;
+      await fetch(`${ebanx.url}/_control/notice-url`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${server.url}/api/v1/providers/ebanx/notifications` }) });
       const call = async (path: string, key: string, method: string, body?: unknown) => {
         const r = await fetch(`${server.url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
         return { status: r.status, body: (await r.json()) as any };
@@ -150,7 +167,10 @@ async function online() {
         return line ? Number(line.split(" ").pop()) : null;
       };
       for (const s of scenarios(N, SEED)) {
-        for (const sim of sims) await fetch(`http://127.0.0.1:${sim.port}/_control/market`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: s }) });
+        for (const url of marketUrls) {
+          const set = await fetch(`${url}/_control/market`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: s }) });
+          if (!set.ok) throw new Error(`POST ${url}/_control/market: ${set.status}`);
+        }
         let oracleApprovals = 0;
         for (let i = 0; i < N; i++) if (oracle(s, i, PROVIDERS).approved) oracleApprovals++;
         for (const policy of POLICIES.filter((p) => values.policies.split(",").includes(p.name))) {
@@ -166,6 +186,8 @@ async function online() {
           let attempts = 0;
           let cost = 0;
           const durations: number[] = [];
+          // Which providers the policy sent attempts to (all five of SPEI's take part).
+          const byProvider = new Map<string, number>(PROVIDERS.map((p) => [p, 0]));
           // Payment i leaves at i / rate seconds (paced, so payments and time agree), at most
           // --concurrency in flight.
           const started = performance.now();
@@ -184,7 +206,7 @@ async function online() {
               }
               attempts += tried.length;
               cost += costOf(s, tried);
-              for (const a of tried) durations.push(a.durationMs);
+              for (const a of tried) durations.push(a.durationMs), byProvider.set(a.provider, (byProvider.get(a.provider) ?? 0) + 1);
             }
           };
           await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
@@ -195,7 +217,7 @@ async function online() {
           const run = runTiming(bucketsBefore.wall, bucketsAfter.wall);
           const cpu = runTiming(bucketsBefore.cpu, bucketsAfter.cpu);
           results.push({ run, cpu,  scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
-          console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved (oracle ${oracleApprovals}), ${(attempts / N).toFixed(2)} attempts per payment, decision p99 ${le(run)} (CPU ${le(cpu)}), ${run.over1ms} of ${run.count} over 1 ms (CPU: ${cpu.over1ms})`);
+          console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved (oracle ${oracleApprovals}), ${(attempts / N).toFixed(2)} attempts per payment, decision p99 ${le(run)} (CPU ${le(cpu)}), ${run.over1ms} of ${run.count} over 1 ms (CPU: ${cpu.over1ms}); attempts by provider: ${[...byProvider].map(([p, k]) => `${p} ${k}`).join(", ")}`);
         }
       }
     });

@@ -3,11 +3,12 @@
 // with time counted in payments — one bucket per payment, half-lives in payments. Many seeds in
 // seconds: how the algorithm and its settings were chosen (npm run bench:routing -- --offline),
 // and what lib/routing/market.test.ts pins.
-import { decide, oracle, type Scenario } from "./market.ts";
+import { SPEI_PROVIDERS, decide, oracle, type Scenario } from "./market.ts";
 import { compileRoutingRules, selectRoute, seededRng, type Algorithm } from "../../lib/routing/select.ts";
 import { FRESH, evidenceOf, probeDue, watchBuckets, type Bucket, type Memory, type ProbeConfig } from "../../lib/routing/window.ts";
 
-export const PROVIDERS = ["pagosur", "andespay", "rapidpay"];
+/** SPEI's five providers in the platform order; the three-provider runs pass COMMON_PROVIDERS (./market.ts). */
+export const PROVIDERS = SPEI_PROVIDERS;
 /** `probe`: a fallen provider's probe schedule, in payments (none: no probes, no restore of its history; the earlier algorithm). */
 export type ReplayVariant = { name: string; algorithm: Algorithm; halfLife: number; threshold: number; exploration: number; legacy?: boolean; probe?: ProbeConfig };
 /** The shipped settings, in payments (lib/platform/config.ts turns them into time). */
@@ -17,12 +18,12 @@ export const CHOSEN: ReplayVariant = { name: "IDS + change detector + probes of 
  * One run of the success-rate policy over scenario `s`: approvals, and the oracle's. `lag`: each
  * answer is known that many payments after its own (payments in flight while a provider answers,
  * as through the API; a fallen provider's next probe waits for the first one's answer, as the
- * servers do).
+ * servers do). `providers`: the routable ones, in the platform order.
  */
-export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0): { approved: number; oracle: number } {
-  const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: PROVIDERS.map((provider) => ({ provider })) }]);
-  const buckets = new Map(PROVIDERS.map((p) => [p, [] as Bucket[]]));
-  const memories = new Map<string, Memory>(PROVIDERS.map((p) => [p, FRESH]));
+export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, providers: string[] = PROVIDERS): { approved: number; oracle: number } {
+  const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: providers.map((provider) => ({ provider })) }]);
+  const buckets = new Map(providers.map((p) => [p, [] as Bucket[]]));
+  const memories = new Map<string, Memory>(providers.map((p) => [p, FRESH]));
   const cfg = { halfLifeMs: v.halfLife, changeThreshold: v.threshold };
   const rng = seededRng(rngSeed);
   let approved = 0;
@@ -41,9 +42,9 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0):
       const x = late.shift()!;
       learn(x.provider, x.evidence, x.at);
     }
-    if (oracle(s, i, PROVIDERS).approved) best++;
+    if (oracle(s, i, providers).approved) best++;
     const scores = new Map(
-      PROVIDERS.map((p) => {
+      providers.map((p) => {
         if (v.legacy) {
           // Before: every failure (errors and the buyer's declines included) against the provider, no detector.
           let a = 0;
@@ -57,7 +58,7 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0):
         return [p, r.score];
       }),
     );
-    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, PROVIDERS, {
+    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, providers, {
       rng,
       algorithm: v.algorithm,
       score: (p) => scores.get(p)!,
@@ -80,11 +81,11 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0):
   return { approved, oracle: best };
 }
 
-/** Fixed priority (the platform order) over scenario `s`: approvals. */
-export function replayFixed(s: Scenario): number {
+/** Fixed priority (the platform order: `providers`) over scenario `s`: approvals. */
+export function replayFixed(s: Scenario, providers: string[] = PROVIDERS): number {
   let approved = 0;
   for (let i = 0; i < s.n; i++) {
-    for (const p of PROVIDERS) {
+    for (const p of providers) {
       const d = decide(s, p, i);
       if (d.mode === "accept") approved++;
       if (d.mode !== "error") break;

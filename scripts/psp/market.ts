@@ -5,7 +5,10 @@
 // buyer e-mail carries `i` (`m<i>@bench.example`), so the simulator (scripts/psp/simulator.ts,
 // POST /_control/market) and the benchmark (scripts/bench-routing.ts, for the oracle) compute
 // the same outcome for (provider, i) from a hash of the seed, whatever order the calls come in.
+// The real providers' simulators (./mercadopago/, ./ebanx/) take the same POST /_control/market
+// and answer in their own wire format (./market-real-providers.ts).
 import { createHash } from "node:crypto";
+import { railById } from "../../lib/rails/rails.ts";
 
 export type Segment = { from: number; to: number; approval: number };
 export type ProviderModel = {
@@ -69,32 +72,49 @@ export function oracle(s: Scenario, i: number, eligible: string[]): { provider: 
 
 const base = (approval: number, latencyMs: number, costBp: number, fixedCents: number): ProviderModel => ({ approval, latencyMs, costBp, fixedCents });
 
-/** The shipped scenarios (SPEI, whose three providers all serve it; pagosur first in the platform order). */
+/** SPEI's providers in the platform order (lib/rails/rails.ts: the real providers first). */
+export const SPEI_PROVIDERS = railById("1003")!.providers;
+/** The three simulated providers the scenarios had alone until the real connectors came (the published three-provider figures). */
+export const COMMON_PROVIDERS = ["pagosur", "andespay", "rapidpay"];
+
+/**
+ * The shipped scenarios, over SPEI's five providers. pagosur, andespay and rapidpay keep the models
+ * they had alone (their draws are keyed by provider, so the three-provider runs replay as before);
+ * mercadopago and ebanx (the real connectors' simulators) join so that the scenario still means
+ * what it said: the first provider of the platform order (now mercadopago) is the one that falls or
+ * goes down, and neither newcomer is ever the best at any moment, so the oracle's approvals are the
+ * three-provider oracle's and what the newcomers change is the baseline and the choice to make.
+ */
 export function scenarios(n: number, seed = 22): Scenario[] {
+  const mercadopago = base(0.88, 3, 70, 8);
+  const ebanx = base(0.82, 4, 65, 15);
   return [
     {
       name: "steady",
-      description: "approvals steady all run: pagosur 0.82, andespay 0.90, rapidpay 0.86",
+      description: "approvals steady all run: mercadopago 0.84, ebanx 0.80, pagosur 0.82, andespay 0.90, rapidpay 0.86",
       seed,
       n,
       hardDeclineShare: 0.08,
-      providers: { pagosur: base(0.82, 2, 60, 10), andespay: base(0.9, 3, 75, 10), rapidpay: base(0.86, 2, 55, 12) },
+      providers: { mercadopago: { ...mercadopago, approval: 0.84 }, ebanx: { ...ebanx, approval: 0.8 }, pagosur: base(0.82, 2, 60, 10), andespay: base(0.9, 3, 75, 10), rapidpay: base(0.86, 2, 55, 12) },
     },
     {
       name: "degrading",
-      description: "pagosur (first in the platform order) falls to 0.20 approval for the middle third",
+      description: "mercadopago (first in the platform order) and pagosur fall to 0.20 approval for the middle third",
       seed,
       n,
       hardDeclineShare: 0.08,
-      providers: { pagosur: { ...base(0.9, 2, 60, 10), drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
+      providers: { mercadopago: { ...mercadopago, drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, ebanx, pagosur: { ...base(0.9, 2, 60, 10), drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
     },
     {
       name: "outage",
-      description: "pagosur is down (503) for a tenth of the run, from 0.45 to 0.55",
+      description: "mercadopago (first in the platform order) and pagosur are down (503) for a tenth of the run, from 0.45 to 0.55",
       seed,
       n,
       hardDeclineShare: 0.08,
-      providers: { pagosur: { ...base(0.9, 2, 60, 10), outage: { from: 0.45, to: 0.55 } }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
+      providers: { mercadopago: { ...mercadopago, outage: { from: 0.45, to: 0.55 } }, ebanx, pagosur: { ...base(0.9, 2, 60, 10), outage: { from: 0.45, to: 0.55 } }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
     },
   ];
 }
+
+/** The scenario with only `providers` of its market (the three-provider runs: COMMON_PROVIDERS). */
+export const restrictedTo = (s: Scenario, providers: string[]): Scenario => ({ ...s, providers: Object.fromEntries(providers.map((p) => [p, s.providers[p]!])) });

@@ -6,8 +6,10 @@
 // such payout) the codes below are stand-ins; the connector reads those answers by their message.
 import { error, payoutError, paymentJson, payoutJson, refundAnswer } from "./wire.ts";
 import { hex, now, type EbanxStore, type Knob, type Payment } from "./store.ts";
+import { marketDecline } from "../market-real-providers.ts";
 
-export type Reply = { status: number; body: unknown } | { hang: true; after?: () => void } | { garbage: true };
+/** `delayMs`: how long the simulator waits before answering (a market provider's latency). */
+export type Reply = ({ status: number; body: unknown } | { hang: true; after?: () => void } | { garbage: true }) & { delayMs?: number };
 const ok = (body: unknown): Reply => ({ status: 200, body });
 
 /** What a knob does to a create call; null: answer normally. */
@@ -18,6 +20,15 @@ function knobReply(k: Knob | null): Reply | null {
   if (k.mode === "garbage") return { garbage: true };
   if (k.mode === "decline") return ok(error(k.code ?? "BP-DR-23", k.message ?? "Field payment.document is invalid"));
   return null;
+}
+
+/** A bench buyer's payment while a market scenario runs: its decision as a knob (a decline as EBANX's refusal code), null when the market leaves it to the knobs. */
+function marketKnob(store: EbanxStore, email: string | undefined): { knob: Knob | null; delayMs: number } | null {
+  const d = store.market.decisionFor(email);
+  if (!d) return null;
+  const decline = d.mode === "decline" ? marketDecline("ebanx", d) : null;
+  const knob: Knob | null = d.mode === "accept" ? null : decline ? { mode: "decline", code: decline.code, message: decline.message } : { mode: "error" };
+  return { knob, delayMs: d.delayMs ?? 0 };
 }
 
 const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -40,9 +51,10 @@ export function serveApi(store: EbanxStore, secret: string, baseUrl: string, pat
       if (!p.merchant_payment_code) return ok(error("BP-DR-9", "Field payment.merchant_payment_code is required"));
       const existing = store.paymentOf(p.merchant_payment_code);
       if (existing) return ok(error("BP-DR-0", `Payment already exists with merchant_payment_code: ${p.merchant_payment_code} (created on ${existing.openDate}, status is ${existing.status})`));
-      const knob = store.takeKnob(p.email);
+      const market = marketKnob(store, p.email);
+      const knob = market ? market.knob : store.takeKnob(p.email);
       const early = knobReply(knob);
-      if (early) return early;
+      if (early) return { ...early, delayMs: market?.delayMs };
       const hash = hex(24);
       const payment: Payment = { hash, merchantPaymentCode: p.merchant_payment_code, status: page ? "OP" : "PE", paymentTypeCode: p.payment_type_code, country: p.country, currency: p.currency_code, amount, email: p.email ?? "", name: p.name ?? "", document: p.document ?? null, openDate: now(), confirmDate: null, dueDate: dueIn(3), viaPage: page, refunds: [], denied: false };
       store.payments.set(hash, payment);
@@ -51,7 +63,7 @@ export function serveApi(store: EbanxStore, secret: string, baseUrl: string, pat
       if (knob?.mode === "succeed_then_timeout") return { hang: true };
       const answer = { payment: paymentJson(payment, baseUrl), status: "SUCCESS" };
       // redirect_url: the Payment Page's URL; null beside a Direct payment (benjamin SpeiTest).
-      return ok({ redirect_url: page ? `${baseUrl}/checkout?hash=${hash}` : null, ...answer });
+      return { ...ok({ redirect_url: page ? `${baseUrl}/checkout?hash=${hash}` : null, ...answer }), delayMs: market?.delayMs };
     }
     case "/ws/query": {
       const p = store.paymentOf(body.hash ?? body.merchant_payment_code ?? "");

@@ -4,6 +4,10 @@
 //        garbage, succeed_then_timeout; payout modes: reject (HP-BR-03 by default), unknown
 //        (committed, the commit's answer lost), succeed_then_timeout (created open, the answer
 //        lost), timeout, error, garbage
+//   POST /_control/market {scenario}: a market scenario (scripts/psp/market.ts) answers the new
+//        payments of bench buyers (m<i>@bench.example): created as any, refused with the code of
+//        scripts/psp/market-real-providers.ts, or 503; {scenario: null} ends it
+//   POST /_control/reset: no knobs, no market
 //   POST /_control/payments/{hash|merchant_payment_code}/{pay|cancel|expire|deny|refund-confirm}
 //        {notify = true, duplicate, delayMs}: moves the payment and sends EBANX's notice (deny:
 //        /ws/query answers "not found" from now on)
@@ -49,6 +53,8 @@ export async function serveControl(ctx: Ctx, req: http.IncomingMessage, res: htt
     store.addKnob(b.forEmail, { mode: b.mode as Knob["mode"], code: b.code, message: b.message, times: b.times });
     return send(res, 200, { ok: true });
   }
+  if (req.method === "POST" && parts[0] === "market") return store.market.set(b.scenario ?? null), send(res, 200, { market: store.market.scenario?.name ?? null });
+  if (req.method === "POST" && parts[0] === "reset") return store.reset(), send(res, 200, { ok: true });
   // Where notices go (the Notification URL an operator would set in the EBANX Dashboard).
   if (req.method === "POST" && parts[0] === "notice-url") return (notifier.noticeUrl = String(b.url)), send(res, 200, { ok: true });
   if (req.method === "POST" && parts[0] === "notices") {

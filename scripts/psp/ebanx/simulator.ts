@@ -62,6 +62,7 @@ export async function startEbanxSimulator(opts: { secret: string; noticeSecret: 
         return res.end(JSON.stringify({ status: "ERROR", status_code: "BP-SA-0", status_message: "Invalid request body" }));
       }
       const reply = serveApi(store, opts.secret, baseUrl, url.pathname, body);
+      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
       if ("hang" in reply) {
         // No answer within any client timeout: the socket is closed after a while.
         const t = setTimeout(() => (hanging.delete(t), res.destroy()), 20_000);

@@ -1,6 +1,7 @@
 // What the EBANX simulator holds: payments by hash (and by merchant_payment_code, unique as at
 // EBANX), their refunds, payouts by uid (and external_reference), and the failure knobs per email.
 import { randomBytes } from "node:crypto";
+import { createMarket } from "../market-real-providers.ts";
 
 export type Refund = { id: string; merchant_refund_code: string | null; status: "RE" | "PE" | "CO" | "CA"; request_date: string; amount_ext: string; description: string };
 export type Payment = {
@@ -34,9 +35,16 @@ export class EbanxStore {
   payouts = new Map<string, Payout>();
   byReference = new Map<string, string>();
   knobs = new Map<string, Knob[]>();
+  /** A market scenario (POST /_control/market): it answers bench buyers' new payments instead of the knobs. */
+  market = createMarket("ebanx");
   /** Every request body received, by path (the contract checks read them). */
   requests: Array<{ path: string; body: unknown }> = [];
 
+  /** POST /_control/reset: no knobs, no market (payments and payouts stay, as MP's simulator keeps them). */
+  reset() {
+    this.knobs.clear();
+    this.market.set(null);
+  }
   addKnob(email: string, k: Knob) {
     const list = this.knobs.get(email.toLowerCase()) ?? [];
     list.push(k);

@@ -9,7 +9,8 @@
 //   GET  /users/me
 // Errors in MP's shape: {message, error, status, cause: [{code, description}]}.
 import type http from "node:http";
-import { minorOfText, num, wireJson, type Payment, type Preference, type Store } from "./store.ts";
+import { minorOfText, num, wireJson, type Payment, type Preference, type Rule, type Store } from "./store.ts";
+import { marketDecline } from "../market-real-providers.ts";
 
 export type Hanging = Set<http.ServerResponse>;
 /** `notify`: a payment's webhook, sent after the answer (MP notifies a payment's update, a refund included). */
@@ -48,6 +49,7 @@ export function idempotent(ctx: ApiContext, req: http.IncomingMessage, res: http
   }
   if (mode === "timeout") return void ctx.hanging.add(res);
   if (mode === "error") return mpError(res, 500, "internal_server_error", "internal error");
+  if (mode === "unavailable") return mpError(res, 503, "service_unavailable", "service unavailable");
   if (mode === "garbage") {
     res.writeHead(200, { "content-type": "text/html" });
     return res.end("<html><body>upstream hiccup</body></html>");
@@ -61,14 +63,24 @@ export function idempotent(ctx: ApiContext, req: http.IncomingMessage, res: http
   res.end(text);
 }
 
-function createPayment(ctx: ApiContext, req: http.IncomingMessage, res: http.ServerResponse, body: any) {
+/** A bench buyer's payment while a market scenario runs: its decision as a rule (a decline in MP's status_detail), and its latency. */
+function marketRule(ctx: ApiContext, email: string): { rule: Rule; delayMs: number } | null {
+  const d = ctx.store.market.decisionFor(email);
+  if (!d) return null;
+  const rule: Rule = d.mode === "accept" ? { mode: "accept" } : d.mode === "error" ? { mode: "unavailable" } : { mode: "decline", reason: marketDecline("mercadopago", d).code };
+  return { rule, delayMs: d.delayMs ?? 0 };
+}
+
+async function createPayment(ctx: ApiContext, req: http.IncomingMessage, res: http.ServerResponse, body: any) {
   const method = body?.payment_method_id;
   const currency = PAYMENT_METHODS[method];
   if (!currency) return mpError(res, 400, "bad_request", "Invalid payment_method_id");
   const amount = typeof body.transaction_amount === "string" ? minorOfText(body.transaction_amount, currency) : null;
   if (amount === null || amount <= 0n) return mpError(res, 400, "bad_request", "Invalid transaction_amount", [{ code: 4037, description: "Invalid transaction_amount" }]);
   if (typeof body.payer?.email !== "string") return mpError(res, 400, "bad_request", "payer.email must be a valid email");
-  const rule = ctx.store.pick(body.payer.email);
+  const market = marketRule(ctx, body.payer.email);
+  const rule = market?.rule ?? ctx.store.pick(body.payer.email);
+  if (market?.delayMs) await new Promise((r) => setTimeout(r, market.delayMs));
   if (rule.mode === "invalid") return mpError(res, 400, "bad_request", "invalid parameter", [{ code: rule.reason ?? "4000", description: "invalid parameter" }]);
   idempotent(ctx, req, res, rule.mode, () => {
     const declined = rule.mode === "decline";
@@ -160,7 +172,7 @@ export async function serveApi(ctx: ApiContext, req: http.IncomingMessage, res: 
     return false;
   }
   if (parts[0] !== "v1" || parts[1] !== "payments") return false;
-  if (req.method === "POST" && parts.length === 2) return createPayment(ctx, req, res, parseBody(raw)), true;
+  if (req.method === "POST" && parts.length === 2) return await createPayment(ctx, req, res, parseBody(raw)), true;
   if (req.method === "GET" && parts[2] === "search") {
     const ref = url.searchParams.get("external_reference");
     const results = ref === null ? [...store.payments.values()] : store.byReference(ref);

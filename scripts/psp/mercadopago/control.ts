@@ -3,7 +3,10 @@
 //        accept | decline (201 rejected, status_detail = reason, default cc_rejected_other_reason)
 //        | invalid (400 with cause code = reason) | timeout | error | garbage
 //        | succeed_then_timeout | succeed_then_error
-//   POST /_control/reset
+//   POST /_control/market {scenario}   a market scenario (scripts/psp/market.ts) answers the new
+//        payments of bench buyers (m<i>@bench.example): approved as pending like any, declined
+//        with the status_detail of scripts/psp/market-real-providers.ts, or 503; {scenario: null} ends it
+//   POST /_control/reset                                 (the market too)
 //   GET  /_control/payments?external_reference=…        {payments: [{payment, deliveries}]}
 //   GET  /_control/payments/{id}                        {payment, deliveries}
 //   POST /_control/payments/{id}/{approve|reject|cancel|expire|charge_back} {notify?: true, duplicate?, delayMs?, detail?}
@@ -33,6 +36,7 @@ const view = (store: Store, p: Payment) => ({ payment: store.render(p), deliveri
 export async function serveControl(store: Store, webhooks: Webhooks, req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: any): Promise<void> {
   const parts = url.pathname.split("/").filter(Boolean);
   if (req.method === "POST" && parts[1] === "behaviour") return store.addRule(body), sendJson(res, 200, { rules: store.rules });
+  if (req.method === "POST" && parts[1] === "market") return store.market.set(body?.scenario ?? null), sendJson(res, 200, { market: store.market.scenario?.name ?? null });
   if (req.method === "POST" && parts[1] === "reset") return store.reset(), sendJson(res, 200, { ok: true });
   if (req.method === "GET" && parts[1] === "payments" && !parts[2]) {
     const ref = url.searchParams.get("external_reference");

@@ -2,6 +2,7 @@
 // answers given per X-Idempotency-Key, and the failure rules a test sets. Payments are rendered
 // in MP's wire shape (the fields of lib/providers/mercadopago/fixtures/), amounts as JSON decimals.
 import { randomBytes, randomUUID } from "node:crypto";
+import { createMarket } from "../market-real-providers.ts";
 
 export type Status = "pending" | "approved" | "authorized" | "in_process" | "in_mediation" | "rejected" | "cancelled" | "refunded" | "charged_back";
 export type Refund = { id: number; payment_id: number; amount: bigint; status: string; date_created: string };
@@ -26,8 +27,8 @@ export type Payment = {
 };
 export type Preference = { id: string; body: any; items: any[]; external_reference: string | null; notification_url: string | null; date_created: string; currency: string; amount: bigint };
 
-/** Failure knobs, per buyer e-mail: see ./simulator.ts for each mode. */
-export type Mode = "accept" | "decline" | "invalid" | "timeout" | "error" | "garbage" | "succeed_then_timeout" | "succeed_then_error";
+/** Failure knobs, per buyer e-mail: see ./control.ts for each mode (unavailable: a market outage's 503). */
+export type Mode = "accept" | "decline" | "invalid" | "timeout" | "error" | "unavailable" | "garbage" | "succeed_then_timeout" | "succeed_then_error";
 export type Rule = { mode: Mode; forEmail?: string; reason?: string; times?: number };
 
 const EXP: Record<string, number> = { BRL: 2, MXN: 2, COP: 2, ARS: 2, CLP: 0, PEN: 2, UYU: 2, USD: 2 };
@@ -67,6 +68,8 @@ export function createStore(base: string) {
   /** Payment ids whose next GETs answer 500 (an outage of MP's API), with how many are left. */
   const outage = new Map<string, number>();
   let rules: Rule[] = [];
+  /** A market scenario (POST /_control/market): it answers bench buyers' new payments instead of the rules. */
+  const market = createMarket("mercadopago");
   let refundId = 9_000_000_000;
   const now = () => new Date().toISOString().replace("Z", "-03:00").replace(/\.\d+/, ".000");
 
@@ -76,12 +79,14 @@ export function createStore(base: string) {
     idempotent,
     denied,
     outage,
+    market,
     get rules() {
       return rules;
     },
     addRule: (r: Rule) => rules.push(r),
     reset() {
       rules = [];
+      market.set(null);
       denied.clear();
       outage.clear();
     },
