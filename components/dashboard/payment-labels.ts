@@ -4,15 +4,10 @@ import { PRODUCTION_RAILS, SANDBOX_RAILS, toIso3 } from "@/lib/rails/rails";
 export { providerName } from "@/lib/providers/names";
 import type { METHOD_SLUGS } from "@/lib/catalog/schema";
 import type { TRANSACTION_STATUSES } from "@/lib/payments/schema";
+import { STATUS_WORDS, claimStatusOf, statusWord } from "@/components/dashboard/status-words";
 
-export const STATUS_LABELS: Record<(typeof TRANSACTION_STATUSES)[number], string> = {
-  pending: "Pending",
-  completed: "Completed",
-  failed: "Failed",
-  refunded: "Refunded",
-  expired: "Expired",
-  chargeback: "Chargeback",
-};
+/** The payments filter's statuses (the API's), in the dashboard's words. */
+export const STATUS_LABELS: Record<(typeof TRANSACTION_STATUSES)[number], string> = STATUS_WORDS.payment;
 
 export const METHOD_LABELS: Record<(typeof METHOD_SLUGS)[number], string> = {
   card: "Card",
@@ -81,20 +76,11 @@ export const claimKindLabel = (kind: string | null | undefined) => (kind === "ch
 
 export const CLAIM_KIND_FILTER_LABELS: Record<string, string> = { user_dispute: "Refunds", chargeback: "Chargebacks" };
 
-export const CLAIM_STATUS_LABELS: Record<string, string> = {
-  pending: "Being processed",
-  open: "Open",
-  resolved: "Done",
-  rejected: "Refused",
-  won: "Won",
-  lost: "Lost",
-};
+/** The claims filter's statuses (either kind). */
+export const CLAIM_STATUS_LABELS: Record<string, string> = STATUS_WORDS.claim;
 
 /** A claim's status in words, per kind: a resolved refund has been paid back. */
-export function claimStatusLabel(status: string, kind?: string | null): string {
-  if (status === "resolved" && kind && kind !== "chargeback") return "Refunded";
-  return CLAIM_STATUS_LABELS[status] ?? status.replace(/_/g, " ");
-}
+export const claimStatusLabel = (status: string, kind?: string | null): string => statusWord(claimStatusOf(kind), status);
 
 /** What an event says happened, in words; `kind` tells a refund's claim events from a chargeback's. */
 export function eventLabel(type: string, kind?: string | null): string {

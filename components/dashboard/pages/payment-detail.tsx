@@ -28,7 +28,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
   const disputed = hasOpenChargeback(claims);
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} lead={<PaymentLead payment={p} />} status={paymentDisplayStatus(p, claims)} statusTestId="payment-status" />
+      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} lead={<PaymentLead payment={p} />} status={paymentDisplayStatus(p, claims)} statusOf="payment" apiStatus={p.status} statusTestId="payment-status" />
       {/* Three blocks: the amounts, the actions (simulate, refund) with the timeline and claims,
           then the details and diagnostics. On a desktop the actions are the right-hand column
           beside the other two; on a tablet or phone they come right after the amounts, before

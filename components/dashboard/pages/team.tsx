@@ -13,6 +13,7 @@ import { Badge } from "@/components/ui/badge";
 import { useTimes } from "@/components/ui/time-zone";
 import { ROLES } from "@/lib/platform/auth/policy";
 import { ROLE_LABELS } from "@/components/dashboard/payment-labels";
+import { statusWord } from "@/components/dashboard/status-words";
 
 type Member = { id: string; email: string; role: string; twoFactor: boolean; invite: "pending" | "expired" | null; createdAt: string };
 
@@ -115,13 +116,9 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                 <tr key={u.id} data-testid="team-row" data-email={u.email}>
                   <Td>
                     {u.email} {u.id === me ? <span className="text-slate-500">(you)</span> : null}
-                    {u.invite === "pending" ? (
-                      <Badge tone="yellow" className="ml-2">
-                        invited
-                      </Badge>
-                    ) : u.invite === "expired" ? (
-                      <Badge tone="gray" className="ml-2">
-                        invite expired
+                    {u.invite ? (
+                      <Badge tone={u.invite === "pending" ? "yellow" : "gray"} tech={`invite ${u.invite}`} className="ml-2">
+                        {statusWord("invite", u.invite)}
                       </Badge>
                     ) : null}
                   </Td>
@@ -139,7 +136,7 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                       ))}
                     </Select>
                   </Td>
-                  <Td>{u.twoFactor ? <Badge tone="green">on</Badge> : <Badge tone="gray">off</Badge>}</Td>
+                  <Td>{u.twoFactor ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}</Td>
                   <Td className="text-slate-600">{formatDateTime(u.createdAt)}</Td>
                   <Td className="space-x-2 whitespace-nowrap">
                     {u.invite ? (

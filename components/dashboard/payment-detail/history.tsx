@@ -4,11 +4,12 @@
 // in the merchant's time zone.
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { claimKindLabel, claimStatusLabel, eventLabel } from "@/components/dashboard/payment-labels";
+import { claimStatusOf } from "@/components/dashboard/status-words";
 import { Card } from "@/components/ui/card";
 import { Money } from "@/components/ui/money";
 import { Term } from "@/components/ui/term";
 import { useTimes } from "@/components/ui/time-zone";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { EmptyState } from "@/components/ui/table";
 
 type Detail = LoaderData<"payment">;
@@ -53,7 +54,7 @@ export function ClaimsCard({ claims }: { claims: Detail["claims"] }) {
                   <span className="font-medium">{claimKindLabel(c.kind)}</span>
                 </Term>
                 <Money amount={c.amount} currency={c.currency} />
-                <StatusBadge status={c.status} label={claimStatusLabel(c.status, c.kind)} />
+                <StatusBadge of={claimStatusOf(c.kind)} status={c.status} />
               </p>
               <p className="mt-1 text-xs text-slate-600">{c.history.map((h) => `${claimStatusLabel(h.status, c.kind)} ${formatDateTime(h.at)}`).join(" → ")}</p>
             </li>
