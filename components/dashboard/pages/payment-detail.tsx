@@ -48,7 +48,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
           ) : null}
           {canMoveMoney && p.status === "completed" && disputed ? <RefundHeldCard /> : null}
           {canMoveMoney && p.status === "completed" && !disputed ? <RefundCard id={p.id} currency={p.currencyLocal} refundable={data.refundable} claims={claims} /> : null}
-          <TimelineCard events={events} />
+          <TimelineCard entries={data.timeline} />
           <ClaimsCard claims={claims} />
         </div>
         <div className="space-y-6 lg:col-span-2">
