@@ -44,6 +44,9 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
   const [role, setRole] = useState<string>("developer");
   const rowError = actionError(change.data, change.error) ?? actionError(remove.data, remove.error) ?? actionError(renew.data, renew.error);
   const renewed = renew.data?.ok && renew.data.data.inviteUrl ? renew.data.data : null;
+  // The server refuses to remove the last owner (last_owner, counting invited owners too): the
+  // button says so before anyone clicks it.
+  const onlyOwner = initial.filter((u) => u.role === "owner").length <= 1;
   return (
     <>
       <PageHeader title="Team" description="Who can sign in to this merchant's dashboard, and with which role." />
@@ -147,6 +150,8 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                     <Button
                       size="sm"
                       variant="danger"
+                      disabled={onlyOwner && u.role === "owner"}
+                      aria-describedby={onlyOwner && u.role === "owner" ? `only-owner-${u.id}` : undefined}
                       busy={remove.isPending && remove.variables?.[0] === u.id}
                       onClick={() => {
                         if (!window.confirm(`Remove ${u.email}? Their sessions end at once.`)) return;
@@ -155,6 +160,11 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                     >
                       Remove<span className="sr-only"> {u.email}</span>
                     </Button>
+                    {onlyOwner && u.role === "owner" ? (
+                      <p id={`only-owner-${u.id}`} data-testid="only-owner-reason" className="mt-1 whitespace-normal text-xs text-slate-600">
+                        The only owner can't be removed: make someone else an owner first.
+                      </p>
+                    ) : null}
                   </Td>
                 </tr>
               ))}
