@@ -2,7 +2,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/ui/card";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
+import type { StatusOf } from "@/components/dashboard/status-words";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Money } from "@/components/ui/money";
 
@@ -19,9 +20,10 @@ export function Breadcrumb({ href, label, id }: { href: string; label: string; i
 
 /**
  * A money record (payment, payout): its amount and status as the title, its id to copy. `lead`
- * replaces the plain amount (a payment leads with what the store asked, USD beside it).
+ * replaces the plain amount (a payment leads with what the store asked, USD beside it). `status`
+ * is read in the words of `statusOf`; `apiStatus` is the API's, where the page shows its own.
  */
-export function MoneyRecordHeader({ href, label, id, amount, currency, lead, status, statusLabel, statusTestId }: { href: string; label: string; id: string; amount: number; currency: string; lead?: ReactNode; status: string; statusLabel?: string; statusTestId: string }) {
+export function MoneyRecordHeader({ href, label, id, amount, currency, lead, status, statusOf, apiStatus, statusTestId }: { href: string; label: string; id: string; amount: number; currency: string; lead?: ReactNode; status: string; statusOf: StatusOf; apiStatus?: string; statusTestId: string }) {
   return (
     <>
       <Breadcrumb href={href} label={label} id={id} />
@@ -30,7 +32,7 @@ export function MoneyRecordHeader({ href, label, id, amount, currency, lead, sta
           <span className="flex flex-wrap items-center gap-3">
             {lead ?? <Money amount={amount} currency={currency} />}
             <span data-testid={statusTestId}>
-              <StatusBadge status={status} label={statusLabel} />
+              <StatusBadge of={statusOf} status={status} api={apiStatus} />
             </span>
           </span>
         }

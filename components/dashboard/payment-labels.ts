@@ -4,15 +4,12 @@ import { PRODUCTION_RAILS, SANDBOX_RAILS, toIso3 } from "@/lib/rails/rails";
 export { providerName } from "@/lib/providers/names";
 import type { METHOD_SLUGS } from "@/lib/catalog/schema";
 import type { TRANSACTION_STATUSES } from "@/lib/payments/schema";
+import type { Amount, Happening } from "@/lib/dashboard/payment-timeline";
+import { formatLocalMoney } from "@/components/ui/money";
+import { STATUS_WORDS, claimStatusOf, statusWord } from "@/components/dashboard/status-words";
 
-export const STATUS_LABELS: Record<(typeof TRANSACTION_STATUSES)[number], string> = {
-  pending: "Pending",
-  completed: "Completed",
-  failed: "Failed",
-  refunded: "Refunded",
-  expired: "Expired",
-  chargeback: "Chargeback",
-};
+/** The payments filter's statuses (the API's), in the dashboard's words. */
+export const STATUS_LABELS: Record<(typeof TRANSACTION_STATUSES)[number], string> = STATUS_WORDS.payment;
 
 export const METHOD_LABELS: Record<(typeof METHOD_SLUGS)[number], string> = {
   card: "Card",
@@ -81,20 +78,11 @@ export const claimKindLabel = (kind: string | null | undefined) => (kind === "ch
 
 export const CLAIM_KIND_FILTER_LABELS: Record<string, string> = { user_dispute: "Refunds", chargeback: "Chargebacks" };
 
-export const CLAIM_STATUS_LABELS: Record<string, string> = {
-  pending: "Being processed",
-  open: "Open",
-  resolved: "Done",
-  rejected: "Refused",
-  won: "Won",
-  lost: "Lost",
-};
+/** The claims filter's statuses (either kind). */
+export const CLAIM_STATUS_LABELS: Record<string, string> = STATUS_WORDS.claim;
 
 /** A claim's status in words, per kind: a resolved refund has been paid back. */
-export function claimStatusLabel(status: string, kind?: string | null): string {
-  if (status === "resolved" && kind && kind !== "chargeback") return "Refunded";
-  return CLAIM_STATUS_LABELS[status] ?? status.replace(/_/g, " ");
-}
+export const claimStatusLabel = (status: string, kind?: string | null): string => statusWord(claimStatusOf(kind), status);
 
 /** What an event says happened, in words; `kind` tells a refund's claim events from a chargeback's. */
 export function eventLabel(type: string, kind?: string | null): string {
@@ -118,6 +106,36 @@ export function eventLabel(type: string, kind?: string | null): string {
       const words = type.replace(/[._]/g, " ");
       return words.charAt(0).toUpperCase() + words.slice(1);
     }
+  }
+}
+
+const money = (a: Amount) => formatLocalMoney(a.amount, a.currency);
+
+/** A line of a payment's timeline (lib/dashboard/payment-timeline.ts) in words that say how much. */
+export function timelineLine(h: Happening): string {
+  switch (h.what) {
+    case "paid":
+      return h.after ? `Paid ${money(h.amount)} after it had ${h.after === "expired" ? "expired" : "failed"}` : `Paid ${money(h.amount)}`;
+    case "failed":
+      return "Payment failed";
+    case "expired":
+      return "Payment expired";
+    case "refunded":
+      if (h.full && h.of && h.amount.amount >= h.of.amount) return `Refunded in full: ${money(h.amount)}`;
+      if (h.full) return `Refunded ${money(h.amount)}: now refunded in full`;
+      return h.of ? `Refunded ${money(h.amount)} of ${money(h.of)}` : `Refunded ${money(h.amount)}`;
+    case "refund_started":
+      return `Refund of ${money(h.amount)} started`;
+    case "refund_refused":
+      return `Refund of ${money(h.amount)} refused`;
+    case "chargeback_opened":
+      return `Chargeback opened for ${money(h.amount)}`;
+    case "chargeback_won":
+      return `Chargeback won: ${money(h.amount)} back in your balance`;
+    case "chargeback_lost":
+      return `Chargeback lost: ${money(h.amount)} returned to the buyer`;
+    case "other":
+      return eventLabel(h.type, h.kind);
   }
 }
 

@@ -5,7 +5,7 @@ import type { HTMLAttributes, MouseEvent } from "react";
 import { Money } from "@/components/ui/money";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { useTimes } from "@/components/ui/time-zone";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { Table, Td, Th } from "@/components/ui/table";
 import { countryName } from "@/components/dashboard/payment-labels";
@@ -99,7 +99,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
             <Td data-testid="payment-link-cell" data-col="link">
               <PaymentLink id={p.id} />
               <span className="mt-1 block lg:hidden" data-col="status">
-                <StatusBadge status={paymentDisplayStatus(p)} />
+                <StatusBadge of="payment" status={paymentDisplayStatus(p)} api={p.status} />
               </span>
               {compact ? null : (
                 <span className="block max-w-60 whitespace-normal break-words text-xs text-slate-600 xl:hidden">
@@ -110,7 +110,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
               )}
             </Td>
             <Td className="hidden lg:table-cell" data-col="status">
-              <StatusBadge status={paymentDisplayStatus(p)} />
+              <StatusBadge of="payment" status={paymentDisplayStatus(p)} api={p.status} />
             </Td>
             <Td className={compact ? "min-w-24 lg:whitespace-normal!" : "hidden whitespace-normal! xl:table-cell"}>
               {p.paymentMethodName} <span className="text-slate-600">· {countryName(p.country)}</span>

@@ -10,6 +10,7 @@ import { Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Badge } from "@/components/ui/badge";
+import { statusWord } from "@/components/dashboard/status-words";
 
 const STEPS = ["", "accept", "decline", "timeout", "error", "garbage"] as const;
 const STEP_LABEL: Record<string, string> = { "": "(none)", accept: "Accepts", decline: "Declines", timeout: "Times out", error: "Answers 5xx", garbage: "Answers garbage" };
@@ -100,11 +101,11 @@ export function TestCascadeCard() {
         <div role="status" className="mt-4 space-y-2 text-sm" data-testid="cascade-result">
           {data.kind === "created" ? (
             <p>
-              <Badge tone="green">created</Badge> Payment{" "}
+              <Badge tone="green">Created</Badge> Payment{" "}
               <Link className="font-mono text-indigo-700 underline" href={`/dashboard/payments/${data.transactionId}`}>
                 {data.transactionId}
               </Link>{" "}
-              is {data.status}.
+              is {statusWord("payment", data.status).toLowerCase()}.
             </p>
           ) : (
             <>

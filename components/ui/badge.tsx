@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { HTMLAttributes, ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 
 const TONES = {
@@ -11,8 +11,13 @@ const TONES = {
 } as const;
 export type Tone = keyof typeof TONES;
 
-export function Badge({ tone = "gray", children, className }: { tone?: Tone; children: ReactNode; className?: string }) {
-  return <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", TONES[tone], className)}>{children}</span>;
+/** `tech`: the technical name behind the words (the API's status), as a tooltip, like `Term`. */
+export function Badge({ tone = "gray", children, className, tech, ...rest }: { tone?: Tone; children: ReactNode; className?: string; tech?: string } & Omit<HTMLAttributes<HTMLSpanElement>, "title" | "className" | "children">) {
+  return (
+    <span {...rest} title={tech} data-tech={tech} className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", tech && "cursor-help", TONES[tone], className)}>
+      {children}
+    </span>
+  );
 }
 
 const STATUS_TONES: Record<string, Tone> = {
@@ -37,9 +42,18 @@ const STATUS_TONES: Record<string, Tone> = {
   refunded: "purple",
   partially_refunded: "purple",
   disputed: "red",
+  delivered: "green",
+  accepted: "green",
+  approved: "green",
+  paid: "green",
+  declined: "red",
+  unavailable: "gray",
+  suspended: "red",
+  closed: "yellow",
+  awaiting_funds: "yellow",
+  provisioning: "yellow",
+  cancelled: "gray",
 };
 
-/** A status word with its colour; the word itself carries the meaning (not colour alone). */
-export function StatusBadge({ status, label }: { status: string; /** Words for the status where the page knows better than the API's value. */ label?: string }) {
-  return <Badge tone={STATUS_TONES[status] ?? "gray"}>{label ?? status.replace(/_/g, " ")}</Badge>;
-}
+/** The colour of a status (any resource's API word); the words beside it carry the meaning, never colour alone. */
+export const statusTone = (status: string): Tone => STATUS_TONES[status] ?? "gray";

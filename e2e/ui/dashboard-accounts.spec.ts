@@ -104,7 +104,7 @@ test("team: invite by one-time link (a double click invites once), the invitee s
   await expect(page.getByText("already exists")).toHaveCount(0);
   const row = page.locator(`[data-testid="team-row"][data-email="${invitee}"]`);
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("invited");
+  await expect(row).toContainText("Invited");
   await checkPage(page, info, "team");
 
   // The invitee opens the link and chooses their password; the link then is spent.
@@ -136,7 +136,7 @@ test("team: invite by one-time link (a double click invites once), the invitee s
 
   // Role change: the member's session ends (it was signed in with the old role's rights).
   await page.reload();
-  await expect(row).not.toContainText("invited");
+  await expect(row).not.toContainText("Invited");
   await row.getByLabel(`Role of ${invitee}`).selectOption("viewer");
   await expect(row.getByLabel(`Role of ${invitee}`)).toHaveValue("viewer");
   await page.reload();

@@ -60,7 +60,7 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
   const m = await newMerchant("refund-review");
   const id = await completedPayment(m.sandbox.secretKey, 40, `rr-${Date.now()}`);
   await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
-  await expect(page.getByTestId("payment-status")).toHaveText("completed");
+  await expect(page.getByTestId("payment-status")).toHaveText("Completed");
   await expect(page.getByText(/reference \d/)).toHaveCount(0);
 
   // The amount starts at what remains; emptied, it is explained in place instead of refunding everything.
@@ -99,13 +99,13 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
   await expect(amount).not.toHaveValue("5");
   // The message follows the refund to its end, and the payment reads partially refunded.
   await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 \w+: refunded\./ })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByTestId("payment-status")).toHaveText("partially refunded");
+  await expect(page.getByTestId("payment-status")).toHaveText("Partially refunded");
   const claims = await api(`/claims?transactionId=${id}`, m.sandbox.secretKey);
   expect(claims.body.data).toHaveLength(1);
   await checkPage(page, info, "payment-partially-refunded");
   // The list says it too (the API keeps `completed`).
   await page.goto("/dashboard/payments");
-  await expect(page.locator(`[data-payment-id="${id}"]`)).toContainText("partially refunded");
+  await expect(page.locator(`[data-payment-id="${id}"]`)).toContainText("Partially refunded");
 });
 
 test("a payment with an open chargeback reads disputed and offers no refund", async ({ page }, info) => {
@@ -115,7 +115,7 @@ test("a payment with an open chargeback reads disputed and offers no refund", as
   await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
   await expect(page.getByRole("button", { name: "Review refund" })).toBeVisible();
   await page.getByRole("button", { name: "Simulate chargeback" }).click();
-  await expect(page.getByTestId("payment-status")).toHaveText("disputed");
+  await expect(page.getByTestId("payment-status")).toHaveText("Disputed");
   await expect(page.getByRole("button", { name: "Review refund" })).toHaveCount(0);
   await expect(page.getByText(/A chargeback is open on this payment/)).toBeVisible();
   await checkPage(page, info, "payment-disputed");

@@ -142,7 +142,7 @@ test("point 5 and 8: the refund form follows each refund and checks the amount b
   const m = await newMerchant("fd-refund");
   const id = await completedPayment(m.sandbox.secretKey, { amount: 40, merchantOrderId: `fd-r-${Date.now()}` });
   await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
-  await expect(page.getByTestId("payment-status")).toHaveText("completed");
+  await expect(page.getByTestId("payment-status")).toHaveText("Completed");
 
   // On the tablet (one column) the refund comes right after the amounts, before the provider
   // attempts and webhook deliveries; on the laptop it is the right-hand column beside them.

@@ -41,7 +41,7 @@ test("the cascade test card: a decline is refused with its attempts; a timeout t
   await card.getByLabel("Provider 1").selectOption("timeout");
   await card.getByLabel("Provider 2").selectOption("accept");
   await card.getByRole("button", { name: "Create test payment" }).click();
-  await expect(result).toContainText("created");
+  await expect(result).toContainText("Created");
   const link = result.getByRole("link");
   await expect(link).toHaveText(/^tx_/);
   const id = (await link.textContent())!;

@@ -150,7 +150,7 @@ test("success rate leaves pending out, one day draws, tooltips stay in their car
   // Pointer: a click on the row away from the link (its amount) opens the payment too.
   await recent.locator(`[data-payment-id="${paid}"] td`).first().click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${paid}$`));
-  await expect(page.getByTestId("payment-status")).toHaveText("completed");
+  await expect(page.getByTestId("payment-status")).toHaveText("Completed");
 });
 
 test("a negative available balance is explained, never 'Ready to pay out'", { tag: "@layout" }, async ({ page }, info) => {

@@ -150,17 +150,17 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   // Its detail page (a click on the row, outside the link, opens it): simulate completed.
   await page.getByTestId("payout-row").getByRole("cell").nth(3).click();
   await expect(page).toHaveURL(/\/dashboard\/payouts\/po_/);
-  await expect(page.getByTestId("payout-status")).toHaveText("processing");
+  await expect(page.getByTestId("payout-status")).toHaveText("Processing");
   await checkPage(page, info, "payout-detail");
   await page.getByRole("button", { name: "Simulate completed" }).click();
-  await expect(page.getByTestId("payout-status")).toHaveText("completed");
+  await expect(page.getByTestId("payout-status")).toHaveText("Completed");
   // A completed SPEI payout names its tracking key (clave de rastreo), to quote to the beneficiary.
   await expect(page.getByText("Tracking key (clave de rastreo)")).toBeVisible();
   await expect(page.getByTestId("payout-tracking-key")).toContainText(/\S{6,}/);
   await expect(page.getByRole("button", { name: "Simulate failed" })).toBeDisabled();
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Payouts" }).click();
   await expect(mxn.getByTestId("balance-reserved")).toHaveText("0.00 MXN");
-  await expect(page.getByTestId("payout-row")).toContainText("completed");
+  await expect(page.getByTestId("payout-row")).toContainText("Completed");
   await page.getByLabel("Status").selectOption("failed");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("No failed payouts")).toBeVisible();
@@ -184,7 +184,7 @@ test("a viewer sees balances, payouts and deposits but no send, fund, transfer, 
   await checkPage(page, info, "payouts-viewer");
 
   await page.goto(`/dashboard/payouts/${sent.body.payout.id}`);
-  await expect(page.getByTestId("payout-status")).toHaveText("processing");
+  await expect(page.getByTestId("payout-status")).toHaveText("Processing");
   await expect(page.getByRole("button", { name: /Simulate/ })).toHaveCount(0);
 
   await page.goto(`/dashboard/deposit-accounts/${acct.id}`);

@@ -36,7 +36,7 @@ test("an owner sees each shop with its status, keys per environment and methods"
   await expect(outlet).toBeVisible();
   await expect(first).toBeVisible();
   await expect(outlet).toContainText(second.shopId);
-  await expect(outlet).toContainText("active");
+  await expect(outlet).toContainText("Active");
   const keys = outlet.getByRole("table", { name: "Keys of Outlet Norte" });
   await expect(keys.getByRole("row", { name: /Sandbox/ })).toContainText(second.sandbox.publishableKey);
   await expect(keys.getByRole("row", { name: /Production/ })).toContainText(second.production.publishableKey);

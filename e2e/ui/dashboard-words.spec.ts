@@ -58,10 +58,11 @@ test("the payment page leads with the amount the store asked, USD beside it; pla
   await expect(page.locator("dt").filter({ hasText: "Settles" }).locator("[title]")).toHaveAttribute("title", "Delay T+1");
   await expect(page.locator("dd").filter({ hasText: "1 day after the payment" })).toBeVisible();
 
-  // The refund: named a refund, its events in words (the sandbox completes it on its own).
-  const refundEvent = page.getByTestId("timeline-event").filter({ hasText: "Refund completed" });
+  // The refund: named a refund, in one line saying how much of how much (the sandbox completes it
+  // on its own); the events behind it in the tooltip.
+  const refundEvent = page.getByTestId("timeline-event").filter({ hasText: /^Refunded R\$\s50,00 of R\$\s150,00$/ });
   await expect(refundEvent).toBeVisible({ timeout: 15_000 });
-  await expect(refundEvent.locator("[title]")).toHaveAttribute("title", "claim.resolved");
+  await expect(refundEvent.locator("[title]")).toHaveAttribute("title", "payment.refunded + claim.resolved");
   await expect(page.getByTestId("payment-claim")).toContainText("Refunded");
   await expectNoJargon(page, ["Cascade attempts", "Charged as", "T+1", "claim.resolved", "claim.opened", "payment.completed", /CLM-/]);
 

@@ -56,11 +56,11 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
 
   // The detail page: simulate paid and watch the status change.
   await row.getByRole("link").click();
-  await expect(page.getByTestId("payment-status")).toHaveText("pending");
+  await expect(page.getByTestId("payment-status")).toHaveText("Pending");
   await expect(page.getByRole("heading", { name: "Providers tried" })).toBeVisible();
   await page.getByRole("button", { name: "Simulate paid" }).click();
-  await expect(page.getByTestId("payment-status")).toHaveText("completed");
-  await expect(page.getByTestId("timeline-event").filter({ hasText: "Payment completed" }).first()).toBeVisible();
+  await expect(page.getByTestId("payment-status")).toHaveText("Completed");
+  await expect(page.getByTestId("timeline-event").filter({ hasText: /^Paid / }).first()).toBeVisible();
   await checkPage(page, info, "payment-detail");
 
   // Refund: reviewed first; too much is refused next to the amount before any confirmation, then a partial refund goes through.
@@ -199,7 +199,7 @@ test("a viewer sees no refund, simulate, rotate or roll button and no secret", a
   await api(`/payments/${txId}/simulate`, m.sandbox.secretKey, { action: "paid" });
   const hook = await api("/webhooks", m.sandbox.secretKey, { events: ["*"] });
   await signIn(page, viewer, { at: `/dashboard/payments/${txId}` });
-  await expect(page.getByTestId("payment-status")).toHaveText("completed");
+  await expect(page.getByTestId("payment-status")).toHaveText("Completed");
   await expect(page.getByRole("button", { name: /Refund|Simulate/ })).toHaveCount(0);
   await checkPage(page, info, "payment-detail-viewer");
 

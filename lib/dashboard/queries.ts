@@ -15,6 +15,7 @@ import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import { dailyOutcomes } from "@/lib/payments/rollups";
 import { addOutcomes, countOutcomes, successRate, type OutcomeCounts } from "@/lib/dashboard/success-rate";
 import { merchantScope } from "@/lib/platform/scope";
+import { paymentTimeline } from "@/lib/dashboard/payment-timeline";
 
 export type DailyPoint = OutcomeCounts & {
   day: string;
@@ -112,6 +113,8 @@ export async function paymentDetail(auth: AuthContext, id: string) {
     claims: claims.data,
     // The object's kind (a claim is a refund or a chargeback), so the timeline names it in words.
     events: events.map((e) => ({ id: e.id, type: e.type, kind: objectKind(e.payload), createdAt: e.createdAt.toISOString() })),
+    // One line per thing that happened (some happenings are two events), with what it moved.
+    timeline: paymentTimeline(events),
     deliveries: deliveries.map((d) => ({ ...presentDelivery(d, undefined), subscriptionId: d.subscriptionId })),
   };
 }

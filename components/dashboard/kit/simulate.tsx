@@ -12,7 +12,7 @@ import { plainMessage } from "@/components/ui/plain-message";
 import { Card } from "@/components/ui/card";
 import type { Column } from "@/components/dashboard/kit/resource-table";
 
-export type Outcome<A extends string> = { action: A; label: string; enabled: boolean };
+export type Outcome<A extends string> = { action: A; label: string; enabled: boolean; /** Why it is off, when it is (shown beneath the buttons). */ why?: string };
 
 type Props<A extends string> = {
   target: string;

@@ -14,7 +14,8 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
-import { claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
+import { claimKindLabel } from "@/components/dashboard/payment-labels";
+import { claimStatusOf } from "@/components/dashboard/status-words";
 import { useQueryClient } from "@tanstack/react-query";
 import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/lib/claims/schema";
 
@@ -41,7 +42,7 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
             <Money amount={c.amount} currency={c.currency} />
           </span>
         }
-        statusLabel={claimStatusLabel(c.status, c.kind)}
+        statusOf={claimStatusOf(c.kind)}
         statusTestId="claim-status"
       />
       <div className="grid gap-6 lg:grid-cols-3">

@@ -6,12 +6,13 @@ import { Field, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { ResourceTable, IdLink } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 import { CLAIM_KIND_FILTER_LABELS, CLAIM_STATUS_LABELS, claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
+import { claimStatusOf } from "@/components/dashboard/status-words";
 
 type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; dueBy: string | null; history: Array<{ status: string; at: string }> };
 type Envelope = LoaderData<"claims">;
@@ -76,7 +77,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                   </span>
                   <span className="mt-1 flex flex-wrap items-center gap-x-2 lg:hidden">
                     <span data-col="status">
-                      <StatusBadge status={c.status} label={claimStatusLabel(c.status, c.kind)} />
+                      <StatusBadge of={claimStatusOf(c.kind)} status={c.status} />
                     </span>
                   </span>
                   {c.kind === "chargeback" && c.status === "open" && c.dueBy ? <span className="block text-xs text-slate-600">evidence due {formatDateTime(c.dueBy)}</span> : null}
@@ -94,7 +95,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                 </>
               ),
             },
-            { header: "Status", name: "status", from: "lg", cell: (c) => <StatusBadge status={c.status} label={claimStatusLabel(c.status, c.kind)} /> },
+            { header: "Status", name: "status", from: "lg", cell: (c) => <StatusBadge of={claimStatusOf(c.kind)} status={c.status} /> },
             { header: "Opened", name: "date", cell: (c) => <DateTimeCell iso={c.createdAt} /> },
             { header: "Reason", name: "reason", from: "lg", wrap: true, cell: (c) => (c.reason ? c.reason.replace(/_/g, " ") : "—") },
             {

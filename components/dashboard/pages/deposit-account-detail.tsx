@@ -15,12 +15,13 @@ import { Card, DescriptionList, PageHeader, Stat } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { EmptyState, Loading, Table, Td, Th } from "@/components/ui/table";
 import { PagerButtons } from "@/components/ui/pagination";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
 import type { deposit, depositStats } from "@/lib/deposits/schema";
+import { statusWord } from "@/components/dashboard/status-words";
 
 type Deposit = z.infer<typeof deposit>;
 type DepositsPage = LoaderData<"deposits">;
@@ -40,7 +41,7 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">
-            {a.endUserRef} <StatusBadge status={a.status} />
+            {a.endUserRef} <StatusBadge of="depositAccount" status={a.status} />
           </span>
         }
         description={`${a.methodName} · ${a.currency} · ${a.country}`}
@@ -90,7 +91,7 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
                         <Td data-col="date">
                           <DateTimeCell iso={dp.receivedAt} />
                           <span className="mt-1 block" data-col="status">
-                            <StatusBadge status={dp.status} />
+                            <StatusBadge of="deposit" status={dp.status} />
                           </span>
                           {dp.rejectReason ? <span className="block max-w-40 whitespace-normal text-xs text-slate-600">{dp.rejectReason}</span> : null}
                         </Td>
@@ -157,7 +158,7 @@ function SimulateTransferCard({ id, currency }: { id: string; currency: string }
         submitLabel="Simulate transfer"
         done={(d) => (
           <>
-            {d.created ? "Deposit" : "Already received:"} {d.deposit.id} of <Money amount={d.deposit.amount} currency={d.deposit.currency} /> is {d.deposit.status}.
+            {d.created ? "Deposit" : "Already received:"} {d.deposit.id} of <Money amount={d.deposit.amount} currency={d.deposit.currency} /> is {statusWord("deposit", d.deposit.status).toLowerCase()}.
           </>
         )}
       >

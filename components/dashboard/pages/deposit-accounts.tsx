@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, Loading } from "@/components/ui/table";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
 import { Pagination } from "@/components/ui/pagination";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import type { depositAccount } from "@/lib/deposits/schema";
@@ -88,7 +88,7 @@ export function DepositAccountsView({
               { header: "CLABE", cell: (a) => <span className="font-mono text-xs">{a.clabe}</span> },
               { header: "Beneficiary", wrap: true, cell: (a) => a.beneficiary.name },
               { header: "Method", wrap: true, cell: (a) => a.methodName },
-              { header: "Status", cell: (a) => <StatusBadge status={a.status} /> },
+              { header: "Status", cell: (a) => <StatusBadge of="depositAccount" status={a.status} /> },
               { header: "Deposits (credited / all)", align: "right", cell: (a) => <span className="tabular-nums">{a.stats ? `${a.stats.credited} / ${a.stats.deposits}` : "—"}</span> },
               { header: "Credited (USD)", align: "right", cell: (a) => (a.stats ? <Money amount={a.stats.totalUsd} currency="USD" /> : "—") },
               { header: "Created", cell: (a) => formatDateTime(a.createdAt) },

@@ -22,13 +22,25 @@ const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | 
   { action: "chargeback", label: "Simulate chargeback", when: "completed" },
 ];
 
+/**
+ * Whether a simulation applies: the payment's status first, then what its claims forbid (one open
+ * chargeback at a time; no refund in full while a refund or chargeback is still open), the rules
+ * the sandbox applies, so a tester is told before clicking.
+ */
+function simulationState(s: (typeof SIMULATIONS)[number], status: string, claims: PaymentDetail["claims"]): { enabled: boolean; why?: string } {
+  if (status !== s.when) return { enabled: false };
+  if (s.action === "chargeback" && hasOpenChargeback(claims)) return { enabled: false, why: "this payment is already disputed; decide the open chargeback first." };
+  if (s.action === "refunded" && claims.some((c) => c.status === "open" || c.status === "pending")) return { enabled: false, why: "a refund or chargeback of this payment is still open." };
+  return { enabled: true };
+}
+
 export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { environment: string; id: string; initial: PaymentDetail; canMoveMoney: boolean }) {
   const { data } = useLiveData(environment, "payment", { id }, initial, 2_000);
   const { payment: p, claims, events, deliveries } = data;
   const disputed = hasOpenChargeback(claims);
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} lead={<PaymentLead payment={p} />} status={paymentDisplayStatus(p, claims)} statusTestId="payment-status" />
+      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} lead={<PaymentLead payment={p} />} status={paymentDisplayStatus(p, claims)} statusOf="payment" apiStatus={p.status} statusTestId="payment-status" />
       {/* Three blocks: the amounts, the actions (simulate, refund) with the timeline and claims,
           then the details and diagnostics. On a desktop the actions are the right-hand column
           beside the other two; on a tablet or phone they come right after the amounts, before
@@ -43,12 +55,12 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
               target={p.id}
               action={simulateAction}
               description="Drive this test payment through its states, as the provider would."
-              outcomes={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, enabled: p.status === s.when }))}
+              outcomes={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, ...simulationState(s, p.status, claims) }))}
             />
           ) : null}
           {canMoveMoney && p.status === "completed" && disputed ? <RefundHeldCard /> : null}
           {canMoveMoney && p.status === "completed" && !disputed ? <RefundCard id={p.id} currency={p.currencyLocal} refundable={data.refundable} claims={claims} /> : null}
-          <TimelineCard events={events} />
+          <TimelineCard entries={data.timeline} />
           <ClaimsCard claims={claims} />
         </div>
         <div className="space-y-6 lg:col-span-2">

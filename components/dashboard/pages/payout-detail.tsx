@@ -30,7 +30,7 @@ export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { e
   const p = data.payout;
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/payouts" label="Payouts" id={p.id} amount={p.amount} currency={p.currency} status={p.status} statusTestId="payout-status" />
+      <MoneyRecordHeader href="/dashboard/payouts" label="Payouts" id={p.id} amount={p.amount} currency={p.currency} status={p.status} statusOf="payout" statusTestId="payout-status" />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Details" id="payout-details">

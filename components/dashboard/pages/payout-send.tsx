@@ -20,6 +20,7 @@ import { Money } from "@/components/ui/money";
 import { recipientSchema } from "@/lib/payouts/schema";
 import { BANK_ACCOUNT_TYPES, DOC_TYPES_BY_COUNTRY, PIX_DOCUMENT_TYPES, PIX_KEY_TYPES, SPEI_DOCUMENT_TYPES, recipientIssues } from "@/lib/payouts/recipient";
 import { formatPath } from "@/lib/platform/contract/validation";
+import { statusWord } from "@/components/dashboard/status-words";
 
 export type PayoutMethodRow = { id: string; name: string; currency: string; country: string; rail: string; funded: boolean; currencyAvailable: number };
 
@@ -233,7 +234,7 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
             <Link href={`/dashboard/payouts/${done.payout.id}`} className="font-mono underline underline-offset-2">
               {done.payout.id}
             </Link>{" "}
-            of <Money amount={done.payout.amount} currency={done.payout.currency} /> is {done.payout.status}.
+            of <Money amount={done.payout.amount} currency={done.payout.currency} /> is {statusWord("payout", done.payout.status).toLowerCase()}.
           </p>
         ) : null}
         {review ? null : (

@@ -12,10 +12,11 @@ import { Field, FormError, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Loading, Table, Td, Th } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import { PAYOUT_STATUSES } from "@/lib/payouts/schema";
+import { STATUS_WORDS } from "@/components/dashboard/status-words";
 
 type Envelope = LoaderData<"payouts">;
 type Balance = LoaderData<"payout-balance">;
@@ -74,7 +75,7 @@ export function PayoutBalanceCard({ environment, initial }: { environment: strin
   );
 }
 
-const STATUS_LABELS: Record<string, string> = { processing: "Processing", completed: "Completed", failed: "Failed" };
+const STATUS_LABELS: Record<string, string> = STATUS_WORDS.payout;
 
 export function PayoutsView({ environment, canMoveMoney, params, initialBalance, initialList, listError }: { environment: string; canMoveMoney: boolean; params: Record<string, string>; initialBalance: Balance; initialList: Envelope | null; listError?: { message: string; param?: string } }) {
   return (
@@ -130,7 +131,7 @@ function PayoutList({ environment, params, initial, error }: { environment: stri
           columns={[
             { header: "Payout", cell: (p) => <IdLink href={`/dashboard/payouts/${p.id}`} id={p.id} /> },
             { header: "Amount", align: "right", cell: (p) => <Money amount={p.amount} currency={p.currency} /> },
-            { header: "Status", cell: (p) => <StatusBadge status={p.status} /> },
+            { header: "Status", cell: (p) => <StatusBadge of="payout" status={p.status} /> },
             { header: "Recipient", wrap: true, cell: (p) => `${p.recipient.name} ••••${p.recipient.accountLast4}` },
             { header: "Method", wrap: true, cell: (p) => p.methodName },
             { header: "Created", cell: (p) => formatDateTime(p.createdAt) },

@@ -15,11 +15,12 @@ import { actionError, useDashboardData, useLiveData } from "@/components/dashboa
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import type { qrEstablishment, qrOrder } from "@/lib/qr/schema";
+import { statusWord } from "@/components/dashboard/status-words";
 
 type Order = z.infer<typeof qrOrder>;
 type Establishment = z.infer<typeof qrEstablishment>;
@@ -145,11 +146,11 @@ function CurrentOrderCard({ environment, id, canCharge, canSimulate }: { environ
           <Money amount={o.amountLocal} currency={o.currencyLocal} />
         </p>
         <span data-testid="qr-order-status">
-          <StatusBadge status={o.status} />
+          <StatusBadge of="qrOrder" status={o.status} />
         </span>
       </div>
       <p className="mt-1 text-sm text-slate-600">
-        {o.merchantOrderId} · {pending ? `expires ${formatDateTime(o.expiresAt)}` : o.paidAt ? `paid ${formatDateTime(o.paidAt)}` : o.status}
+        {o.merchantOrderId} · {pending ? `expires ${formatDateTime(o.expiresAt)}` : o.paidAt ? `paid ${formatDateTime(o.paidAt)}` : statusWord("qrOrder", o.status).toLowerCase()}
       </p>
       {pending ? (
         // eslint-disable-next-line @next/next/no-img-element -- an SVG we serve, sized by CSS
@@ -215,7 +216,7 @@ function RecentOrders({ environment, initial, onOpen }: { environment: string; i
                   <Money amount={o.amountLocal} currency={o.currencyLocal} />
                 </Td>
                 <Td>
-                  <StatusBadge status={o.status} />
+                  <StatusBadge of="qrOrder" status={o.status} />
                 </Td>
                 <Td>{formatDateTime(o.createdAt)}</Td>
                 <Td>

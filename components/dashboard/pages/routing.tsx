@@ -11,6 +11,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th, EmptyState } from "@/components/ui/table";
+import { statusWord } from "@/components/dashboard/status-words";
 
 type Routing = LoaderData<"routing">;
 type Rule = Routing["rules"][number];
@@ -180,5 +181,9 @@ function PreviewCard({ rails }: { rails: Routing["platformDefault"] }) {
 }
 
 export function RoutingBadge({ state }: { state: string }) {
-  return <Badge tone={state === "closed" ? "green" : state === "open" ? "red" : "yellow"}>{state === "half_open" ? "half-open (probing)" : state === "open" ? "open (skipped)" : "closed"}</Badge>;
+  return (
+    <Badge tone={state === "closed" ? "green" : state === "open" ? "red" : "yellow"} tech={state}>
+      {statusWord("circuit", state)}
+    </Badge>
+  );
 }

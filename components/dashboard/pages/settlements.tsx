@@ -13,7 +13,7 @@ import { ResourceTable } from "@/components/dashboard/kit/resource-table";
 import { simulateColumn } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
@@ -79,7 +79,7 @@ export function SettlementsView({ environment, initial, destination, canRun, can
               name: "status",
               cell: (s) => (
                 <>
-                  <StatusBadge status={s.status} />
+                  <StatusBadge of="settlement" status={s.status} />
                   {s.paidAt ? <DateTimeCell iso={s.paidAt} /> : null}
                   <span className="mt-1 block xl:hidden" data-col="receipt">
                     <Receipt s={s} />

@@ -2,7 +2,8 @@
 // methods in the environment being viewed. Read-only: shops are opened by an operator
 // (shop:create), which is also when a secret key is shown, once.
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
-import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table, Td, Th } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/platform/format/date-time";
@@ -23,7 +24,7 @@ export function ShopsView({ shops, environment, timeZone }: { shops: ShopSummary
           const on = s.methods.filter((m) => m.enabled);
           const off = s.methods.filter((m) => !m.enabled);
           return (
-            <Card key={s.id} id={`shop-${s.id}`} title={s.name} actions={<StatusBadge status={s.status} />}>
+            <Card key={s.id} id={`shop-${s.id}`} title={s.name} actions={<StatusBadge of="shop" status={s.status} />}>
               <div className="space-y-5">
                 <DescriptionList
                   items={[

@@ -13,6 +13,7 @@ import { Badge } from "@/components/ui/badge";
 import { useTimes } from "@/components/ui/time-zone";
 import { ROLES } from "@/lib/platform/auth/policy";
 import { ROLE_LABELS } from "@/components/dashboard/payment-labels";
+import { statusWord } from "@/components/dashboard/status-words";
 
 type Member = { id: string; email: string; role: string; twoFactor: boolean; invite: "pending" | "expired" | null; createdAt: string };
 
@@ -43,6 +44,9 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
   const [role, setRole] = useState<string>("developer");
   const rowError = actionError(change.data, change.error) ?? actionError(remove.data, remove.error) ?? actionError(renew.data, renew.error);
   const renewed = renew.data?.ok && renew.data.data.inviteUrl ? renew.data.data : null;
+  // The server refuses to remove the last owner (last_owner, counting invited owners too): the
+  // button says so before anyone clicks it.
+  const onlyOwner = initial.filter((u) => u.role === "owner").length <= 1;
   return (
     <>
       <PageHeader title="Team" description="Who can sign in to this merchant's dashboard, and with which role." />
@@ -115,13 +119,9 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                 <tr key={u.id} data-testid="team-row" data-email={u.email}>
                   <Td>
                     {u.email} {u.id === me ? <span className="text-slate-500">(you)</span> : null}
-                    {u.invite === "pending" ? (
-                      <Badge tone="yellow" className="ml-2">
-                        invited
-                      </Badge>
-                    ) : u.invite === "expired" ? (
-                      <Badge tone="gray" className="ml-2">
-                        invite expired
+                    {u.invite ? (
+                      <Badge tone={u.invite === "pending" ? "yellow" : "gray"} tech={`invite ${u.invite}`} className="ml-2">
+                        {statusWord("invite", u.invite)}
                       </Badge>
                     ) : null}
                   </Td>
@@ -139,7 +139,7 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                       ))}
                     </Select>
                   </Td>
-                  <Td>{u.twoFactor ? <Badge tone="green">on</Badge> : <Badge tone="gray">off</Badge>}</Td>
+                  <Td>{u.twoFactor ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}</Td>
                   <Td className="text-slate-600">{formatDateTime(u.createdAt)}</Td>
                   <Td className="space-x-2 whitespace-nowrap">
                     {u.invite ? (
@@ -150,6 +150,8 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                     <Button
                       size="sm"
                       variant="danger"
+                      disabled={onlyOwner && u.role === "owner"}
+                      aria-describedby={onlyOwner && u.role === "owner" ? `only-owner-${u.id}` : undefined}
                       busy={remove.isPending && remove.variables?.[0] === u.id}
                       onClick={() => {
                         if (!window.confirm(`Remove ${u.email}? Their sessions end at once.`)) return;
@@ -158,6 +160,11 @@ export function TeamView({ initial, me }: { initial: Member[]; me: string }) {
                     >
                       Remove<span className="sr-only"> {u.email}</span>
                     </Button>
+                    {onlyOwner && u.role === "owner" ? (
+                      <p id={`only-owner-${u.id}`} data-testid="only-owner-reason" className="mt-1 whitespace-normal text-xs text-slate-600">
+                        The only owner can't be removed: make someone else an owner first.
+                      </p>
+                    ) : null}
                   </Td>
                 </tr>
               ))}

@@ -8,7 +8,7 @@ import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { ResourceTable } from "@/components/dashboard/kit/resource-table";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
@@ -44,7 +44,7 @@ export function TopupsView({ environment, initial, canCreate, canSimulate }: { e
                 </>
               ),
             },
-            { header: "Status", cell: (t) => <StatusBadge status={t.status} /> },
+            { header: "Status", cell: (t) => <StatusBadge of="topup" status={t.status} /> },
             { header: "Credited", align: "right", cell: (t) => (t.creditedUsd === null ? "—" : <Money amount={t.creditedUsd} currency="USD" />) },
             { header: "Expires", cell: (t) => formatDateTime(t.expiresAt) },
             sandbox && canSimulate && { header: "Sandbox", cell: (t: Topup) => (t.status === "awaiting_funds" ? <SimulateTransfer id={t.id} /> : <span className="text-xs text-slate-600">—</span>) },

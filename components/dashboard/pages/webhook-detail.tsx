@@ -12,12 +12,14 @@ import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { FormError, Field, Select } from "@/components/ui/field";
 import { EmptyState, Loading } from "@/components/ui/table";
-import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 import { JsonView } from "@/components/ui/json-view";
 import { PagerButtons } from "@/components/ui/pagination";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useTimes } from "@/components/ui/time-zone";
+import { STATUS_WORDS } from "@/components/dashboard/status-words";
 
 type Page<T> = { data: T[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 type Delivery = { id: string; eventId: string; event: string; status: string; attempts: number; responseStatus: number | null; responseBody: string | null; durationMs: number | null; nextAttemptAt: string | null; createdAt: string; payload: unknown };
@@ -59,7 +61,7 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
         title={sub.managed ? "Managed inbox" : sub.url}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={sub.status} /> <span className="font-mono">{sub.id}</span>
+            <StatusBadge of="webhook" status={sub.status} /> <span className="font-mono">{sub.id}</span>
           </span>
         }
         actions={
@@ -208,9 +210,11 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
               className="w-36"
             >
               <option value="">Any</option>
-              <option value="pending">pending</option>
-              <option value="succeeded">succeeded</option>
-              <option value="failed">failed</option>
+              {Object.entries(STATUS_WORDS.delivery).map(([value, words]) => (
+                <option key={value} value={value}>
+                  {words}
+                </option>
+              ))}
             </Select>
           )}
         </Field>
@@ -231,7 +235,7 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
             <li key={d.id} data-testid="delivery-row">
               <details className="rounded-md border border-slate-200">
                 <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-3 py-2 text-sm">
-                  <StatusBadge status={d.status} />
+                  <StatusBadge of="delivery" status={d.status} />
                   <span className="font-medium">{d.event}</span>
                   <Badge>{d.responseStatus ?? "no answer"}</Badge>
                   <span className="text-xs text-slate-600">

@@ -10,7 +10,8 @@ import { EventPicker } from "@/components/dashboard/event-picker";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { Pagination } from "@/components/ui/pagination";
-import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 import { useTimes } from "@/components/ui/time-zone";
 
@@ -50,7 +51,7 @@ export function WebhooksView({ environment, params, initial, eventTypes, canMana
               ),
             },
             { header: "Events", wrap: true, cell: (s) => <span className="text-xs">{s.events.join(", ")}</span> },
-            { header: "Status", cell: (s) => <StatusBadge status={s.status} /> },
+            { header: "Status", cell: (s) => <StatusBadge of="webhook" status={s.status} /> },
             { header: "Created", cell: (s) => <span className="text-slate-600">{formatDateTime(s.createdAt)}</span> },
           ]}
           footer={<Pagination pagination={data.pagination} href={(o) => `/dashboard/webhooks?offset=${o}`} label="Subscription pages" />}

@@ -10,7 +10,7 @@ import { ResourceTable } from "@/components/dashboard/kit/resource-table";
 import { simulateColumn } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { DateTimeCell } from "@/components/ui/date-time";
 
@@ -87,7 +87,7 @@ export function WithdrawalsView(props: { environment: string; initial: List; des
               name: "status",
               cell: (w) => (
                 <>
-                  <StatusBadge status={w.status} />
+                  <StatusBadge of="withdrawal" status={w.status} />
                   {w.txHash ? (
                     <span className="block font-mono text-xs text-slate-600" title={w.txHash}>
                       {w.txHash.slice(0, 10)}…

@@ -5,7 +5,7 @@ import type { LoaderData } from "@/server/dashboard-loaders";
 import { eventLabel, providerName } from "@/components/dashboard/payment-labels";
 import { Card } from "@/components/ui/card";
 import { Term } from "@/components/ui/term";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 
 type Detail = LoaderData<"payment">;
@@ -32,7 +32,7 @@ export function ProviderAttemptsCard({ attempts }: { attempts: Detail["payment"]
                 <Td>{i + 1}</Td>
                 <Td>{providerName(a.provider)}</Td>
                 <Td>
-                  <StatusBadge status={a.outcome} />
+                  <StatusBadge of="attempt" status={a.outcome} />
                 </Td>
                 <Td className="whitespace-normal">{a.reason ?? "—"}</Td>
                 <Td className="text-right tabular-nums">{a.durationMs} ms</Td>
@@ -69,7 +69,7 @@ export function DeliveriesCard({ deliveries, events }: { deliveries: Detail["del
                   <Term tech={dl.event}>{eventLabel(dl.event, kindOf.get(dl.eventId))}</Term>
                 </Td>
                 <Td>
-                  <StatusBadge status={dl.status} />
+                  <StatusBadge of="delivery" status={dl.status} />
                 </Td>
                 <Td>{dl.attempts}</Td>
                 <Td>{dl.responseStatus ?? "—"}</Td>

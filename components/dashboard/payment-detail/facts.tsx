@@ -6,7 +6,7 @@ import { countryName, providerName, settlementDelayLabel } from "@/components/da
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 
 type Payment = LoaderData<"payment">["payment"];
 
@@ -15,7 +15,7 @@ export function SettlementCard({ payment: p }: { payment: Payment }) {
     <Card title="Settlement" id="settlement">
       <DescriptionList
         items={[
-          ["Status", <StatusBadge key="s" status={p.settlement.status} />],
+          ["Status", <StatusBadge key="s" of="paymentSettlement" status={p.settlement.status} />],
           ["Settles", settlementDelayLabel(p.settlement.delay), `Delay ${p.settlement.delay}`],
           ["Reserve held", <Money key="r" amount={p.settlement.reserve} currency="USD" />],
         ]}

@@ -1,34 +1,35 @@
 "use client";
 // What happened to a payment, on its detail page (components/dashboard/pages/payment-detail.tsx):
-// its events as a timeline, oldest first, and its refunds and chargebacks with their histories,
-// in the merchant's time zone.
+// a timeline, oldest first, of one line per happening (lib/dashboard/payment-timeline.ts), and its
+// refunds and chargebacks with their histories, in the merchant's time zone.
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { claimKindLabel, claimStatusLabel, eventLabel } from "@/components/dashboard/payment-labels";
+import { claimKindLabel, claimStatusLabel, timelineLine } from "@/components/dashboard/payment-labels";
+import { claimStatusOf } from "@/components/dashboard/status-words";
 import { Card } from "@/components/ui/card";
 import { Money } from "@/components/ui/money";
 import { Term } from "@/components/ui/term";
 import { useTimes } from "@/components/ui/time-zone";
-import { StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/dashboard/status-badge";
 import { EmptyState } from "@/components/ui/table";
 
 type Detail = LoaderData<"payment">;
 
-export function TimelineCard({ events }: { events: Detail["events"] }) {
+export function TimelineCard({ entries }: { entries: Detail["timeline"] }) {
   const { formatDateTime } = useTimes();
   return (
     <Card title="Timeline" id="timeline">
-      {events.length === 0 ? (
+      {entries.length === 0 ? (
         <EmptyState title="No events yet" />
       ) : (
         <ol className="space-y-3 border-l border-slate-200 pl-4" aria-label="Events, oldest first">
-          {events.map((e) => (
+          {entries.map((e) => (
             <li key={e.id} className="relative">
               <span aria-hidden className="absolute -left-[21px] top-1.5 size-2.5 rounded-full bg-indigo-500" />
               <p className="text-sm font-medium text-slate-900" data-testid="timeline-event">
-                <Term tech={e.type}>{eventLabel(e.type, e.kind)}</Term>
+                <Term tech={e.types.join(" + ")}>{timelineLine(e.happened)}</Term>
               </p>
               <p className="text-xs text-slate-600">
-                {formatDateTime(e.createdAt)} · <span className="font-mono">{e.id}</span>
+                {formatDateTime(e.at)} · <span className="font-mono">{e.id}</span>
               </p>
             </li>
           ))}
@@ -53,7 +54,7 @@ export function ClaimsCard({ claims }: { claims: Detail["claims"] }) {
                   <span className="font-medium">{claimKindLabel(c.kind)}</span>
                 </Term>
                 <Money amount={c.amount} currency={c.currency} />
-                <StatusBadge status={c.status} label={claimStatusLabel(c.status, c.kind)} />
+                <StatusBadge of={claimStatusOf(c.kind)} status={c.status} />
               </p>
               <p className="mt-1 text-xs text-slate-600">{c.history.map((h) => `${claimStatusLabel(h.status, c.kind)} ${formatDateTime(h.at)}`).join(" → ")}</p>
             </li>
