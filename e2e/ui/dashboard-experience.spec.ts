@@ -98,7 +98,7 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
   // The field is back at what now remains, not at the 5 just refunded.
   await expect(amount).not.toHaveValue("5");
   // The message follows the refund to its end, and the payment reads partially refunded.
-  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 \w+: refunded\./ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of \$5\.00 USD: refunded\./ })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("payment-status")).toHaveText("partially refunded");
   const claims = await api(`/claims?transactionId=${id}`, m.sandbox.secretKey);
   expect(claims.body.data).toHaveLength(1);

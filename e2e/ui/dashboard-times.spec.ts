@@ -37,18 +37,22 @@ test("routing analytics counts a payment at 23:30 in São Paulo on that day, and
   test.setTimeout(120_000);
   const m = await newMerchant("times-routing", { timeZone: ZONE });
   const ids: string[] = [];
-  for (const amount of [20, 30]) {
+  for (const amount of [20, 30, 40]) {
     const p = await api("/payments", m.sandbox.secretKey, { amount, paymentMethodId: "sbx_card" });
     expect(p.status, JSON.stringify(p.body)).toBe(200);
     ids.push(p.body.transactionId);
   }
-  // One payment three São Paulo days back at 23:30 (02:30 UTC of the next day), one two hours ago.
+  // Three São Paulo days back, one payment at 23:30 (02:30 UTC of the next day) and one at noon
+  // (15:00 UTC, which a UTC day would put with the day before São Paulo's: its UTC day starts at
+  // 21:00 the evening before); one payment two hours ago.
   const now = Date.now();
   const [y, mo, d] = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(now).split("-").map(Number);
   const lateEvening = new Date(Date.UTC(y!, mo! - 1, d! - 3, 23 + 3, 30));
+  const noon = new Date(Date.UTC(y!, mo! - 1, d! - 3, 12 + 3, 0));
   const twoHoursAgo = new Date(now - 2 * 3600_000);
   await db().transaction.update({ where: { id: ids[0] }, data: { createdAt: lateEvening } });
   await db().transaction.update({ where: { id: ids[1] }, data: { createdAt: twoHoursAgo } });
+  await db().transaction.update({ where: { id: ids[2] }, data: { createdAt: noon } });
   expect(lateEvening.toISOString().slice(0, 10), "UTC has turned the day").not.toBe(new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(lateEvening));
 
   await signIn(page, m.owner, { at: "/dashboard/routing/analytics?range=7d" });

@@ -73,7 +73,7 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await page.getByLabel(/^Amount \(/).fill("5");
   await page.getByRole("button", { name: "Review refund" }).click();
   await refundReview.getByRole("button", { name: "Refund now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 / })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of \$5\.00 USD/ })).toBeVisible();
   // The sandbox confirms the refund on its own; the claim shows its history.
   await expect(page.getByTestId("payment-claim")).toContainText("Refunded", { timeout: 15_000 });
 
