@@ -1,8 +1,10 @@
 "use client";
 // "Export CSV": the streamed exports of GET /api/v1/exports/… for the signed-in merchant, as a download.
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
+import { useTimes } from "@/components/ui/time-zone";
+import { calendarDay, daysBefore } from "@/lib/platform/format/date-time";
 
 const RESOURCES = [
   ["payments", "Payments"],
@@ -12,13 +14,39 @@ const RESOURCES = [
   ["settlements", "Settlements"],
 ] as const;
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
+/** The days a new export covers: the last 30, today included. */
+const DEFAULT_DAYS = 30;
+// Checked once a minute, so a page left open past midnight offers the new day.
+const everyMinute = (changed: () => void) => {
+  const timer = setInterval(changed, 60_000);
+  return () => clearInterval(timer);
+};
+
+/**
+ * Today in the merchant's zone by the browser's clock. The server's render (and hydration) has
+ * none: a day the server picked could differ from the browser's at midnight and leave the inputs
+ * showing the server's; until then the link leaves the days out and the export's own default
+ * (the same 30 days in the merchant's zone) applies.
+ */
+function useMerchantToday(timeZone: string): string | null {
+  return useSyncExternalStore(
+    everyMinute,
+    () => calendarDay(Date.now(), timeZone),
+    () => null,
+  );
+}
 
 export function ExportCsvCard({ initial = "payments" }: { initial?: (typeof RESOURCES)[number][0] }) {
+  const { timeZone } = useTimes();
+  const today = useMerchantToday(timeZone);
   const [resource, setResource] = useState<string>(initial);
-  const [from, setFrom] = useState(day(new Date(Date.now() - 29 * 86_400_000)));
-  const [to, setTo] = useState(day(new Date()));
-  const href = `/dashboard/api/export/${resource}.csv?${new URLSearchParams({ from, to })}`;
+  // What the user typed; until then the merchant's last 30 days.
+  const [fromTyped, setFrom] = useState<string | null>(null);
+  const [toTyped, setTo] = useState<string | null>(null);
+  const to = toTyped ?? today ?? "";
+  const from = fromTyped ?? (today ? daysBefore(today, DEFAULT_DAYS - 1) : "");
+  const days = Object.fromEntries(Object.entries({ from, to }).filter(([, v]) => v));
+  const href = `/dashboard/api/export/${resource}.csv?${new URLSearchParams(days)}`;
   return (
     <Card title="Export CSV" id="export">
       <div className="grid items-end gap-3 sm:grid-cols-4">

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { HTMLAttributes, MouseEvent } from "react";
-import { Money } from "@/components/ui/money";
+import { PaymentAmountCell } from "@/components/dashboard/payment-amount";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { useTimes } from "@/components/ui/time-zone";
 import { StatusBadge } from "@/components/dashboard/status-badge";
@@ -18,6 +18,9 @@ export type PaymentRow = {
   currency: string;
   amountLocal: number;
   currencyLocal: string;
+  /** What the store asked, when it asked in a currency of its own: the amount the row leads with. */
+  inputAmount?: number;
+  inputCurrency?: string;
   paymentMethodName: string;
   country: string;
   merchantOrderId: string | null;
@@ -69,11 +72,11 @@ function PaymentLink({ id }: { id: string }) {
 
 /**
  * The payments table (list page and overview). What matters comes first and stays in view at
- * 1366 and 820 px: the amount (the local amount under it), the id (the row's only link), the
- * status and the date (day over time, never clipped). Method and customer/order are columns from
+ * 1366 and 820 px: the amount (the one the store asked, USD or what the buyer paid under it), the
+ * id (the row's only link), the status and the date (day over time, never clipped). Method and customer/order are columns from
  * the xl breakpoint; narrower they stack under the link, and below lg the status does too, so
  * the table fits its card instead of hiding columns behind a sideways scroll. `compact` (the
- * overview's two-thirds card) drops the local amount and the customer, and shortens the date.
+ * overview's two-thirds card) drops the customer and shortens the date.
  */
 export function PaymentRows({ payments, caption, compact }: { payments: PaymentRow[]; caption: string; compact?: boolean }) {
   const { formatShortDateTime } = useTimes();
@@ -93,8 +96,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
         {payments.map((p) => (
           <ClickableRow key={p.id} href={`/dashboard/payments/${p.id}`} data-testid="payment-row" data-payment-id={p.id}>
             <Td className="text-right font-medium" data-col="amount">
-              <Money amount={p.amount} currency={p.currency} />
-              {compact ? null : <Money className="block text-xs font-normal text-slate-600" amount={p.amountLocal} currency={p.currencyLocal} />}
+              <PaymentAmountCell payment={p} />
             </Td>
             <Td data-testid="payment-link-cell" data-col="link">
               <PaymentLink id={p.id} />

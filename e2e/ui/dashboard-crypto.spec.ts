@@ -47,7 +47,7 @@ test("get a deposit address and simulate a transfer: the payout balance is credi
   await row.getByLabel("Amount (USD)").fill("30");
   await row.getByRole("button", { name: "Simulate transfer" }).click();
   await expect(row).toContainText(/credited/i);
-  await expect(row).toContainText("30.00 USD");
+  await expect(row).toContainText("$30.00 USD");
   await checkPage(page, info, "topups");
   const balance = await api("/me/payout/balance", m.sandbox.secretKey);
   expect(balance.body.balances.find((b: { currency: string }) => b.currency === "USD").available).toBe(30);

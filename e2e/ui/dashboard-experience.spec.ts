@@ -87,18 +87,18 @@ test("refunds: reviewed first, an empty amount explained, a double click refunds
 
   // Review, Back keeps the value; then a double click on the confirmation refunds once.
   await page.getByRole("button", { name: "Review refund" }).click();
-  await expect(review).toContainText("Refund 5");
+  await expect(review).toContainText("Refund $5.00 USD");
   await checkPage(page, info, "refund-review");
   await review.getByRole("button", { name: "Back" }).click();
   await expect(amount).toHaveValue("5");
   await page.getByRole("button", { name: "Review refund" }).click();
   await review.getByRole("button", { name: "Refund now" }).dblclick();
-  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 / })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of \$5\.00 USD/ })).toBeVisible();
   await expect(page.getByTestId("payment-claim")).toHaveCount(1);
   // The field is back at what now remains, not at the 5 just refunded.
   await expect(amount).not.toHaveValue("5");
   // The message follows the refund to its end, and the payment reads partially refunded.
-  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 \w+: refunded\./ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of \$5\.00 USD: refunded\./ })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("payment-status")).toHaveText("Partially refunded");
   const claims = await api(`/claims?transactionId=${id}`, m.sandbox.secretKey);
   expect(claims.body.data).toHaveLength(1);
@@ -188,7 +188,7 @@ test("payouts are reviewed, a double click sends once, and the sandbox's sentenc
   await expect(review).toContainText(recipient.account);
   await checkPage(page, info, "payout-send-review");
   await review.getByRole("button", { name: "Send payout" }).dblclick();
-  await expect(page.getByRole("status").filter({ hasText: /^Payout po_\S+ of 12\.00 MXN is processing\./ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Payout po_\S+ of \$12\.00 MXN is processing\./ })).toBeVisible();
   const list = await api("/me/payout/send?limit=10", key);
   expect(list.body.data.filter((p: { amount: number }) => p.amount === 12)).toHaveLength(1);
 

@@ -157,7 +157,7 @@ test("point 5 and 8: the refund form follows each refund and checks the amount b
 
   const refundable = page.getByTestId("refundable");
   const first = (await refundable.textContent())!;
-  const [, amountText, currency] = first.match(/^([\d,.]+) ([A-Z]{3}) can still be refunded\.$/)!;
+  const [, amountText, currency] = first.match(/^\$([\d,.]+) ([A-Z]{3}) can still be refunded\.$/)!;
   const whole = Number(amountText!.replace(/,/g, ""));
   const minus = (a: number, b: number) => Math.round((a - b) * 100) / 100;
   const amount = page.getByLabel(/^Amount \(/);
@@ -166,7 +166,7 @@ test("point 5 and 8: the refund form follows each refund and checks the amount b
   // Too much is refused before any confirmation is asked, in plain words next to the amount.
   await amount.fill(String(whole + 1));
   await page.getByRole("button", { name: "Review refund" }).click();
-  await expect(page.getByText(`Only ${amountText} ${currency} can still be refunded. Enter that or less.`)).toBeVisible();
+  await expect(page.getByText(`Only $${amountText} ${currency} can still be refunded. Enter that or less.`)).toBeVisible();
   await expect(amount).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("group", { name: "Review: Refund" })).toHaveCount(0);
 
@@ -175,16 +175,16 @@ test("point 5 and 8: the refund form follows each refund and checks the amount b
   await page.getByRole("button", { name: "Review refund" }).click();
   const review = page.getByRole("group", { name: "Review: Refund" });
   const left5 = minus(whole, 5).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  await expect(review).toContainText(`After it, ${left5} ${currency} can still be refunded.`);
+  await expect(review).toContainText(`After it, $${left5} ${currency} can still be refunded.`);
   await checkPage(page, info, "first-day-refund-review");
   await review.getByRole("button", { name: "Refund now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 / })).toBeVisible();
-  await expect(refundable).toHaveText(`${left5} ${currency} can still be refunded.`);
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of \$5\.00 USD/ })).toBeVisible();
+  await expect(refundable).toHaveText(`$${left5} ${currency} can still be refunded.`);
   await expect(amount).toHaveValue(String(minus(whole, 5)));
   // The old whole amount is now too much, and said so before confirming.
   await amount.fill(String(whole));
   await page.getByRole("button", { name: "Review refund" }).click();
-  await expect(page.getByText(`Only ${left5} ${currency} can still be refunded. Enter that or less.`)).toBeVisible();
+  await expect(page.getByText(`Only $${left5} ${currency} can still be refunded. Enter that or less.`)).toBeVisible();
   await checkPage(page, info, "first-day-refund-after");
 });
 

@@ -55,9 +55,9 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await page.getByLabel("Amount (MXN)").fill("250");
   await expect(page.getByText(/^Amount must be a positive number of MXN/)).toHaveCount(0);
   await page.getByRole("button", { name: "Simulate transfer" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Deposit edp_\S+ of 250\.00 MXN is credited\./ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Deposit edp_\S+ of \$250\.00 MXN is credited\./ })).toBeVisible();
   await expect(page.getByTestId("deposit-row")).toHaveCount(1);
-  await expect(page.getByTestId("deposit-row")).toContainText("250.00 MXN");
+  await expect(page.getByTestId("deposit-row")).toContainText("$250.00 MXN");
   await expect(page.getByTestId("stat-credited")).toHaveText("1");
   await checkPage(page, info, "deposit-account-detail");
   // The deposit's pay-in is a payment of its own.
@@ -79,14 +79,14 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await page.getByLabel("Currency", { exact: true }).selectOption("MXN");
   await page.getByLabel("Amount to fund").fill("1000");
   await page.getByRole("button", { name: "Fund balance" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Funded 1,000.00 MXN." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Funded $1,000.00 MXN." })).toBeVisible();
   await expect(page.getByLabel("Amount to fund")).toHaveValue("");
   const mxn = page.locator('[data-testid="payout-balance-row"][data-currency="MXN"]');
-  await expect(mxn.getByTestId("balance-available")).toHaveText("1,000.00 MXN");
+  await expect(mxn.getByTestId("balance-available")).toHaveText("$1,000.00 MXN");
   await page.getByLabel("Currency", { exact: true }).selectOption("USD");
   await page.getByLabel("Amount to fund").fill("50");
   await page.getByRole("button", { name: "Fund balance" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Funded 50.00 USD." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Funded $50.00 USD." })).toBeVisible();
 
   // Transfer from pay-in: more than is available is refused, next to the amount.
   await page.getByLabel("Amount (USD)", { exact: true }).fill("1000000");
@@ -97,11 +97,11 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   // Swap at a live quote, with its expiry shown.
   await page.getByLabel("To currency").selectOption("MXN");
   await page.getByLabel("Amount to swap (USD)").fill("10");
-  await expect(page.getByTestId("swap-quote")).toContainText("10.00 USD");
+  await expect(page.getByTestId("swap-quote")).toContainText("$10.00 USD");
   await expect(page.getByTestId("quote-expiry")).toHaveText(/expires in \d+ s/);
   await page.getByRole("button", { name: "Swap now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Swapped 10\.00 USD into [\d,.]+ MXN\./ })).toBeVisible();
-  await expect(mxn.getByTestId("balance-available")).not.toHaveText("1,000.00 MXN");
+  await expect(page.getByRole("status").filter({ hasText: /^Swapped \$10\.00 USD into \$[\d,.]+ MXN\./ })).toBeVisible();
+  await expect(mxn.getByTestId("balance-available")).not.toHaveText("$1,000.00 MXN");
 
   // Send a SPEI payout: the CLABE is checked as it is typed, with the API's rule.
   await checkPage(page, info, "payouts-funding");
@@ -135,12 +135,12 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await checkPage(page, info, "payout-review");
   await review.getByRole("button", { name: "Back" }).click();
   await expect(page.getByLabel("CLABE")).toHaveValue(VALID_CLABE);
-  await expect(mxn.getByTestId("balance-reserved")).toHaveText("0.00 MXN");
+  await expect(mxn.getByTestId("balance-reserved")).toHaveText("$0.00 MXN");
   await page.getByRole("button", { name: "Review payout" }).click();
   await review.getByRole("button", { name: "Send payout" }).dblclick();
-  const sent = page.getByRole("status").filter({ hasText: /^Payout po_\S+ of 100\.00 MXN is processing\./ });
+  const sent = page.getByRole("status").filter({ hasText: /^Payout po_\S+ of \$100\.00 MXN is processing\./ });
   await expect(sent).toBeVisible();
-  await expect(mxn.getByTestId("balance-reserved")).toHaveText("100.00 MXN"); // held by one processing payout, the double click sent once
+  await expect(mxn.getByTestId("balance-reserved")).toHaveText("$100.00 MXN"); // held by one processing payout, the double click sent once
   await expect(page.getByLabel("CLABE")).toHaveValue("");
   await checkPage(page, info, "payouts-send");
   await tabs.getByRole("link", { name: "Payouts" }).click();
@@ -159,7 +159,7 @@ test("owner: deposit account search, CLABE, simulated transfer; payout balance, 
   await expect(page.getByTestId("payout-tracking-key")).toContainText(/\S{6,}/);
   await expect(page.getByRole("button", { name: "Simulate failed" })).toBeDisabled();
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Payouts" }).click();
-  await expect(mxn.getByTestId("balance-reserved")).toHaveText("0.00 MXN");
+  await expect(mxn.getByTestId("balance-reserved")).toHaveText("$0.00 MXN");
   await expect(page.getByTestId("payout-row")).toContainText("Completed");
   await page.getByLabel("Status").selectOption("failed");
   await page.getByRole("button", { name: "Apply" }).click();

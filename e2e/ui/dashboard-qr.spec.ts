@@ -17,7 +17,7 @@ test("create a QR charge, open the counter screen on a phone, simulate paid: bot
   await form.getByLabel("Order reference").fill("mesa-12");
   await form.getByRole("button", { name: "Show QR code" }).click();
   const current = page.getByRole("region", { name: "QR code" });
-  await expect(current).toContainText("18.90 BRL");
+  await expect(current).toContainText(/R\$\s18,90/);
   await expect(current.getByRole("img", { name: /PIX QR code/ })).toBeVisible();
   await expect(page.getByTestId("qr-order-status")).toHaveText(/pending/i);
   await expect(page.getByTestId("qr-row")).toHaveCount(1);

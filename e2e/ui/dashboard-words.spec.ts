@@ -47,7 +47,7 @@ test("the payment page leads with the amount the store asked, USD beside it; pla
   // The title: R$ 150,00 first, then the USD amount.
   const asked = page.getByTestId("payment-asked");
   await expect(asked).toHaveText(/^R\$\s150,00$/);
-  await expect(page.getByTestId("payment-usd")).toHaveText(/^[\d,.]+ USD$/);
+  await expect(page.getByTestId("payment-usd")).toHaveText(/^\$[\d,.]+ USD$/);
   const [a, u] = [await asked.boundingBox(), await page.getByTestId("payment-usd").boundingBox()];
   expect(a!.y < u!.y || (Math.abs(a!.y - u!.y) < 20 && a!.x < u!.x), "the asked amount comes before USD").toBe(true);
 

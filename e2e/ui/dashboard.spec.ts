@@ -45,7 +45,7 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   const txId: string = created.body.transactionId;
   const row = page.locator(`[data-payment-id="${txId}"]`);
   await expect(row).toBeVisible();
-  await expect(row).toContainText("25.00 USD");
+  await expect(row).toContainText("$25.00 USD");
   await checkPage(page, info, "payments");
 
   // Search by the order id (the search box; dashboard-payments-search.spec.ts covers the rest).
@@ -73,14 +73,14 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await page.getByLabel(/^Amount \(/).fill("5");
   await page.getByRole("button", { name: "Review refund" }).click();
   await refundReview.getByRole("button", { name: "Refund now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Refund of 5\.00 / })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Refund of \$5\.00 USD/ })).toBeVisible();
   // The sandbox confirms the refund on its own; the claim shows its history.
   await expect(page.getByTestId("payment-claim")).toContainText("Refunded", { timeout: 15_000 });
 
   // The balance moved: pending holds the net of the payment.
   await nav(page, "Overview");
   const pending = page.getByRole("definition").filter({ hasText: /USD/ }).nth(1);
-  await expect(pending).not.toHaveText("0.00 USD");
+  await expect(pending).not.toHaveText("$0.00 USD");
   await expect(page.locator(`a[href="/dashboard/payments/${txId}"]`)).toBeVisible();
   await checkPage(page, info, "overview");
   // The sidebar's column (background and border) reaches the bottom of the page, however long.

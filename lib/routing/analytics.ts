@@ -12,9 +12,14 @@ import type { Owner } from "@/lib/platform/scope";
 export const ANALYTICS_RANGES = { "24h": 24 * 3600_000, "7d": 7 * 24 * 3600_000, "30d": 30 * 24 * 3600_000 } as const;
 export type AnalyticsRange = keyof typeof ANALYTICS_RANGES;
 
-export async function routingAnalytics(scope: Owner, range: AnalyticsRange = "24h", now = new Date()) {
+/**
+ * `scope.merchant.timeZone` (IANA, UTC when absent) is where the chart's hours and days begin:
+ * a payment at 23:30 in São Paulo counts on that day, not on UTC's next one.
+ */
+export async function routingAnalytics(scope: Owner & { merchant: { timeZone?: string } }, range: AnalyticsRange = "24h", now = new Date()) {
   const since = new Date(now.getTime() - ANALYTICS_RANGES[range]);
-  const bucket = range === "24h" ? "hour" : "day";
+  const bucket: "hour" | "day" = range === "24h" ? "hour" : "day";
+  const timeZone = scope.merchant.timeZone ?? "UTC";
   const [rows, series, rescued, circuits] = await Promise.all([
     db().$queryRaw<Array<{ rail: string; provider: string; attempts: number; approved: number; avg_ms: number | null; p95_ms: number | null; cost: bigint | null }>>`
       SELECT t.payment_method_id AS rail, a->>'provider' AS provider, COUNT(*)::int AS attempts,
@@ -26,7 +31,7 @@ export async function routingAnalytics(scope: Owner, range: AnalyticsRange = "24
       WHERE t.merchant_id = ${scope.merchant.id} AND t.environment = ${scope.environment}::"Environment" AND t.created_at > ${since}
       GROUP BY 1, 2 ORDER BY 1, 2`,
     db().$queryRaw<Array<{ at: Date; provider: string; attempts: number; approved: number }>>`
-      SELECT date_trunc(${bucket}, t.created_at) AS at, a->>'provider' AS provider, COUNT(*)::int AS attempts,
+      SELECT date_trunc(${bucket}, t.created_at, ${timeZone}) AS at, a->>'provider' AS provider, COUNT(*)::int AS attempts,
         COUNT(*) FILTER (WHERE a->>'outcome' = 'accepted')::int AS approved
       FROM transactions t CROSS JOIN LATERAL jsonb_array_elements(t.attempts) a
       WHERE t.merchant_id = ${scope.merchant.id} AND t.environment = ${scope.environment}::"Environment" AND t.created_at > ${since}
@@ -42,6 +47,8 @@ export async function routingAnalytics(scope: Owner, range: AnalyticsRange = "24
   const r = rescued[0] ?? { payments: 0, approved: 0, rescued: 0 };
   return {
     range,
+    bucket,
+    timeZone,
     since: since.toISOString(),
     providers: rows.map((x) => ({
       rail: x.rail,

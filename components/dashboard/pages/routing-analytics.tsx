@@ -13,6 +13,8 @@ import { Card, PageHeader, Stat } from "@/components/ui/card";
 import { Table, Td, Th, EmptyState } from "@/components/ui/table";
 import { Money } from "@/components/ui/money";
 import { cn } from "@/components/ui/cn";
+import { useTimes } from "@/components/ui/time-zone";
+import { formatBucket } from "@/lib/platform/format/date-time";
 
 type Analytics = LoaderData<"routing-analytics">;
 const RANGES = ["24h", "7d", "30d"] as const;
@@ -21,11 +23,12 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 export function RoutingAnalyticsView({ environment, initial, range }: { environment: string; initial: Analytics; range: (typeof RANGES)[number] }) {
   const { data } = useLiveData(environment, "routing-analytics", { range }, initial, 10_000);
+  const { timeZone, zoneOffset } = useTimes();
   const providers = [...new Set(data.series.map((s) => s.provider))];
   const byTime = new Map<string, Record<string, number | string>>();
   for (const s of data.series) {
-    const label = range === "24h" ? new Date(s.at).toISOString().slice(11, 16) : new Date(s.at).toISOString().slice(5, 10);
-    const row = byTime.get(s.at) ?? { at: label };
+    // The query starts each hour and day in the merchant's zone; the label reads it there too.
+    const row = byTime.get(s.at) ?? { at: formatBucket(s.at, data.bucket, timeZone) };
     row[s.provider] = s.attempts ? Math.round((s.approved / s.attempts) * 1000) / 10 : 0;
     byTime.set(s.at, row);
   }
@@ -84,7 +87,32 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
           <EmptyState title="Nothing to draw yet" />
         ) : (
           <>
-            <p className="sr-only">Approval rate per provider over time; the table above gives the totals.</p>
+            <p className="text-xs text-slate-600">
+              {data.bucket === "hour" ? "By hour" : "By day"}, in your time zone ({zoneOffset()}).
+            </p>
+            <table className="sr-only" data-testid="routing-chart-table">
+              <caption>Approval rate per provider {data.bucket === "hour" ? "by hour" : "by day"}; the table above gives the totals.</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{data.bucket === "hour" ? "Hour" : "Day"}</th>
+                  {providers.map((p) => (
+                    <th key={p} scope="col">
+                      {providerName(p)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {points.map((row) => (
+                  <tr key={String(row.at)}>
+                    <th scope="row">{row.at}</th>
+                    {providers.map((p) => (
+                      <td key={p}>{row[p] === undefined ? "—" : `${row[p]} %`}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
             <div aria-hidden data-testid="routing-chart" className="h-64 w-full overflow-hidden">
               <ResponsiveContainer width="100%" height="100%">
                 <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>

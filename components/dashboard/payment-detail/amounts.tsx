@@ -4,27 +4,21 @@
 // buyer paid beside it.
 import type { LoaderData } from "@/server/dashboard-loaders";
 import { Card, DescriptionList } from "@/components/ui/card";
-import { Money, formatLocalMoney, formatMoney } from "@/components/ui/money";
+import { Money, formatMoney } from "@/components/ui/money";
+import { askedOf, paymentAmounts } from "@/components/dashboard/payment-amount";
 
 type Payment = LoaderData<"payment">["payment"];
 
-/** What the store asked, when it asked in a currency of its own (inputAmount in inputCurrency). */
-export const askedOf = (p: Payment) => (p.inputCurrency && p.inputAmount !== undefined ? { amount: p.inputAmount, currency: p.inputCurrency } : null);
-
 export function PaymentLead({ payment: p }: { payment: Payment }) {
-  const asked = askedOf(p);
+  const { lead, beside } = paymentAmounts(p);
   return (
     <span className="flex flex-wrap items-baseline gap-x-3">
       <span data-testid="payment-asked" className="whitespace-nowrap tabular-nums">
-        {asked ? formatLocalMoney(asked.amount, asked.currency) : formatMoney(p.amount, "USD")}
+        {lead}
       </span>
-      {asked ? (
-        <span data-testid="payment-usd" className="whitespace-nowrap text-base font-normal tabular-nums text-slate-600">
-          {formatMoney(p.amount, "USD")}
-        </span>
-      ) : p.currencyLocal !== "USD" ? (
-        <span data-testid="payment-local" className="whitespace-nowrap text-base font-normal tabular-nums text-slate-600">
-          {formatLocalMoney(p.amountLocal, p.currencyLocal)} paid
+      {beside ? (
+        <span data-testid={beside.kind === "usd" ? "payment-usd" : "payment-local"} className="whitespace-nowrap text-base font-normal tabular-nums text-slate-600">
+          {beside.kind === "paid" ? `${beside.text} paid` : beside.text}
         </span>
       ) : null}
     </span>
@@ -37,7 +31,7 @@ export function AmountsCard({ payment: p }: { payment: Payment }) {
     <Card title="Amounts" id="amounts">
       <DescriptionList
         items={[
-          ...(asked ? ([["Asked by the store", <span key="i" className="tabular-nums">{formatLocalMoney(asked.amount, asked.currency)}</span>, "Charged as (inputAmount in inputCurrency)"]] as Array<[string, React.ReactNode, string]>) : []),
+          ...(asked ? ([["Asked by the store", <span key="i" className="tabular-nums">{formatMoney(asked.amount, asked.currency)}</span>, "Charged as (inputAmount in inputCurrency)"]] as Array<[string, React.ReactNode, string]>) : []),
           ["Amount (USD)", <Money key="a" amount={p.amount} currency="USD" />],
           ["Paid by the buyer", <Money key="l" amount={p.amountLocal} currency={p.currencyLocal} />, "Amount (local): amountLocal"],
           ["Refunded", <Money key="r" amount={p.refundedAmountLocal} currency={p.currencyLocal} />],

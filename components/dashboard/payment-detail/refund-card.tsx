@@ -18,7 +18,7 @@ export function RefundHeldCard() {
   );
 }
 
-/** "150.00 BRL can still be refunded": what remains after every refund made or under way. */
+/** "R$ 150,00 can still be refunded": what remains after every refund made or under way. */
 const canStill = (amount: number, currency: string) => `${formatMoney(amount, currency)} can still be refunded`;
 
 /** A typed amount as a number (a comma is a decimal point, as the server reads it); NaN if it is none. */

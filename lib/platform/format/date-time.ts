@@ -56,3 +56,30 @@ export function zoneOffset(timeZone: string, at: Date = new Date()): string {
   const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName");
   return plainZone(part?.value ?? "UTC");
 }
+
+const dayKeys = new Map<string, Intl.DateTimeFormat>();
+/** "2026-12-01": the calendar day a moment falls on in the zone (what a date input holds). */
+export function calendarDay(at: Date | number, timeZone: string): string {
+  let f = dayKeys.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayKeys.set(timeZone, f);
+  }
+  return f.format(at);
+}
+
+/** The calendar day `days` before a "YYYY-MM-DD" day (calendar arithmetic: no zone, no DST). */
+export function daysBefore(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A chart bucket's label in the zone: "18:00" for an hour, "Dec 1" for a day. */
+export function formatBucket(iso: string, bucket: "hour" | "day", timeZone: string): string {
+  const key = `bucket-${bucket}|${timeZone}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", bucket === "hour" ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone } : { month: "short", day: "numeric", timeZone });
+    cache.set(key, f);
+  }
+  return f.format(new Date(iso));
+}
