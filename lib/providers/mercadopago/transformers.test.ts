@@ -128,3 +128,10 @@ test("status words: MP's nine, with status_detail where it matters", () => {
   assert.equal(read("pix", "rejected"), "failed");
   assert.equal(read("bolbradesco", "cancelled", "expired"), "expired");
 });
+
+test("charged_back by its status_detail: a chargeback the seller won (reimbursed) is paid again, never a new chargeback", () => {
+  assert.equal(statusOf("charged_back", "reimbursed"), "paid");
+  assert.equal(statusOf("charged_back", "settled"), "chargeback");
+  assert.equal(statusOf("charged_back", "in_process"), "chargeback");
+  assert.equal(statusOf("charged_back", "something_new"), null);
+});

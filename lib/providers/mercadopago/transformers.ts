@@ -176,7 +176,8 @@ export function preferenceOutcome(status: number, body: any, testCredentials: bo
  * approved, authorized, in_process, in_mediation, rejected, cancelled, refunded, charged_back.
  * authorized (not captured) and in_process are still pending; in_mediation is an approved
  * payment with a buyer's claim open (paid; the claim is not a chargeback); a cancelled payment
- * whose status_detail is "expired" expired (a ticket or PIX not paid in time).
+ * whose status_detail is "expired" expired (a ticket or PIX not paid in time); charged_back
+ * by its status_detail (below).
  */
 export function statusOf(status: unknown, detail: unknown): ProviderStatus | "chargeback" | null {
   switch (status) {
@@ -194,7 +195,12 @@ export function statusOf(status: unknown, detail: unknown): ProviderStatus | "ch
     case "refunded":
       return "refunded";
     case "charged_back":
-      return "chargeback";
+      // status_detail of charged_back (collection-results, "charged_back": settled, reimbursed,
+      // in_process): `reimbursed` is a chargeback the seller won, its money given back, so the
+      // payment reads as paid again; `settled` (lost) and `in_process` are a chargeback; another
+      // word says nothing we can act on.
+      if (detail === "reimbursed") return "paid";
+      return detail === "settled" || detail === "in_process" ? "chargeback" : null;
     default:
       return null;
   }
