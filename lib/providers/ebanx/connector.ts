@@ -90,6 +90,11 @@ export class EbanxConnector implements RealConnector {
   /**
    * The payment is read first: its currency writes the amount, and a refund already filed under
    * our claim id (a retry after a lost answer) is answered from it instead of being sent twice.
+   * EBANX has no idempotency for refunds and does not hold merchant_refund_code unique
+   * (https://docs.ebanx.com/docs/reports/refund-report: "not enforced as unique"), so this read is
+   * the only guard: nothing is sent while the payment lists our refund in any state, or a refund
+   * naming no claim of the same amount (it may be ours, its code lost); the answer is then unknown
+   * and the claim waits for its status job (and an operator, past REFUND_ALERT_MS).
    */
   async refund(req: RefundRequest): Promise<RefundOutcome> {
     const q = await this.query({ hash: req.providerRef });
@@ -98,9 +103,11 @@ export class EbanxConnector implements RealConnector {
     // Refund amounts are in the payment's requested currency (refunds[].amount_ext, currency_ext).
     const currency = typeof payment?.currency_ext === "string" ? payment.currency_ext : null;
     if (!currency) return { kind: "unknown", reason: "payment_unreadable" };
-    const before = wire.refundStatusOf(q, req.reference);
+    const before = wire.refundStatusOf(q, req.reference, req.amountLocalMinor);
     if (before.kind === "refunded") return { kind: "refunded", providerRef: null };
     if (before.kind === "rejected") return { kind: "refused", reason: before.reason };
+    if (before.kind === "processing") return { kind: "unknown", reason: "refund_queued" };
+    if (before.kind === "unknown") return before;
     const a = await this.post("/ws/refund", wire.refundBody(req, this.cfg.secret, currency.toUpperCase()));
     return a.ok ? wire.refundAnswer(a) : { kind: "unknown", reason: a.reason };
   }
@@ -168,6 +175,10 @@ export class EbanxConnector implements RealConnector {
     for (const hash of body.hashes) {
       const q = await this.query({ hash });
       if (!q.ok || q.body === undefined || q.status >= 500) throw unanswered(hash);
+      // Only SUCCESS or EBANX's not-found code is an answer: an ERROR with any other code (a key
+      // refused after a rotation, a rate limit, a transient error, all HTTP 200) is none, and the
+      // notice is answered 503 so EBANX delivers it again instead of it being recorded and lost.
+      if (q.body?.status !== "SUCCESS" && !wire.queryNotFound(q.body)) throw unanswered(hash);
       if (q.body?.status === "SUCCESS" && q.body.payment?.hash) {
         const p = q.body.payment;
         const refunds: any[] = Array.isArray(p.refunds) ? p.refunds : [];
@@ -183,7 +194,9 @@ export class EbanxConnector implements RealConnector {
       if (payout && typeof payout.external_reference === "string") {
         subjects.push({ kind: "payout", reference: payout.external_reference });
         parts.push(`${hash}:${payout.status}`);
-      } else parts.push(`${hash}:unknown`);
+      } else if (po.payoutNotFound(r.body)) parts.push(`${hash}:unknown`);
+      // Neither a payment nor a payout EBANX confirms it lacks: no answer, deliver again.
+      else throw unanswered(hash);
     }
     return { kind: "verified", noticeId: `${body.type}:${parts.join(",")}`.slice(0, 500), subjects };
   }
