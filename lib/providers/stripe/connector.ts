@@ -129,6 +129,8 @@ export class StripeConnector implements RealConnector {
       // pending / requires_action: the refund exists; its status job follows it by reference.
       return { kind: "unknown", reason: `refund_${r.status}` };
     } catch (err) {
+      // An amount Stripe's integers cannot carry (amountOf): never sendable, as a charge's is a decline.
+      if (err instanceof RangeError) return { kind: "refused", reason: "amount_out_of_provider_limits" };
       // charge_already_refunded, amount too large, …: Stripe will not make this refund.
       if (isRefusal(err)) return { kind: "refused", reason: String((err as { code?: string }).code ?? "refund_refused") };
       return { kind: "unknown", reason: unknownReason(err) };

@@ -121,3 +121,15 @@ test("a won dispute (or an inquiry) does not read as a chargeback: Charge.disput
   assert.equal(disputeOutcome([{ status: "won" }, { status: "lost" }]), "chargeback");
   assert.equal(checkoutSessionStatus({ status: "complete", payment_status: "paid", payment_intent: disputed }, [{ status: "won" }]), "paid");
 });
+
+test("notices: a signed timestamp too far in the future is stale too (the library checks only the past)", () => {
+  const stripe = new Stripe("sk_test_x");
+  const secret = "whsec_test_secret_123";
+  const payload = JSON.stringify({ id: "evt_1", object: "event", type: "payment_intent.succeeded", data: { object: { id: "pi_1", object: "payment_intent" } } });
+  const now = new Date();
+  const at = Math.floor(now.getTime() / 1000);
+  const read = (timestamp: number) => readStripeNotice({ rawBody: payload, headers: new Headers({ "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }) }), url: new URL("http://x/"), now }, secret);
+  assert.deepEqual(read(at + 3600), { kind: "refused", check: "stale" });
+  assert.deepEqual(read(at + 301), { kind: "refused", check: "stale" });
+  assert.equal(read(at + 60).kind, "verified", "a clock a minute ahead is within the tolerance");
+});
