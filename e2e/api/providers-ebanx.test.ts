@@ -168,7 +168,7 @@ describe("refunds", () => {
     const refund = await api(`/payments/${tx.id}/refund`, { key, base: env.server.url, body: { amount: 100, reason: "requested_by_customer" } });
     assert.equal(refund.status, 200, refund.text);
     // EBANX queues a refund (RE, still cancellable): the claim stays pending until EBANX confirms it.
-    await waitFor(async () => (await inspect(`payments/${tx.providerRef}`)).refunds.length === 1, "the refund at EBANX", 30_000);
+    await waitFor(async () => ((await inspect(`payments/${tx.providerRef}`)).refunds ?? []).length === 1, "the refund at EBANX", 30_000);
     assert.equal((await api(`/claims/${refund.body.refundId}`, { key, base: env.server.url })).body.claim.status, "pending");
     await control(`payments/${tx.providerRef}/refund-confirm`);
     const claim = await waitFor(async () => {
