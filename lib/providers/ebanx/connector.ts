@@ -10,8 +10,8 @@ import { parseExactJson } from "@/lib/providers/ebanx/exact-json";
 import * as wire from "@/lib/providers/ebanx/transformers";
 import * as po from "@/lib/providers/ebanx/payouts";
 import { checkNoticeSignature, noticeKey, parseNoticeBody } from "@/lib/providers/ebanx/notices";
+import { providerExchange, type Exchange } from "@/lib/providers/http-exchange";
 
-type Call = { ok: true; status: number; body: any } | { ok: false; reason: string };
 
 export class EbanxConnector implements RealConnector {
   readonly code = "ebanx";
@@ -21,21 +21,8 @@ export class EbanxConnector implements RealConnector {
   }
 
   /** One POST; `body` is undefined when the answer is not JSON. The key travels in the body, never in a URL or a log. */
-  private async post(path: string, body: unknown): Promise<Call> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.cfg.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: wire.exactJsonBody(body), signal: AbortSignal.timeout(this.cfg.timeoutMs) });
-    } catch (err) {
-      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-      return { ok: false, reason: timeout ? "timeout" : "connection_failed" };
-    }
-    let parsed: unknown;
-    try {
-      parsed = parseExactJson(await res.text());
-    } catch {
-      parsed = undefined;
-    }
-    return { ok: true, status: res.status, body: parsed };
+  private post(path: string, body: unknown): Promise<Exchange> {
+    return providerExchange(`${this.cfg.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: wire.exactJsonBody(body), timeoutMs: this.cfg.timeoutMs }, parseExactJson);
   }
 
   private query(by: { hash: string } | { merchant_payment_code: string }) {

@@ -14,10 +14,10 @@ import type { ProviderConfig } from "@/lib/providers/registry";
 import type { ChargeLookup, ChargeOutcome, ChargeReadBack, ChargeRequest, ClabeLookup, ClabeOutcome, CredentialCheck, InboundNotice, NoticeCheck, NoticeReading, PayoutOutcome, PayoutStatus, ProviderStatus, RealConnector, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 import { parseWithDecimals, stringifyWithDecimals } from "@/lib/providers/mercadopago/decimal-json";
 import { isCurrency } from "@/lib/money/currency";
-import { RAIL_METHODS, REFUND_REFUSAL_CAUSES, causeOf, mpAmount, mpNotFound, noUsableAnswer, paymentBody, paymentOutcome, paymentReadBack, preferenceBody, preferenceOutcome, searchLookup } from "@/lib/providers/mercadopago/transformers";
+import { RAIL_METHODS, REFUND_REFUSAL_CAUSES, causeOf, mpAmount, mpNotFound, paymentBody, paymentOutcome, paymentReadBack, preferenceBody, preferenceOutcome, searchLookup } from "@/lib/providers/mercadopago/transformers";
 import { readMercadoPagoNotice } from "@/lib/providers/mercadopago/notices";
+import { providerExchange, noUsableAnswer, type Exchange } from "@/lib/providers/http-exchange";
 
-type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
 const isPaymentId = (ref: string) => /^\d{1,20}$/.test(ref);
 
 export class MercadoPagoConnector implements RealConnector {
@@ -32,20 +32,9 @@ export class MercadoPagoConnector implements RealConnector {
    * instead of a second payment or refund
    * (https://www.mercadopago.com.br/developers/en/news/2023/01/04/Idempotency-key-usage-will-be-mandatory).
    */
-  private async call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<Answer> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.cfg.baseUrl}${path}`, {
-        method,
-        headers: { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}`, ...(idempotencyKey ? { "x-idempotency-key": idempotencyKey } : {}) },
-        body: body === undefined ? undefined : stringifyWithDecimals(body),
-        signal: AbortSignal.timeout(this.cfg.timeoutMs),
-      });
-      return { ok: true, status: res.status, body: parseWithDecimals(await res.text()) };
-    } catch (err) {
-      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-      return { ok: false, reason: timeout ? "timeout" : "connection_failed" };
-    }
+  private call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<Exchange> {
+    const headers = { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}`, ...(idempotencyKey ? { "x-idempotency-key": idempotencyKey } : {}) };
+    return providerExchange(`${this.cfg.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : stringifyWithDecimals(body), timeoutMs: this.cfg.timeoutMs }, parseWithDecimals);
   }
 
   /** GET /users/me, the account the token belongs to (sdk-nodejs src/clients/user/get/index.ts): moves nothing. */
