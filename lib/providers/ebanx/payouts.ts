@@ -8,7 +8,8 @@
 //   commit   https://docs.ebanx.com/docs/payout/general/cancel-payout (the uid / external_reference pair of the payout operations)
 //   retrieve https://docs.ebanx.com/docs/payout/general/consultPayout
 import type { PayoutOutcome, PayoutRequest, PayoutStatus } from "@/lib/providers/types";
-import { noUsableAnswer, type Answer, type Decimal } from "@/lib/providers/ebanx/transformers";
+import type { Answer, Decimal } from "@/lib/providers/ebanx/transformers";
+import { noUsableAnswer } from "@/lib/providers/http-exchange";
 import { ebanxAmount } from "@/lib/providers/ebanx/exact-json";
 
 type Recipient = { name?: string; email?: string; account?: string; accountType?: string; documentId?: string; documentType?: string; bankCode?: string; phone?: string };

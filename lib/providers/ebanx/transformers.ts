@@ -11,6 +11,7 @@
 //   Errors       https://docs.ebanx.com/docs/resources/error-codes/api-error-codes
 //   The official PHP SDK, github.com/ebanx/benjamin (src/Services/Adapters/*, tests/Unit/Services/Gateways/*).
 import { ebanxAmount, minorOf } from "@/lib/providers/ebanx/exact-json";
+import { noUsableAnswer } from "@/lib/providers/http-exchange";
 import type { ChargeOutcome, ChargeReadBack, ChargeRequest, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 /** How a catalog rail is paid at EBANX: Direct API (instructions) or the hosted Payment Page (a redirect). */
@@ -213,8 +214,6 @@ export function readBackOf(a: Answer, now = new Date()): ChargeReadBack {
 export const QUERY_NOT_FOUND = "BP-QL-1";
 export const queryNotFound = (body: any): boolean => errorCode(body) === QUERY_NOT_FOUND;
 
-/** Why an answer was of no use: no JSON at all, or its HTTP status. */
-export const noUsableAnswer = (status: number, body: unknown): string => (body === undefined ? `unreadable_answer_${status}` : `http_${status}`);
 
 /**
  * The /ws/refund errors that are EBANX refusing the refund itself, nothing queued: BP-REF-7 "The

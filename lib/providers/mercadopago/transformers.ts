@@ -6,6 +6,7 @@
 // ./fixtures/ and checked by ./transformers.test.ts.
 import type { ChargeLookup, ChargeOutcome, ChargeReadBack, ChargeRequest, ProviderStatus } from "@/lib/providers/types";
 import { decimal, minorOf, wholeNumber } from "@/lib/providers/mercadopago/decimal-json";
+import { noUsableAnswer } from "@/lib/providers/http-exchange";
 
 /**
  * How each catalog rail is charged at Mercado Pago.
@@ -158,9 +159,6 @@ export const CHARGE_REFUSAL_CAUSES = new Set(["2067", "2072", "3011", "3028", "4
  */
 export const REFUND_REFUSAL_CAUSES = new Set(["2063", "3024", "4040"]);
 
-/** Why an answer was of no use: no JSON at all, or MP's HTTP status. */
-export const noUsableAnswer = (status: number, body: unknown): string => (body === undefined ? `unreadable_answer_${status}` : `http_${status}`);
-
 /** A 400's first cause code, when MP named one in its own error shape. */
 export function causeOf(status: number, body: any): string | null {
   return status === 400 && mpError(body) && Array.isArray(body.cause) ? code(body.cause[0]?.code) : null;
@@ -198,8 +196,7 @@ export function mpAmount(minor: bigint, currency: string): string | null {
  * is unknown.
  */
 export function paymentOutcome(status: number, body: any): ChargeOutcome {
-  if (body === undefined) return { kind: "unavailable", reason: `unreadable_answer_${status}` };
-  if (status >= 500) return { kind: "unavailable", reason: `http_${status}` };
+  if (body === undefined || status >= 500) return { kind: "unavailable", reason: noUsableAnswer(status, body) };
   const cause = causeOf(status, body);
   if (cause) return causeOutcome(cause, body.cause[0]?.description ?? body.message);
   if (status < 200 || status >= 300 || text(body?.id) === null) return { kind: "unavailable", reason: `unexpected_answer_${status}` };
@@ -227,8 +224,7 @@ export function paymentOutcome(status: number, body: any): ChargeOutcome {
  * fixtures/preferences-create.response.json), where those credentials' preferences are paid.
  */
 export function preferenceOutcome(status: number, body: any, testCredentials: boolean): ChargeOutcome {
-  if (body === undefined) return { kind: "unavailable", reason: `unreadable_answer_${status}` };
-  if (status >= 500) return { kind: "unavailable", reason: `http_${status}` };
+  if (body === undefined || status >= 500) return { kind: "unavailable", reason: noUsableAnswer(status, body) };
   const cause = causeOf(status, body);
   if (cause) return causeOutcome(cause, body.message);
   const page = testCredentials && isUrl(body?.sandbox_init_point) ? body.sandbox_init_point : body?.init_point;
