@@ -158,7 +158,7 @@ describe("notices", () => {
 });
 
 describe("refunds", () => {
-  test("a refund goes to /ws/refund under our claim id, for the whole amount, and the claim is resolved", async () => {
+  test("a refund goes to /ws/refund under our claim id, for the whole amount; the claim waits while EBANX holds it requested and is resolved once confirmed", async () => {
     const r = await pay("1001", email(), { amount: 40 });
     const tx = await row(r.body.transactionId);
     await control(`payments/${tx.providerRef}/pay`);
@@ -167,6 +167,10 @@ describe("refunds", () => {
     await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
     const refund = await api(`/payments/${tx.id}/refund`, { key, base: env.server.url, body: { amount: 100, reason: "requested_by_customer" } });
     assert.equal(refund.status, 200, refund.text);
+    // EBANX queues a refund (RE, still cancellable): the claim stays pending until EBANX confirms it.
+    await waitFor(async () => ((await inspect(`payments/${tx.providerRef}`)).refunds ?? []).length === 1, "the refund at EBANX", 30_000);
+    assert.equal((await api(`/claims/${refund.body.refundId}`, { key, base: env.server.url })).body.claim.status, "pending");
+    await control(`payments/${tx.providerRef}/refund-confirm`);
     const claim = await waitFor(async () => {
       const c = (await api(`/claims/${refund.body.refundId}`, { key, base: env.server.url })).body.claim;
       return c.status !== "pending" && c;

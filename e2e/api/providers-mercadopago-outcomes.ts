@@ -76,16 +76,23 @@ export function outcomeTests() {
       const p = await pay(env, pix(buyer("notice")));
       return { tx: p.transactionId, paymentId: (await row(p.transactionId)).providerRef! };
     }
-    /** A notice as MP sends one, signed with `secret` at `ts` (unix seconds). */
+    /**
+     * A notice as MP sends one, signed with `secret` at `ts` (unix seconds). A re-delivery of the
+     * same notification (same `notificationId`) carries its first signature: the same x-request-id
+     * and ts, the signed parts our noticeId is made of.
+     */
+    const firstTs = new Map<number, string>();
     function notice(paymentId: string, opts: { secret?: string; ts?: number; signature?: string | null; notificationId?: number } = {}) {
-      const requestId = randomUUID();
-      const ts = String(opts.ts ?? Math.floor(Date.now() / 1000));
+      const notificationId = opts.notificationId ?? Math.floor(Math.random() * 1e12);
+      const requestId = `req-${notificationId}`;
+      if (!firstTs.has(notificationId)) firstTs.set(notificationId, String(opts.ts ?? Math.floor(Date.now() / 1000)));
+      const ts = opts.ts !== undefined ? String(opts.ts) : firstTs.get(notificationId)!;
       const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
       if (opts.signature !== null) headers["x-signature"] = opts.signature ?? signatureHeader(opts.secret ?? MP_NOTICE_SECRET, paymentId, requestId, ts);
-      const body = JSON.stringify({ id: opts.notificationId ?? Math.floor(Math.random() * 1e12), live_mode: false, type: "payment", date_created: new Date().toISOString(), user_id: 1, api_version: "v1", action: "payment.updated", data: { id: paymentId } });
+      const body = JSON.stringify({ id: notificationId, live_mode: false, type: "payment", date_created: new Date().toISOString(), user_id: 1, api_version: "v1", action: "payment.updated", data: { id: paymentId } });
       return fetch(`${noticeUrl()}?data.id=${paymentId}&type=payment`, { method: "POST", headers, body });
     }
-    const recorded = (notificationId: number) => db().providerNotice.count({ where: { provider: "mercadopago", noticeId: `mp_${notificationId}` } });
+    const recorded = (notificationId: number) => db().providerNotice.count({ where: { provider: "mercadopago", noticeId: { endsWith: `_req-${notificationId}` } } });
 
     test("forged, unsigned, re-aimed or stale: 401 invalid_signature before anything is read, nothing recorded", async () => {
       const { tx, paymentId } = await pendingPix();

@@ -107,12 +107,15 @@ export function payInTests() {
       assert.equal(refunds[0].amount, 50.25);
     });
 
-    test("MP made the refund but its answer was lost: the status job re-sends it under the same X-Idempotency-Key, MP answers the same refund, nothing is refunded twice", async () => {
+    test("MP made the refund but its answer was lost: the status job finds a refund it cannot attribute and never re-sends blindly; the claim waits for an operator", async () => {
       const { tx, paymentId, email } = await paidPix();
       await mp(env, "/_control/behaviour", { mode: "succeed_then_timeout", forEmail: email, times: 1 });
       const refund = await api(`/payments/${tx}/refund`, { key: env.key, body: { amount: 20, reason: "requested_by_customer" }, base: env.server.url });
       assert.equal(refund.status, 200, refund.text);
-      assert.equal((await claimOf(refund.body.refundId)).status, "resolved");
+      // The status job has asked MP twice (GET /v1/payments/{id}/refunds lists a refund of no one's):
+      // unknown each time, so nothing is sent again and the claim stays pending with its money frozen.
+      await waitFor(async () => ((await db().scheduledAction.findFirst({ where: { claimId: refund.body.refundId, action: "provider_refund_status" } }))?.attempts ?? 0) >= 2, "the status job's second ask", 30_000);
+      assert.equal((await api(`/claims/${refund.body.refundId}`, { key: env.key, base: env.server.url })).body.claim.status, "pending");
       const refunds = (await mp(env, `/_control/payments/${paymentId}`)).payment.refunds;
       assert.deepEqual(refunds.map((r: any) => r.amount), [20], "one refund at MP");
     });

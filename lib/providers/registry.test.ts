@@ -3,8 +3,10 @@
 // and notice secrets of real providers, and a half-configured provider is named.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
 import { providerConfigErrors } from "@/lib/providers/registry";
 
+const EBANX_CERT = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }).toString().trim().replace(/\n/g, "\\n");
 const stripe = { PROVIDER_STRIPE_SECRET: "sk_test_51Habcdefghijklmnop", PROVIDER_STRIPE_NOTICE_SECRET: "whsec_abcdefghijklmnop" };
 
 test("well-formed real and simulated providers pass, in development and in production", () => {
@@ -28,6 +30,16 @@ test("production: a real provider's host must be https and its notice secret is 
 });
 
 test("a notice secret or host without the key, a bad URL, a bad timeout", () => {
-  assert.deepEqual(providerConfigErrors({ PROVIDER_EBANX_NOTICE_SECRET: "-----BEGIN PUBLIC KEY-----\\nMIIBIjAN\\n-----END PUBLIC KEY-----" }, false), ["PROVIDER_EBANX_SECRET is missing: EBANX is half configured"]);
+  assert.deepEqual(providerConfigErrors({ PROVIDER_EBANX_NOTICE_SECRET: EBANX_CERT }, false), ["PROVIDER_EBANX_SECRET is missing: EBANX is half configured"]);
   assert.deepEqual(providerConfigErrors({ PROVIDER_RAPIDPAY_URL: "ftp://x", PROVIDER_RAPIDPAY_TIMEOUT_MS: "fast" }, false), ["PROVIDER_RAPIDPAY_URL is not an http(s) URL", "PROVIDER_RAPIDPAY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000"]);
+});
+
+test("an EBANX certificate of the right shape that is no readable key stops the start, its value never printed", () => {
+  const ebanx = { PROVIDER_EBANX_SECRET: "integration_key_0123456789" };
+  assert.deepEqual(providerConfigErrors({ ...ebanx, PROVIDER_EBANX_NOTICE_SECRET: EBANX_CERT }, true), []);
+  const bad = "-----BEGIN PUBLIC KEY-----\\nMIIBIjAN\\n-----END PUBLIC KEY-----";
+  const errors = providerConfigErrors({ ...ebanx, PROVIDER_EBANX_NOTICE_SECRET: bad }, false);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!, /PROVIDER_EBANX_NOTICE_SECRET is not a certificate or public key that can be read/);
+  assert.ok(!errors[0]!.includes("MIIBIjAN"));
 });

@@ -15,6 +15,7 @@
 // Any provider's PROVIDER_<CODE>_RAILS (catalog ids, comma-separated) narrows the rails it serves
 // to a subset of those the catalog lists it for; PROVIDER_<CODE>_TIMEOUT_MS bounds each call.
 // A malformed value stops the start (`providerConfigErrors`), never a payment.
+import { createPublicKey } from "node:crypto";
 import { singleton } from "@/lib/platform/singleton";
 export { providerName } from "@/lib/providers/names";
 
@@ -92,10 +93,22 @@ export function providerConfigErrors(env: Record<string, string | undefined> = p
     // The values themselves are never printed: they are secrets.
     if (secret && !spec.secret.test(secret)) errors.push(`PROVIDER_${upper}_SECRET does not look like ${spec.secretHint}`);
     if (noticeSecret && spec.noticeSecret && !spec.noticeSecret.test(noticeSecret)) errors.push(`PROVIDER_${upper}_NOTICE_SECRET does not look like ${spec.noticeSecretHint}`);
+    // EBANX's certificate is read as a key (lib/providers/ebanx/notices.ts noticeKey): a PEM of the
+    // right shape that is no key would refuse every notice in silence, so it stops the start.
+    else if (noticeSecret && code === "ebanx" && !isPublicKey(noticeSecret)) errors.push(`PROVIDER_${upper}_NOTICE_SECRET is not a certificate or public key that can be read: ${spec.noticeSecretHint}`);
     if (secret && !noticeSecret && production) errors.push(`PROVIDER_${upper}_NOTICE_SECRET is required in production (${spec.noticeSecretHint}): without it every ${spec.name} notice is refused`);
     if (!secret && (noticeSecret || url)) errors.push(`PROVIDER_${upper}_SECRET is missing: ${spec.name} is half configured`);
   }
   return errors;
+
+  function isPublicKey(pem: string): boolean {
+    try {
+      createPublicKey(pem.replace(/\\n/g, "\n"));
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }
 
 export function providerConfigs(): Map<string, ProviderConfig> {

@@ -10,8 +10,8 @@ import { parseExactJson } from "@/lib/providers/ebanx/exact-json";
 import * as wire from "@/lib/providers/ebanx/transformers";
 import * as po from "@/lib/providers/ebanx/payouts";
 import { checkNoticeSignature, noticeKey, parseNoticeBody } from "@/lib/providers/ebanx/notices";
+import { providerExchange, type Exchange } from "@/lib/providers/http-exchange";
 
-type Call = { ok: true; status: number; body: any } | { ok: false; reason: string };
 
 export class EbanxConnector implements RealConnector {
   readonly code = "ebanx";
@@ -21,21 +21,8 @@ export class EbanxConnector implements RealConnector {
   }
 
   /** One POST; `body` is undefined when the answer is not JSON. The key travels in the body, never in a URL or a log. */
-  private async post(path: string, body: unknown): Promise<Call> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.cfg.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: wire.exactJsonBody(body), signal: AbortSignal.timeout(this.cfg.timeoutMs) });
-    } catch (err) {
-      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-      return { ok: false, reason: timeout ? "timeout" : "connection_failed" };
-    }
-    let parsed: unknown;
-    try {
-      parsed = parseExactJson(await res.text());
-    } catch {
-      parsed = undefined;
-    }
-    return { ok: true, status: res.status, body: parsed };
+  private post(path: string, body: unknown): Promise<Exchange> {
+    return providerExchange(`${this.cfg.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: wire.exactJsonBody(body), timeoutMs: this.cfg.timeoutMs }, parseExactJson);
   }
 
   private query(by: { hash: string } | { merchant_payment_code: string }) {
@@ -90,6 +77,11 @@ export class EbanxConnector implements RealConnector {
   /**
    * The payment is read first: its currency writes the amount, and a refund already filed under
    * our claim id (a retry after a lost answer) is answered from it instead of being sent twice.
+   * EBANX has no idempotency for refunds and does not hold merchant_refund_code unique
+   * (https://docs.ebanx.com/docs/reports/refund-report: "not enforced as unique"), so this read is
+   * the only guard: nothing is sent while the payment lists our refund in any state, or a refund
+   * naming no claim of the same amount (it may be ours, its code lost); the answer is then unknown
+   * and the claim waits for its status job (and an operator, past REFUND_ALERT_MS).
    */
   async refund(req: RefundRequest): Promise<RefundOutcome> {
     const q = await this.query({ hash: req.providerRef });
@@ -98,9 +90,11 @@ export class EbanxConnector implements RealConnector {
     // Refund amounts are in the payment's requested currency (refunds[].amount_ext, currency_ext).
     const currency = typeof payment?.currency_ext === "string" ? payment.currency_ext : null;
     if (!currency) return { kind: "unknown", reason: "payment_unreadable" };
-    const before = wire.refundStatusOf(q, req.reference);
+    const before = wire.refundStatusOf(q, req.reference, req.amountLocalMinor);
     if (before.kind === "refunded") return { kind: "refunded", providerRef: null };
     if (before.kind === "rejected") return { kind: "refused", reason: before.reason };
+    if (before.kind === "processing") return { kind: "unknown", reason: "refund_queued" };
+    if (before.kind === "unknown") return before;
     const a = await this.post("/ws/refund", wire.refundBody(req, this.cfg.secret, currency.toUpperCase()));
     return a.ok ? wire.refundAnswer(a) : { kind: "unknown", reason: a.reason };
   }
@@ -168,6 +162,10 @@ export class EbanxConnector implements RealConnector {
     for (const hash of body.hashes) {
       const q = await this.query({ hash });
       if (!q.ok || q.body === undefined || q.status >= 500) throw unanswered(hash);
+      // Only SUCCESS or EBANX's not-found code is an answer: an ERROR with any other code (a key
+      // refused after a rotation, a rate limit, a transient error, all HTTP 200) is none, and the
+      // notice is answered 503 so EBANX delivers it again instead of it being recorded and lost.
+      if (q.body?.status !== "SUCCESS" && !wire.queryNotFound(q.body)) throw unanswered(hash);
       if (q.body?.status === "SUCCESS" && q.body.payment?.hash) {
         const p = q.body.payment;
         const refunds: any[] = Array.isArray(p.refunds) ? p.refunds : [];
@@ -183,7 +181,9 @@ export class EbanxConnector implements RealConnector {
       if (payout && typeof payout.external_reference === "string") {
         subjects.push({ kind: "payout", reference: payout.external_reference });
         parts.push(`${hash}:${payout.status}`);
-      } else parts.push(`${hash}:unknown`);
+      } else if (po.payoutNotFound(r.body)) parts.push(`${hash}:unknown`);
+      // Neither a payment nor a payout EBANX confirms it lacks: no answer, deliver again.
+      else throw unanswered(hash);
     }
     return { kind: "verified", noticeId: `${body.type}:${parts.join(",")}`.slice(0, 500), subjects };
   }

@@ -9,6 +9,7 @@
 //   retrieve https://docs.ebanx.com/docs/payout/general/consultPayout
 import type { PayoutOutcome, PayoutRequest, PayoutStatus } from "@/lib/providers/types";
 import type { Answer, Decimal } from "@/lib/providers/ebanx/transformers";
+import { noUsableAnswer } from "@/lib/providers/http-exchange";
 import { ebanxAmount } from "@/lib/providers/ebanx/exact-json";
 
 type Recipient = { name?: string; email?: string; account?: string; accountType?: string; documentId?: string; documentType?: string; bankCode?: string; phone?: string };
@@ -58,12 +59,24 @@ const errorOf = (body: any): string | null => (body?.type !== "success" && typeo
 
 export type CreateAnswer = { kind: "created"; uid: string; status: string } | { kind: "duplicate" } | Exclude<PayoutOutcome, { kind: "accepted" }>;
 
-/** A create answer. An HP-* error is EBANX refusing the payout (nothing was created: the debit may be reversed). */
+/**
+ * The create errors that are EBANX refusing the payout, nothing created (the debit may be
+ * reversed), from the payout error codes page (https://docs.ebanx.com/docs/payout/createPayout/payoutErrorCodes):
+ * the request's own data, HP-CM-01 empty external_reference, HP-CM-02 its length, HP-CM-09 empty
+ * amount, and the Brazilian destination's HP-BR-* (HP-BR-02 empty PIX key, HP-BR-03 invalid PIX
+ * key). Every other code, HP-* or not, is unknown: on the status job's re-send path a refusal
+ * reverses the debit of a payout that may already be committed, so only a code whose meaning we
+ * know may do it.
+ */
+export const PAYOUT_REFUSALS = new Set(["HP-CM-01", "HP-CM-02", "HP-CM-09"]);
+const isPayoutRefusal = (code: string) => PAYOUT_REFUSALS.has(code) || /^HP-BR-\d+$/.test(code);
+
+/** A create answer: created, our repeat (HP-CM-03), a refusal (PAYOUT_REFUSALS) or unknown. */
 export function payoutCreateAnswer(a: Answer): CreateAnswer {
-  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: a.body === undefined ? `unreadable_answer_${a.status}` : `http_${a.status}` };
+  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: noUsableAnswer(a.status, a.body) };
   const code = errorOf(a.body);
   if (code === PAYOUT_DUPLICATE) return { kind: "duplicate" };
-  if (code && /^HP-/.test(code)) return { kind: "refused", reason: code };
+  if (code && isPayoutRefusal(code)) return { kind: "refused", reason: code };
   const p = a.body?.payout;
   if (a.body?.type !== "success" || typeof p?.uid !== "string") return { kind: "unknown", reason: code ? `ebanx_${code}` : "unreadable_payout" };
   return { kind: "created", uid: p.uid, status: String(p.status) };
@@ -72,8 +85,14 @@ export function payoutCreateAnswer(a: Answer): CreateAnswer {
 /** A commit answer: success, or unknown (the status job retrieves it and commits an open one again). */
 export const payoutCommitted = (a: Answer): boolean => a.body?.type === "success";
 
-/** "No payout with that reference": as for /ws/query, the code is not published; the message is read. */
-const retrieveNotFound = (body: any) => body?.type !== "success" && /not\s*found|does not exist/i.test(String(body?.message ?? ""));
+/**
+ * "No payout with that reference": as for /ws/query, EBANX publishes no code for it. HP-CM-30
+ * "Payout not found" is our simulator's; only that exact code counts (never a message), and it is
+ * to be confirmed on EBANX's sandbox (docs/operators/providers/ebanx.md) — one integrator's code
+ * reads HP-CM-30 as "not enough balance", which would make it no not-found at all.
+ */
+export const PAYOUT_NOT_FOUND = "HP-CM-30";
+export const payoutNotFound = (body: any) => errorOf(body) === PAYOUT_NOT_FOUND;
 
 /**
  * A retrieve answer as our payout status. OP (created, never committed) is `not_found`: the status
@@ -81,8 +100,8 @@ const retrieveNotFound = (body: any) => body?.type !== "success" && /not\s*found
  * that came back (returned); any other CA is a rejection.
  */
 export function payoutStatusOf(a: Answer): PayoutStatus {
-  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: a.body === undefined ? `unreadable_answer_${a.status}` : `http_${a.status}` };
-  if (retrieveNotFound(a.body)) return { kind: "not_found" };
+  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: noUsableAnswer(a.status, a.body) };
+  if (payoutNotFound(a.body)) return { kind: "not_found" };
   const p = a.body?.payout;
   if (a.body?.type !== "success" || typeof p?.uid !== "string") return { kind: "unknown", reason: "unreadable_payout" };
   switch (p.status) {

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { exactJsonBody, directBody, pageBody, queryBody, refundBody, chargeAnswer, readBackOf, statusOf, refundAnswer, refundStatusOf, RAILS } from "@/lib/providers/ebanx/transformers";
+import { EbanxConnector } from "@/lib/providers/ebanx/connector";
 import { payoutCreateBody, payoutCommitBody, payoutRetrieveBody, payoutCreateAnswer, payoutStatusOf } from "@/lib/providers/ebanx/payouts";
 import { checkNoticeSignature, noticeKey, parseNoticeBody } from "@/lib/providers/ebanx/notices";
 import { parseExactJson } from "@/lib/providers/ebanx/exact-json";
@@ -73,12 +74,13 @@ test("status words: OP and PE pending, CO paid (refunded once confirmed refunds 
   // RefundTest's payment: confirmed, its two refunds only requested.
   const q = readBackOf(answer("query.json"));
   assert.deepEqual(q, { kind: "found", providerRef: "59386e0a5f258ffed3bee6fecc9150f916d1e19aa50ec68c", reference: "145000015-1496870409", status: "paid", amountMinor: 8000n, currency: "USD" });
-  assert.deepEqual(readBackOf({ status: 200, body: { status: "ERROR", status_code: "X", status_message: "Payment not found" } }), { kind: "not_found" });
+  assert.deepEqual(readBackOf({ status: 200, body: { status: "ERROR", status_code: "BP-QL-1", status_message: "Payment not found" } }), { kind: "not_found" });
   assert.equal(readBackOf({ status: 503, body: undefined }).kind, "unknown");
 });
 
 test("refunds: the documented answer is a refund EBANX took; its status is found again by merchant_refund_code", () => {
-  assert.deepEqual(refundAnswer(answer("refund.json")), { kind: "refunded", providerRef: "21426" });
+  // RefundTest's refund is RE (requested): EBANX took it, and it can still be cancelled.
+  assert.deepEqual(refundAnswer(answer("refund.json")), { kind: "unknown", reason: "refund_RE" });
   assert.deepEqual(refundAnswer({ status: 200, body: { status: "ERROR", status_code: "BP-REF-7", status_message: "not confirmed" } }), { kind: "refused", reason: "BP-REF-7" });
   assert.deepEqual(refundAnswer({ status: 500, body: undefined }), { kind: "unknown", reason: "unreadable_answer_500" });
   const withMine = { status: 200, body: { status: "SUCCESS", payment: { refunds: [{ merchant_refund_code: "clm_1", status: "CO" }, { merchant_refund_code: "clm_2", status: "CA" }] } } };
@@ -111,4 +113,101 @@ test("notices: RSA-SHA1 over the raw body with EBANX's certificate; the document
   assert.equal(checkNoticeSignature(key, n.body, new Headers({ "x-signaturecontent": sign("sha1", Buffer.from(n.body), other).toString("base64") })), "invalid");
   assert.deepEqual(parseNoticeBody(n.body), { operation: "payment_status_change", type: "update", hashes: ["53ad936c0dfb7b008d57bf7d396c83a28d24869949fdc84f", "cc6d7065bd3842c9fd56f993dba4d900b428d9373878aff8"] });
   assert.equal(parseNoticeBody("operation=payment_status_change&notification_type=update"), null);
+});
+
+const err = (status_code: string, status_message = "x") => ({ status: 200, body: { status: "ERROR", status_code, status_message } });
+
+test("not_found only on EBANX's not-found code: a message saying 'not found' (a missing key, a route, a proxy) is unknown", () => {
+  assert.equal(readBackOf(err("BP-SA-1", "Parameter integration_key not found")).kind, "unknown");
+  assert.equal(readBackOf(err("BP-SA-0", "Not found")).kind, "unknown");
+  assert.equal(readBackOf({ status: 404, body: { message: "Not found" } }).kind, "unknown");
+  assert.equal(refundStatusOf(err("BP-SA-2", "not found"), "clm_1").kind, "unknown");
+  assert.deepEqual(payoutStatusOf({ status: 200, body: { type: "invalid_request_error", message: "Payout not found", code: "HP-CM-30", status_code: "HP-CM-30" } }), { kind: "not_found" });
+  assert.equal(payoutStatusOf({ status: 200, body: { type: "invalid_request_error", message: "Route not found", code: "HP-XX-1" } }).kind, "unknown");
+  assert.equal(payoutStatusOf({ status: 404, body: { message: "Not found" } }).kind, "unknown");
+});
+
+test("payout and refund errors: only the allow-listed refusal codes refuse; every other code is unknown", () => {
+  const perr = (code: string) => ({ status: 200, body: { type: "invalid_request_error", message: "x", status_code: code, code } });
+  for (const c of ["HP-CM-01", "HP-CM-09", "HP-BR-02", "HP-BR-03"]) assert.deepEqual(payoutCreateAnswer(perr(c)), { kind: "refused", reason: c }, c);
+  for (const c of ["HP-CM-30", "HP-CM-99", "HP-XB-05", "HP-BR-X"]) assert.equal(payoutCreateAnswer(perr(c)).kind, "unknown", c);
+  assert.deepEqual(refundAnswer(err("BP-REF-7")), { kind: "refused", reason: "BP-REF-7" });
+  assert.deepEqual(refundAnswer(err("BP-REF-99")), { kind: "unknown", reason: "ebanx_BP-REF-99" });
+  assert.deepEqual(refundAnswer(err("BP-SA-2")), { kind: "unknown", reason: "credentials_refused" });
+});
+
+test("refund words: RE and PE are still processing (cancellable), only CO is refunded; an unknown word is unknown", () => {
+  const q = (status: string) => ({ status: 200, body: { status: "SUCCESS", payment: { currency_ext: "BRL", refunds: [{ merchant_refund_code: "clm_1", status, amount_ext: "10.00" }] } } });
+  assert.deepEqual(["RE", "PE", "CO", "CA", "ZZ"].map((w) => refundStatusOf(q(w), "clm_1").kind), ["processing", "processing", "refunded", "rejected", "unknown"]);
+  const answerOf = (status: string) => refundAnswer({ status: 200, body: { status: "SUCCESS", refund: { id: "1", merchant_refund_code: "clm_1", status } } });
+  assert.deepEqual(["RE", "PE", "CO", "CA", "ZZ"].map((w) => answerOf(w).kind), ["unknown", "unknown", "refunded", "refused", "unknown"]);
+});
+
+test("a refund naming no claim, of our amount, may be ours: unknown, never not_found (EBANX has no refund idempotency)", () => {
+  const q = (refunds: unknown[]) => ({ status: 200, body: { status: "SUCCESS", payment: { currency_ext: "BRL", refunds } } });
+  assert.deepEqual(refundStatusOf(q([{ merchant_refund_code: null, status: "CO", amount_ext: "10.00" }]), "clm_1", 1_000n), { kind: "unknown", reason: "unattributed_refund" });
+  assert.deepEqual(refundStatusOf(q([{ status: "RE", amount_ext: "10.00" }]), "clm_1"), { kind: "unknown", reason: "unattributed_refund" });
+  assert.deepEqual(refundStatusOf(q([{ merchant_refund_code: "", status: "CO", amount_ext: "12.00" }]), "clm_1", 1_000n), { kind: "not_found" });
+  assert.deepEqual(refundStatusOf(q([{ merchant_refund_code: "clm_other", status: "CO", amount_ext: "10.00" }]), "clm_1", 1_000n), { kind: "not_found" });
+});
+
+/** A scripted EBANX (fetch replaced) answering each path from `routes`; `sent` counts the calls. */
+function ebanx(routes: Record<string, unknown>) {
+  const sent: string[] = [];
+  const real = globalThis.fetch;
+  globalThis.fetch = (async (url: string) => {
+    const path = new URL(url).pathname;
+    sent.push(path);
+    return new Response(JSON.stringify(routes[path] ?? { status: "ERROR", status_code: "BP-SA-0", status_message: "Not found" }), { status: 200 });
+  }) as typeof fetch;
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+  const c = new EbanxConnector({ code: "ebanx", kind: "real", baseUrl: "https://ebanx.test", secret: "integration_key_0000", noticeSecret: publicKey.export({ type: "spki", format: "pem" }).toString(), timeoutMs: 1000, rails: null });
+  const notice = (body: string) => ({ rawBody: body, headers: new Headers({ "x-signaturetype": "rsa,sha1", "x-signaturecontent": sign("sha1", Buffer.from(body), privateKey).toString("base64") }), url: new URL("https://us.test/n"), now: new Date() });
+  return { c, sent, notice, restore: () => (globalThis.fetch = real) };
+}
+
+test("connector refund: no re-POST while the payment lists our refund queued, or a refund naming no claim of the same amount", async () => {
+  const payment = (refunds: unknown[]) => ({ status: "SUCCESS", payment: { hash: "h1", status: "CO", currency_ext: "BRL", amount_ext: "100.00", refunds } });
+  for (const refunds of [[{ merchant_refund_code: "clm_1", status: "RE", amount_ext: "10.00" }], [{ merchant_refund_code: null, status: "CO", amount_ext: "10.00" }]]) {
+    const e = ebanx({ "/ws/query": payment(refunds) });
+    try {
+      const out = await e.c.refund({ reference: "clm_1", providerRef: "h1", amountLocalMinor: 1_000n });
+      assert.equal(out.kind, "unknown");
+      assert.deepEqual(e.sent, ["/ws/query"], "nothing sent to /ws/refund");
+    } finally {
+      e.restore();
+    }
+  }
+  const e = ebanx({ "/ws/query": payment([]), "/ws/refund": { status: "SUCCESS", refund: { id: "9", merchant_refund_code: "clm_1", status: "CO" } } });
+  try {
+    assert.deepEqual(await e.c.refund({ reference: "clm_1", providerRef: "h1", amountLocalMinor: 1_000n }), { kind: "refunded", providerRef: "9" });
+  } finally {
+    e.restore();
+  }
+});
+
+test("connector notice: a read-back answered ERROR with any code but not-found is no answer (503, delivered again), never recorded", async () => {
+  const body = "operation=payment_status_change&notification_type=update&hash_codes=h1";
+  let e = ebanx({ "/ws/query": { status: "ERROR", status_code: "BP-SA-2", status_message: "Invalid integration key" } });
+  try {
+    await assert.rejects(Promise.resolve(e.c.readNotice(e.notice(body))), (x: any) => x?.code === "service_unavailable");
+  } finally {
+    e.restore();
+  }
+  // Not a payment, and the payout retrieve answers an error that is not EBANX's not-found: no answer either.
+  e = ebanx({ "/ws/query": { status: "ERROR", status_code: "BP-QL-1", status_message: "Payment not found" }, "/ws/payout/retrieve": { type: "invalid_request_error", code: "HP-XX-9", message: "rate limited" } });
+  try {
+    await assert.rejects(Promise.resolve(e.c.readNotice(e.notice(body))), (x: any) => x?.code === "service_unavailable");
+  } finally {
+    e.restore();
+  }
+  // Both say they have no such thing: acknowledged, naming nothing.
+  e = ebanx({ "/ws/query": { status: "ERROR", status_code: "BP-QL-1", status_message: "Payment not found" }, "/ws/payout/retrieve": { type: "invalid_request_error", code: "HP-CM-30", status_code: "HP-CM-30", message: "Payout not found" } });
+  try {
+    const r = await e.c.readNotice(e.notice(body));
+    assert.equal(r.kind, "verified");
+    assert.deepEqual((r as any).subjects, []);
+  } finally {
+    e.restore();
+  }
 });

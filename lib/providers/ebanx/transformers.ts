@@ -11,6 +11,7 @@
 //   Errors       https://docs.ebanx.com/docs/resources/error-codes/api-error-codes
 //   The official PHP SDK, github.com/ebanx/benjamin (src/Services/Adapters/*, tests/Unit/Services/Gateways/*).
 import { ebanxAmount, minorOf } from "@/lib/providers/ebanx/exact-json";
+import { noUsableAnswer } from "@/lib/providers/http-exchange";
 import type { ChargeOutcome, ChargeReadBack, ChargeRequest, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 /** How a catalog rail is paid at EBANX: Direct API (instructions) or the hosted Payment Page (a redirect). */
@@ -190,7 +191,7 @@ export function statusOf(payment: any, now = new Date()): ProviderStatus | null 
 
 /** A payment read back by hash (readCharge): our reference, status, amount and currency as EBANX holds them. */
 export function readBackOf(a: Answer, now = new Date()): ChargeReadBack {
-  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: a.body === undefined ? `unreadable_answer_${a.status}` : `http_${a.status}` };
+  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: noUsableAnswer(a.status, a.body) };
   if (queryNotFound(a.body)) return { kind: "not_found" };
   const p = a.body?.payment;
   const status = a.body?.status === "SUCCESS" ? statusOf(p, now) : null;
@@ -203,42 +204,74 @@ export function readBackOf(a: Answer, now = new Date()): ChargeReadBack {
 }
 
 /**
- * "No such payment" from /ws/query. EBANX's code for it is not in the error pages we could read
- * (api-error-codes lists the payment and customer errors of /ws/direct), so the ERROR answer's
- * message is read; confirm the code against the sandbox (docs/operators/providers/ebanx.md).
+ * "No such payment" from /ws/query: BP-QL-1 "Payment not found". EBANX's code for it is not in the
+ * error pages we could read (api-error-codes lists the payment and customer errors of /ws/direct);
+ * it is the code our simulator answers, to be confirmed against EBANX's sandbox
+ * (docs/operators/providers/ebanx.md, "What needs EBANX's own sandbox account"). Only that exact
+ * code counts: a message is never read (BP-SA-1 "Parameter integration_key not found", a route's
+ * or a proxy's "Not found" say nothing of the payment), and anything else is unknown.
  */
-export const queryNotFound = (body: any): boolean => body?.status === "ERROR" && /not\s*found|does not exist|no payment/i.test(String(body?.status_message ?? ""));
+export const QUERY_NOT_FOUND = "BP-QL-1";
+export const queryNotFound = (body: any): boolean => errorCode(body) === QUERY_NOT_FOUND;
+
+
+/**
+ * The /ws/refund errors that are EBANX refusing the refund itself, nothing queued: BP-REF-7 "The
+ * payment cannot be refunded because it is not confirmed" (EBANX's own plugin,
+ * github.com/ebanx/woocommerce-gateway-ebanx, its refund error switch). Every other code (a
+ * missing parameter, a key refused, a code we have no page for) is unknown: the claim stays pending
+ * and its status job asks.
+ */
+export const REFUND_REFUSALS = new Set(["BP-REF-7"]);
 
 /** The refund answer: `{payment, refund: {id, merchant_refund_code, status: RE|PE|CO|CA}, operation: "refund", status}` (benjamin RefundTest). */
 export function refundAnswer(a: Answer): RefundOutcome {
-  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: a.body === undefined ? `unreadable_answer_${a.status}` : `http_${a.status}` };
+  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: noUsableAnswer(a.status, a.body) };
   const code = errorCode(a.body);
-  // A refund EBANX refuses outright (the payment not confirmed, the amount above what is left)
-  // is an ERROR answer to the request: nothing was queued.
-  if (code) return KEY_REFUSED.has(code) ? { kind: "unknown", reason: "credentials_refused" } : { kind: "refused", reason: code };
+  // A refund EBANX refuses outright (REFUND_REFUSALS) is an ERROR answer: nothing was queued.
+  if (code) return REFUND_REFUSALS.has(code) ? { kind: "refused", reason: code } : { kind: "unknown", reason: KEY_REFUSED.has(code) ? "credentials_refused" : `ebanx_${code}` };
   const refund = a.body?.refund;
   if (a.body?.status !== "SUCCESS" || !refund) return { kind: "unknown", reason: "unreadable_refund" };
-  return refundWord(refund) === "rejected" ? { kind: "refused", reason: "refund_cancelled" } : { kind: "refunded", providerRef: str(refund.id) };
+  const word = refundWord(refund);
+  if (word === "refunded") return { kind: "refunded", providerRef: str(refund.id) };
+  if (word === "rejected") return { kind: "refused", reason: "refund_cancelled" };
+  // Queued (RE/PE, still cancellable) or a word we do not know: the status job follows it.
+  return { kind: "unknown", reason: word === "processing" ? `refund_${refund.status}` : "refund_status_unknown" };
 }
 
 /**
- * Refund status words (refund-payment guide: Requested, Pending, Confirmed; benjamin RefundTest
- * `status: "RE"`): RE and PE are EBANX's queue, which pays them out; CO paid; CA cancelled.
+ * Refund status words (refund-payment guide: Requested → Pending → Confirmed; benjamin RefundTest
+ * `status: "RE"`): RE and PE are EBANX's queue, and "when the refund is Requested or Pending, it
+ * can be cancelled" (the refund-payment and pix-automatico refund pages), so they are still
+ * processing; only CO is refunded; CA cancelled. Any other word: null, unknown.
  */
-function refundWord(refund: any): "refunded" | "rejected" | null {
-  if (refund?.status === "CO" || refund?.status === "RE" || refund?.status === "PE") return "refunded";
+function refundWord(refund: any): "refunded" | "rejected" | "processing" | null {
+  if (refund?.status === "CO") return "refunded";
+  if (refund?.status === "RE" || refund?.status === "PE") return "processing";
   if (refund?.status === "CA") return "rejected";
   return null;
 }
 
+/** A refund of the payment that names no claim of ours (made in EBANX's dashboard, or by a request whose code EBANX did not keep). */
+const unattributed = (r: any) => typeof r?.merchant_refund_code !== "string" || r.merchant_refund_code === "";
+
 /** A refund found again by our claim id in the payment's `refunds` (merchant_refund_code). */
-export function refundStatusOf(a: Answer, reference: string): RefundStatus {
-  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: a.body === undefined ? `unreadable_answer_${a.status}` : `http_${a.status}` };
+export function refundStatusOf(a: Answer, reference: string, amountMinor?: bigint): RefundStatus {
+  if (a.body === undefined || a.status >= 500) return { kind: "unknown", reason: noUsableAnswer(a.status, a.body) };
   if (queryNotFound(a.body)) return { kind: "not_found" };
   const refunds: any[] | null = a.body?.status === "SUCCESS" ? (Array.isArray(a.body.payment?.refunds) ? a.body.payment.refunds : []) : null;
   if (!refunds) return { kind: "unknown", reason: errorCode(a.body) ? `ebanx_${errorCode(a.body)}` : "unreadable_payment" };
   const mine = refunds.find((r) => r?.merchant_refund_code === reference);
-  if (!mine) return { kind: "not_found" };
+  if (!mine) {
+    // EBANX does not hold merchant_refund_code unique and has no idempotency for refunds: a refund
+    // that names no claim may be ours (`amountMinor`: only one of the same amount counts; without
+    // it, any), and answering not_found would send a second one.
+    const currency = str(a.body.payment?.currency_ext);
+    const maybeMine = refunds.filter(unattributed).some((r) => amountMinor === undefined || minorOf(r?.amount_ext, currency) === null || minorOf(r?.amount_ext, currency) === amountMinor);
+    return maybeMine ? { kind: "unknown", reason: "unattributed_refund" } : { kind: "not_found" };
+  }
   const word = refundWord(mine);
-  return word === "refunded" ? { kind: "refunded" } : word === "rejected" ? { kind: "rejected", reason: "refund_cancelled" } : { kind: "processing" };
+  if (word === "refunded") return { kind: "refunded" };
+  if (word === "rejected") return { kind: "rejected", reason: "refund_cancelled" };
+  return word === "processing" ? { kind: "processing" } : { kind: "unknown", reason: "refund_status_unknown" };
 }

@@ -3,9 +3,9 @@
 // readable answer is reported as `unknown`, never as a refusal.
 import * as wire from "@/lib/providers/http-psp/transformers";
 import type { ProviderConfig } from "@/lib/providers/registry";
+import { providerExchange, type Exchange } from "@/lib/providers/http-exchange";
 import type { CredentialCheck, ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
-type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
 
 export class HttpPspConnector implements Connector {
   readonly code: string;
@@ -14,26 +14,8 @@ export class HttpPspConnector implements Connector {
   }
 
   /** One HTTP exchange; `body` is undefined when the answer did not parse as JSON. */
-  private async call(method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.cfg.baseUrl}${path}`, {
-        method,
-        headers: { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}` },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.cfg.timeoutMs),
-      });
-    } catch (err) {
-      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-      return { ok: false, reason: timeout ? "timeout" : "connection_failed" };
-    }
-    let parsed: any;
-    try {
-      parsed = await res.json();
-    } catch {
-      parsed = undefined;
-    }
-    return { ok: true, status: res.status, body: parsed };
+  private call(method: "GET" | "POST", path: string, body?: unknown): Promise<Exchange> {
+    return providerExchange(`${this.cfg.baseUrl}${path}`, { method, headers: { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}` }, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: this.cfg.timeoutMs }, JSON.parse);
   }
 
   /** A reference nobody used: the provider's own 404 says the secret was taken; 401/403 that it was not. */

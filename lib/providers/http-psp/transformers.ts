@@ -20,6 +20,7 @@
 import { createHmac } from "node:crypto";
 import { safeEqual } from "@/lib/platform/crypto/hash";
 import type { ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeRequest, NoticeCheck, PayoutRequest, PayoutStatus, ProviderStatus, RefundRequest, RefundStatus } from "@/lib/providers/types";
+import { noUsableAnswer } from "@/lib/providers/http-exchange";
 
 /** Notices whose signed time is further than this from ours are refused (replays of old notices). */
 export const NOTICE_TOLERANCE_SECONDS = 300;
@@ -96,7 +97,7 @@ export function refundAnswer(status: number, body: any) {
   const refused = refusal(status, body);
   if (refused) return { kind: "refused" as const, reason: refused };
   if (status >= 200 && status < 300 && body?.status === "refunded") return { kind: "refunded" as const, providerRef: typeof body?.id === "string" ? body.id : null };
-  return { kind: "unknown" as const, reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
+  return { kind: "unknown" as const, reason: noUsableAnswer(status, body) };
 }
 
 export function refundStatusAnswer(status: number, body: any): RefundStatus {
@@ -116,13 +117,13 @@ export function clabeAnswer(status: number, body: any) {
   if (status >= 200 && status < 300 && body !== undefined) {
     return { kind: "issued" as const, providerRef: typeof body?.id === "string" ? body.id : null, clabe: body?.clabe, bank: typeof body?.bank === "string" && body.bank.trim() ? body.bank.trim() : null };
   }
-  return { kind: "unknown" as const, reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
+  return { kind: "unknown" as const, reason: noUsableAnswer(status, body) };
 }
 
 /** GET /clabes/{reference}: the account the provider holds under our reference, if any. */
 export function clabeLookupAnswer(status: number, body: any): ClabeLookup {
   if (providerNotFound(status, body)) return { kind: "not_found" };
-  if (status !== 200 || body === undefined || typeof body?.clabe !== "string") return { kind: "unknown", reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
+  if (status !== 200 || body === undefined || typeof body?.clabe !== "string") return { kind: "unknown", reason: noUsableAnswer(status, body) };
   return { kind: "found", providerRef: typeof body?.id === "string" ? body.id : null, clabe: body.clabe, bank: typeof body?.bank === "string" && body.bank.trim() ? body.bank.trim() : null };
 }
 
@@ -132,7 +133,7 @@ export function payoutAnswer(status: number, body: any) {
   const refused = refusal(status, body);
   if (refused) return { kind: "refused" as const, reason: refused };
   if (status >= 200 && status < 300 && typeof body?.id === "string" && body?.status !== "rejected") return { kind: "accepted" as const, providerRef: body.id as string };
-  return { kind: "unknown" as const, reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
+  return { kind: "unknown" as const, reason: noUsableAnswer(status, body) };
 }
 
 export function payoutStatusAnswer(status: number, body: any): PayoutStatus {

@@ -12,11 +12,12 @@
 // are "<collector>-<uuid>": the shape tells which one a providerRef is.
 import type { ProviderConfig } from "@/lib/providers/registry";
 import type { ChargeLookup, ChargeOutcome, ChargeReadBack, ChargeRequest, ClabeLookup, ClabeOutcome, CredentialCheck, InboundNotice, NoticeCheck, NoticeReading, PayoutOutcome, PayoutStatus, ProviderStatus, RealConnector, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
-import { decimal, parseWithDecimals, stringifyWithDecimals } from "@/lib/providers/mercadopago/decimal-json";
-import { RAIL_METHODS, mpError, paymentBody, paymentOutcome, paymentReadBack, preferenceBody, preferenceOutcome, searchLookup } from "@/lib/providers/mercadopago/transformers";
+import { parseWithDecimals, stringifyWithDecimals } from "@/lib/providers/mercadopago/decimal-json";
+import { isCurrency } from "@/lib/money/currency";
+import { RAIL_METHODS, REFUND_REFUSAL_CAUSES, causeOf, mpAmount, mpNotFound, paymentBody, paymentOutcome, paymentReadBack, preferenceBody, preferenceOutcome, searchLookup } from "@/lib/providers/mercadopago/transformers";
 import { readMercadoPagoNotice } from "@/lib/providers/mercadopago/notices";
+import { providerExchange, noUsableAnswer, type Exchange } from "@/lib/providers/http-exchange";
 
-type Answer = { ok: true; status: number; body: any } | { ok: false; reason: string };
 const isPaymentId = (ref: string) => /^\d{1,20}$/.test(ref);
 
 export class MercadoPagoConnector implements RealConnector {
@@ -31,20 +32,9 @@ export class MercadoPagoConnector implements RealConnector {
    * instead of a second payment or refund
    * (https://www.mercadopago.com.br/developers/en/news/2023/01/04/Idempotency-key-usage-will-be-mandatory).
    */
-  private async call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<Answer> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.cfg.baseUrl}${path}`, {
-        method,
-        headers: { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}`, ...(idempotencyKey ? { "x-idempotency-key": idempotencyKey } : {}) },
-        body: body === undefined ? undefined : stringifyWithDecimals(body),
-        signal: AbortSignal.timeout(this.cfg.timeoutMs),
-      });
-      return { ok: true, status: res.status, body: parseWithDecimals(await res.text()) };
-    } catch (err) {
-      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-      return { ok: false, reason: timeout ? "timeout" : "connection_failed" };
-    }
+  private call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<Exchange> {
+    const headers = { "content-type": "application/json", authorization: `Bearer ${this.cfg.secret}`, ...(idempotencyKey ? { "x-idempotency-key": idempotencyKey } : {}) };
+    return providerExchange(`${this.cfg.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : stringifyWithDecimals(body), timeoutMs: this.cfg.timeoutMs }, parseWithDecimals);
   }
 
   /** GET /users/me, the account the token belongs to (sdk-nodejs src/clients/user/get/index.ts): moves nothing. */
@@ -58,8 +48,10 @@ export class MercadoPagoConnector implements RealConnector {
   async createCharge(req: ChargeRequest): Promise<ChargeOutcome> {
     const how = RAIL_METHODS[req.rail.paymentMethodId];
     if (!how) return { kind: "declined", reason: "method_unsupported_by_provider" };
+    // A COP amount with cents cannot be sent to MP (mpAmount): a soft decline, another provider may take it.
+    if (mpAmount(req.amountLocalMinor, req.currency) === null) return { kind: "declined", reason: "method_unsupported_by_provider", message: "amount_not_whole_cop" };
     if (how.kind === "preference") {
-      const a = await this.call("POST", "/checkout/preferences", preferenceBody(req, this.code), req.transactionId);
+      const a = await this.call("POST", "/checkout/preferences", preferenceBody(req, this.code)!, req.transactionId);
       return a.ok ? preferenceOutcome(a.status, a.body, this.cfg.secret.startsWith("TEST-")) : { kind: "unavailable", reason: a.reason };
     }
     const body = paymentBody(req, this.code, how.paymentMethodId);
@@ -72,14 +64,14 @@ export class MercadoPagoConnector implements RealConnector {
   /** GET /v1/payments/search?external_reference=<our id> (https://www.mercadopago.com.br/developers/en/reference/payments/_payments_search/get). */
   private async paymentByReference(reference: string): Promise<ReturnType<typeof searchLookup>> {
     const a = await this.call("GET", `/v1/payments/search?external_reference=${encodeURIComponent(reference)}&sort=date_created&criteria=desc`);
-    return a.ok ? searchLookup(a.status, a.body) : { kind: "unknown", reason: a.reason };
+    return a.ok ? searchLookup(a.status, a.body, reference) : { kind: "unknown", reason: a.reason };
   }
 
   /** A preference's payment: its external_reference (GET /checkout/preferences/{id}) searched. */
   private async paymentOfPreference(preferenceId: string): Promise<ReturnType<typeof searchLookup>> {
     const p = await this.call("GET", `/checkout/preferences/${encodeURIComponent(preferenceId)}`);
     if (!p.ok) return { kind: "unknown", reason: p.reason };
-    if (p.status === 404 && mpError(p.body)) return { kind: "not_found" };
+    if (mpNotFound(p.status, p.body)) return { kind: "not_found" };
     if (p.status !== 200 || typeof p.body?.external_reference !== "string") return { kind: "unknown", reason: `http_${p.status}` };
     return this.paymentByReference(p.body.external_reference);
   }
@@ -114,33 +106,50 @@ export class MercadoPagoConnector implements RealConnector {
    * body: sdk-nodejs src/clients/paymentRefund/create/types.ts). The payment is read first: its
    * currency writes the amount as MP's decimal, and a card's providerRef (a preference) becomes
    * its payment. A refund answered `approved` is done; one MP is still processing is unknown (the
-   * status job asks again); a 400 from MP (an amount above what is left, a payment that cannot be
-   * refunded) refused it.
+   * status job asks again); a 400 naming a documented refusal (REFUND_REFUSAL_CAUSES) refused it,
+   * any other 400 is unknown. RefundRequest carries no currency, so the claim's currency cannot be
+   * compared here; a payment in a currency we do not know is unknown, never a throw.
    */
   async refund(req: RefundRequest): Promise<RefundOutcome> {
     const payment = await this.readCharge(req.providerRef);
     if (payment.kind !== "found" || !payment.currency) return { kind: "unknown", reason: payment.kind === "unknown" ? payment.reason : "payment_not_found" };
-    const a = await this.call("POST", `/v1/payments/${payment.providerRef}/refunds`, { amount: decimal(req.amountLocalMinor, payment.currency) }, req.reference);
+    if (!isCurrency(payment.currency)) return { kind: "unknown", reason: "payment_currency_unknown" };
+    const amount = mpAmount(req.amountLocalMinor, payment.currency);
+    // Whole pesos only (mpAmount): MP could never make this refund as asked.
+    if (amount === null) return { kind: "refused", reason: "amount_not_whole_cop" };
+    const a = await this.call("POST", `/v1/payments/${payment.providerRef}/refunds`, { amount }, req.reference);
     if (!a.ok) return { kind: "unknown", reason: a.reason };
-    if (a.status === 400 && mpError(a.body)) return { kind: "refused", reason: refusalCode(a.body) };
+    const cause = causeOf(a.status, a.body);
+    if (cause) return REFUND_REFUSAL_CAUSES.has(cause) ? { kind: "refused", reason: `cause_${cause}` } : { kind: "unknown", reason: `cause_${cause}` };
     if ((a.status === 200 || a.status === 201) && a.body?.id !== undefined) {
       if (a.body.status === "approved") return { kind: "refunded", providerRef: String(a.body.id) };
       if (a.body.status === "rejected" || a.body.status === "cancelled") return { kind: "refused", reason: "refund_rejected" };
     }
-    return { kind: "unknown", reason: a.body === undefined ? `unreadable_answer_${a.status}` : `http_${a.status}` };
+    return { kind: "unknown", reason: noUsableAnswer(a.status, a.body) };
   }
 
   /**
    * MP has no refund lookup by our reference: a refund holds no field of ours (its body is only
-   * {amount}), GET /v1/payments/{id}/refunds lists a payment's refunds by MP's ids, and the
-   * X-Idempotency-Key is not queryable. What MP does offer is the idempotency itself: the same
-   * refund request under the same key is answered with the refund already made, never a second
-   * one. So "not found" here hands the status job (lib/jobs/run-scheduled-actions.ts) its
-   * re-send path: it calls `refund` again with the same claim id, and MP's answer to that is the
-   * refund's status.
+   * {amount}), GET /v1/payments/{id}/refunds lists a payment's refunds by MP's ids
+   * (https://www.mercadopago.com.br/developers/en/reference/chargebacks/_payments_id_refunds/get),
+   * and the X-Idempotency-Key is not queryable. The status job asks only after a refund call
+   * without a usable answer, so what that list can prove is:
+   * - no refund at all on the payment: MP never made ours, `not_found` (the job sends it again,
+   *   under the same key);
+   * - any refund: one of them may be ours and nothing tells which, `unknown`. Answering
+   *   `not_found` there would re-send it, and MP documents no retention for its idempotency keys:
+   *   past it, a partial refund would be made twice. Unknown keeps the claim pending, and the job
+   *   raises it to an operator after REFUND_ALERT_MS (lib/jobs/run-scheduled-actions.ts).
+   * Without the payment (`paymentRef`) nothing can be read: unknown.
    */
-  async refundStatus(_reference: string): Promise<RefundStatus> {
-    return { kind: "not_found" };
+  async refundStatus(_reference: string, paymentRef?: string | null): Promise<RefundStatus> {
+    if (!paymentRef) return { kind: "unknown", reason: "payment_ref_needed" };
+    const payment = await this.readCharge(paymentRef);
+    if (payment.kind !== "found") return { kind: "unknown", reason: payment.kind === "unknown" ? payment.reason : "payment_not_found" };
+    const a = await this.call("GET", `/v1/payments/${payment.providerRef}/refunds`);
+    if (!a.ok) return { kind: "unknown", reason: a.reason };
+    if (a.status !== 200 || !Array.isArray(a.body)) return { kind: "unknown", reason: noUsableAnswer(a.status, a.body) };
+    return a.body.length === 0 ? { kind: "not_found" } : { kind: "unknown", reason: "refunds_not_attributable" };
   }
 
   // Mercado Pago issues no CLABEs and sends no payouts through this connector.
@@ -165,11 +174,4 @@ export class MercadoPagoConnector implements RealConnector {
   readNotice(n: InboundNotice): NoticeReading {
     return readMercadoPagoNotice(this.cfg.noticeSecret, n);
   }
-}
-
-/** A refund refusal's code: MP's cause code, else its error word; never its free text. */
-function refusalCode(body: any): string {
-  const c = Array.isArray(body?.cause) ? body.cause[0]?.code : undefined;
-  if (typeof c === "number" || (typeof c === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(c))) return `cause_${c}`;
-  return typeof body?.error === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(body.error) ? body.error : "refused";
 }

@@ -10,6 +10,9 @@ const AMOUNT_KEYS = ["transaction_amount", "transaction_amount_refunded", "amoun
 /** A placeholder JSON.stringify writes as a string; `stringifyWithDecimals` turns it into a bare number. */
 export const decimal = (minor: bigint, currency: string): string => `${MARK}${toDecimalString(minor, currency)}`;
 
+/** A whole number written as a bare JSON number (MP's COP, lib/providers/mercadopago/transformers.ts mpAmount). */
+export const wholeNumber = (n: bigint): string => `${MARK}${n}`;
+
 /** JSON text where each `decimal(...)` value is the bare decimal number it stands for. */
 export function stringifyWithDecimals(body: unknown): string {
   return JSON.stringify(body).replace(/"\\u0000mp-decimal:(-?\d+(?:\.\d+)?)"/g, "$1");

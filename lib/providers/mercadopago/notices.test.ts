@@ -28,10 +28,19 @@ test("the manifest is the page's template, parts the notification lacks left out
   assert.equal(signatureHeader(SECRET, "999", "r", "1"), `ts=1,v1=${createHmac("sha256", SECRET).update("id:999;request-id:r;ts:1;").digest("hex")}`);
 });
 
-test("the documented notification, signed: verified, its notification id, pointing at the payment", () => {
-  assert.deepEqual(readMercadoPagoNotice(SECRET, inbound()), { kind: "verified", noticeId: "mp_12345", subjects: [{ kind: "charge", providerRef: "999999999" }] });
-  // Without the body's id (not JSON), the delivery's x-request-id stands in.
-  assert.deepEqual(readMercadoPagoNotice(SECRET, inbound({ body: "not json" })), { kind: "verified", noticeId: "mp_req_bb56a2f1-6aae-46ac-982e-9dcd3581d08e", subjects: [{ kind: "charge", providerRef: "999999999" }] });
+const SIGNED_ID = `mp_999999999_${ts}_bb56a2f1-6aae-46ac-982e-9dcd3581d08e`;
+
+test("the documented notification, signed: verified, its id made of the signed parts, pointing at the payment", () => {
+  assert.deepEqual(readMercadoPagoNotice(SECRET, inbound()), { kind: "verified", noticeId: SIGNED_ID, subjects: [{ kind: "charge", providerRef: "999999999" }] });
+  assert.deepEqual(readMercadoPagoNotice(SECRET, inbound({ body: "not json" })), { kind: "verified", noticeId: SIGNED_ID, subjects: [{ kind: "charge", providerRef: "999999999" }] });
+});
+
+test("the noticeId comes only from signed parts: a replay with another (unsigned) body id is the same notice", () => {
+  const replay = JSON.stringify({ ...JSON.parse(rawBody), id: 987654321 });
+  assert.equal((readMercadoPagoNotice(SECRET, inbound({ body: replay })) as any).noticeId, SIGNED_ID);
+  // Without x-request-id (signed without it), the id is data.id and ts.
+  const bare = readMercadoPagoNotice(SECRET, inbound({ requestId: null, signature: signatureHeader(SECRET, "999999999", null, ts) }));
+  assert.equal((bare as any).noticeId, `mp_999999999_${ts}`);
 });
 
 test("refused before anything is read: missing, invalid, then stale", () => {
@@ -62,7 +71,7 @@ test("ts in seconds (the page's example) or milliseconds (the page's words), ten
 
 test("a verified notice of another topic, or whose body names another payment than the signed query, points at nothing", () => {
   const other = readMercadoPagoNotice(SECRET, inbound({ query: "?data.id=999999999&type=topic_claims_integration_wh" }));
-  assert.deepEqual(other, { kind: "verified", noticeId: "mp_12345", subjects: [] });
+  assert.deepEqual(other, { kind: "verified", noticeId: SIGNED_ID, subjects: [] });
   const body = JSON.stringify({ ...JSON.parse(rawBody), data: { id: "1" } });
-  assert.deepEqual(readMercadoPagoNotice(SECRET, inbound({ body })), { kind: "verified", noticeId: "mp_12345", subjects: [] });
+  assert.deepEqual(readMercadoPagoNotice(SECRET, inbound({ body })), { kind: "verified", noticeId: SIGNED_ID, subjects: [] });
 });

@@ -41,9 +41,11 @@ export function signatureHeader(secret: string, dataId: string | null, requestId
 
 /**
  * Verifies first (missing / invalid, then stale: only a genuine notice learns it is merely old),
- * then names what the notice points at. `noticeId` is the notification's own `id` ("Notification
- * ID" in the page's table: one per notification, the same on each re-delivery), else the
- * x-request-id. A topic other than payment is acknowledged and names nothing.
+ * then names what the notice points at. `noticeId` is made of what MP signs only (data.id of the
+ * query, x-request-id, ts): the body's own `id` is not signed, so a replay inside the tolerance
+ * with another body `id` would pass deduplication as a new notice. A re-delivery that carries its
+ * first signature keeps its id; one signed anew is a new id, which costs one more read-back (the
+ * status it reads applies idempotently). A topic other than payment is acknowledged and names nothing.
  */
 export function readMercadoPagoNotice(secret: string | null, n: InboundNotice): NoticeReading {
   const header = n.headers.get("x-signature");
@@ -68,8 +70,7 @@ export function readMercadoPagoNotice(secret: string | null, n: InboundNotice): 
   // The signature covers the query's data.id, not the body: the body's own data.id only counts when it agrees.
   const bodyId = body?.data?.id !== undefined ? String(body.data.id) : null;
   const type = n.url.searchParams.get("type") ?? body?.type ?? null;
-  const notificationId = body?.id !== undefined && body?.id !== null ? String(body.id) : null;
-  const noticeId = notificationId ? `mp_${notificationId}` : requestId ? `mp_req_${requestId}` : `mp_${dataId}_${ts}`;
+  const noticeId = `mp_${dataId ?? ""}_${ts}${requestId !== null ? `_${requestId}` : ""}`.slice(0, 500);
   if (type !== "payment" || !dataId || (bodyId !== null && bodyId !== dataId)) return { kind: "verified", noticeId, subjects: [] };
   return { kind: "verified", noticeId, subjects: [{ kind: "charge", providerRef: dataId }] };
 }

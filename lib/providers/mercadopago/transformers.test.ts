@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { railById } from "@/lib/rails/rails";
 import type { ChargeRequest } from "@/lib/providers/types";
 import { decimal, minorOf, parseWithDecimals, stringifyWithDecimals } from "@/lib/providers/mercadopago/decimal-json";
-import { paymentBody, paymentOutcome, paymentReadBack, preferenceBody, preferenceOutcome, searchLookup, statusOf } from "@/lib/providers/mercadopago/transformers";
+import { mpAmount, paymentBody, paymentOutcome, paymentReadBack, preferenceBody, preferenceOutcome, searchLookup, statusOf } from "@/lib/providers/mercadopago/transformers";
 import { assertDocumented, documentedFields, fixture } from "@/lib/providers/mercadopago/fixtures";
 
 const charge = (railId: string, extra: Partial<ChargeRequest> = {}): ChargeRequest => ({
@@ -42,10 +42,12 @@ test("every POST /v1/payments body we build uses only fields of MP's documented 
 
 test("the Checkout Pro preference uses only fields of the documented preference", () => {
   for (const rail of ["1005", "1006", "1007"]) {
-    const body = wire(preferenceBody(charge(rail), "mercadopago"));
+    // PSE is COP, sent to MP in whole pesos (mpAmount): 125.00 goes as 125.
+    const cop = railById(rail)!.currency === "COP";
+    const body = wire(preferenceBody(cop ? charge(rail, { amountLocalMinor: 12_500n }) : charge(rail), "mercadopago"));
     assertDocumented(body, PREFERENCES, `preference for ${rail}`);
     assert.equal(body.external_reference, "tx_abc123");
-    assert.deepEqual(body.items, [{ id: "tx_abc123", title: "Payment tx_abc123", quantity: 1, currency_id: railById(rail)!.currency, unit_price: 125.5 }]);
+    assert.deepEqual(body.items, [{ id: "tx_abc123", title: "Payment tx_abc123", quantity: 1, currency_id: railById(rail)!.currency, unit_price: cop ? 125 : 125.5 }]);
     assert.equal(body.back_urls.success, "https://pay.example.com/c/tx_abc123/result");
     assert.equal(body.auto_return, "approved");
   }
@@ -106,10 +108,11 @@ test("only an explicit refusal declines: rejected with its status_detail, a 400 
 
 test("the documented GET and search answers read back exactly", () => {
   assert.deepEqual(paymentReadBack(200, parseWithDecimals(JSON.stringify(fixture("payments-get.response")))), { kind: "found", providerRef: "0000001", reference: null, status: "paid", amountMinor: 25_000n, currency: "ARS" });
-  const s = searchLookup(200, fixture("payments-search.response"));
+  const search = fixture("payments-search.response");
+  const s = searchLookup(200, { ...search, results: search.results.map((r: any) => ({ ...r, external_reference: "tx_1" })) }, "tx_1");
   assert.equal(s.kind, "found_payment");
-  assert.deepEqual(searchLookup(200, { paging: { total: 0, limit: 30, offset: 0 }, results: [] }), { kind: "not_found" });
-  assert.equal(searchLookup(503, undefined).kind, "unknown");
+  assert.deepEqual(searchLookup(200, { paging: { total: 0, limit: 30, offset: 0 }, results: [] }, "tx_1"), { kind: "not_found" });
+  assert.equal(searchLookup(503, undefined, "tx_1").kind, "unknown");
   assert.deepEqual(paymentReadBack(404, { message: "Payment not found", error: "not_found", status: 404, cause: [{ code: 2000 }] }), { kind: "not_found" });
   assert.equal(paymentReadBack(404, undefined).kind, "unknown", "a bare 404 (a proxy's page) says nothing");
   assert.equal(paymentReadBack(500, { message: "x" }).kind, "unknown");
@@ -127,4 +130,41 @@ test("status words: MP's nine, with status_detail where it matters", () => {
   assert.equal(read("visa", "rejected", "cc_rejected_insufficient_amount"), "pending");
   assert.equal(read("pix", "rejected"), "failed");
   assert.equal(read("bolbradesco", "cancelled", "expired"), "expired");
+});
+
+test("charged_back by its status_detail: a chargeback the seller won (reimbursed) is paid again, never a new chargeback", () => {
+  assert.equal(statusOf("charged_back", "reimbursed"), "paid");
+  assert.equal(statusOf("charged_back", "settled"), "chargeback");
+  assert.equal(statusOf("charged_back", "in_process"), "chargeback");
+  assert.equal(statusOf("charged_back", "something_new"), null);
+});
+
+test("a 400 cause declines only when MP documents it as a refusal; MP's own failures and our configuration are unavailable", () => {
+  const e400 = (code: number) => ({ message: "x", error: "bad_request", status: 400, cause: [{ code, description: "x" }] });
+  for (const c of [2067, 2072, 4037, 4050]) assert.equal(paymentOutcome(400, e400(c)).kind, "declined", String(c));
+  for (const c of [2004, 2007, 2041, 2001, 1, 3, 5, 9999]) assert.deepEqual(paymentOutcome(400, e400(c)), { kind: "unavailable", reason: `cause_${c}` }, String(c));
+  assert.equal(preferenceOutcome(400, e400(2004), false).kind, "unavailable");
+  assert.equal(preferenceOutcome(400, e400(4037), false).kind, "declined");
+});
+
+test("COP goes to MP in whole pesos: an amount of whole pesos is written without decimals, one with cents is never sent", () => {
+  assert.equal(stringifyWithDecimals({ transaction_amount: mpAmount(5_000_000n, "COP") }), '{"transaction_amount":50000}');
+  assert.equal(mpAmount(5_000_037n, "COP"), null);
+  assert.equal(stringifyWithDecimals({ a: mpAmount(12_550n, "BRL") }), '{"a":125.50}');
+  const cop = { transactionId: "tx_1", rail: { paymentMethodId: "1005", countryIso2: "CO" } as any, amountLocalMinor: 5_000_037n, currency: "COP", buyer: { email: "a@b.co" }, notifyUrl: "https://x.test/api/v1/providers/{provider}/notifications" };
+  assert.equal(preferenceBody(cop, "mercadopago"), null);
+  assert.match(stringifyWithDecimals(preferenceBody({ ...cop, amountLocalMinor: 5_000_000n }, "mercadopago")), /"unit_price":50000[,}]/);
+});
+
+test("not_found only on MP's own 404 (error not_found, status 404); a gateway's {message: Not Found} is unknown", () => {
+  assert.equal(paymentReadBack(404, { message: "Not Found" }).kind, "unknown");
+  assert.equal(paymentReadBack(404, { message: "Not Found", error: "Not Found" }).kind, "unknown");
+  assert.equal(paymentReadBack(404, { message: "Payment not found", error: "not_found", status: 404, cause: [] }).kind, "not_found");
+});
+
+test("search results are ours only when they carry our external_reference; another reference's payment is never applied", () => {
+  const paid = { id: 5, status: "approved", status_detail: "accredited", payment_method_id: "pix", currency_id: "BRL", transaction_amount: "10.00" };
+  assert.equal(searchLookup(200, { results: [{ ...paid, external_reference: "tx_1" }] }, "tx_1").kind, "found_payment");
+  assert.deepEqual(searchLookup(200, { results: [{ ...paid, external_reference: "tx_2" }] }, "tx_1"), { kind: "unknown", reason: "results_of_another_reference" });
+  assert.equal(searchLookup(200, { results: [{ ...paid, external_reference: "tx_1", status: "pending" }, { ...paid, external_reference: "tx_other" }] }, "tx_1").kind, "unknown");
 });

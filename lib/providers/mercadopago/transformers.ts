@@ -5,7 +5,8 @@
 // (guides/…) and github:mercadopago/sdk-nodejs (src/clients/…), their examples copied into
 // ./fixtures/ and checked by ./transformers.test.ts.
 import type { ChargeLookup, ChargeOutcome, ChargeReadBack, ChargeRequest, ProviderStatus } from "@/lib/providers/types";
-import { decimal, minorOf } from "@/lib/providers/mercadopago/decimal-json";
+import { decimal, minorOf, wholeNumber } from "@/lib/providers/mercadopago/decimal-json";
+import { noUsableAnswer } from "@/lib/providers/http-exchange";
 
 /**
  * How each catalog rail is charged at Mercado Pago.
@@ -71,14 +72,16 @@ function identification(req: ChargeRequest): { type: string; number: string } | 
  * the one registered in Your integrations:
  * https://www.mercadopago.com.br/developers/en/docs/your-integrations/notifications/webhooks)
  * are fields of the create request (sdk-nodejs src/clients/payment/create/types.ts).
- * Null when the buyer has no e-mail: MP requires payer.email.
+ * Null when the buyer has no e-mail (MP requires payer.email) or the amount cannot be sent (mpAmount).
  */
 export function paymentBody(req: ChargeRequest, code: string, paymentMethodId: string): Record<string, unknown> | null {
   if (!req.buyer.email) return null;
+  const amount = mpAmount(req.amountLocalMinor, req.currency);
+  if (amount === null) return null;
   const n = names(req.buyer.name);
   const id = identification(req);
   return {
-    transaction_amount: decimal(req.amountLocalMinor, req.currency),
+    transaction_amount: amount,
     description: `Payment ${req.transactionId}`,
     payment_method_id: paymentMethodId,
     external_reference: req.transactionId,
@@ -96,13 +99,16 @@ export function paymentBody(req: ChargeRequest, code: string, paymentMethodId: s
  * POST /checkout/preferences: one item (title, quantity, currency_id, unit_price), our
  * external_reference and notification_url, the buyer as payer {email, name, surname}, and
  * back_urls with auto_return "approved" so an approved buyer comes back to our result page
- * (fields of sdk-nodejs src/clients/preference/commonTypes.ts, PreferenceRequest).
+ * (fields of sdk-nodejs src/clients/preference/commonTypes.ts, PreferenceRequest). Null when the
+ * amount cannot be sent (mpAmount).
  */
-export function preferenceBody(req: ChargeRequest, code: string): Record<string, unknown> {
+export function preferenceBody(req: ChargeRequest, code: string): Record<string, unknown> | null {
+  const amount = mpAmount(req.amountLocalMinor, req.currency);
+  if (amount === null) return null;
   const n = names(req.buyer.name);
   const result = `${new URL(noticeUrlOf(req, code)).origin}/c/${req.transactionId}/result`;
   return {
-    items: [{ id: req.transactionId, title: `Payment ${req.transactionId}`, quantity: 1, currency_id: req.currency, unit_price: decimal(req.amountLocalMinor, req.currency) }],
+    items: [{ id: req.transactionId, title: `Payment ${req.transactionId}`, quantity: 1, currency_id: req.currency, unit_price: amount }],
     external_reference: req.transactionId,
     notification_url: noticeUrlOf(req, code),
     back_urls: { success: result, pending: result, failure: result },
@@ -122,21 +128,77 @@ export function mpError(body: any): boolean {
 }
 
 /**
+ * MP saying it has no such resource: a 404 whose body is MP's whole error shape with `error:
+ * "not_found"` and `status: 404` (GET /v1/payments/{id}: `{"message":"Payment not found","error":
+ * "not_found","status":404,"cause":[{"code":2000,…}]}`, sdk-nodejs' MercadoPagoError fields). A
+ * gateway's or a wrong URL's `{"message":"Not Found"}` says nothing about the payment: unknown.
+ */
+export function mpNotFound(status: number, body: any): boolean {
+  return status === 404 && mpError(body) && body.error === "not_found" && Number(body.status) === 404;
+}
+
+/**
+ * The 400 causes of POST /v1/payments that are MP refusing what we asked for (the buyer's data,
+ * the amount, the method), from the reference's list of 400 causes
+ * (https://www.mercadopago.com.co/developers/en/reference/payments/_payments/post): 2067 invalid
+ * user identification number, 2072 invalid value for transaction_amount, 3011 payment_method not
+ * found, 3028 invalid payment_method_id, 4037 invalid transaction_amount, 4050/4051 payer.email
+ * not valid / too long. The same list names MP's own failures (2004 "POST to Gateway Transactions
+ * API fail", 2007 "Connection to Card Token API fail", 2041 "GET to API APPLICATION fail"),
+ * our configuration (1, 3, 5, 2034, 3004, 3007, 3009: the token, the site, the users) and a repeat
+ * (2001 "Already posted the same request in the last minute"): none of those says the charge was
+ * refused, so every cause not listed here is `unavailable` (the cascade may move on).
+ */
+export const CHARGE_REFUSAL_CAUSES = new Set(["2067", "2072", "3011", "3028", "4037", "4050", "4051"]);
+
+/**
+ * The 400 causes of POST /v1/payments/{id}/refunds that are MP refusing the refund: 2063 "The
+ * action requested is not valid for the current payment state", 4040 an amount not positive or
+ * above what is left, 3024 "Not valid action - partial refund unsupported for this transaction"
+ * (the payments reference's list above). Every other cause is unknown: the claim stays pending.
+ */
+export const REFUND_REFUSAL_CAUSES = new Set(["2063", "3024", "4040"]);
+
+/** A 400's first cause code, when MP named one in its own error shape. */
+export function causeOf(status: number, body: any): string | null {
+  return status === 400 && mpError(body) && Array.isArray(body.cause) ? code(body.cause[0]?.code) : null;
+}
+
+/** A 400 with a cause: a decline for a documented refusal, `unavailable` for anything else. */
+function causeOutcome(cause: string, message: unknown): ChargeOutcome {
+  if (CHARGE_REFUSAL_CAUSES.has(cause)) return { kind: "declined", reason: `cause_${cause}`, message: text(message)?.slice(0, 200) ?? null };
+  return { kind: "unavailable", reason: `cause_${cause}` };
+}
+
+/**
+ * MP takes Colombian pesos as whole numbers. MP's own pages we read do not state it (the payments
+ * and preferences references type transaction_amount / unit_price as a number); the rule is MP's
+ * 400 as integrators report it, "Prices in COP currency must be expressed with integer values"
+ * (github.com/odoo/odoo/pull/191214, Odoo's Mercado Pago connector). We hold COP with exponent 2
+ * (ISO 4217, lib/money/currency.ts), so an amount is sent only when its minor units are whole pesos,
+ * written without decimals; any other is never rounded (the buyer would pay another amount) and
+ * never sent: null, and the caller declines softly (the cascade moves on) or refuses a refund.
+ */
+export function mpAmount(minor: bigint, currency: string): string | null {
+  if (currency.toUpperCase() !== "COP") return decimal(minor, currency);
+  return minor % 100n === 0n ? wholeNumber(minor / 100n) : null;
+}
+
+/**
  * The answer to POST /v1/payments. Created (201) pending or in_process: accepted, with what the
  * buyer needs: pix's point_of_interaction.transaction_data {qr_code, ticket_url}; boleto's,
  * OXXO's and SPEI's transaction_details.external_resource_url, boleto's barcode and digitable
  * line and the ticket's payment_method_reference_id where MP returns them. Rejected at creation:
  * a decline whose reason is the status_detail (cc_rejected_…, collection-results:
  * https://www.mercadopago.com.br/developers/en/docs/checkout-api/response-handling/collection-results).
- * A 400 that names its cause (`cause[].code`) refused the request explicitly: a decline with that
- * code. Anything else (401, 404, 429, 5xx, no JSON, no id) is unknown.
+ * A 400 that names a documented refusal as its cause (`cause[].code`, CHARGE_REFUSAL_CAUSES) is a
+ * decline with that code; any other cause, and anything else (401, 404, 429, 5xx, no JSON, no id),
+ * is unknown.
  */
 export function paymentOutcome(status: number, body: any): ChargeOutcome {
-  if (body === undefined) return { kind: "unavailable", reason: `unreadable_answer_${status}` };
-  if (status >= 500) return { kind: "unavailable", reason: `http_${status}` };
-  if (status === 400 && mpError(body) && Array.isArray(body.cause) && code(body.cause[0]?.code)) {
-    return { kind: "declined", reason: `cause_${code(body.cause[0].code)}`, message: text(body.cause[0]?.description ?? body.message)?.slice(0, 200) ?? null };
-  }
+  if (body === undefined || status >= 500) return { kind: "unavailable", reason: noUsableAnswer(status, body) };
+  const cause = causeOf(status, body);
+  if (cause) return causeOutcome(cause, body.cause[0]?.description ?? body.message);
   if (status < 200 || status >= 300 || text(body?.id) === null) return { kind: "unavailable", reason: `unexpected_answer_${status}` };
   if (body.status === "rejected" || body.status === "cancelled") return { kind: "declined", reason: code(body.status_detail) ?? body.status };
   if (!["pending", "in_process", "authorized", "approved"].includes(body.status)) return { kind: "unavailable", reason: "unexpected_status" };
@@ -162,9 +224,9 @@ export function paymentOutcome(status: number, body: any): ChargeOutcome {
  * fixtures/preferences-create.response.json), where those credentials' preferences are paid.
  */
 export function preferenceOutcome(status: number, body: any, testCredentials: boolean): ChargeOutcome {
-  if (body === undefined) return { kind: "unavailable", reason: `unreadable_answer_${status}` };
-  if (status >= 500) return { kind: "unavailable", reason: `http_${status}` };
-  if (status === 400 && mpError(body) && Array.isArray(body.cause) && code(body.cause[0]?.code)) return { kind: "declined", reason: `cause_${code(body.cause[0].code)}`, message: text(body.message)?.slice(0, 200) ?? null };
+  if (body === undefined || status >= 500) return { kind: "unavailable", reason: noUsableAnswer(status, body) };
+  const cause = causeOf(status, body);
+  if (cause) return causeOutcome(cause, body.message);
   const page = testCredentials && isUrl(body?.sandbox_init_point) ? body.sandbox_init_point : body?.init_point;
   if (status < 200 || status >= 300 || text(body?.id) === null || !isUrl(page)) return { kind: "unavailable", reason: `unexpected_answer_${status}` };
   return { kind: "accepted", providerRef: text(body.id)!, paymentFormUrl: page, instructions: null };
@@ -176,7 +238,8 @@ export function preferenceOutcome(status: number, body: any, testCredentials: bo
  * approved, authorized, in_process, in_mediation, rejected, cancelled, refunded, charged_back.
  * authorized (not captured) and in_process are still pending; in_mediation is an approved
  * payment with a buyer's claim open (paid; the claim is not a chargeback); a cancelled payment
- * whose status_detail is "expired" expired (a ticket or PIX not paid in time).
+ * whose status_detail is "expired" expired (a ticket or PIX not paid in time); charged_back
+ * by its status_detail (below).
  */
 export function statusOf(status: unknown, detail: unknown): ProviderStatus | "chargeback" | null {
   switch (status) {
@@ -194,7 +257,12 @@ export function statusOf(status: unknown, detail: unknown): ProviderStatus | "ch
     case "refunded":
       return "refunded";
     case "charged_back":
-      return "chargeback";
+      // status_detail of charged_back (collection-results, "charged_back": settled, reimbursed,
+      // in_process): `reimbursed` is a chargeback the seller won, its money given back, so the
+      // payment reads as paid again; `settled` (lost) and `in_process` are a chargeback; another
+      // word says nothing we can act on.
+      if (detail === "reimbursed") return "paid";
+      return detail === "settled" || detail === "in_process" ? "chargeback" : null;
     default:
       return null;
   }
@@ -210,10 +278,10 @@ const API_METHODS = new Set(Object.values(RAIL_METHODS).flatMap((m) => (m.kind =
  * pending (our own deadline ends it).
  */
 export function paymentReadBack(status: number, body: any): ChargeReadBack {
-  if (status === 404 && mpError(body)) return { kind: "not_found" };
+  if (mpNotFound(status, body)) return { kind: "not_found" };
   let s = statusOf(body?.status, body?.status_detail);
   if ((s === "failed" || s === "expired") && !API_METHODS.has(body?.payment_method_id)) s = "pending";
-  if (status !== 200 || text(body?.id) === null || !s) return { kind: "unknown", reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
+  if (status !== 200 || text(body?.id) === null || !s) return { kind: "unknown", reason: noUsableAnswer(status, body) };
   const currency = typeof body.currency_id === "string" ? body.currency_id : null;
   return { kind: "found", providerRef: text(body.id)!, reference: text(body.external_reference), status: s, amountMinor: minorOf(body.transaction_amount, currency), currency };
 }
@@ -227,10 +295,14 @@ const RANK: Record<string, number> = { chargeback: 0, refunded: 1, paid: 2, pend
  * (for a Checkout Pro preference: the buyer has not paid). A buyer may try twice on MP's page
  * (a rejected card, then an approved one): the paid one counts.
  */
-export function searchLookup(status: number, body: any): ChargeLookup | { kind: "found_payment"; back: Extract<ChargeReadBack, { kind: "found" }> } {
-  if (status !== 200 || !Array.isArray(body?.results)) return { kind: "unknown", reason: body === undefined ? `unreadable_answer_${status}` : `http_${status}` };
-  const found = body.results.map((r: any) => paymentReadBack(200, r)).filter((r: ChargeReadBack): r is Extract<ChargeReadBack, { kind: "found" }> => r.kind === "found");
-  if (!found.length) return body.results.length ? { kind: "unknown", reason: "unreadable_results" } : { kind: "not_found" };
+export function searchLookup(status: number, body: any, reference: string): ChargeLookup | { kind: "found_payment"; back: Extract<ChargeReadBack, { kind: "found" }> } {
+  if (status !== 200 || !Array.isArray(body?.results)) return { kind: "unknown", reason: noUsableAnswer(status, body) };
+  // Only payments that name our reference count: a result under another external_reference
+  // (MP ignoring or loosening the filter) says nothing of ours, and is never applied to our charge.
+  const ours = body.results.filter((r: any) => text(r?.external_reference) === reference);
+  if (ours.length < body.results.length) return { kind: "unknown", reason: "results_of_another_reference" };
+  const found = ours.map((r: any) => paymentReadBack(200, r)).filter((r: ChargeReadBack): r is Extract<ChargeReadBack, { kind: "found" }> => r.kind === "found");
+  if (!found.length) return ours.length ? { kind: "unknown", reason: "unreadable_results" } : { kind: "not_found" };
   found.sort((a: any, b: any) => (RANK[a.status] ?? 9) - (RANK[b.status] ?? 9));
   return { kind: "found_payment", back: found[0] };
 }

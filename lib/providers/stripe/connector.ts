@@ -71,7 +71,7 @@ export class StripeConnector implements RealConnector {
     try {
       if (providerRef.startsWith("cs_")) {
         const s: any = await this.stripe.checkout.sessions.retrieve(providerRef, { expand: ["payment_intent.latest_charge"] });
-        const status = wire.checkoutSessionStatus(s);
+        const status = wire.checkoutSessionStatus(s, await this.disputesOf(s.payment_intent));
         if (!status) return { kind: "unknown", reason: "unreadable_answer" };
         return { kind: "found", providerRef: s.id, reference: wire.referenceOf(s), status, amountMinor: typeof s.amount_total === "number" ? BigInt(s.amount_total) : null, currency: typeof s.currency === "string" ? s.currency.toUpperCase() : null };
       }
@@ -83,13 +83,21 @@ export class StripeConnector implements RealConnector {
         const s = sessions.data[0];
         if (s?.id) return this.readCharge(s.id);
       }
-      const status = wire.paymentIntentStatus(pi);
+      const status = wire.paymentIntentStatus(pi, await this.disputesOf(pi));
       if (!status) return { kind: "unknown", reason: "unreadable_answer" };
       return { kind: "found", providerRef: pi.id, reference: wire.referenceOf(pi), status, amountMinor: typeof pi.amount === "number" ? BigInt(pi.amount) : null, currency: typeof pi.currency === "string" ? pi.currency.toUpperCase() : null };
     } catch (err) {
       if (isMissing(err)) return { kind: "not_found" };
       return { kind: "unknown", reason: unknownReason(err) };
     }
+  }
+
+  /** A disputed charge's disputes (https://docs.stripe.com/api/disputes/list, by payment_intent); undefined when it has none. */
+  private async disputesOf(pi: any): Promise<any[] | undefined> {
+    const charge = typeof pi === "object" && pi && typeof pi.latest_charge === "object" ? pi.latest_charge : null;
+    if (charge?.disputed !== true) return undefined;
+    const list = await this.stripe.disputes.list({ payment_intent: pi.id, limit: 100 });
+    return list.data;
   }
 
   async chargeByReference(reference: string): Promise<ChargeLookup> {
@@ -121,6 +129,8 @@ export class StripeConnector implements RealConnector {
       // pending / requires_action: the refund exists; its status job follows it by reference.
       return { kind: "unknown", reason: `refund_${r.status}` };
     } catch (err) {
+      // An amount Stripe's integers cannot carry (amountOf): never sendable, as a charge's is a decline.
+      if (err instanceof RangeError) return { kind: "refused", reason: "amount_out_of_provider_limits" };
       // charge_already_refunded, amount too large, …: Stripe will not make this refund.
       if (isRefusal(err)) return { kind: "refused", reason: String((err as { code?: string }).code ?? "refund_refused") };
       return { kind: "unknown", reason: unknownReason(err) };

@@ -8,9 +8,13 @@
 // "not found" fails the payment. So a miss in search is checked against the list endpoints, which
 // are consistent but filter by neither metadata nor client_reference_id
 // (https://docs.stripe.com/api/checkout/sessions/list, https://docs.stripe.com/api/payment_intents/list):
-// we walk the last RECENT_SECONDS of Checkout Sessions and PaymentIntents (`created[gte]`, newest
-// first, at most MAX_PAGES pages of 100). Search covers what is older. A walk cut short by the
-// page cap is "unknown", never "not found".
+// we walk the last RECENT_SECONDS of PaymentIntents (`created[gte]`, newest first, at most
+// MAX_PAGES pages of 100); search covers what is older. Checkout Sessions are not searchable at
+// all, and a session lives up to 24 hours before its PaymentIntent exists (`expires_at`: "can be
+// anywhere from 30 minutes to 24 hours after Checkout Session creation",
+// https://docs.stripe.com/api/checkout/sessions/create#create_checkout_session-expires_at), so
+// sessions are walked back SESSION_LIFETIME_SECONDS. A walk cut short by the page cap is
+// "unknown", never "not found".
 //
 // Refunds have no search and are listed by charge or PaymentIntent only
 // (https://docs.stripe.com/api/refunds/list), and the refund status job knows only our claim id:
@@ -22,6 +26,7 @@ import type Stripe from "stripe";
 import { referenceQuery } from "@/lib/providers/stripe/transformers";
 
 export const RECENT_SECONDS = 3600;
+export const SESSION_LIFETIME_SECONDS = 24 * 3600;
 export const MAX_PAGES = 5;
 export const REFUND_MAX_PAGES = 10;
 const PAGE = 100;
@@ -47,7 +52,8 @@ export async function chargeByReferenceVia(stripe: Stripe, reference: string, no
   const pi = found.data.find((p) => p.metadata?.reference === reference);
   if (pi) return { kind: "found", providerRef: pi.id };
   const since = Math.floor(now / 1000) - RECENT_SECONDS;
-  const sessions = await walk((after) => stripe.checkout.sessions.list({ created: { gte: since }, limit: PAGE, ...(after ? { starting_after: after } : {}) }), (s) => s.client_reference_id === reference, MAX_PAGES);
+  const sessionsSince = Math.floor(now / 1000) - SESSION_LIFETIME_SECONDS;
+  const sessions = await walk((after) => stripe.checkout.sessions.list({ created: { gte: sessionsSince }, limit: PAGE, ...(after ? { starting_after: after } : {}) }), (s) => s.client_reference_id === reference, MAX_PAGES);
   if (sessions.hit) return { kind: "found", providerRef: sessions.hit.id };
   const intents = await walk((after) => stripe.paymentIntents.list({ created: { gte: since }, limit: PAGE, ...(after ? { starting_after: after } : {}) }), (p) => p.metadata?.reference === reference, MAX_PAGES);
   if (intents.hit) return { kind: "found", providerRef: intents.hit.id };

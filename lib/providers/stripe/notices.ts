@@ -34,6 +34,10 @@ export function readStripeNotice(n: InboundNotice, secret: string | null): Notic
       return { kind: "refused", check: "invalid" };
     }
   }
+  // The library refuses only timestamps older than the tolerance (its check is `age > tolerance`):
+  // one as far in the future is as stale. Read from the header only now, once it is verified.
+  const t = /(?:^|,)\s*t=(\d{1,16})(?:,|$)/.exec(header)?.[1];
+  if (!t || Number(t) > n.now.getTime() / 1000 + TOLERANCE_SECONDS) return { kind: "refused", check: t ? "stale" : "invalid" };
   if (typeof event?.id !== "string" || !event.id) return { kind: "refused", check: "invalid" };
   return { kind: "verified", noticeId: event.id, subjects: subjectsOf(event as unknown as { type: string; data?: { object?: any } }) };
 }

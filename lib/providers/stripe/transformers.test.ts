@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import Stripe from "stripe";
-import { checkoutSessionParams, checkoutSessionStatus, instructionsOf, paymentIntentOutcome, paymentIntentParams, paymentIntentStatus, referenceQuery, refundStatusOf, resultUrl } from "@/lib/providers/stripe/transformers";
+import { checkoutSessionParams, checkoutSessionStatus, disputeOutcome, instructionsOf, paymentIntentOutcome, paymentIntentParams, paymentIntentStatus, referenceQuery, refundStatusOf, resultUrl } from "@/lib/providers/stripe/transformers";
 import { chargeFailure, isMissing } from "@/lib/providers/stripe/errors";
 import { readStripeNotice, subjectsOf } from "@/lib/providers/stripe/notices";
 import type { ChargeRequest } from "@/lib/providers/types";
@@ -45,7 +45,7 @@ test("PaymentIntent and Checkout Session statuses map to ours; a dispute and a f
   assert.equal(paymentIntentStatus({ status: "processing" }), "pending");
   assert.equal(paymentIntentStatus({ status: "succeeded", latest_charge: "ch_1" }), "paid");
   assert.equal(paymentIntentStatus({ status: "succeeded", latest_charge: { refunded: true } }), "refunded");
-  assert.equal(paymentIntentStatus({ status: "succeeded", latest_charge: { refunded: false, disputed: true } }), "chargeback");
+  assert.equal(paymentIntentStatus({ status: "succeeded", latest_charge: { refunded: false, disputed: true } }, [{ status: "needs_response" }]), "chargeback");
   assert.equal(paymentIntentStatus({ status: "requires_payment_method", last_payment_error: { code: "payment_intent_payment_attempt_expired" } }), "expired");
   assert.equal(paymentIntentStatus({ status: "requires_payment_method", last_payment_error: { code: "card_declined" } }), "failed");
   assert.equal(paymentIntentStatus({ status: "requires_payment_method", last_payment_error: null }), "pending");
@@ -108,4 +108,28 @@ test("event subjects: charges by the id our row holds, refunds by our claim id",
   assert.deepEqual(subjectsOf({ type: "charge.refunded", data: { object: { id: "ch_1", refunds: { data: [{ metadata: { reference: "clm_2" } }] } } } }), [{ kind: "refund", reference: "clm_2" }]);
   assert.deepEqual(subjectsOf({ type: "charge.refunded", data: { object: { id: "ch_1" } } }), []);
   assert.deepEqual(subjectsOf({ type: "customer.created", data: { object: { id: "cus_1" } } }), []);
+});
+
+test("a won dispute (or an inquiry) does not read as a chargeback: Charge.disputed stays true, the Dispute's status decides", () => {
+  const disputed = { status: "succeeded", latest_charge: { refunded: false, disputed: true } };
+  for (const st of ["needs_response", "under_review", "lost"]) assert.equal(paymentIntentStatus(disputed, [{ status: st }]), "chargeback", st);
+  for (const st of ["won", "warning_needs_response", "warning_under_review", "warning_closed"]) assert.equal(paymentIntentStatus(disputed, [{ status: st }]), "paid", st);
+  assert.equal(paymentIntentStatus({ status: "succeeded", latest_charge: { refunded: true, disputed: true } }, [{ status: "won" }]), "refunded");
+  // Disputed but its disputes unread, or a word we do not know: unknown, never a guess.
+  assert.equal(paymentIntentStatus(disputed), null);
+  assert.equal(paymentIntentStatus(disputed, [{ status: "something_new" }]), null);
+  assert.equal(disputeOutcome([{ status: "won" }, { status: "lost" }]), "chargeback");
+  assert.equal(checkoutSessionStatus({ status: "complete", payment_status: "paid", payment_intent: disputed }, [{ status: "won" }]), "paid");
+});
+
+test("notices: a signed timestamp too far in the future is stale too (the library checks only the past)", () => {
+  const stripe = new Stripe("sk_test_x");
+  const secret = "whsec_test_secret_123";
+  const payload = JSON.stringify({ id: "evt_1", object: "event", type: "payment_intent.succeeded", data: { object: { id: "pi_1", object: "payment_intent" } } });
+  const now = new Date();
+  const at = Math.floor(now.getTime() / 1000);
+  const read = (timestamp: number) => readStripeNotice({ rawBody: payload, headers: new Headers({ "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }) }), url: new URL("http://x/"), now }, secret);
+  assert.deepEqual(read(at + 3600), { kind: "refused", check: "stale" });
+  assert.deepEqual(read(at + 301), { kind: "refused", check: "stale" });
+  assert.equal(read(at + 60).kind, "verified", "a clock a minute ahead is within the tolerance");
 });

@@ -123,13 +123,20 @@ export function checkoutSessionOutcome(s: any): ChargeOutcome {
  * requires_payment_method after an attempt carries last_payment_error: a voucher or QR left
  * unpaid ends with code payment_intent_payment_attempt_expired (https://docs.stripe.com/error-codes),
  * anything else is a failed attempt. With `latest_charge` expanded (https://docs.stripe.com/api/charges/object):
- * `refunded` (fully) and `disputed`.
+ * `refunded` (fully) and `disputed` ("Whether the charge has been disputed", true for good once a
+ * dispute was opened), with the charge's disputes (GET /v1/disputes?payment_intent=) for what the
+ * dispute came to.
  */
-export function paymentIntentStatus(pi: any): ProviderStatus | "chargeback" | null {
+export function paymentIntentStatus(pi: any, disputes?: readonly any[]): ProviderStatus | "chargeback" | null {
   switch (pi?.status) {
     case "succeeded": {
       const charge = typeof pi.latest_charge === "object" && pi.latest_charge ? pi.latest_charge : null;
-      if (charge?.disputed === true) return "chargeback";
+      // `disputed` stays true after a dispute is won: the Dispute's own status decides.
+      if (charge?.disputed === true) {
+        const d = disputeOutcome(disputes);
+        if (d === null) return null;
+        if (d === "chargeback") return "chargeback";
+      }
       if (charge?.refunded === true) return "refunded";
       return "paid";
     }
@@ -156,11 +163,11 @@ export function paymentIntentStatus(pi: any): ProviderStatus | "chargeback" | nu
  * session of an asynchronous method (boleto) stays unpaid until the voucher is paid. Its
  * PaymentIntent, when expanded, says more (a refund, a dispute, a failed boleto).
  */
-export function checkoutSessionStatus(s: any): ProviderStatus | "chargeback" | null {
+export function checkoutSessionStatus(s: any, disputes?: readonly any[]): ProviderStatus | "chargeback" | null {
   const pi = typeof s?.payment_intent === "object" && s.payment_intent ? s.payment_intent : null;
-  if (s?.status === "expired") return pi?.status === "succeeded" ? paymentIntentStatus(pi) : "expired";
+  if (s?.status === "expired") return pi?.status === "succeeded" ? paymentIntentStatus(pi, disputes) : "expired";
   if (pi) {
-    const st = paymentIntentStatus(pi);
+    const st = paymentIntentStatus(pi, disputes);
     // A card attempt declined on the hosted page leaves the session open for another card.
     if (st === "failed" && s.status === "open") return "pending";
     return st;
@@ -168,6 +175,24 @@ export function checkoutSessionStatus(s: any): ProviderStatus | "chargeback" | n
   if (s?.status === "complete") return s.payment_status === "paid" ? "paid" : "pending";
   if (s?.status === "open") return "pending";
   return null;
+}
+
+/**
+ * What a charge's disputes came to (https://docs.stripe.com/api/disputes/object#dispute_object-status):
+ * `needs_response`, `under_review` and `lost` are a chargeback (the funds are withdrawn while it
+ * is open and stay gone when lost); `won` gave the funds back, and the `warning_*` statuses are
+ * an inquiry that never withdrew any (https://docs.stripe.com/disputes/how-disputes-work#inquiries):
+ * both `settled`, the charge reads as what it otherwise is. One dispute in a chargeback state makes
+ * the charge a chargeback. No list (not read) or a status word we do not know: null, unknown.
+ */
+export function disputeOutcome(disputes: readonly any[] | undefined): "chargeback" | "settled" | null {
+  if (!disputes || disputes.length === 0) return null;
+  let out: "chargeback" | "settled" = "settled";
+  for (const d of disputes) {
+    if (d?.status === "needs_response" || d?.status === "under_review" || d?.status === "lost") out = "chargeback";
+    else if (!["won", "warning_needs_response", "warning_under_review", "warning_closed"].includes(d?.status)) return null;
+  }
+  return out;
 }
 
 /** `metadata.reference` (or a session's client_reference_id): our transaction id as Stripe holds it. */

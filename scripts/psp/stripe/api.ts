@@ -1,7 +1,7 @@
 // The Stripe API paths the simulator serves (https://docs.stripe.com/api), each answering what
 // Stripe answers: POST/GET /v1/payment_intents (create confirmed, list), GET
 // /v1/payment_intents/search and /{id}, POST/GET /v1/checkout/sessions and /{id}, POST/GET
-// /v1/refunds, GET /v1/balance. `expand[]` is honoured for the fields the connector expands.
+// /v1/refunds, GET /v1/disputes, GET /v1/balance. `expand[]` is honoured for the fields the connector expands.
 import * as o from "./objects.ts";
 import { emailOfPaymentIntent, type Rule, type State } from "./state.ts";
 import type { Lifecycle } from "./lifecycle.ts";
@@ -158,6 +158,8 @@ export function createApi(s: State, life: Lifecycle, base: string) {
       if (method === "GET" && !a) return page(url, [...s.refunds.values()].filter((x) => !p.payment_intent || x.payment_intent === p.payment_intent), p);
       if (method === "GET" && a) return s.refunds.has(a) ? ok(s.refunds.get(a)) : missing("refund", a);
     }
+    // GET /v1/disputes?payment_intent= (https://docs.stripe.com/api/disputes/list).
+    if (resource === "disputes" && method === "GET" && !a) return page(url, [...s.disputes.values()].filter((x) => !p.payment_intent || x.payment_intent === p.payment_intent), p);
     return invalid(`Unrecognized request URL (${method}: ${url}).`, undefined, undefined, 404);
   };
 }

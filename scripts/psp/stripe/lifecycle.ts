@@ -117,7 +117,9 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
       const pi = s.paymentIntents.get(id.startsWith("cs_") ? s.sessions.get(id)!.payment_intent : id)!;
       const ch = s.charges.get(pi.latest_charge)!;
       ch.disputed = true;
-      await send("charge.dispute.created", o.dispute(ch), opts);
+      const dp = o.dispute(ch);
+      s.disputes.set(dp.id, dp);
+      await send("charge.dispute.created", dp, opts);
     },
   };
 }

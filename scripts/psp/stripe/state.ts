@@ -23,6 +23,7 @@ export function createState() {
     sessions: new Map<string, Obj>(),
     charges: new Map<string, Obj>(),
     refunds: new Map<string, Obj>(),
+    disputes: new Map<string, Obj>(),
     /** Idempotency-Key -> the request's fingerprint and the answer it got (https://docs.stripe.com/api/idempotent_requests). */
     idempotent: new Map<string, { fingerprint: string; status: number; body: string }>(),
     /** Objects answered 404 on retrieval (the "provider denies it" test). */
