@@ -8,19 +8,22 @@
 // Server-rendered; public/buyer/islands.js ([data-document]) follows the radio buttons.
 import type { DocumentRule } from "@/lib/rails/rails";
 
-type Labels = { label: string; required: string; help: string; formats: Record<string, string> };
+type Labels = { label: string; required: string; help: string };
+/** A method offered: its id, its document rule (the keyboard), its name and its hint (lib/checkout/document-hint.ts). */
+type Method = { id: string; rule: DocumentRule; name: string; hint: string };
 
 const NUMERIC: ReadonlySet<DocumentRule> = new Set(["cpf_cnpj", "co_document"]);
 const HINT_CLASS = "text-sm text-slate-600";
 
-export function DocumentField({ methods, initialMethod, labels, error, value }: { methods: Array<{ id: string; rule: DocumentRule; name: string }>; initialMethod?: string; labels: Labels; error?: string | null; value?: string }) {
-  const picked = initialMethod;
+export function DocumentField({ methods, initialMethod, labels, error, value }: { methods: Method[]; initialMethod?: string; labels: Labels; error?: string | null; value?: string }) {
+  const hints = [...new Set(methods.map((m) => m.hint))];
   const rules = [...new Set(methods.map((m) => m.rule))];
-  const rule = methods.find((m) => m.id === picked)?.rule ?? (rules.length === 1 ? rules[0] : undefined);
-  const hint = rule ? labels.formats[rule] : null;
+  const chosen = methods.find((m) => m.id === initialMethod) ?? (hints.length === 1 ? methods[0] : undefined);
+  const rule = chosen?.rule ?? (rules.length === 1 ? rules[0] : undefined);
+  const hint = chosen?.hint ?? null;
   const numeric = rule ? NUMERIC.has(rule) : rules.length > 0 && rules.every((r) => NUMERIC.has(r));
-  // What the island needs to follow a pick: each method's rule, the formats, the help sentence.
-  const island = JSON.stringify({ rules: Object.fromEntries(methods.map((m) => [m.id, m.rule])), formats: labels.formats, help: labels.help, numeric: [...NUMERIC], hintClass: HINT_CLASS });
+  // What the island needs to follow a pick: each method's rule and hint, the help sentence.
+  const island = JSON.stringify({ rules: Object.fromEntries(methods.map((m) => [m.id, m.rule])), hints: Object.fromEntries(methods.map((m) => [m.id, m.hint])), help: labels.help, numeric: [...NUMERIC], hintClass: HINT_CLASS });
   return (
     <div className="mt-5" id="document" data-document={island}>
       <label htmlFor="documentId" className="block font-semibold text-slate-900">
@@ -33,9 +36,9 @@ export function DocumentField({ methods, initialMethod, labels, error, value }: 
       ) : (
         <div id="documentId-hint" className="text-sm text-slate-600" data-testid="document-format">
           <ul className="mt-1 space-y-0.5">
-            {rules.map((r) => (
-              <li key={r} data-testid="document-rule">
-                <span className="font-medium text-slate-800">{[...new Set(methods.filter((m) => m.rule === r).map((m) => m.name))].join(", ")}</span>: {labels.formats[r]}.
+            {hints.map((h) => (
+              <li key={h} data-testid="document-rule">
+                <span className="font-medium text-slate-800">{[...new Set(methods.filter((m) => m.hint === h).map((m) => m.name))].join(", ")}</span>: {h}.
               </li>
             ))}
           </ul>

@@ -90,7 +90,8 @@ export async function InstructionsView({ ins, t, locale, txId, deadline, title }
       {ins.printable ? (
         <div className="mt-5 grid gap-3 sm:grid-cols-2 print:hidden">
           <PrintButton label={t.printInstructions} className={secondaryButtonClass} />
-          <a href={`/c/${txId}/instructions.pdf?locale=${locale}`} className={secondaryButtonClass} download>
+          {/* No `download` attribute: the PDF downloads by its Content-Disposition, and a payment with nothing left to print answers its result page, which the browser then opens rather than saves. */}
+          <a href={`/c/${txId}/instructions.pdf?locale=${locale}`} className={secondaryButtonClass}>
             {t.downloadPdf}
           </a>
         </div>

@@ -28,7 +28,7 @@ export function PaymentSummary({ t, title, amount, railName, order, txId, status
           {t.payBefore(deadline)}
         </p>
       ) : null}
-      <LiveStatus txId={txId} status={status} checkingLabel={t.followsLive} goTo={resultUrl} />
+      <LiveStatus txId={txId} status={status} checkingLabel={t.followsLive} noScriptLabel={t.noScriptStatus} goTo={resultUrl} />
     </section>
   );
 }

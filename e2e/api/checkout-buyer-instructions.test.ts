@@ -39,10 +39,16 @@ describe("instructions: deadlines, one reference, the CLABE on one line, a PDF t
     assert.equal((shtml.match(/>Referencia</g) ?? []).length, 1, "one Referencia");
     has(shtml, /id="clabe"[^>]*class="[^"]*whitespace-nowrap/);
 
-    // Card payments have nothing to print; a paid voucher neither.
+    // Card payments have nothing to print; a paid voucher neither: the link answers the payment's
+    // result page, in the buyer's language (issue 41), never a bare 404.
     const card = (await createSession({ amount: 40, paymentMethodId: "sbx_card", ...buyer })).body;
-    assert.equal((await fetch(`${API_URL}/c/${card.transactionId}/instructions.pdf`)).status, 404);
+    const cardPdf = await fetch(`${API_URL}/c/${card.transactionId}/instructions.pdf`, { redirect: "manual" });
+    assert.equal(cardPdf.status, 303);
+    assert.equal(new URL(cardPdf.headers.get("location") ?? "", API_URL).pathname, `/c/${card.transactionId}/result`);
     await simulate(oxxo.transactionId, "paid");
-    assert.equal((await fetch(`${API_URL}/c/${oxxo.transactionId}/instructions.pdf`)).status, 404);
+    const paid = await fetch(`${API_URL}/c/${oxxo.transactionId}/instructions.pdf?locale=es`);
+    assert.equal(paid.status, 200);
+    has(paid.headers.get("content-type") ?? "", /^text\/html/);
+    has(await paid.text(), /Pago recibido/);
   });
 });

@@ -59,10 +59,11 @@ test.describe("buyer details (issue 24, point 7)", () => {
     const rules = page.getByTestId("document-rule");
     await expect(rules).toHaveCount(2);
     await expect(rules.filter({ hasText: "SPEI" })).toContainText("CURP: 18 caracteres");
-    await expect(rules.filter({ hasText: "Efectivo en OXXO" })).toContainText("documento de identidad");
+    // OXXO takes any document of 4 characters or more; in Mexico the hint names them (issue 41).
+    await expect(rules.filter({ hasText: "Efectivo en OXXO" })).toContainText("CURP (18 caracteres), RFC (12 o 13 caracteres) o el número de tu credencial del INE");
     await checkPage(page, info, "mx-document-hint");
     await page.locator('label[for="method-sbx_cash"]').click();
-    await expect(page.getByTestId("document-format")).toHaveText(/^El número de tu documento de identidad, al menos 4 caracteres\./);
+    await expect(page.getByTestId("document-format")).toHaveText(/^Tu CURP \(18 caracteres\), RFC \(12 o 13 caracteres\) o el número de tu credencial del INE, al menos 4 caracteres\./);
     await page.locator('label[for="method-sbx_spei"]').click();
     await expect(page.getByTestId("document-format")).toHaveText(/^CURP: 18 caracteres/);
 

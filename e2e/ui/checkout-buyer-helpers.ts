@@ -44,11 +44,16 @@ export async function psp(path: string, body: unknown) {
   expect(res.status).toBe(200);
 }
 
-export async function checkPage(page: Page, info: TestInfo, name: string) {
+/** No serious or critical axe-core violation on the page as it is. */
+export async function expectAxeClean(page: Page) {
   // Violations only: the passes' node lists axe would build otherwise are never read.
   const results = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`)).toEqual([]);
+}
+
+export async function checkPage(page: Page, info: TestInfo, name: string) {
+  await expectAxeClean(page);
   await page.screenshot({ path: `e2e/screenshots/checkout-buyer-${name}-${info.project.name}.png`, fullPage: true });
 }
 

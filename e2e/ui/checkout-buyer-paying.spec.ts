@@ -70,9 +70,9 @@ test("after a failure, 'pay another way' reaches a new session that completes", 
   expect(rows.map((r) => r.status).sort()).toEqual(["completed", "failed"]);
   expect(rows.find((r) => r.status === "failed")!.id).toBe(first);
   expect(rows.every((r) => r.amountLocal === 499)).toBe(true);
-  // The first link now leads to the successor, which shows its paid payment.
+  // The first link now leads to the successor, which says its payment is paid (issue 41).
   await page.goto(`/checkout/${s.body.sessionId}?locale=en`);
-  await expect(page.getByRole("heading", { name: "You already chose how to pay" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
 });
 
 for (const [method, buyer] of [["sbx_pix", { userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF }], ["sbx_spei", mxBuyer], ["sbx_cash", mxBuyer]] as const) {

@@ -40,6 +40,14 @@ export function stepsFor(kind: InstructionKind, t: Messages): string {
   return { pix: t.pixSteps, spei: t.speiSteps, oxxo: t.oxxoSteps, boleto: t.boletoSteps, card: t.cardStandIn, transfer: t.transferSteps }[kind];
 }
 
+/**
+ * Who receives a SPEI transfer, as Mexican bank apps ask beside the CLABE: the merchant the buyer
+ * pays (the name on the page's header; the data holds no other legal name).
+ */
+function beneficiaryField(tx: Pick<BuyerPayment, "merchantName">, t: Messages): InstructionField[] {
+  return tx.merchantName ? [{ key: "beneficiary", label: t.beneficiary, value: tx.merchantName, copy: true }] : [];
+}
+
 /** The sandbox provider's instructions (deterministic test data from the transaction id). */
 export function sandboxPaymentInstructions(tx: BuyerPayment, t: Messages): Instructions {
   const info = sandboxInstructions(tx);
@@ -53,6 +61,7 @@ export function sandboxPaymentInstructions(tx: BuyerPayment, t: Messages): Instr
         steps: t.speiSteps,
         fields: [
           { key: "clabe", label: t.clabe, value: info.clabe, copy: true, large: true, clabe: true },
+          ...beneficiaryField(tx, t),
           { key: "reference", label: t.reference, value: info.reference, copy: true },
           { key: "bank", label: t.bank, value: info.bank, copy: false },
         ],
@@ -71,11 +80,14 @@ export function sandboxPaymentInstructions(tx: BuyerPayment, t: Messages): Instr
 
 /** A real provider's instructions (its JSON answer): the known keys first, under their labels; any other text value after. */
 export function providerPaymentInstructions(tx: BuyerPayment, t: Messages): Instructions {
-  const raw = (tx.instructions ?? {}) as Record<string, unknown>;
   const kind = kindOf(tx.method);
+  // A SPEI answer without its beneficiary gets the merchant's name (the one a provider gives wins).
+  const given = (tx.instructions ?? {}) as Record<string, unknown>;
+  const raw = kind === "spei" && given.beneficiary === undefined && tx.merchantName ? { ...given, beneficiary: tx.merchantName } : given;
   const known: Array<[string, string, Partial<InstructionField>]> = [
     ["pixCode", t.pixCode, {}],
     ["clabe", t.clabe, { large: true, clabe: true }],
+    ["beneficiary", t.beneficiary, {}],
     ["barcode", t.oxxoReference, { large: true }],
     ["line", t.boletoLine, {}],
     ["reference", t.reference, {}],

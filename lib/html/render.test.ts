@@ -28,10 +28,10 @@ const react = (el: Parameters<typeof renderToStaticMarkup>[0]) => normal(renderT
 
 test("renders the buyer components as React does", async () => {
   const t = messages("pt-BR");
-  const labels = { label: t.documentLabel, required: t.required, help: t.documentHelp, formats: t.documentFormat };
+  const labels = { label: t.documentLabel, required: t.required, help: t.documentHelp };
   const methods = [
-    { id: "pix", rule: "cpf_cnpj" as const, name: "PIX <&> \"x\"" },
-    { id: "oxxo", rule: "rfc_curp" as const, name: "OXXO" },
+    { id: "pix", rule: "cpf_cnpj" as const, name: "PIX <&> \"x\"", hint: t.documentFormat.cpf_cnpj! },
+    { id: "oxxo", rule: "any" as const, name: "OXXO", hint: t.documentFormat["any:MX"]! },
   ];
   const trees = [
     h(BuyerFrame, { t, locale: "pt-BR", path: "/checkout/abc", merchantName: "Loja & Cia", sandbox: true, children: h(Notice, { title: "T", children: h("p", null, "a ", 1, " b") }) }),
@@ -41,7 +41,8 @@ test("renders the buyer components as React does", async () => {
     h(PrintButton, { label: "Print", className: "a b" }),
     h(MethodGuard, { message: "Choose", initiallyShown: true }),
     h(MethodGuard, { message: "Choose", initiallyShown: false }),
-    h(LiveStatus, { txId: "tx_1", status: "pending", checkingLabel: "…", goTo: "/c/tx_1/result?locale=en" }),
+    h(LiveStatus, { txId: "tx_1", status: "pending", checkingLabel: "…", noScriptLabel: "reload", goTo: "/c/tx_1/result?locale=en" }),
+    h(LiveStatus, { txId: "tx_1", status: "pending", checkingLabel: "…", noScriptLabel: "reload", reload: { href: "/c/tx_1/result?locale=en", label: "Again" } }),
     h(QrLive, { status: "pending", live: true, statusUrl: "/qr/x/status", remainingMs: 65_000, expiresInLabel: "Expires in", checkingLabel: "c", lateLabel: "l" }),
     h(RailIcon, { icon: "pix", t, className: "h-10" }),
     h(StatusBadge, { status: "failed", label: "Falhou" }),

@@ -1,6 +1,7 @@
 // The buyer pages' only script (issue 23): small islands over server-rendered HTML that works
 // without it. Each island is found by a data attribute the server components write:
-//   [data-copy]          copy button (components/checkout/copy-button.tsx)
+//   [data-with-script]   what only script makes true ("checking for updates"), hidden until it runs (live-status.tsx)
+//   [data-copy]          copy button, shown once script runs where the browser can copy (copy-button.tsx)
 //   [data-print]         print button, shown once script runs (print-button.tsx)
 //   [data-method-guard]  "choose a method first" in the page's language (method-guard.tsx)
 //   [data-document]      the document field's hint and keyboard follow the method (document-field.tsx)
@@ -61,7 +62,10 @@
     setTimeout(tick, 2000);
   }
 
+  // Shown only where the browser can copy (the Clipboard API): a button that cannot copy is not offered.
   function copy(button) {
+    if (!navigator.clipboard) return;
+    button.hidden = false;
     var label = button.querySelector("[aria-live]") || button;
     var idle = label.textContent;
     var timer;
@@ -71,9 +75,7 @@
         clearTimeout(timer);
         timer = setTimeout(function () { label.textContent = idle; }, 2000);
       };
-      var value = button.getAttribute("data-copy");
-      if (navigator.clipboard) navigator.clipboard.writeText(value).then(done, done);
-      else done();
+      navigator.clipboard.writeText(button.getAttribute("data-copy")).then(done, function () {});
     });
   }
 
@@ -105,13 +107,14 @@
     form.addEventListener("change", function (e) {
       if (e.target.name !== "paymentMethodId") return;
       var rule = data.rules[e.target.value];
-      if (!rule) return;
+      var hintText = data.hints[e.target.value];
+      if (!rule || !hintText) return;
       var hint = box.querySelector("#documentId-hint");
       var p = document.createElement("p");
       p.id = "documentId-hint";
       p.className = data.hintClass;
       p.setAttribute("data-testid", "document-format");
-      p.textContent = data.formats[rule] + ". " + data.help;
+      p.textContent = hintText + ". " + data.help;
       if (hint) hint.replaceWith(p);
       input.setAttribute("inputmode", data.numeric.indexOf(rule) >= 0 ? "numeric" : "text");
       input.setAttribute("autocapitalize", rule === "rfc_curp" ? "characters" : "none");
@@ -153,6 +156,7 @@
   }
 
   function init(root) {
+    each(root, "[data-with-script]", function (el) { el.hidden = false; });
     each(root, "[data-copy]", copy);
     each(root, "[data-print]", function (b) {
       b.hidden = false;

@@ -5,6 +5,7 @@ import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney } from "@/lib/i18n/locale";
 import { loadCheckoutPage } from "@/lib/checkout/checkout-page";
 import { railLabel } from "@/lib/i18n/rail-label";
+import { documentHint } from "@/lib/checkout/document-hint";
 import { BuyerFrame, Notice, buttonClass, secondaryButtonClass } from "@/components/checkout/buyer-frame";
 import { RailIcon } from "@/components/checkout/rail-icon";
 import { DocumentField } from "@/components/checkout/document-field";
@@ -41,10 +42,12 @@ export async function checkoutPage({ params, url, cookie, t, locale, formatTag }
   }
   if (page.kind === "used") {
     const ended = page.txStatus === "failed" || page.txStatus === "expired";
+    // Paid (or, later, refunded or disputed): the link says so, never "continue".
+    const settled = page.txStatus !== null && page.txStatus !== "pending" && !ended;
     return { title, body: (
       <BuyerFrame t={t} locale={locale} path={path} merchantName={page.merchantName} sandbox={page.sandbox}>
-        <Notice title={ended ? t.resultTitle[page.txStatus!]! : t.usedTitle}>
-          <p>{ended ? t.resultBody[page.txStatus!] : t.usedBody}</p>
+        <Notice title={ended || settled ? (t.resultTitle[page.txStatus!] ?? t.usedTitle) : t.usedTitle}>
+          <p data-testid="used-body">{page.txStatus === "completed" ? t.paidLinkBody : ended || settled ? t.resultBody[page.txStatus!] : t.usedBody}</p>
           {page.txId ? (
             <div className="space-y-3">
               {page.canRetry ? (
@@ -62,12 +65,12 @@ export async function checkoutPage({ params, url, cookie, t, locale, formatTag }
                   {t.goToPayment}
                 </a>
               ) : null}
-              {ended && page.returnUrl ? (
+              {(ended || settled) && page.returnUrl ? (
                 <a className={page.canRetry ? secondaryButtonClass : buttonClass} href={page.returnUrl}>
                   {t.returnTo(page.merchantName)}
                 </a>
               ) : null}
-              <a className={page.txStatus === "pending" || page.canRetry || (ended && page.returnUrl) ? secondaryButtonClass : buttonClass} href={`/c/${page.txId}/result?locale=${locale}`}>
+              <a className={page.txStatus === "pending" || page.canRetry || ((ended || settled) && page.returnUrl) ? secondaryButtonClass : buttonClass} href={`/c/${page.txId}/result?locale=${locale}`}>
                 {t.seeStatus}
               </a>
               {ended && !page.canRetry && !page.returnUrl ? <p>{t.backToStoreBody}</p> : null}
@@ -92,13 +95,13 @@ export async function checkoutPage({ params, url, cookie, t, locale, formatTag }
   const local = !asked && s.country && localCurrencies.size === 1 && methods[0]!.localMinor !== null ? formatMoney(toMajor(methods[0]!.localMinor, methods[0]!.rail.currency), methods[0]!.rail.currency, formatTag) : null;
   const headline = asked ?? local ?? usd;
   const needsDocument = !s.documentId;
-  const pickedRule = methods.find((m) => m.rail.paymentMethodId === picked)?.rail.documentRule;
+  const pickedRail = methods.find((m) => m.rail.paymentMethodId === picked)?.rail;
   const documentError =
     errorField === "documentId" && error
       ? error === "document_missing"
         ? t.documentMissing
         : error === "document_invalid" || error === "missing_required_fields"
-          ? t.documentInvalid(t.documentFormat[pickedRule ?? "any"]!)
+          ? t.documentInvalid(documentHint(t, pickedRail))
           : (t.errors[error] ?? t.errors.generic)
       : null;
   const methodMissing = error === "choose_method";
@@ -178,9 +181,9 @@ export async function checkoutPage({ params, url, cookie, t, locale, formatTag }
 
           {needsDocument ? (
             <DocumentField
-              methods={methods.map((m) => ({ id: m.rail.paymentMethodId, rule: m.rail.documentRule, name: railLabel(t, m.rail, m.rail.name) }))}
+              methods={methods.map((m) => ({ id: m.rail.paymentMethodId, rule: m.rail.documentRule, name: railLabel(t, m.rail, m.rail.name), hint: documentHint(t, m.rail) }))}
               initialMethod={picked}
-              labels={{ label: t.documentLabel, required: t.required, help: t.documentHelp, formats: t.documentFormat }}
+              labels={{ label: t.documentLabel, required: t.required, help: t.documentHelp }}
               error={documentError}
               value={typed}
             />

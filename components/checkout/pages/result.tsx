@@ -19,7 +19,7 @@ export async function resultPage({ params, t, locale, formatTag }: BuyerContext)
   const tx = await buyerPayment(txId);
   const path = `/c/${txId}/result`;
   if (!tx) {
-    return { title, body: (
+    return { title, status: 404, body: (
       <BuyerFrame t={t} locale={locale} path={path}>
         <Notice title={t.paymentNotFoundTitle}>
           <p>{t.paymentNotFoundBody}</p>
@@ -39,7 +39,7 @@ export async function resultPage({ params, t, locale, formatTag }: BuyerContext)
           <span className="sr-only">{t.status}: </span>
           <StatusBadge status={tx.status} label={t.statusLabel[tx.status] ?? tx.status} />
         </p>
-        <LiveStatus txId={tx.id} status={tx.status} checkingLabel={t.checking} />
+        <LiveStatus txId={tx.id} status={tx.status} checkingLabel={t.checking} noScriptLabel={t.noScriptStatus} reload={{ href: `${path}?locale=${locale}`, label: t.checkAgain }} />
         <p className="mt-4 text-slate-700" data-testid="result-body">
           {body}
         </p>

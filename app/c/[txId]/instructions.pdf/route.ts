@@ -1,6 +1,10 @@
 // GET /c/{txId}/instructions.pdf: a pending payment's instructions (voucher, boleto, transfer
 // details) as a PDF to keep or print, in the buyer's language. The transaction id is the
 // buyer's credential, as for every /c page; nothing but what the instructions page shows.
+// A payment with nothing (left) to print (paid, failed, expired, a card, an unknown id) answers
+// its result page instead, in the buyer's language: a link kept from an earlier visit, or
+// clicked on a page opened before the payment was paid, says what became of the payment.
+import { config } from "@/lib/platform/config";
 import { toMajor } from "@/lib/money/amount";
 import { formatDateTime, formatMoney, resolveLocale } from "@/lib/i18n/locale";
 import { messages } from "@/lib/i18n/messages";
@@ -9,16 +13,22 @@ import { buyerPayment } from "@/lib/checkout/buyer-payment";
 import { instructionsFor, railOf } from "@/lib/checkout/instructions";
 import { renderInstructionsPdf } from "@/lib/checkout/render-instructions-pdf";
 
-const notFound = () => new Response("No printable instructions for this payment.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+function toResultPage(req: Request, txId: string): Response {
+  const url = new URL(req.url);
+  const target = new URL(`${config().APP_URL}/c/${encodeURIComponent(txId)}/result`);
+  const locale = url.searchParams.get("locale");
+  if (locale) target.searchParams.set("locale", locale);
+  return new Response(null, { status: 303, headers: { location: target.toString(), "cache-control": "no-store" } });
+}
 
 export async function GET(req: Request, ctx: { params: Promise<{ txId: string }> }) {
   const { txId } = await ctx.params;
   const tx = await buyerPayment(txId);
-  if (!tx || tx.status !== "pending") return notFound();
+  if (!tx || tx.status !== "pending") return toResultPage(req, txId);
   const { locale, formatTag } = resolveLocale(new URL(req.url).searchParams.get("locale"), req.headers.get("accept-language"));
   const t = messages(locale);
   const ins = instructionsFor(tx, t);
-  if (!ins.printable) return notFound();
+  if (!ins.printable) return toResultPage(req, txId);
   const pdf = await renderInstructionsPdf({
     t,
     merchantName: tx.merchantName,
