@@ -1,6 +1,6 @@
 // The buyer pages' words in Spanish (es, as in Mexico and Colombia): every key of the English
 // reference in lib/i18n/messages.ts, which the type requires.
-import type { Messages } from "@/lib/i18n/messages";
+import type { Messages } from "@/lib/i18n/messages-en";
 
 export const es: Messages = {
   secureCheckout: "Pago seguro",

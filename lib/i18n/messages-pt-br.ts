@@ -1,6 +1,6 @@
 // The buyer pages' words in Brazilian Portuguese (pt-BR): every key of the English reference in
 // lib/i18n/messages.ts, which the type requires.
-import type { Messages } from "@/lib/i18n/messages";
+import type { Messages } from "@/lib/i18n/messages-en";
 
 export const ptBR: Messages = {
   secureCheckout: "Pagamento seguro",
