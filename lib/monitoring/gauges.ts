@@ -45,7 +45,7 @@ const SNAPSHOT = `
     (SELECT count(*) FROM transactions WHERE next_check_at <= now() AND (provider_ref IS NULL OR provider = ANY($1::text[])))::text AS reconcile_due,
     (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now() AND (provider_ref IS NULL OR provider = ANY($1::text[]))) AS reconcile_oldest_due_s,
     (SELECT extract(epoch FROM now() - min(next_check_at))::float8 FROM transactions WHERE next_check_at <= now() AND checked_at IS NULL AND (provider_ref IS NULL OR provider = ANY($1::text[]))) AS reconcile_first_check_lag_s,
-    (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL AND provider_ref IS NOT NULL AND provider <> ALL($1::text[]))::text AS reconcile_unservable,
+    (SELECT count(*) FROM transactions WHERE next_check_at IS NOT NULL AND provider <> ALL($1::text[]))::text AS reconcile_unservable,
     (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL AND reason = 'clabe_unknown')::text AS deposits_held,
     (SELECT count(*) FROM held_deposits WHERE applied_at IS NULL AND reason = 'pending_mismatch')::text AS deposits_held_mismatch`;
 

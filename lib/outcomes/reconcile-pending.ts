@@ -74,21 +74,22 @@ export function servableProviders(): string[] {
 
 /**
  * Claims up to `limit` due rows this instance can ask, first checks first: their lease is their
- * next_check_at, pushed past the calls. (A row without a route is looked up at the configured
- * providers, so any instance may take it.)
+ * next_check_at, pushed past the calls. A row without a route is taken only where its first
+ * provider is configured too: an instance without it can never settle it (its lookup there is
+ * unknown), and by claiming it would only push the next check of the instance that can.
  */
 async function claim(now: Date, limit: number, providers: string[]): Promise<Due[]> {
   return db().$queryRaw<Due[]>`
     WITH fresh AS (
       SELECT id, next_check_at AS due_at FROM transactions
       WHERE next_check_at <= ${now} AND checked_at IS NULL AND status = 'pending' AND environment = 'production'
-        AND (provider_ref IS NULL OR provider = ANY(${providers}::text[]))
+        AND provider = ANY(${providers}::text[])
       ORDER BY next_check_at LIMIT ${limit}
       FOR UPDATE SKIP LOCKED),
     backlog AS (
       SELECT id, next_check_at AS due_at FROM transactions
       WHERE next_check_at <= ${now} AND status = 'pending' AND environment = 'production'
-        AND (provider_ref IS NULL OR provider = ANY(${providers}::text[]))
+        AND provider = ANY(${providers}::text[])
         AND id NOT IN (SELECT id FROM fresh)
       ORDER BY next_check_at LIMIT ${limit} - (SELECT count(*) FROM fresh)
       FOR UPDATE SKIP LOCKED),
