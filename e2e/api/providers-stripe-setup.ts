@@ -16,7 +16,19 @@ export const STRIPE_NOTICE_SECRET = "whsec_simulated0123456789";
 
 export type StripeWorld = { sim: { url: string; stop: () => Promise<void> }; server: ProviderServer; noticeUrl: string };
 
-export async function startStripeWorld(): Promise<StripeWorld> {
+/**
+ * One Stripe world per test process (./providers-stripe.test.ts imports every Stripe test
+ * module): two servers configured for Stripe but pointing at two simulators would reconcile each
+ * other's unrouted rows against the wrong Stripe, which a real deployment (every instance on one
+ * Stripe account) never does.
+ */
+let shared: Promise<StripeWorld> | null = null;
+export function startStripeWorld(): Promise<StripeWorld> {
+  shared ??= startOneStripeWorld();
+  return shared;
+}
+
+async function startOneStripeWorld(): Promise<StripeWorld> {
   for (const [quote, rate] of [["BRL", "5.40"], ["MXN", "18.20"]] as const) await setRate(quote, rate, "test");
   const sim = await startStripeSimulator({ secret: STRIPE_SECRET, noticeSecret: STRIPE_NOTICE_SECRET, noticeUrl: "http://127.0.0.1:9/unset" });
   let server: ProviderServer;
@@ -31,9 +43,12 @@ export async function startStripeWorld(): Promise<StripeWorld> {
   return { sim, server, noticeUrl };
 }
 
+/** Stops the shared world (the first call does; later ones find it stopped). */
 export async function stopStripeWorld(w: StripeWorld | undefined) {
-  await w?.server.stop();
-  await w?.sim.stop();
+  if (!w || !shared) return;
+  shared = null;
+  await w.server.stop();
+  await w.sim.stop();
 }
 
 /** POST /_control/… on the simulator; asserts 200 and answers its JSON. */
