@@ -15,7 +15,7 @@ import { log } from "@/lib/platform/log";
 import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
 import { connectorFor } from "@/lib/providers/connectors";
 import { isRealConnector, type ChargeReadBack, type InboundNotice, type NoticeSubject, type RealConnector } from "@/lib/providers/types";
-import type { NoticeAnswer } from "@/lib/providers/notice-pipeline";
+import { noticeRecorded, recordNoticeId, type NoticeAnswer } from "@/lib/providers/notice-pipeline";
 
 const select = { id: true, amountLocal: true, currencyLocal: true, provider: true, attempts: true, environment: true } as const;
 
@@ -29,14 +29,6 @@ async function chargeOf(provider: string, back: Extract<ChargeReadBack, { kind: 
   return t && t.environment === "production" && attempted ? t : null;
 }
 
-async function recorded(provider: string, noticeId: string): Promise<boolean> {
-  return !!(await db().providerNotice.findUnique({ where: { provider_noticeId: { provider, noticeId } }, select: { provider: true } }));
-}
-
-/** Inserts the notice id in the applying transaction; false when another delivery got there first. */
-async function record(tx: Tx, provider: string, noticeId: string): Promise<boolean> {
-  return (await tx.$executeRaw`INSERT INTO provider_notices (provider, notice_id) VALUES (${provider}, ${noticeId}) ON CONFLICT DO NOTHING`) > 0;
-}
 
 class AlreadyRecorded extends Error {}
 
@@ -74,7 +66,7 @@ async function applyCharge(c: RealConnector, noticeId: string, subject: Extract<
   // A status other than paid from an attempt the cascade left behind says nothing of the charge we kept.
   if (tx.provider !== c.code && back.status !== "paid") return false;
   const inTransaction = async (t: Tx) => {
-    if (!(await record(t, c.code, noticeId))) throw new AlreadyRecorded();
+    if (!(await recordNoticeId(t, c.code, noticeId))) throw new AlreadyRecorded();
   };
   return applyProviderStatus(tx.id, back.status, { inTransaction, ...(back.status === "paid" ? { paidBy: { provider: c.code, providerRef: back.providerRef } } : {}) });
 }
@@ -94,7 +86,7 @@ export async function applyRealProviderNotice(provider: string, notice: InboundN
     throw new AppError("invalid_signature", "The notice is unsigned or its signature does not verify.");
   }
   const { noticeId, subjects } = reading;
-  if (await recorded(provider, noticeId)) return { received: true, applied: false };
+  if (await noticeRecorded(provider, noticeId)) return { received: true, applied: false };
   // One subject records the notice's own id with its effect; several (an EBANX notice naming
   // several payments) each record their own part, so the first one's effect never stops the rest,
   // and a redelivery after a 503 midway applies only what was not applied yet.
@@ -102,17 +94,17 @@ export async function applyRealProviderNotice(provider: string, notice: InboundN
   let applied = false;
   for (const subject of subjects) {
     const part = partOf(subject);
-    if (subjects.length > 1 && (await recorded(provider, part))) continue;
+    if (subjects.length > 1 && (await noticeRecorded(provider, part))) continue;
     try {
       const changed = subject.kind === "charge" ? await applyCharge(c, part, subject) : (await nudge(provider, subject), false);
       applied ||= changed;
       // A part that applied nothing (a pending charge, a nudge) is recorded all the same, once.
-      if (!changed && subjects.length > 1) await db().$transaction((t) => record(t, provider, part));
+      if (!changed && subjects.length > 1) await db().$transaction((t) => recordNoticeId(t, provider, part));
     } catch (err) {
       if (!(err instanceof AlreadyRecorded)) throw err;
       if (subjects.length === 1) return { received: true, applied: false };
     }
   }
-  if (subjects.length > 1 || !applied) await db().$transaction((t) => record(t, provider, noticeId));
+  if (subjects.length > 1 || !applied) await db().$transaction((t) => recordNoticeId(t, provider, noticeId));
   return { received: true, applied };
 }

@@ -35,6 +35,19 @@ export function parsedNotice<S extends z.ZodType>(schema: S, body: unknown, who:
   }
 }
 
+/** Whether a provider's notice id is already recorded (its effect applied, or nothing to apply). */
+export async function noticeRecorded(provider: string, noticeId: string): Promise<boolean> {
+  return !!(await db().providerNotice.findUnique({ where: { provider_noticeId: { provider, noticeId } }, select: { provider: true } }));
+}
+
+/**
+ * Records a notice id in the applying transaction; false when another delivery got there first.
+ * ON CONFLICT: a concurrent delivery of the same notice waits for the first and then finds it.
+ */
+export async function recordNoticeId(tx: Tx, provider: string, noticeId: string): Promise<boolean> {
+  return (await tx.$executeRaw`INSERT INTO provider_notices (provider, notice_id) VALUES (${provider}, ${noticeId}) ON CONFLICT DO NOTHING`) > 0;
+}
+
 export async function receiveNotice<S extends z.ZodType<{ noticeId: string }>>(
   provider: string,
   rawBody: string,
@@ -43,16 +56,13 @@ export async function receiveNotice<S extends z.ZodType<{ noticeId: string }>>(
   dispatch: (notice: z.infer<S>, record: RecordNotice) => Promise<boolean>,
 ): Promise<NoticeAnswer> {
   const notice = parsedNotice(schema, verifiedNotice(provider, rawBody, signature), { provider });
-  const key = { provider_noticeId: { provider, noticeId: notice.noticeId } };
-  if (await db().providerNotice.findUnique({ where: key, select: { provider: true } })) {
+  if (await noticeRecorded(provider, notice.noticeId)) {
     log.info({ provider, noticeId: notice.noticeId }, "provider notice already applied; acknowledged");
     return { received: true, applied: false };
   }
   let recorded = false;
   const record: RecordNotice = async (tx) => {
-    // ON CONFLICT: a concurrent delivery of the same notice waits for the first and then finds it.
-    const inserted = await tx.$executeRaw`INSERT INTO provider_notices (provider, notice_id) VALUES (${provider}, ${notice.noticeId}) ON CONFLICT DO NOTHING`;
-    if (inserted === 0) throw new NoticeReplay();
+    if (!(await recordNoticeId(tx, provider, notice.noticeId))) throw new NoticeReplay();
     recorded = true;
   };
   try {
