@@ -6,6 +6,7 @@
 //   npm run keys:roll -- --shop shp_… --env sandbox|production [--json]
 //   npm run keys:merchant-wide -- --merchant mer_… --env sandbox|production [--json]
 //   npm run shop:methods -- --shop shp_… [--disable 1003 …] [--enable 1004 …]
+//   npm run shop:installments -- --shop shp_… --method 1006 [--counts 2,3,6,12] [--min 5.00] [--paid-by merchant|buyer] [--rates 2:249,3:349] [--reset]
 //   npm run shop:deposit-methods -- --shop shp_… [--enable dm_spei_pagosur …] [--disable sbx_dm_spei …]
 //   npm run deposit-account:disable -- --account eda_… [--reactivate]
 //   npm run deposit:held -- [--reason clabe_unknown|pending_mismatch] [--json]   (held deposit notices, with every figure)

@@ -9,7 +9,7 @@ async function main(): Promise<number> {
   for (const e of errors) console.log(`configuration: ${e}`);
   const configured = [...providerConfigs().values()];
   if (configured.length === 0) {
-    console.log("no provider is configured (set PROVIDER_<CODE>_SECRET; see docs/operators/providers.md)");
+    console.log("no provider is configured (set PROVIDER_STRIPE_SECRET_KEY, PROVIDER_MERCADOPAGO_ACCESS_TOKEN or PROVIDER_EBANX_INTEGRATION_KEY; see docs/operators/providers.md)");
     return 1;
   }
   let ok = errors.length === 0;

@@ -117,9 +117,9 @@ async function main() {
   delete (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.db")];
 
   // Development: simulated upstream providers on loopback make the production rails routable.
-  // Real deployments set PROVIDER_<CODE>_URL/_SECRET themselves (or PSP_SIMULATORS=off).
+  // Real deployments set their providers' variables themselves (or PSP_SIMULATORS=off).
   let pspEnv: Record<string, string> = {};
-  if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !Object.keys(process.env).some((k) => /^PROVIDER_\w+_(URL|SECRET)$/.test(k))) {
+  if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !Object.keys(process.env).some((k) => /^PROVIDER_\w+_(URL|SECRET|SECRET_KEY|ACCESS_TOKEN|INTEGRATION_KEY)$/.test(k))) {
     // A free port is free only until someone binds it: the server's PORT is bound after the
     // simulators, so a simulator must never be handed it (a clean clone's test met that: EADDRINUSE).
     const simPort = async (): Promise<number> => {

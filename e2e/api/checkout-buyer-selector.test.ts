@@ -97,7 +97,7 @@ describe("the selector's kept rendering (server/buyer-page.tsx memoKey)", () => 
 describe("Brazil's sandbox test rails and the buyer details (issue 24)", () => {
   const cookieOf = (res: Response, name: string) => (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith(`${name}=`));
 
-  test("the Brazilian selector offers PIX, boleto and card (test rails only); the Mexican one is unchanged; the catalog lists them", async () => {
+  test("the Brazilian selector offers PIX, boleto and card (test rails only); the Mexican one SPEI, OXXO and its test card (issue 42); the catalog lists them", async () => {
     const br = (await createSession({ amount: 150, currency: "BRL", country: "BR", customer })).body;
     const html = await page(`/checkout/${br.sessionId}?locale=pt-BR`);
     const ids = [...html.matchAll(/<input[^>]*id="method-([^"]+)"/g)].map((x) => x[1]).sort();
@@ -106,7 +106,7 @@ describe("Brazil's sandbox test rails and the buyer details (issue 24)", () => {
     has(html, /Cartão Visa \/ Mastercard/);
     const mx = (await createSession({ amount: 30, country: "MX", customer })).body;
     const mxIds = [...(await page(`/checkout/${mx.sessionId}?locale=es-MX`)).matchAll(/<input[^>]*id="method-([^"]+)"/g)].map((x) => x[1]).sort();
-    assert.deepEqual(mxIds, ["sbx_cash", "sbx_spei"]);
+    assert.deepEqual(mxIds, ["sbx_cash", "sbx_mx_card", "sbx_spei"]);
     const catalog = (await api("/payment-methods?country=BR", { key: sk() })).body;
     const sandboxIds = catalog.methods.filter((x: any) => x.paymentMethodId.startsWith("sbx_")).map((x: any) => x.paymentMethodId);
     assert.deepEqual(sandboxIds, ["sbx_pix", "sbx_boleto", "sbx_br_card"]);
@@ -183,6 +183,7 @@ describe("Brazil's sandbox test rails and the buyer details (issue 24)", () => {
     const rules = [...html.matchAll(/data-testid="document-rule"[^>]*>([\s\S]*?)<\/li>/g)].map((x) => x[1]!.replace(/<[^>]+>/g, "").replace(/<!-- -->/g, ""));
     assert.equal(rules.length, 2, rules.join(" | "));
     assert.ok(rules.some((r) => r.startsWith("SPEI: CURP")), rules.join(" | "));
-    assert.ok(rules.some((r) => r.startsWith("Efectivo en OXXO: Tu CURP (18 caracteres), RFC (12 o 13 caracteres) o el número de tu credencial del INE")), rules.join(" | "));
+    // OXXO and the Mexican test card (issue 42) share the rule, named together.
+    assert.ok(rules.some((r) => r.startsWith("Efectivo en OXXO, Tarjeta Visa / Mastercard: Tu CURP (18 caracteres), RFC (12 o 13 caracteres) o el número de tu credencial del INE")), rules.join(" | "));
   });
 });

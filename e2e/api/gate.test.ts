@@ -35,6 +35,8 @@ describe("API routes", () => {
       ["/me/deposit-accounts/da_gate_1/simulate-deposit", { amount: 100, payerName: "P", payerBank: "B" }, "production_key_refused"],
       ["/me/payout/fund-sandbox", { currency: "MXN", amount: 10 }, "fund_sandbox_only"],
       ["/me/payout/send/po_gate_1/simulate", { action: "completed" }, "simulate_sandbox_only"],
+      ["/settlements/run", { waiveMinimum: true }, "production_key_refused"],
+      ["/webhooks/whk_gate_1/test", {}, "production_key_refused"],
     ] as const) {
       assertEnvelope(await api(path, { key: live, body }), code, 400);
     }
@@ -75,6 +77,7 @@ describe("API routes", () => {
       }, "a delivery to the managed inbox")
     ).id;
     await ok(api(`/webhooks/${ids.hook}/deliveries/${ids.delivery}/replay`, { key: sk, method: "POST" }), "replay");
+    await ok(api(`/webhooks/${ids.hook}/test`, { key: sk, method: "POST", body: {} }), "test event");
     const extra = (await ok(api("/webhooks", { key: sk, body: { events: ["*"] } }), "third webhook")).id;
     await ok(api(`/webhooks/${extra}`, { key: sk, method: "DELETE" }), "DELETE webhook");
     ids.pending2 = (await pay()).transactionId;
@@ -122,11 +125,14 @@ describe("dashboard", () => {
     { name: "refundAction", page: () => `/dashboard/payments/${ids.completed}`, args: () => [ids.completed, { amount: "1" }] },
     { name: "simulateAction", page: () => `/dashboard/payments/${ids.pending}`, args: () => [ids.pending, "paid"] },
     { name: "createWebhookAction", page: () => "/dashboard/webhooks", args: () => [{ events: ["*"] }] },
+    // Before updateWebhookAction disables the subscription (a disabled one takes no test event).
+    { name: "sendTestEventAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook] },
     { name: "updateWebhookAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook, { status: "disabled" }] },
     { name: "rotateWebhookSecretAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook] },
     { name: "replayDeliveryAction", page: () => `/dashboard/webhooks/${ids.hook}`, args: () => [ids.hook, ids.delivery] },
     { name: "deleteWebhookAction", page: () => `/dashboard/webhooks/${ids.hook2}`, args: () => [ids.hook2] },
     { name: "simulateDepositAction", page: () => `/dashboard/deposit-accounts/${ids.account}`, args: () => [ids.account, { amount: "100", payerName: "P", payerBank: "B" }] },
+    { name: "createTestDepositAccountAction", page: () => "/dashboard/deposit-accounts", args: () => [{ endUserRef: "gate-test-user", name: "Gate Test", email: "gate-test@example.com" }] },
     { name: "fundSandboxAction", page: () => "/dashboard/payouts/funding", args: () => [{ currency: "MXN", amount: "100" }] },
     { name: "transferToPayoutAction", page: () => "/dashboard/payouts/funding", args: () => [{ amountUsd: "1" }] },
     { name: "quoteSwapAction", page: () => "/dashboard/payouts/funding", args: () => [{ currency: "MXN", amountUsd: "1" }] },
@@ -148,6 +154,8 @@ describe("dashboard", () => {
     { name: "testCascadeAction", page: () => "/dashboard/developers", args: () => [{ paymentMethodId: "sbx_card", amount: "5", steps: ["accept"], notices: [] }] },
     { name: "settleNowAction", page: () => "/dashboard/settlements", args: () => [] },
     { name: "registerQrSandboxAction", page: () => "/dashboard/qr", args: () => [{ name: "Gate Cafe", city: "Sao Paulo", mcc: "5812" }] },
+    // After the withdrawal: it sweeps whatever is available, however small.
+    { name: "runSmallSettlementAction", page: () => "/dashboard/settlements", args: () => [] },
     // Last: it rolls the sandbox secret key the API steps above used.
     { name: "rollSecretKeyAction", page: () => "/dashboard/developers", args: () => [ids.keyPair] },
   ];
@@ -178,6 +186,8 @@ describe("dashboard", () => {
     assert.equal(await snapshot(), before, "nothing changed");
 
     for (const a of resolved) {
+      // A quote lives 60 s, less than this suite takes to get here on a busy machine: a fresh one.
+      if (a.name === "executeSwapAction") ids.quote = (await ok(api("/me/payout/swap?currency=MXN&amountUsd=2", { key: sk }), "a fresh quote")).quoteId;
       const r = await callAction(owner, a.page, a.id, a.args());
       const result = actionResult(r.text);
       assert.equal(result.ok, true, `${a.name} as the owner: ${r.text.slice(0, 400)}`);
@@ -195,11 +205,16 @@ describe("dashboard", () => {
       ["simulatePayoutAction", `/dashboard/payouts/${ids.payout2}`, [ids.payout2, "completed"], "simulate_sandbox_only"],
       ["simulateClaimAction", `/dashboard/claims/${ids.claim2}`, [ids.claim2, "won"], "production_key_refused"],
       ["runSettlementAction", "/dashboard/settlements", [], "production_key_refused"],
+      ["runSmallSettlementAction", "/dashboard/settlements", [], "production_key_refused"],
+      ["createTestDepositAccountAction", "/dashboard/deposit-accounts", [{ endUserRef: "gate-live-user", name: "Gate Live", email: "gate-live@example.com" }], "production_key_refused"],
+      ["sendTestEventAction", `/dashboard/webhooks/${ids.hook}`, [ids.hook], "production_key_refused"],
       ["simulateSettlementAction", "/dashboard/settlements", [ids.settlement, "paid"], "production_key_refused"],
       ["simulateWithdrawalAction", "/dashboard/withdrawals", [ids.withdrawal, "completed"], "production_key_refused"],
       ["simulateTopupAction", "/dashboard/topups", [ids.topup, "25"], "production_key_refused"],
       ["settleNowAction", "/dashboard/settlements", [], "production_key_refused"],
       ["registerQrSandboxAction", "/dashboard/qr", [{ name: "Gate Cafe", city: "Sao Paulo", mcc: "5812" }], "production_key_refused"],
+      // The routing rule trial writes nothing, and is the sandbox's all the same.
+      ["tryRoutingAction", "/dashboard/routing", [{ rules: [], paymentMethodId: "sbx_spei", amountUsd: "25", count: "1" }], "production_key_refused"],
     ] as const) {
       const { id } = await find(name, [page]);
       const result = actionResult((await callAction(live, page, id, [...args])).text);

@@ -53,7 +53,7 @@ test("one paid payment: settlement moves exactly the net from pending to availab
     `after paid: ${j(afterPaid)}`,
   );
 
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
   assert.deepEqual(await balance(), { available: 89.11, pending: 0, frozen: 0, reserve: 4.69 });
   // One settlement posting, of exactly the net.
   assert.deepEqual(await postingEntries("settlement", id), [
@@ -63,21 +63,21 @@ test("one paid payment: settlement moves exactly the net from pending to availab
   assert.equal((await api(`/payments/${id}`, { key })).body.settlement.status, "settled");
 
   // Settling again changes nothing.
-  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
   assert.deepEqual(await balance(), { available: 89.11, pending: 0, frozen: 0, reserve: 4.69 });
   assert.equal((await postingEntries("settlement", id)).length, 2);
 
   // Before the 90 days are over the reserve stays.
-  await releaseDueReserves({ now: new Date(Date.now() + 89 * DAY) });
+  await releaseDueReserves({ now: new Date(Date.now() + 89 * DAY), merchantId: m.merchantId });
   assert.deepEqual(await balance(), { available: 89.11, pending: 0, frozen: 0, reserve: 4.69 });
-  assert.ok((await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) })) >= 1);
+  assert.ok((await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY), merchantId: m.merchantId })) >= 1);
   assert.deepEqual(await balance(), { available: 93.8, pending: 0, frozen: 0, reserve: 0 });
   assert.deepEqual(await postingEntries("reserve_release", id), [
     ["available", 469n],
     ["reserve", -469n],
   ]);
   // Releasing again changes nothing.
-  await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) });
+  await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY), merchantId: m.merchantId });
   assert.deepEqual(await balance(), { available: 93.8, pending: 0, frozen: 0, reserve: 0 });
   assert.equal((await postingEntries("reserve_release", id)).length, 2);
 });
@@ -94,7 +94,7 @@ test(
       ids.push(c.body.transactionId);
       assert.equal((await api(`/payments/${c.body.transactionId}/simulate`, { key, body: { action: "paid" } })).status, 200);
     }
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
 
     // Refunds of 1.00 one after another (the server's ticker resolves each ~50 ms later) while
     // balance reads run alongside; stop at the first warning or after a bounded number of reads.
@@ -180,7 +180,7 @@ test("a rejected refund and a won chargeback give back to `pending` what they fr
   await resolveChargeback(claim.id, "won");
   assert.deepEqual(await balance(), afterRefunds);
 
-  await settleDueBalances({ now: new Date(Date.now() + 31 * DAY) });
+  await settleDueBalances({ now: new Date(Date.now() + 31 * DAY), merchantId: m.merchantId });
   assert.deepEqual(await balance(), { available: afterRefunds.pending, pending: 0, frozen: 0, reserve: 4.69 });
   const v = await verifyLedger(m.merchantId, "sandbox");
   assert.deepEqual(v.warnings, []);

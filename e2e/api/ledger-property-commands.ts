@@ -11,6 +11,7 @@ import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { releaseDueReserves } from "@/lib/ledger/release-reserves";
 import { resolveChargeback } from "@/lib/claims/transitions";
+import { resolveMed } from "@/lib/claims/pix-med";
 import { DAY, RAIL_DATA, type Cmd, PAYOUT_METHODS, RECIPIENTS, openChargebacks, usdMinor, j } from "./ledger-property-model.ts";
 
 /** What a command needs of its run (ledger-property-run.ts' Run): its merchant, its requests, what it made so far. */
@@ -32,7 +33,9 @@ export async function execCmd(run: CommandRun, cmd: Cmd): Promise<string> {
     case "create": {
       const amount = cmd.cents / 100;
       const headers: Record<string, string> = cmd.sandboxSimulate ? { "sandbox-simulate": cmd.sandboxSimulate } : {};
-      const res = await run.call("/payments", { body: { amount, paymentMethodId: cmd.rail, ...RAIL_DATA[cmd.rail] }, headers });
+      const installments = cmd.rail === "sbx_br_card" && cmd.installments ? { installments: cmd.installments } : {};
+      const res = await run.call("/payments", { body: { amount, paymentMethodId: cmd.rail, ...RAIL_DATA[cmd.rail], ...installments }, headers });
+      if (res.status === 400 && res.body?.error?.code === "installments_unavailable") return `400 installments_unavailable ${j(res.body.error.details.allowed)}`;
       if (res.status !== 200 && res.status !== 201) run.fail(`create ${cmd.rail} ${amount}`, `expected 2xx, got ${res.status} ${res.text.slice(0, 400)}`);
       run.payments.push({ id: res.body.transactionId, amountLocal: res.body.amountLocal, currencyLocal: res.body.currencyLocal });
       return `${res.status} ${res.body.transactionId}`;
@@ -64,9 +67,9 @@ export async function execCmd(run: CommandRun, cmd: Cmd): Promise<string> {
     case "runScheduledActions":
       return j(await runScheduledActions({ merchantId: run.merchantId }));
     case "settle":
-      return `${await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) })} settled`;
+      return `${await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: run.merchantId })} settled`;
     case "releaseReserves":
-      return `${await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) })} released`;
+      return `${await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY), merchantId: run.merchantId })} released`;
     case "deposit": {
       if (!run.depositAccountId) {
         const a = await run.call("/me/deposit-accounts", { body: { endUserRef: "property-user", name: "Property User", email: "property@example.com" } });
@@ -158,7 +161,7 @@ export async function execCmd(run: CommandRun, cmd: Cmd): Promise<string> {
     }
     case "withdraw": {
       // Settled first (as the settle step does), so there is something to withdraw.
-      await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+      await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: run.merchantId });
       const available = (await run.call("/me/balance")).body.balance.available as number;
       const amountUsd = Math.floor(Math.max(0, available) * cmd.percent) / 100;
       if (amountUsd <= 0) return "skipped (nothing available)";
@@ -206,7 +209,8 @@ export async function execCmd(run: CommandRun, cmd: Cmd): Promise<string> {
       const claimId = open[cmd.pick % Math.max(1, open.length)];
       if (!claimId) return "skipped (no open chargeback)";
       try {
-        const c = await resolveChargeback(claimId, cmd.outcome);
+        const kind = (await db().claim.findUniqueOrThrow({ where: { id: claimId }, select: { kind: true } })).kind;
+        const c = kind === "pix_med" ? await resolveMed(claimId, cmd.outcome) : await resolveChargeback(claimId, cmd.outcome);
         return `${claimId} ${c.status}`;
       } catch (err) {
         // Only this test resolves chargebacks, but a claim found open may not be open any more.

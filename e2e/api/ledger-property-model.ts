@@ -19,13 +19,15 @@ export const RAIL_DATA = {
   sbx_pse: { ...BUYER, documentId: "1234567890" },
   sbx_cash: { ...BUYER, userPhone: "+525512345678", documentId: "GODE561231GR8" },
   sbx_card: {},
+  // Brazil's test card, created now and then in installments (issue 42: the financing leg).
+  sbx_br_card: {},
 } as const;
 export type RailId = keyof typeof RAIL_DATA;
 export const RAILS = Object.keys(RAIL_DATA) as RailId[];
 
-export type Action = "paid" | "failed" | "expired" | "refunded" | "chargeback";
+export type Action = "paid" | "failed" | "expired" | "refunded" | "chargeback" | "open_med";
 export type Cmd =
-  | { kind: "create"; rail: RailId; cents: number; sandboxSimulate?: "paid" | "chargeback" }
+  | { kind: "create"; rail: RailId; cents: number; sandboxSimulate?: "paid" | "chargeback"; installments?: number }
   | { kind: "simulate"; pick: number; action: Action }
   | { kind: "refund"; pick: number; percent: number | null }
   | { kind: "runScheduledActions" }
@@ -66,6 +68,8 @@ export const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
         // Now and then an outcome the server's ticker applies by itself (50-100 ms later), so that
         // transitions also race with the steps of this test.
         sandboxSimulate: fc.constantFrom("paid" as const, "chargeback" as const),
+        // Sent on sbx_br_card only; a count too many for the amount is refused, nothing created.
+        installments: fc.constantFrom(2, 3, 6, 12),
       },
       { requiredKeys: ["kind", "rail", "cents"] },
     ),
@@ -79,6 +83,8 @@ export const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
         { weight: 4, arbitrary: fc.constant("paid" as const) },
         { weight: 1, arbitrary: fc.constantFrom("failed" as const, "expired" as const) },
         { weight: 2, arbitrary: fc.constantFrom("refunded" as const, "chargeback" as const) },
+        // A PIX MED claim (only a completed PIX payment takes one; others answer 400).
+        { weight: 1, arbitrary: fc.constant("open_med" as const) },
       ),
     }),
   },
@@ -156,12 +162,15 @@ export async function runningTotalMismatches(merchantId: string) {
 
 /** The two cross-checks behind ledgerWarnings, read in one statement. */
 export async function crossChecks(merchantId: string) {
-  const [r] = await db().$queryRaw<{ frozen: bigint; open_claims: bigint; reserve: bigint; held_reserves: bigint }[]>`
+  const [r] = await db().$queryRaw<{ frozen: bigint; open_claims: bigint; reserve: bigint; held_reserves: bigint; financing: bigint; financing_kept: bigint }[]>`
     SELECT
       (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND currency = 'USD' AND account = 'frozen')::bigint AS frozen,
       (SELECT COALESCE(SUM(amount_usd), 0) FROM claims WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND status IN ('pending', 'open'))::bigint AS open_claims,
       (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND currency = 'USD' AND account = 'reserve')::bigint AS reserve,
-      (SELECT COALESCE(SUM(reserve_amount), 0) FROM transactions WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND completed_at IS NOT NULL AND reserve_released_at IS NULL)::bigint AS held_reserves`;
+      (SELECT COALESCE(SUM(reserve_amount), 0) FROM transactions WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND completed_at IS NOT NULL AND reserve_released_at IS NULL)::bigint AS held_reserves,
+      (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND currency = 'USD' AND account = 'financing_fees')::bigint AS financing,
+      ((SELECT COALESCE(SUM(fee_financing), 0) FROM transactions WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND completed_at IS NOT NULL)
+        - (SELECT COALESCE(SUM(financing_reversed), 0) FROM claims WHERE merchant_id = ${merchantId} AND environment = 'sandbox' AND kind = 'user_dispute' AND status IN ('pending', 'resolved')))::bigint AS financing_kept`;
   return r!;
 }
 
@@ -192,8 +201,9 @@ export async function scheduledActionsOf(merchantId: string) {
     WHERE t.merchant_id = ${merchantId}`;
 }
 
+/** Open chargebacks and PIX MED claims: the disputes a shop answers, accepts or has decided. */
 export async function openChargebacks(merchantId: string): Promise<string[]> {
-  const rows = await db().claim.findMany({ where: { merchantId, kind: "chargeback", status: "open" }, select: { id: true }, orderBy: { createdAt: "asc" } });
+  const rows = await db().claim.findMany({ where: { merchantId, kind: { in: ["chargeback", "pix_med"] }, status: "open" }, select: { id: true }, orderBy: { createdAt: "asc" } });
   return rows.map((r) => r.id);
 }
 

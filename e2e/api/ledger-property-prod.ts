@@ -87,7 +87,7 @@ export class ProdRun {
     const charge = (await db().transaction.findUniqueOrThrow({ where: { id: tx } })).providerRef!;
     await pagosur(`/_control/charges/${charge}/paid`, {});
     await waitFor(async () => (await this.call(`/payments/${tx}`)).body.status === "completed", "the production payment to complete", 20_000);
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: this.merchantId });
     return { tx, charge };
   }
 
@@ -98,7 +98,7 @@ export class ProdRun {
     if (a.status !== 201 && a.status !== 200) this.fail("deposit account", a.text.slice(0, 300));
     const sent = await pagosur("/_control/deposits", { clabe: a.body.account.clabe, amount: "364000", payerName: "Payer", payerBank: "Banorte" });
     assert.deepEqual(sent.statuses, [200]);
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: this.merchantId });
     assert.equal((await this.call("/me/payout/transfer", { body: { amountUsd: 150 } })).status, 200);
     const quote = await this.call("/me/payout/swap?currency=MXN&amountUsd=150");
     assert.equal((await this.call("/me/payout/swap", { body: { quoteId: quote.body.quoteId } })).status, 200);

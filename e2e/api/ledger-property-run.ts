@@ -82,6 +82,8 @@ export class Run {
     const x = await crossChecks(this.merchantId);
     if (x.frozen !== x.open_claims) this.fail(step, `frozen ${x.frozen} != open claims ${x.open_claims}`);
     if (x.reserve !== x.held_reserves) this.fail(step, `reserve ${x.reserve} != unreleased reserves ${x.held_reserves}`);
+    // Installments (issue 42): the financing leg holds the fees of completed payments less what refunds gave back.
+    if (x.financing !== x.financing_kept) this.fail(step, `financing_fees ${x.financing} != completed payments' fees less refunded shares ${x.financing_kept}`);
     const sums = await accountSums(this.merchantId);
     const out = Object.fromEntries(BUCKETS.map((b) => [b, bucket(sums, b)])) as Record<Bucket, bigint>;
     for (const b of ["pending", "reserve", "frozen"] as const) if (out[b] < 0n) this.fail(step, `${b} is negative: ${j(out)}`);
@@ -126,8 +128,8 @@ export class Run {
       "the merchant's scheduled actions to finish",
       45_000,
     ).catch((err: Error) => this.fail("drain", `${err.message}; actions: ${j(last)}`));
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
-    await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: this.merchantId });
+    await releaseDueReserves({ now: new Date(Date.now() + 91 * DAY), merchantId: this.merchantId });
     // The job itself (claiming the merchant's ledger) stores no warning, and the API shows none.
     // (A merchant whose ledger has no entries has nothing to check.)
     if ((await db().ledgerBalance.count({ where: { merchantId: this.merchantId } })) > 0) {

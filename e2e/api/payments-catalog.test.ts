@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
 import { createMerchantWideKeys } from "@/lib/merchants/manage-keys";
 import { PRODUCTION_RAILS } from "@/lib/rails/rails";
+import { providerEnvNames, type ProviderCode } from "@/lib/providers/registry";
 import { setShopPaymentMethods } from "@/lib/catalog/set-shop-methods";
 import { db } from "@/lib/platform/db";
 import { type SandboxRail, RAIL, sk, page } from "./payments-fixtures.ts";
@@ -13,7 +14,7 @@ import { type SandboxRail, RAIL, sk, page } from "./payments-fixtures.ts";
 after(() => db().$disconnect());
 
 describe("GET /payment-methods", () => {
-  test("sandbox: the seven test rails first, all routable, absolute icon URLs that resolve; counts", async () => {
+  test("sandbox: the eight test rails first, all routable, absolute icon URLs that resolve; counts", async () => {
     const m = await newMerchant();
     const r = await api("/payment-methods", { key: sk(m) });
     assert.equal(r.status, 200);
@@ -21,12 +22,12 @@ describe("GET /payment-methods", () => {
     assert.deepEqual(b.shop, { id: m.shopId, name: b.shop.name });
     assert.equal(b.environment, "sandbox");
     assert.deepEqual(b.filters, { country: null, channel: null, method: null });
-    assert.deepEqual(b.methods.slice(0, 7).map((x: any) => x.paymentMethodId), ["sbx_pix", "sbx_spei", "sbx_pse", "sbx_card", "sbx_cash", "sbx_boleto", "sbx_br_card"]);
-    for (const x of b.methods.slice(7)) assert.match(x.paymentMethodId, /^\d{4}$/);
+    assert.deepEqual(b.methods.slice(0, 8).map((x: any) => x.paymentMethodId), ["sbx_pix", "sbx_spei", "sbx_pse", "sbx_card", "sbx_cash", "sbx_boleto", "sbx_br_card", "sbx_mx_card"]);
+    for (const x of b.methods.slice(8)) assert.match(x.paymentMethodId, /^\d{4}$/);
     assert.equal(b.count, b.methods.length);
     assert.equal(b.totalAvailable, b.methods.filter((x: any) => x.enabled).length);
     assert.equal(b.routableCount, b.methods.filter((x: any) => x.routable).length);
-    for (const x of b.methods.slice(0, 7)) {
+    for (const x of b.methods.slice(0, 8)) {
       const rail = RAIL[x.paymentMethodId as SandboxRail];
       assert.equal(x.routable, true);
       assert.equal(x.enabled, true);
@@ -107,7 +108,7 @@ describe("GET /payment-methods", () => {
     assert.equal(r.status, 200);
     assert.equal(r.body.environment, "production");
     // The test server's provider configuration is its environment, which this process shares.
-    const configured = (code: string) => !!process.env[`PROVIDER_${code.toUpperCase()}_URL`] && !!process.env[`PROVIDER_${code.toUpperCase()}_SECRET`];
+    const configured = (code: string) => !!process.env[providerEnvNames(code as ProviderCode).url] && !!process.env[providerEnvNames(code as ProviderCode).secret];
     const live = PRODUCTION_RAILS.filter((x) => !x.retired);
     assert.deepEqual(r.body.methods.map((x: any) => x.paymentMethodId), live.map((x) => x.paymentMethodId));
     for (const x of r.body.methods) {

@@ -20,6 +20,7 @@ export const BUYER = {
   sbx_cash: { userPhone: "+525512345678", userName: "Luis Perez", userEmail: "luis@example.com", documentId: "PEGL800101" },
   sbx_boleto: { documentId: "529.982.247-25", userName: "Ana Souza" },
   sbx_br_card: {},
+  sbx_mx_card: {},
 } as const;
 export type SandboxRail = keyof typeof BUYER;
 /** What a hosted checkout needs of the buyer on any rail (contract 4.4). */
@@ -34,6 +35,7 @@ export const RAIL: Record<SandboxRail, { currency: string; rate100: bigint; meth
   sbx_cash: { currency: "MXN", rate100: 1820n, method: "oxxo", delay: "T+3", country: "MEX", channel: "CASH" },
   sbx_boleto: { currency: "BRL", rate100: 540n, method: "boleto", delay: "T+3", country: "BRA", channel: "CASH" },
   sbx_br_card: { currency: "BRL", rate100: 540n, method: "card", delay: "T+2", country: "BRA", channel: "CREDIT_CARD" },
+  sbx_mx_card: { currency: "MXN", rate100: 1820n, method: "card", delay: "T+2", country: "MEX", channel: "CREDIT_CARD" },
 };
 export const SANDBOX_IDS = Object.keys(RAIL) as SandboxRail[];
 

@@ -66,6 +66,6 @@ export async function paidPayment(key: string, buyer: string, amount = 40) {
   const charge = (await db().transaction.findUniqueOrThrow({ where: { id: tx } })).providerRef!;
   await psp("pagosur", `/_control/charges/${charge}/paid`, {});
   await waitFor(async () => (await api(`/payments/${tx}`, { key })).body.status === "completed", "completion");
-  await settleDueBalances({ now: new Date(Date.now() + 3 * DAY) });
+  await settleDueBalances({ now: new Date(Date.now() + 3 * DAY), merchantId: (await db().transaction.findUniqueOrThrow({ where: { id: tx } })).merchantId });
   return { tx, charge };
 }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { startRealSimulators, type RunningSimulator } from "../../scripts/psp/real-simulators.ts";
+import { providerEnvNames } from "@/lib/providers/registry";
 
 const root = path.resolve(import.meta.dirname, "../..");
 let sims: RunningSimulator[] = [];
@@ -34,12 +35,14 @@ test("against the three simulators: ok for each, exit 0", async () => {
   const r = await check(env);
   assert.equal(r.code, 0, r.out);
   for (const code of ["stripe", "mercadopago", "ebanx"]) assert.match(line(r.out, code), /^\S+\s+ok\b/, r.out);
-  for (const secret of Object.entries(env).filter(([k]) => k.endsWith("_SECRET")).map(([, v]) => v)) assert.ok(!r.out.includes(secret.slice(0, 40)), "no secret printed");
+  const secrets = (["stripe", "mercadopago", "ebanx"] as const).flatMap((code) => [env[providerEnvNames(code).secret]!, env[providerEnvNames(code).noticeSecret]!]);
+  assert.equal(secrets.filter(Boolean).length, 6);
+  for (const secret of secrets) assert.ok(!r.out.includes(secret.slice(0, 40)), "no secret printed");
 });
 
 test("a wrong key is 'credentials refused' for that provider alone; exit 1", async () => {
   for (const [code, wrong] of [["stripe", "sk_test_wrongwrongwrongwrong"], ["mercadopago", "TEST-0000000000-wrongwrongwrong"], ["ebanx", "wrong_integration_key_0000"]] as const) {
-    const r = await check({ ...env, [`PROVIDER_${code.toUpperCase()}_SECRET`]: wrong });
+    const r = await check({ ...env, [providerEnvNames(code).secret]: wrong });
     assert.equal(r.code, 1, r.out);
     assert.match(line(r.out, code), /credentials refused/, r.out);
     for (const other of ["stripe", "mercadopago", "ebanx"].filter((c) => c !== code)) assert.match(line(r.out, other), /^\S+\s+ok\b/, r.out);

@@ -14,7 +14,7 @@ export async function startEbanx(): Promise<void> {
   const keys = ebanxNoticeKeys();
   env.sim = await startEbanxSimulator({ secret, noticeSecret: keys.privateKey, noticeUrl: "http://127.0.0.1:9/unset" });
   // As an operator configures EBANX: the integration key, EBANX's notification certificate, the API host.
-  env.server = await startProviderServer({ PROVIDER_EBANX_SECRET: secret, PROVIDER_EBANX_NOTICE_SECRET: keys.publicKey, PROVIDER_EBANX_URL: env.sim.url, PROVIDER_EBANX_TIMEOUT_MS: "1500" });
+  env.server = await startProviderServer({ PROVIDER_EBANX_INTEGRATION_KEY: secret, PROVIDER_EBANX_NOTICE_CERTIFICATE: keys.publicKey, PROVIDER_EBANX_URL: env.sim.url, PROVIDER_EBANX_TIMEOUT_MS: "1500" });
   // The Notification URL an operator sets in the EBANX Dashboard.
   await control("notice-url", { url: `${env.server.url}/api/v1/providers/ebanx/notifications` });
 }

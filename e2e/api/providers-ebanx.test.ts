@@ -1,5 +1,5 @@
 // EBANX end to end over HTTP: a second app server configured as an operator configures EBANX
-// (PROVIDER_EBANX_SECRET, the notification certificate as PROVIDER_EBANX_NOTICE_SECRET,
+// (PROVIDER_EBANX_INTEGRATION_KEY, the notification certificate as PROVIDER_EBANX_NOTICE_CERTIFICATE,
 // PROVIDER_EBANX_URL at the EBANX simulator of scripts/psp/ebanx/), first in each rail's cascade.
 // Pay-ins on every rail EBANX serves, its RSA-SHA1-signed notices read back by hash, a refund, a
 // hard and a soft decline, a lost answer settled by reconciliation, forged / duplicate / denied notices.
@@ -164,7 +164,7 @@ describe("refunds", () => {
     await control(`payments/${tx.providerRef}/pay`);
     // Let the payment settle so the balance can cover a refund.
     const { settleDueBalances } = await import("@/lib/settlements/settle-balances");
-    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
+    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000), merchantId: tx.merchantId });
     const refund = await api(`/payments/${tx.id}/refund`, { key, base: env.server.url, body: { amount: 100, reason: "requested_by_customer" } });
     assert.equal(refund.status, 200, refund.text);
     // EBANX queues a refund (RE, still cancellable): the claim stays pending until EBANX confirms it.

@@ -88,7 +88,7 @@ export function payInTests() {
       const r = await row(p.transactionId);
       await mp(env, `/_control/payments/${r.providerRef}/approve`, {});
       await completed(env, p.transactionId);
-      await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
+      await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000), merchantId: r.merchantId });
       return { tx: p.transactionId, paymentId: r.providerRef!, email: (await mpPayments(env, p.transactionId))[0]!.payment.payer.email as string };
     }
     const claimOf = (id: string) =>

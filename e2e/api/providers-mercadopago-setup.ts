@@ -24,7 +24,7 @@ export const env = {} as MercadoPagoEnv;
 export async function startMercadoPagoEnv(): Promise<MercadoPagoEnv> {
   for (const [quote, rate] of [["BRL", "5.40"], ["MXN", "18.20"], ["COP", "4100"]] as const) await setRate(quote, rate, "test");
   const sim = await startMercadoPagoSimulator({ secret: MP_SECRET, noticeSecret: MP_NOTICE_SECRET, noticeUrl: "http://127.0.0.1:9/not-registered" });
-  const server = await startProviderServer({ PROVIDER_MERCADOPAGO_SECRET: MP_SECRET, PROVIDER_MERCADOPAGO_NOTICE_SECRET: MP_NOTICE_SECRET, PROVIDER_MERCADOPAGO_URL: sim.url, PROVIDER_MERCADOPAGO_TIMEOUT_MS: "1500" });
+  const server = await startProviderServer({ PROVIDER_MERCADOPAGO_ACCESS_TOKEN: MP_SECRET, PROVIDER_MERCADOPAGO_WEBHOOK_SECRET: MP_NOTICE_SECRET, PROVIDER_MERCADOPAGO_URL: sim.url, PROVIDER_MERCADOPAGO_TIMEOUT_MS: "1500" });
   const m = await newMerchant({ tier: "premium" });
   const key = m.production.secretKey;
   // The merchant's webhook: a production subscription to the managed inbox (its own URL would have to be https).

@@ -163,7 +163,7 @@ describe("after payment", () => {
     const pi = (await row(tx)).providerRef!;
     await control(w.sim.url, `/charges/${pi}/pay`);
     await waitFor(async () => (await statusOf(key, w.server.url, tx)) === "completed", "completion");
-    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
+    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000), merchantId: (await row(tx)).merchantId });
     await control(w.sim.url, "/behaviour", { mode: "succeed_then_timeout", forEmail: e, times: 1 });
     const refund = await api(`/payments/${tx}/refund`, { key, base: w.server.url, body: { amount: 50 } });
     assert.equal(refund.status, 200, refund.text);

@@ -116,7 +116,7 @@ describe("refunds through Stripe", () => {
     const pi = (await row(tx)).providerRef!;
     await control(w.sim.url, `/charges/${pi}/pay`);
     await waitFor(async () => (await statusOf(key, w.server.url, tx)) === "completed", "completion");
-    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
+    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000), merchantId: (await row(tx)).merchantId });
     const refund = await api(`/payments/${tx}/refund`, { key, base: w.server.url, body: { amount: 100, reason: "requested_by_customer" } });
     assert.equal(refund.status, 200, refund.text);
     const claimId = refund.body.refundId;

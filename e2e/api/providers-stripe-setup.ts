@@ -1,6 +1,6 @@
 // The Stripe API tests' common ground: the Stripe simulator (scripts/psp/stripe, Stripe's own wire
 // format) and a second app server configured for it as an operator configures Stripe
-// (PROVIDER_STRIPE_SECRET = a secret key, PROVIDER_STRIPE_NOTICE_SECRET = the webhook endpoint's
+// (PROVIDER_STRIPE_SECRET_KEY = a secret key, PROVIDER_STRIPE_WEBHOOK_SECRET = the webhook endpoint's
 // whsec_, PROVIDER_STRIPE_URL = the simulator instead of api.stripe.com), with the simulator's
 // webhook endpoint registered at our notification URL, as one registers it in Stripe's Dashboard.
 import assert from "node:assert/strict";
@@ -33,7 +33,7 @@ async function startOneStripeWorld(): Promise<StripeWorld> {
   const sim = await startStripeSimulator({ secret: STRIPE_SECRET, noticeSecret: STRIPE_NOTICE_SECRET, noticeUrl: "http://127.0.0.1:9/unset" });
   let server: ProviderServer;
   try {
-    server = await startProviderServer({ PROVIDER_STRIPE_SECRET: STRIPE_SECRET, PROVIDER_STRIPE_NOTICE_SECRET: STRIPE_NOTICE_SECRET, PROVIDER_STRIPE_URL: sim.url, PROVIDER_STRIPE_TIMEOUT_MS: "1500" });
+    server = await startProviderServer({ PROVIDER_STRIPE_SECRET_KEY: STRIPE_SECRET, PROVIDER_STRIPE_WEBHOOK_SECRET: STRIPE_NOTICE_SECRET, PROVIDER_STRIPE_URL: sim.url, PROVIDER_STRIPE_TIMEOUT_MS: "1500" });
   } catch (err) {
     await sim.stop();
     throw err;

@@ -180,7 +180,7 @@ describe("refunds through the provider", () => {
     await waitFor(async () => (await api(`/payments/${tx}`, { key })).body.status === "completed", "completion");
     // Let the payment settle so the balance can cover a refund.
     const { settleDueBalances } = await import("@/lib/settlements/settle-balances");
-    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000) });
+    await settleDueBalances({ now: new Date(Date.now() + 3 * 86_400_000), merchantId: (await db().transaction.findUniqueOrThrow({ where: { id: tx } })).merchantId });
     const refund = await api(`/payments/${tx}/refund`, { key, body: { amount: 100, reason: "requested_by_customer" } });
     assert.equal(refund.status, 200, refund.text);
     const claim = await waitFor(async () => {

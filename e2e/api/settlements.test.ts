@@ -145,6 +145,35 @@ test("skipped below 50 USD or without a destination; two runs at once close one 
   assert.equal(batches[0]!.periodTo.toISOString(), new Date(Date.UTC(tomorrow.getUTCFullYear(), tomorrow.getUTCMonth(), tomorrow.getUTCDate())).toISOString());
 });
 
+test("sandbox: waiveMinimum closes a balance under 50 USD (never one under the fee); the daily job keeps the minimum; a live key is refused", async () => {
+  const m = await newMerchant({ tier: "standard" });
+  const key = m.sandbox.secretKey;
+  assert.equal((await api("/me/settlement-destination", { key, method: "PUT", body: { asset: "USDT", network: "TRON", address: TRON } })).status, 200);
+  // Nothing available: nothing to close, minimum waived or not (the fee is never paid from nothing).
+  assert.deepEqual((await api("/settlements/run", { key, body: { waiveMinimum: true } })).body, { settlement: null, skipped: "below_minimum" });
+  const p = await api("/payments", { key, body: { amount: 20, paymentMethodId: "sbx_card" } });
+  assert.equal((await api(`/payments/${p.body.transactionId}/simulate`, { key, body: { action: "paid" } })).status, 200);
+  await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
+  const available = (await balance(key)).balance.available;
+  assert.ok(available > 1 && available < 50, `a small balance: ${available}`);
+  // The daily job and a plain run keep the minimum.
+  await closeDueSettlements({ now: new Date(Date.now() + DAY), merchantIds: [m.merchantId] });
+  assert.equal(await db().settlement.count({ where: { merchantId: m.merchantId } }), 0);
+  assert.deepEqual((await api("/settlements/run", { key, body: {} })).body, { settlement: null, skipped: "below_minimum" });
+  assertEnvelope(await api("/settlements/run", { key, body: { waiveMinimum: "yes" } }), "invalid_request", 400);
+  assertEnvelope(await api("/settlements/run", { key: m.production.secretKey, body: { waiveMinimum: true } }), "production_key_refused", 400);
+
+  const run = await api("/settlements/run", { key, body: { waiveMinimum: true } });
+  assert.equal(run.status, 200, run.text);
+  assert.equal(run.body.skipped, null);
+  assert.equal(run.body.settlement.grossUsd, available);
+  assert.equal(run.body.settlement.netUsd, Math.round((available - run.body.settlement.feeUsd) * 100) / 100);
+  assert.equal(run.body.settlement.transactionCount, 1);
+  const after = await balance(key);
+  assert.equal(after.balance.available, 0);
+  assert.deepEqual(after.ledgerWarnings, []);
+});
+
 test("environments and 404s", async () => {
   const m = await fundedMerchant("standard");
   const other = await newMerchant();

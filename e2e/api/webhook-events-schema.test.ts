@@ -83,7 +83,10 @@ test("a delivery of every event type validates against its schema, and GET /even
   try {
     const m = await newMerchant({ tier: "standard" });
     const key = m.sandbox.secretKey;
-    assert.equal((await api("/webhooks", { key, body: { url: `${served.base}/hooks`, events: ["*"] } })).status, 200);
+    const hook = await api("/webhooks", { key, body: { url: `${served.base}/hooks`, events: ["*"] } });
+    assert.equal(hook.status, 200);
+    // webhook.test is sent on request only (POST /webhooks/{id}/test), never by `*`.
+    assert.equal((await api(`/webhooks/${hook.body.id}/test`, { key, body: {} })).status, 200);
     const pay = async (amount: number, action: string | null) => {
       const p = await api("/payments", { key, body: { amount, paymentMethodId: "sbx_card" } });
       assert.equal(p.status, 200, p.text);
@@ -104,7 +107,7 @@ test("a delivery of every event type validates against its schema, and GET /even
     assert.ok(paid);
 
     // withdrawal.failed and withdrawal.completed from the settled balance, then settlement.closed and .pdf_ready.
-    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY) });
+    await settleDueBalances({ now: new Date(Date.now() + 4 * DAY), merchantId: m.merchantId });
     assert.equal((await api("/me/settlement-destination", { key, method: "PUT", body: { asset: "USDT", network: "TRON", address: TRON } })).status, 200);
     for (const action of ["failed", "completed"]) {
       const w = await api("/me/withdrawals", { key, body: { amountUsd: 20 } });

@@ -7,6 +7,7 @@ import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { providerServesRail } from "@/lib/providers/registry";
+import { splitsInstallments } from "@/lib/providers/installments";
 import { PRODUCTION_RAILS, SANDBOX_RAILS, railLimits, toIso3, type Rail } from "@/lib/rails/rails";
 import type { listPaymentMethodsQuery, paymentMethodEntry } from "@/lib/catalog/schema";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
@@ -22,13 +23,14 @@ export function railIconUrl(rail: Rail): string {
   return `${config().APP_URL}${railIconPath(rail)}`;
 }
 
-/** Which providers of the rail can take a charge now, in cascade order. */
-export function routableProviders(rail: Rail, environment: Environment): string[] {
+/** Which providers of the rail can take a charge now, in cascade order; `installments`: only those that split it. */
+export function routableProviders(rail: Rail, environment: Environment, installments = false): string[] {
   if (environment === "sandbox") return ["sandbox"];
-  return rail.providers.filter((p) => providerServesRail(p, rail.paymentMethodId));
+  return rail.providers.filter((p) => providerServesRail(p, rail.paymentMethodId) && (!installments || splitsInstallments(p, rail.countryIso3)));
 }
 
 import { railExpiry } from "@/lib/catalog/expiry";
+import { withInstallmentOffers } from "@/lib/catalog/installment-offers";
 import { rememberBounded } from "@/lib/platform/bounded";
 
 export function toCatalogEntry(rail: Rail, environment: Environment, enabled: boolean): Entry {
@@ -93,6 +95,7 @@ export async function listPaymentMethods(auth: AuthContext, query: z.infer<typeo
   const methods = all
     .filter(({ rail }) => (!country || rail.countryIso3 === country) && (!query.channel || rail.channel === query.channel) && (!query.method || rail.method === query.method))
     .map(({ rail, enabled }) => toCatalogEntry(rail, auth.environment, enabled));
+  await withInstallmentOffers(shop.id, methods, query.amount);
   return {
     shop: { id: shop.id, name: shop.name },
     environment: auth.environment,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
+import { installmentsShown } from "@/lib/installments/schema";
 
 export const METHOD_SLUGS = ["card", "debit", "bank_transfer", "wire", "spei", "pix", "oxxo", "boleto", "voucher", "online_payment", "applepay", "googlepay", "crypto"] as const;
 export const CHANNELS = ["ONLINE", "CASH", "CREDIT_CARD"] as const;
@@ -25,6 +26,19 @@ export const paymentMethodEntry = z
     online: z.boolean(),
     routable: z.boolean(),
     unroutableReason: z.string().nullable(),
+    installments: z
+      .object({
+        counts: z.array(z.number().int()).describe("The counts the shop's plan offers (1, paid at once, is always possible)"),
+        minInstallment: z.number().describe("The smallest installment, in `currency`"),
+        currency: z.string(),
+        paidBy: z.enum(["merchant", "buyer"]).describe("merchant: sem juros / meses sin intereses, the shop pays a fee; buyer: the buyer pays interest"),
+        options: z
+          .array(installmentsShown)
+          .optional()
+          .describe("With the `amount` query: each count open to that amount (its installment at least the minimum), priced"),
+      })
+      .optional()
+      .describe("Card rails of Brazil and Mexico: the shop's installment plan"),
   })
   .meta({ id: "PaymentMethod" });
 
@@ -32,6 +46,7 @@ export const listPaymentMethodsQuery = z.object({
   country: z.string().max(3).optional().describe("ISO-2 or ISO-3"),
   channel: z.enum(CHANNELS).optional(),
   method: z.enum(METHOD_SLUGS).optional(),
+  amount: z.coerce.number().positive().optional().describe("A price in each rail's own currency (BRL for Brazil's cards, MXN for Mexico's): the installment plans list every count open to it, priced"),
 });
 
 export const listPaymentMethodsResponse = z

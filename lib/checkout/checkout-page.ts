@@ -8,13 +8,16 @@ import { offeredMethods, type OfferedMethod } from "@/lib/checkout/offered-metho
 import { retryOffer } from "@/lib/checkout/create-successor";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { rememberBounded } from "@/lib/platform/bounded";
+import { defaultPlan } from "@/lib/installments/defaults";
+import { shopPlan } from "@/lib/installments/shop-plan";
+import { countsFor, quoteInstallments, type InstallmentQuote } from "@/lib/installments/price";
 
 export type CheckoutPage =
   | { kind: "unknown" }
   | { kind: "expired"; merchantName: string; sandbox: boolean }
   | { kind: "moved"; nextSessionId: string }
   | { kind: "used"; merchantName: string; sandbox: boolean; txId: string | null; txStatus: string | null; returnUrl: string | null; canRetry: boolean }
-  | { kind: "open"; merchantName: string; sandbox: boolean; session: CheckoutSession; methods: OfferedMethod[] };
+  | { kind: "open"; merchantName: string; sandbox: boolean; session: CheckoutSession; methods: OfferedMethod[]; installments: Record<string, InstallmentQuote[]> };
 
 // The merchant's name, shown on every view of the page: read once per 10 s per merchant, so a
 // page view costs one query (its session) — a rename shows within seconds.
@@ -43,5 +46,17 @@ export async function loadCheckoutPage(token: string): Promise<CheckoutPage> {
     return { kind: "used", merchantName, sandbox, txId: s.completedTxId, txStatus: tx?.status ?? null, returnUrl: s.returnUrl, canRetry };
   }
   const methods = (await offeredMethods(s.shopId, s.environment, s.country, { usd: s.amountUsd, currency: s.inputCurrency ?? "USD", inputMinor: s.inputAmount ?? s.amountUsd })).filter((m) => m.fits);
-  return { kind: "open", merchantName, sandbox, session: s, methods };
+  return { kind: "open", merchantName, sandbox, session: s, methods, installments: await installmentOptions(s.shopId, methods) };
+}
+
+/** Per card rail with a plan, the counts its shop opens to the buyer's price, priced (issue 42). */
+async function installmentOptions(shopId: string, methods: OfferedMethod[]): Promise<Record<string, InstallmentQuote[]>> {
+  const out: Record<string, InstallmentQuote[]> = {};
+  for (const m of methods) {
+    if (m.localMinor === null || !defaultPlan(m.rail)) continue;
+    const plan = await shopPlan(shopId, m.rail);
+    const counts = plan ? countsFor(m.localMinor, plan) : [];
+    if (plan && counts.length) out[m.rail.paymentMethodId] = counts.map((n) => quoteInstallments(m.localMinor!, n, plan));
+  }
+  return out;
 }

@@ -141,6 +141,7 @@ export const getCheckoutSessionEndpoint = defineEndpoint({
 
 export const selectMethodBody = z.object({
   paymentMethodId: z.string().trim().min(1).max(40),
+  installments: z.coerce.number().int().min(1).max(99).optional().describe("A card rail of Brazil or Mexico: the installments the buyer chose (1: at once), one the shop's plan offers for the session's amount; else 400 installments_unavailable with details.allowed"),
   customer: z
     .object({
       email: text().trim().max(254).pipe(z.email("must be a valid email address")).optional(),

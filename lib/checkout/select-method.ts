@@ -64,6 +64,7 @@ async function complete(s: CheckoutSession, txId: string, input: SelectMethodInp
       {
         amount: toMajor(s.amountUsd, "USD"),
         paymentMethodId: input.paymentMethodId,
+        installments: input.installments,
         country: s.country ?? undefined,
         userName: c.fullName ?? `${s.firstName} ${s.lastName}`,
         userEmail: c.email ?? s.email,

@@ -1,28 +1,32 @@
-// A merchant's accept (POST /claims/{id}/accept: the chargeback is conceded, lost at once) and
-// the sandbox decision (POST /claims/{id}/simulate: won needs evidence submitted before dueBy).
-// Both go through the kernel's resolveChargeback, scoped to the caller's claims.
+// A merchant's accept (POST /claims/{id}/accept: the chargeback or MED claim is conceded, lost at
+// once) and the sandbox decision (POST /claims/{id}/simulate: won needs evidence submitted before
+// dueBy). Both go through the kernel's resolveChargeback or resolveMed, scoped to the caller's claims.
 import { AppError } from "@/lib/platform/errors";
 import { bindIdempotency, bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { resolveChargeback } from "@/lib/claims/transitions";
+import { resolveMed } from "@/lib/claims/pix-med";
 import { findOwnedClaim, resolveScope } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";
 import type { Owner, OwnerWith } from "@/lib/platform/scope";
+import type { Tx } from "@/lib/platform/db";
 
-async function chargebackOf(auth: Owner, id: string) {
+async function disputeOf(auth: Owner, id: string) {
   const c = await findOwnedClaim(auth, id);
-  if (c.kind !== "chargeback") throw new AppError("invalid_request", "Only a chargeback can be accepted or decided; this claim is a refund.", { param: "id" });
+  if (c.kind === "user_dispute") throw new AppError("invalid_request", "Only a chargeback or a MED claim can be accepted or decided; this claim is a refund.", { param: "id" });
   return c;
 }
 
 export async function acceptChargeback(auth: OwnerWith<"merchant" | "shop">, id: string) {
-  const c = await chargebackOf(auth, id);
-  await resolveChargeback(c.id, "lost", { scope: resolveScope(auth), before: (tx) => bindIdempotency(tx, { resource: "claim", id: c.id }) });
+  const c = await disputeOf(auth, id);
+  const opts = { scope: resolveScope(auth), before: (tx: Tx) => bindIdempotency(tx, { resource: "claim", id: c.id }) };
+  await (c.kind === "pix_med" ? resolveMed(c.id, "lost", opts) : resolveChargeback(c.id, "lost", opts));
   return getClaim(auth, c.id);
 }
 
 export async function simulateChargebackOutcome(auth: OwnerWith<"merchant" | "shop">, id: string, action: "won" | "lost") {
-  const c = await chargebackOf(auth, id);
+  const c = await disputeOf(auth, id);
   bindOnNextTransition({ resource: "claim", id: c.id });
-  await resolveChargeback(c.id, action, { scope: resolveScope(auth), requireEvidence: true });
+  const scope = resolveScope(auth);
+  await (c.kind === "pix_med" ? resolveMed(c.id, action, { scope, requireDefence: true }) : resolveChargeback(c.id, action, { scope, requireEvidence: true }));
   return getClaim(auth, c.id);
 }

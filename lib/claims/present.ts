@@ -21,6 +21,7 @@ export function presentClaim(c: Claim, evidence: EvidenceMeta[] = []) {
     createdAt: c.createdAt.toISOString(),
     resolvedAt: c.resolvedAt?.toISOString() ?? null,
     dueBy: c.dueBy?.toISOString() ?? null,
+    respondBy: c.dueBy?.toISOString() ?? null,
     evidence: evidence.map((e) => ({
       id: e.id,
       kind: e.kind as "file" | "text",

@@ -9,7 +9,7 @@ import { parseAmount } from "@/lib/money/parse-amount";
 import { freeze } from "@/lib/ledger/recipes";
 import { transition } from "@/lib/ledger/transition";
 import { lockTransaction } from "@/lib/payments/transitions";
-import { freezeFunds, newClaimId, refundUsdShare } from "@/lib/claims/transitions";
+import { financingShare, freezeFunds, newClaimId, refundUsdShare } from "@/lib/claims/transitions";
 import { sandboxDelayMs } from "@/lib/payments/sandbox-schedule";
 import { presentRefund } from "@/lib/claims/present";
 import { JOB_SIGNALS } from "@/lib/platform/outbox/wake";
@@ -42,7 +42,9 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
         });
       }
       const usd = await refundUsdShare(tx, t, local);
-      const split = await freezeFunds(tx, t, usd, { allowNegative: false });
+      // A shop-paid installment plan: the fee's share comes back from financing_fees, the rest from the shop.
+      const fromFinancing = await financingShare(tx, t, local);
+      const split = { ...(await freezeFunds(tx, t, usd - fromFinancing, { allowNegative: false })), fromFinancing };
       const now = new Date();
       const created = await tx.claim.create({
         data: {
@@ -55,6 +57,7 @@ export async function refundPayment(auth: AuthContext, id: string, input: { amou
           amountLocal: local,
           amountUsd: usd,
           frozenFromPending: split.fromPending,
+          financingReversed: fromFinancing,
           currency: t.currencyLocal,
           reason: input.reason ?? null,
           history: [{ status: "pending", at: now.toISOString() }],

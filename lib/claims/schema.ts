@@ -4,7 +4,8 @@ import { transactionIdParams } from "@/lib/payments/schema";
 import { listOf, listQuery } from "@/lib/platform/paging/pagination";
 import { AppError } from "@/lib/platform/errors";
 
-export const CLAIM_KINDS = ["user_dispute", "chargeback"] as const;
+/** user_dispute: a refund; chargeback: a card dispute; pix_med: a PIX MED claim of the payer's bank (decisions.md). */
+export const CLAIM_KINDS = ["user_dispute", "chargeback", "pix_med"] as const;
 export const CLAIM_STATUSES = ["pending", "open", "resolved", "rejected", "won", "lost"] as const;
 
 export const refundBody = z.object({
@@ -46,8 +47,9 @@ export const claim = z
     reason: z.string().nullable(),
     createdAt: z.string(),
     resolvedAt: z.string().nullable(),
-    dueBy: z.string().nullable().describe("Chargebacks: the last moment evidence is taken (7 days after opening); null for refunds"),
-    evidence: z.array(claimEvidence).describe("What the merchant submitted against a chargeback, oldest first"),
+    dueBy: z.string().nullable().describe("Chargebacks and MED claims: the last moment evidence is taken (7 days after opening, PIX_MED_RESPONSE_DAYS for MED); null for refunds"),
+    respondBy: z.string().nullable().describe("The same moment as dueBy, under the name decisions.md gives it for MED claims"),
+    evidence: z.array(claimEvidence).describe("What the merchant submitted against a chargeback or MED claim (its defence), oldest first"),
     history: z.array(z.object({ status: z.string(), at: z.string() })),
   })
   .meta({ id: "Claim" });
@@ -136,7 +138,7 @@ export const submitEvidenceEndpoint = defineEndpoint({
   method: "POST",
   path: "/claims/{id}/evidence",
   tag: "Refunds",
-  summary: "Submit evidence against an open chargeback",
+  summary: "Submit evidence against an open chargeback or PIX MED claim",
   description:
     "multipart/form-data: `files` (PDF, PNG or JPEG, its type read from its bytes; at most 5 MiB each, 5 per request) and/or one `text`. A file whose name says another of these types than its bytes (a PNG named invoice.pdf) is refused; a name without such an extension gets the right one. Taken until the claim's `dueBy`; after it 409 evidence_window_closed. A file over 5 MiB is 413 payload_too_large, another type 400 invalid_request (param files). Answers the claim with all its evidence.",
   auth: "secret",
@@ -169,8 +171,8 @@ export const acceptClaimEndpoint = defineEndpoint({
   method: "POST",
   path: "/claims/{id}/accept",
   tag: "Refunds",
-  summary: "Accept a chargeback (concede it)",
-  description: "The claim becomes lost at once: the frozen amount leaves the balance with the chargeback fee, the payment becomes chargeback, claim.resolved fires. A resolved claim is 409 claim_already_resolved; a refund claim 400 invalid_request.",
+  summary: "Accept a chargeback or PIX MED claim (concede it)",
+  description: "The claim becomes lost at once: a chargeback's frozen amount leaves the balance with the chargeback fee and the payment becomes chargeback; a MED claim's blocked amount goes back to the payer (no fee; returned in full, the payment reads refunded). claim.resolved fires. A resolved claim is 409 claim_already_resolved; a refund claim 400 invalid_request.",
   auth: "secret",
   permission: "respondToDisputes",
   idempotent: true,
@@ -183,8 +185,8 @@ export const simulateClaimEndpoint = defineEndpoint({
   method: "POST",
   path: "/claims/{id}/simulate",
   tag: "Sandbox",
-  summary: "Decide an open chargeback (sandbox)",
-  description: "`won` needs evidence submitted before `dueBy` (422 missing_required_fields, param evidence, otherwise); `lost` debits the amount and the chargeback fee.",
+  summary: "Decide an open chargeback or PIX MED claim (sandbox)",
+  description: "`won` needs evidence submitted before `dueBy` (422 missing_required_fields, param evidence, otherwise) and releases the frozen amount; `lost` debits it (a chargeback with its fee; a MED claim returns it to the payer).",
   auth: "secret",
   idempotent: true,
   permission: "simulateDispute",

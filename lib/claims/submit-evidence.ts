@@ -1,4 +1,5 @@
-// POST /claims/{id}/evidence: files and a statement against an open chargeback, until dueBy.
+// POST /claims/{id}/evidence: files and a statement against an open chargeback or PIX MED claim
+// (the shop's defence), until dueBy.
 // A file's type is read from its first bytes, whatever type the client declared; a name that
 // says another of our types (a PDF named .png, a .pdf holding a PNG) is refused too, and a name
 // with no such extension gets the right one, so a download opens as what it is. Each file is at
@@ -19,7 +20,7 @@ import type { AuthContext } from "@/lib/platform/auth/authenticate";
 export async function submitEvidence(auth: Pick<AuthContext, "merchant" | "environment" | "shop">, id: string, upload: EvidenceUpload) {
   // Another merchant's claim is a 404 whatever is sent; then the files, before any lock.
   const owned = await findOwnedClaim(auth, id);
-  if (owned.kind !== "chargeback") throw new AppError("invalid_request", "Evidence answers chargebacks; this claim is a refund.", { param: "id" });
+  if (owned.kind === "user_dispute") throw new AppError("invalid_request", "Evidence answers chargebacks and MED claims; this claim is a refund.", { param: "id" });
   const files = await Promise.all(
     upload.files.map(async (f, i) => {
       if (f.size > EVIDENCE_FILE_LIMIT) {

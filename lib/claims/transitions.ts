@@ -70,6 +70,18 @@ export async function refundUsdShare(tx: Tx, t: Transaction, local: bigint): Pro
   return localSoFar + local === t.amountLocal ? t.amountUsd - usdSoFar : mulDivHalfUp(t.amountUsd, local, t.amountLocal);
 }
 
+/**
+ * The part of a shop-paid installment plan's financing fee (USD) a refund of `usd` gives back:
+ * in proportion, the last refund exactly what is left, so the shares sum to the fee.
+ */
+export async function financingShare(tx: Tx, t: Transaction, local: bigint): Promise<bigint> {
+  if (t.feeFinancing <= 0n) return 0n;
+  const done = await tx.claim.findMany({ where: { transactionId: t.id, kind: "user_dispute", status: { in: ["pending", "resolved"] } }, select: { amountLocal: true, financingReversed: true } });
+  const localSoFar = done.reduce((s, c) => s + c.amountLocal, 0n);
+  const soFar = done.reduce((s, c) => s + c.financingReversed, 0n);
+  return localSoFar + local === t.amountLocal ? t.feeFinancing - soFar : mulDivHalfUp(t.feeFinancing, local, t.amountLocal);
+}
+
 /** Sandbox `refunded`: completed -> refunded at once, for everything not already refunded. */
 /** `reason`: who refunded it (a sandbox simulation, or the provider's own report of a refund). */
 export async function refundInFull(id: string, opts: InTransaction & { reason?: "sandbox_simulation" | "provider_refund" } = {}): Promise<TransitionResult> {
@@ -80,9 +92,10 @@ export async function refundInFull(id: string, opts: InTransaction & { reason?: 
     if (local <= 0n) return null;
     const usd = await refundUsdShare(tx, t, local);
     const at = new Date();
-    const split = await freezeFunds(tx, t, usd, { allowNegative: true });
+    const fromFinancing = await financingShare(tx, t, local);
+    const split = { ...(await freezeFunds(tx, t, usd - fromFinancing, { allowNegative: true })), fromFinancing };
     const claim = await tx.claim.create({
-      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, currency: t.currencyLocal, reason: opts.reason ?? "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
+      data: { id: newClaimId(), merchantId: t.merchantId, environment: t.environment, transactionId: id, kind: "user_dispute", status: "resolved", amountLocal: local, amountUsd: usd, frozenFromPending: split.fromPending, financingReversed: fromFinancing, currency: t.currencyLocal, reason: opts.reason ?? "sandbox_simulation", history: [{ status: "resolved", at: at.toISOString() }], resolvedAt: at },
     });
     const updated = await tx.transaction.update({ where: { id }, data: { status: "refunded", refundedLocal: t.amountLocal } });
     return { result: { transaction: updated, eventsFired: ["payment.refunded"] }, postings: [refundImmediate(claim, split)], events: paymentEvents(updated, ["payment.refunded"]) };

@@ -11,6 +11,7 @@ import { claim } from "@/lib/claims/schema";
 import { payout } from "@/lib/payouts/schema";
 import { settlement } from "@/lib/settlements/schema";
 import { withdrawal } from "@/lib/withdrawals/schema";
+import { subscription } from "@/lib/webhooks/schema";
 
 /** What each event type carries as `data.object`, and when it fires. */
 export const EVENT_OBJECTS = {
@@ -27,6 +28,7 @@ export const EVENT_OBJECTS = {
   "withdrawal.failed": { object: withdrawal, summary: "A withdrawal failed and its funds returned to the balance" },
   "payout.completed": { object: payout, summary: "A payout was confirmed by its provider" },
   "payout.failed": { object: payout, summary: "A payout failed (or was returned) and its debit was reversed" },
+  "webhook.test": { object: subscription, summary: "A test event, sent on request (sandbox, POST /webhooks/{id}/test or the dashboard's Send a test event) to that one subscription, whatever its events list" },
 } as const satisfies Record<EventType, { object: z.ZodType; summary: string }>;
 
 /** `payment.completed` -> `PaymentCompletedEvent` (the component's name in the document). */

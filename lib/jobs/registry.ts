@@ -6,6 +6,7 @@
 import { config } from "@/lib/platform/config";
 import { JOB_SIGNALS, type JobSignal } from "@/lib/platform/outbox/wake";
 import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
+import { closeUnansweredMeds } from "@/lib/claims/pix-med";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { releaseDueReserves } from "@/lib/ledger/release-reserves";
 import { reconcilePending } from "@/lib/outcomes/reconcile-pending";
@@ -134,6 +135,14 @@ export const JOBS: JobDef[] = [
     cron: "* * * * *",
     retries: 3,
     steps: [{ name: "expire-due", run: () => expirePayments() }],
+  },
+  {
+    name: "close-unanswered-meds",
+    description: "PIX MED claims whose answer window closed without a defence: decided for the payer (the blocked amount returned)",
+    everyMs: () => Math.max(tick(), 60_000),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "decide-due", run: () => closeUnansweredMeds() }],
   },
   {
     name: "expire-qr-orders",

@@ -16,6 +16,7 @@ export type CounterAccount =
   | "flat_fees"
   | "provider_fees"
   | "network_fees"
+  | "financing_fees"
   | "refunds_payable"
   | "chargebacks_payable"
   | "chargeback_fees";
@@ -59,6 +60,9 @@ export type PostingKind =
   | "chargeback_freeze"
   | "chargeback_won"
   | "chargeback_lost"
+  | "med_freeze"
+  | "med_released"
+  | "med_returned"
   | "adjustment"
   | "deposit_credited"
   | "payout_transfer"

@@ -9,18 +9,20 @@ export type Posting = { kind: PostingKind; legs: Leg[]; transactionId?: string |
 const usd = (account: Account, amount: bigint): Leg => ({ account, currency: "USD", amount });
 
 /** What a recipe needs of a pay-in (a Transaction row has all of it). */
-export type Charge = { id: string; amountUsd: bigint; feePlatform: bigint; feeProvider: bigint; feeNetwork: bigint; reserveAmount: bigint };
+export type Charge = { id: string; amountUsd: bigint; feePlatform: bigint; feeProvider: bigint; feeNetwork: bigint; reserveAmount: bigint; feeFinancing?: bigint };
 /** What a recipe needs of a claim (refund or chargeback). */
-export type Frozen = { id: string; transactionId: string; amountUsd: bigint; frozenFromPending: bigint };
+export type Frozen = { id: string; transactionId: string; amountUsd: bigint; frozenFromPending: bigint; financingReversed?: bigint };
 /** What a recipe needs of a payout. */
 export type PayoutMoney = { currency: string; amount: bigint };
 
 /** A pay-in's net: what reaches the merchant's buckets once fees and the reserve are taken. */
-export const netOf = (t: Charge) => t.amountUsd - t.feePlatform - t.feeProvider - t.feeNetwork - t.reserveAmount;
+export const netOf = (t: Charge) => t.amountUsd - t.feePlatform - t.feeProvider - t.feeNetwork - t.reserveAmount - (t.feeFinancing ?? 0n);
 
 /**
  * pending -> completed (or a CLABE deposit credited): the net to `pending`, the reserve to
- * `reserve`, each fee to its account (the flat part of the platform fee apart).
+ * `reserve`, each fee to its account (the flat part of the platform fee apart). A shop-paid
+ * installment plan's financing fee is its own leg (`financing_fees`): the acquirer advances the
+ * whole price at once, less that fee.
  */
 export function paymentCompleted(t: Charge, kind: "payment_completed" | "deposit_credited" = "payment_completed"): Posting {
   const flat = FLAT_FEE_USD_MINOR < t.feePlatform ? FLAT_FEE_USD_MINOR : t.feePlatform;
@@ -35,6 +37,7 @@ export function paymentCompleted(t: Charge, kind: "payment_completed" | "deposit
       usd("flat_fees", flat),
       usd("provider_fees", t.feeProvider),
       usd("network_fees", t.feeNetwork),
+      usd("financing_fees", t.feeFinancing ?? 0n),
     ],
   };
 }
@@ -58,15 +61,23 @@ export function reserveRelease(t: Charge): Posting {
   return { kind: "reserve_release", transactionId: t.id, legs: [usd("reserve", -t.reserveAmount), usd("available", t.reserveAmount)] };
 }
 
-/** Where a freeze takes its money from: the payment's unsettled net first, then `available`. */
-export type FreezeSplit = { fromPending: bigint; fromAvailable: bigint };
+/**
+ * Where a freeze takes its money from: the payment's unsettled net first, then `available`; a
+ * refund of a shop-paid installment payment also takes back, from `financing_fees`, the part of
+ * the financing fee in proportion to what is refunded (`fromFinancing`): the buyer gets back what
+ * they paid, the shop gives back only what it was credited for that part.
+ */
+export type FreezeSplit = { fromPending: bigint; fromAvailable: bigint; fromFinancing?: bigint };
+
+/** The whole amount a freeze holds. */
+export const frozenOf = (split: FreezeSplit) => split.fromPending + split.fromAvailable + (split.fromFinancing ?? 0n);
 
 function freezeLegs(split: FreezeSplit): Leg[] {
-  return [usd("pending", -split.fromPending), usd("available", -split.fromAvailable), usd("frozen", split.fromPending + split.fromAvailable)];
+  return [usd("pending", -split.fromPending), usd("available", -split.fromAvailable), usd("financing_fees", -(split.fromFinancing ?? 0n)), usd("frozen", frozenOf(split))];
 }
 
 /** A refund or chargeback opens: its amount is frozen (the split is recorded on the claim). */
-export function freeze(kind: "refund_freeze" | "chargeback_freeze", claim: { id: string; transactionId: string }, split: FreezeSplit): Posting {
+export function freeze(kind: "refund_freeze" | "chargeback_freeze" | "med_freeze", claim: { id: string; transactionId: string }, split: FreezeSplit): Posting {
   return { kind, transactionId: claim.transactionId, claimId: claim.id, legs: freezeLegs(split) };
 }
 
@@ -75,8 +86,9 @@ export function freeze(kind: "refund_freeze" | "chargeback_freeze", claim: { id:
  * from. `toPending` is the part that came from `pending` while the payment is still unsettled
  * (once it has settled, that part would have become available anyway).
  */
-export function freezeRelease(kind: "refund_rejected" | "chargeback_won", c: Frozen, toPending: bigint): Posting {
-  return { kind, transactionId: c.transactionId, claimId: c.id, legs: [usd("frozen", -c.amountUsd), usd("pending", toPending), usd("available", c.amountUsd - toPending)] };
+export function freezeRelease(kind: "refund_rejected" | "chargeback_won" | "med_released", c: Frozen, toPending: bigint): Posting {
+  const financing = c.financingReversed ?? 0n;
+  return { kind, transactionId: c.transactionId, claimId: c.id, legs: [usd("frozen", -c.amountUsd), usd("financing_fees", financing), usd("pending", toPending), usd("available", c.amountUsd - financing - toPending)] };
 }
 
 /** A refund confirmed by the provider: the frozen amount leaves. */
@@ -86,8 +98,13 @@ export function refundResolved(c: Frozen): Posting {
 
 /** The sandbox's refund in full: frozen and paid out in one posting. */
 export function refundImmediate(claim: { id: string; transactionId: string }, split: FreezeSplit): Posting {
-  const amount = split.fromPending + split.fromAvailable;
+  const amount = frozenOf(split);
   return { kind: "refund_immediate", transactionId: claim.transactionId, claimId: claim.id, legs: [...freezeLegs(split), usd("frozen", -amount), usd("refunds_payable", amount)] };
+}
+
+/** A PIX MED decided for the payer: the blocked amount goes back to them, as a refund does (no fee). */
+export function medReturned(c: Frozen): Posting {
+  return { kind: "med_returned", transactionId: c.transactionId, claimId: c.id, legs: [usd("frozen", -c.amountUsd), usd("refunds_payable", c.amountUsd)] };
 }
 
 /** A chargeback lost: the frozen amount leaves, and the chargeback fee is taken from `available`. */

@@ -3,10 +3,11 @@ import { db } from "@/lib/platform/db";
 import { reserveRelease } from "@/lib/ledger/recipes";
 import { forEachDueTransaction } from "@/lib/ledger/each-due";
 
-export async function releaseDueReserves(opts: { now?: Date; limit?: number } = {}): Promise<number> {
+/** `merchantId` limits the run to one merchant's payments (tests that move their own clock). */
+export async function releaseDueReserves(opts: { now?: Date; limit?: number; merchantId?: string } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const due = await db().transaction.findMany({
-    where: { reserveReleaseAt: { lte: now }, reserveReleasedAt: null },
+    where: { reserveReleaseAt: { lte: now }, reserveReleasedAt: null, ...(opts.merchantId ? { merchantId: opts.merchantId } : {}) },
     select: { id: true },
     orderBy: { reserveReleaseAt: "asc" },
     take: opts.limit ?? 500,

@@ -112,7 +112,7 @@ function webhooks(components: Record<string, JsonSchema>) {
           post: {
             operationId: `webhook${eventComponentName(type)}`,
             summary: EVENT_OBJECTS[type].summary,
-            description: `Delivered to each subscription whose events include \`${type}\` (or \`*\`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).`,
+            description: `${type === "webhook.test" ? "Delivered on request (POST /webhooks/{id}/test, sandbox) to that one subscription, whatever its events" : `Delivered to each subscription whose events include \`${type}\` (or \`*\`)`}: verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).`,
             tags: ["Webhooks"],
             parameters: DELIVERY_HEADERS.map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } })),
             requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${eventComponentName(type)}` } } } },

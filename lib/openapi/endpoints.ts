@@ -21,7 +21,7 @@ import { providerNoticeEndpoint } from "@/lib/providers/schema";
 import { createCheckoutSessionEndpoint, getCheckoutSessionEndpoint, selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
 import { getAccountEndpoint, getOrCreateAccountEndpoint, listAccountsEndpoint, listDepositMethodsEndpoint, listDepositsEndpoint, simulateDepositEndpoint, depositNoticeEndpoint } from "@/lib/deposits/schema";
 import { executeSwapEndpoint, fundSandboxEndpoint, getPayoutBalanceEndpoint, getPayoutEndpoint, listCurrenciesEndpoint, listMethodsEndpoint, listPayoutsEndpoint, payoutNoticeEndpoint, quoteSwapEndpoint, sendPayoutEndpoint, simulatePayoutEndpoint, transferEndpoint } from "@/lib/payouts/schema";
-import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listDeliveriesEndpoint, listInboxEndpoint, listWebhooksEndpoint, replayDeliveryEndpoint, rotateSecretEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
+import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listDeliveriesEndpoint, listInboxEndpoint, listWebhooksEndpoint, replayDeliveryEndpoint, rotateSecretEndpoint, sendTestEventEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/schema";
 import { listenWebhooksEndpoint, reportListenEndpoint } from "@/lib/webhooks/listen-schema";
 
 export const ENDPOINTS: EndpointDef[] = [
@@ -76,6 +76,7 @@ export const ENDPOINTS: EndpointDef[] = [
   rotateSecretEndpoint,
   listDeliveriesEndpoint,
   replayDeliveryEndpoint,
+  sendTestEventEndpoint,
   listInboxEndpoint,
   listenWebhooksEndpoint,
   reportListenEndpoint,

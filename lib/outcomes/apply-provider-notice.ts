@@ -12,14 +12,18 @@ import { db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
 import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
 import { receiveNotice } from "@/lib/providers/notice-pipeline";
+import { openMed } from "@/lib/claims/pix-med";
 
 const noticeSchema = z.object({
   noticeId: z.string().min(1).max(100),
   chargeId: z.string().min(1).max(200),
   reference: z.string().max(64).optional(),
-  status: z.enum(["pending", "paid", "failed", "expired", "refunded", "chargeback"]),
+  // `med`: the payer's bank opened a PIX MED claim (an infraction report) on the paid charge, for
+  // `medAmount` (minor units; default all of it).
+  status: z.enum(["pending", "paid", "failed", "expired", "refunded", "chargeback", "med"]),
   amount: z.string().regex(/^\d+$/).optional(),
   currency: z.string().optional(),
+  medAmount: z.string().regex(/^\d{1,18}$/).optional(),
 });
 
 const select = { id: true, amountLocal: true, currencyLocal: true, provider: true, attempts: true, environment: true } as const;
@@ -51,6 +55,13 @@ export async function applyProviderNotice(provider: string, rawBody: string, sig
     if (tx.provider !== provider && n.status !== "paid") {
       log.info({ provider, transactionId: tx.id, status: n.status }, "notice from an abandoned charge attempt; only paid applies");
       return false;
+    }
+    if (n.status === "med") {
+      const r = await openMed(tx.id, { inTransaction: record, reason: "provider_med", ...(n.medAmount !== undefined ? { amountLocal: BigInt(n.medAmount) } : {}) });
+      // Refused (not PIX, older than 80 days, nothing left, already open): acknowledged and kept
+      // in the log, so the provider stops sending what can never apply.
+      if (r.refusal) log.warn({ provider, transactionId: tx.id, noticeId: n.noticeId, refusal: r.refusal }, "PIX MED notice not applied");
+      return r.opened !== null;
     }
     // A paid charge is the route from now on (an abandoned attempt's included): refunds and
     // chargebacks go to the provider that holds the money.

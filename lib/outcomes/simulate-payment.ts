@@ -5,13 +5,22 @@ import { bindOnNextTransition } from "@/lib/platform/idempotency/bind";
 import { AppError } from "@/lib/platform/errors";
 import { completePayment, failPayment, type TransitionResult } from "@/lib/payments/transitions";
 import { openChargeback, refundInFull } from "@/lib/claims/transitions";
+import { openMed, MED_WINDOW_DAYS } from "@/lib/claims/pix-med";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { merchantScope } from "@/lib/platform/scope";
 
-export type SimulateAction = "paid" | "failed" | "expired" | "refunded" | "chargeback";
+export type SimulateAction = "paid" | "failed" | "expired" | "refunded" | "chargeback" | "open_med";
 
-const NEEDS: Record<SimulateAction, "pending" | "completed"> = { paid: "pending", failed: "pending", expired: "pending", refunded: "completed", chargeback: "completed" };
+const NEEDS: Record<SimulateAction, "pending" | "completed"> = { paid: "pending", failed: "pending", expired: "pending", refunded: "completed", chargeback: "completed", open_med: "completed" };
+
+/** The sandbox's words for a MED claim the payment cannot take (decisions.md "PIX disputes (MED)"). */
+const MED_REFUSALS = {
+  not_pix: "A MED claim is opened on PIX payments only.",
+  too_late: `A MED claim is taken up to ${MED_WINDOW_DAYS} days after the payment; this one is older.`,
+  nothing_left: "Nothing of this payment is left to claim: it is refunded or held by other claims.",
+  already_open: "This payment already has an open MED claim.",
+} as const;
 
 /** Applies an action to a sandbox transaction; `strict` refuses actions its status does not allow. */
 export async function applySimulation(id: string, action: SimulateAction, strict: boolean): Promise<TransitionResult> {
@@ -31,6 +40,12 @@ export async function applySimulation(id: string, action: SimulateAction, strict
       return refundInFull(id);
     case "chargeback":
       return openChargeback(id);
+    case "open_med": {
+      const r = await openMed(id);
+      if (r.refusal && strict) throw new AppError("invalid_request", MED_REFUSALS[r.refusal], { param: "action", details: { reason: r.refusal } });
+      const transaction = (await db().transaction.findUnique({ where: { id } }))!;
+      return r.opened ? { transaction, changed: true, eventsFired: ["claim.opened"] } : { transaction, changed: false, eventsFired: [] };
+    }
   }
 }
 
@@ -46,7 +61,7 @@ export async function simulatePayment(auth: AuthContext, id: string, action: Sim
 }
 
 /** The events each action fires (completePayment, failPayment, refundInFull, openChargeback). */
-const FIRES: Record<SimulateAction, string[]> = { paid: ["payment.completed", "payment.captured"], failed: ["payment.failed"], expired: ["payment.failed"], refunded: ["payment.refunded"], chargeback: ["chargeback.created", "claim.opened"] };
+const FIRES: Record<SimulateAction, string[]> = { paid: ["payment.completed", "payment.captured"], failed: ["payment.failed"], expired: ["payment.failed"], refunded: ["payment.refunded"], chargeback: ["chargeback.created", "claim.opened"], open_med: ["claim.opened"] };
 
 /** A simulate answer lost after its commit (idempotent replay): the payment as it is now. */
 export async function replaySimulation(auth: AuthContext, id: string, action: SimulateAction) {

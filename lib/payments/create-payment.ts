@@ -25,7 +25,7 @@ export type { CreatePaymentOptions };
 export async function createPayment(auth: AuthContext, input: CreatePaymentInput, opts: CreatePaymentOptions = {}) {
   validateRequest(auth, opts.behaviour);
   const { shop, rail, enabled } = await resolveShopAndRail(auth, input);
-  const priced = await pricePayment(auth, rail, input, opts);
+  const priced = await pricePayment(auth, shop.id, rail, input, opts);
   const id = opts.id ?? newId("transaction");
   const userIp = input.userIp ?? opts.requestIp ?? null;
   const routed = await routePayment(auth, id, shop.id, rail, enabled, input, priced, userIp, opts);

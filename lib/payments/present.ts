@@ -5,9 +5,13 @@ import { railById } from "@/lib/rails/rails";
 import { railIconUrl } from "@/lib/catalog/list-payment-methods";
 import type { Transaction } from "@/lib/generated/prisma/client";
 import type { Attempt } from "@/lib/payments/cascade";
+import { presentInstallments } from "@/lib/installments/stored";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "checkedAt" | "lateCompletion" | "declineCode" | "routingVersion"> & {
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "checkedAt" | "lateCompletion" | "declineCode" | "routingVersion" | "installments" | "feeFinancing"> & {
+  /** The chosen installment plan (lib/installments/stored.ts); absent or null: paid at once. */
+  installments?: Transaction["installments"];
+  feeFinancing?: bigint;
   lateCompletion?: boolean;
   declineCode?: string | null;
   routingVersion?: number | null;
@@ -48,6 +52,7 @@ function common(tx: PresentableTransaction) {
     tag2: tx.tag2,
     tag3: tx.tag3,
     expiresAt: tx.expiresAt.toISOString(),
+    ...presentInstallments(tx.installments, tx.currencyLocal),
   };
 }
 

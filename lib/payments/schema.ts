@@ -2,9 +2,10 @@ import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/platform/paging/pagination";
 import { METHOD_SLUGS } from "@/lib/catalog/schema";
+import { installmentsShown } from "@/lib/installments/schema";
 
 export const TRANSACTION_STATUSES = ["pending", "completed", "failed", "refunded", "expired", "chargeback"] as const;
-export const SIMULATE_ACTIONS = ["paid", "failed", "expired", "refunded", "chargeback"] as const;
+export const SIMULATE_ACTIONS = ["paid", "failed", "expired", "refunded", "chargeback", "open_med"] as const;
 export const SANDBOX_SIMULATE_HEADER_VALUES = ["paid", "failed", "expired", "chargeback", "slow_payment"] as const;
 
 const optionalText = (max: number) => z.string().max(max).optional();
@@ -30,6 +31,7 @@ export const createPaymentBody = z.object({
   expiresInMinutes: z.number().int().min(5).max(4_320).optional().describe("Overrides the rail's default expiry (PIX and card 30 min, SPEI 24 h, vouchers and boleto 3 days, PSE 30 min) within the rail's maximum (see the catalog's `expiry`); beyond it 400 invalid_request with details.max"),
   merchantId: z.string().max(40).optional(),
   shopId: z.string().max(40).optional(),
+  installments: z.number().int().min(1).max(99).optional().describe("Card rails of Brazil and Mexico: the number of installments the buyer chose, one the shop's plan offers for this amount (GET /payment-methods?amount=… lists them); 1 or absent: paid at once. Otherwise 400 installments_unavailable with details.allowed"),
 });
 export type CreatePaymentInput = z.infer<typeof createPaymentBody>;
 
@@ -60,6 +62,7 @@ const paymentFields = {
   tag2: z.string().nullable(),
   tag3: z.string().nullable(),
   expiresAt: z.string(),
+  installments: installmentsShown.optional().describe("Present when paid in installments: the count, each installment (the last takes the rounding), what the buyer pays in all, the financing fee and who pays it, in the local currency like amountLocal"),
 };
 
 export const transaction = z
@@ -118,7 +121,7 @@ export const listPaymentsQuery = z.object({
 
 export const transactionIdParams = z.object({ id: z.string().min(1).max(64) });
 
-const PAYMENT_ERRORS = ["amount_invalid", "amount_out_of_limits", "unsupported_currency", "unsupported_country", "fx_unavailable", "method_not_enabled_for_shop", "missing_required_fields", "cascade_exhausted", "payment_instructions_unavailable"] as const;
+const PAYMENT_ERRORS = ["installments_unavailable", "amount_invalid", "amount_out_of_limits", "unsupported_currency", "unsupported_country", "fx_unavailable", "method_not_enabled_for_shop", "missing_required_fields", "cascade_exhausted", "payment_instructions_unavailable"] as const;
 
 function createEndpoint<P extends string>(path: P, legacy: boolean) {
   return defineEndpoint({
@@ -177,7 +180,7 @@ export const simulatePaymentEndpoint = defineEndpoint({
   path: "/payments/{id}/simulate",
   tag: "Sandbox",
   summary: "Drive a sandbox payment's outcome",
-  description: "Sandbox only. paid, failed, expired apply to pending payments; refunded and chargeback to completed ones.",
+  description: "Sandbox only. paid, failed, expired apply to pending payments; refunded and chargeback to completed ones; open_med to a completed PIX payment of the last 80 days (a PIX MED claim, kind pix_med, opens and blocks what is left of it; claim.opened).",
   auth: "secret",
   idempotent: true,
   permission: "simulatePayment",

@@ -51,6 +51,9 @@ const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: s
   // Reconciliation's schedule (lib/payments/check-schedule.ts): production rows only.
   ["next_check_at", (t) => (t.environment === "production" && t.status === "pending" ? firstCheckAt(t.createdAt) : null), "timestamptz"],
   ["updated_at", (t) => t.createdAt, "timestamptz"],
+  // The installment plan chosen (lib/installments/stored.ts) and a shop-paid plan's fee in USD.
+  ["installments", (t) => (t.installments ? JSON.stringify(t.installments) : null), "jsonb"],
+  ["fee_financing", (t) => t.feeFinancing ?? 0n, "bigint"],
   // The search keys (lib/payments/search.ts): derived here so no caller can forget them.
   ["search_order_key", (_t, _r, k) => k.searchOrderKey, "bytea"],
   ["search_email_key", (_t, _r, k) => k.searchEmailKey, "bytea"],

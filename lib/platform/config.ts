@@ -51,6 +51,8 @@ export const configSchema = z
     JOBS_DRIVER: z.enum(["local", "inngest"]).default("local"),
     /** How often the local ticker looks for due work (scheduled actions). */
     JOBS_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    /** Days a shop has to answer a PIX MED claim with its defence (decisions.md "PIX disputes (MED)": 7). */
+    PIX_MED_RESPONSE_DAYS: z.coerce.number().int().min(1).max(30).default(7),
     /** Reconciliation poll of pending transactions against their providers (contract: 5 minutes). */
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
     REDIS_URL: z.string().min(1).optional(),

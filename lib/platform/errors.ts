@@ -50,6 +50,8 @@ const table = {
   amount_invalid: [400, "invalid_request_error"],
   amount_below_minimum: [400, "invalid_request_error"],
   amount_above_maximum: [400, "invalid_request_error"],
+  // Not in section 7's table: an installment count the shop's plan does not offer for that amount (decisions.md "Installments").
+  installments_unavailable: [400, "invalid_request_error"],
   simulate_sandbox_only: [400, "invalid_request_error"],
   fund_sandbox_only: [400, "invalid_request_error"],
   // Not in section 7's table: unknown routes and wrong methods under /api/v1 (documented in docs/integrators/errors.md).

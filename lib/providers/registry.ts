@@ -8,14 +8,17 @@
 //   leaked direction never forges the other (without it, every notice is refused and the status
 //   jobs learn outcomes by asking);
 // - real providers (stripe, mercadopago, ebanx), each speaking its own API: configured by its
-//   secret alone (PROVIDER_<CODE>_SECRET: Stripe's secret key, Mercado Pago's access token,
-//   EBANX's integration key), its notice secret where its scheme signs (Stripe's whsec_,
-//   Mercado Pago's webhook signature key, EBANX's public notification certificate), and an optional
-//   PROVIDER_<CODE>_URL replacing the provider's own API host (tests point it at a simulator).
+//   secret alone, under the names decisions.md gives ("Real providers": PROVIDER_STRIPE_SECRET_KEY,
+//   PROVIDER_MERCADOPAGO_ACCESS_TOKEN, PROVIDER_EBANX_INTEGRATION_KEY), its notice secret where its
+//   scheme signs (PROVIDER_STRIPE_WEBHOOK_SECRET, PROVIDER_MERCADOPAGO_WEBHOOK_SECRET, and EBANX's
+//   public notification certificate as PROVIDER_EBANX_NOTICE_CERTIFICATE), and an optional
+//   PROVIDER_<CODE>_URL replacing the provider's own API host (tests point it at a simulator; in
+//   production it must be https and no loopback or private address).
 // Any provider's PROVIDER_<CODE>_RAILS (catalog ids, comma-separated) narrows the rails it serves
 // to a subset of those the catalog lists it for; PROVIDER_<CODE>_TIMEOUT_MS bounds each call.
 // A malformed value stops the start (`providerConfigErrors`), never a payment.
 import { createPublicKey } from "node:crypto";
+import { BlockList, isIP } from "node:net";
 import { singleton } from "@/lib/platform/singleton";
 export { providerName } from "@/lib/providers/names";
 
@@ -37,6 +40,22 @@ export const REAL_PROVIDERS: Record<RealProviderCode, { name: string; defaultUrl
   ebanx: { name: "EBANX", defaultUrl: "https://api.ebanxpay.com", secret: /^\S{16,}$/, secretHint: "the integration key", noticeSecret: /^-----BEGIN (CERTIFICATE|PUBLIC KEY)-----[\s\S]+-----END (CERTIFICATE|PUBLIC KEY)-----\s*$/, noticeSecretHint: "EBANX's notification certificate in PEM (fingerprint 4ABAD89CF66B99998465470550EB15E3E271A246 on EBANX's notifications page)" },
 };
 
+/** Where each real provider's two secrets are read from (decisions.md, "Real providers"). */
+const REAL_PROVIDER_ENV: Record<RealProviderCode, { secret: string; noticeSecret: string }> = {
+  stripe: { secret: "PROVIDER_STRIPE_SECRET_KEY", noticeSecret: "PROVIDER_STRIPE_WEBHOOK_SECRET" },
+  mercadopago: { secret: "PROVIDER_MERCADOPAGO_ACCESS_TOKEN", noticeSecret: "PROVIDER_MERCADOPAGO_WEBHOOK_SECRET" },
+  // decisions.md names no variable for it: EBANX's notices are signed only where the merchant
+  // asked EBANX for it; without the certificate they are answered and read back (see connector).
+  ebanx: { secret: "PROVIDER_EBANX_INTEGRATION_KEY", noticeSecret: "PROVIDER_EBANX_NOTICE_CERTIFICATE" },
+};
+
+/** The variables a provider is configured by: the real providers' own names, `_SECRET` / `_NOTICE_SECRET` for the common protocol's. */
+export function providerEnvNames(code: ProviderCode): { url: string; secret: string; noticeSecret: string; rails: string; timeout: string } {
+  const upper = code.toUpperCase();
+  const own = isReal(code) ? REAL_PROVIDER_ENV[code] : { secret: `PROVIDER_${upper}_SECRET`, noticeSecret: `PROVIDER_${upper}_NOTICE_SECRET` };
+  return { url: `PROVIDER_${upper}_URL`, ...own, rails: `PROVIDER_${upper}_RAILS`, timeout: `PROVIDER_${upper}_TIMEOUT_MS` };
+}
+
 export type ProviderConfig = {
   code: ProviderCode;
   kind: "simulated" | "real";
@@ -48,16 +67,18 @@ export type ProviderConfig = {
   rails: ReadonlySet<string> | null;
 };
 
-const isReal = (code: string): code is RealProviderCode => (REAL_PROVIDER_CODES as readonly string[]).includes(code);
+function isReal(code: string): code is RealProviderCode {
+  return (REAL_PROVIDER_CODES as readonly string[]).includes(code);
+}
 
 function readConfig(code: ProviderCode, env: Record<string, string | undefined>): ProviderConfig | null {
-  const upper = code.toUpperCase();
+  const names = providerEnvNames(code);
   const real = isReal(code);
-  const baseUrl = env[`PROVIDER_${upper}_URL`] || (real ? REAL_PROVIDERS[code].defaultUrl : "");
-  const secret = env[`PROVIDER_${upper}_SECRET`];
+  const baseUrl = env[names.url] || (real ? REAL_PROVIDERS[code].defaultUrl : "");
+  const secret = env[names.secret];
   if (!baseUrl || !secret) return null;
-  const noticeSecret = env[`PROVIDER_${upper}_NOTICE_SECRET`] || null;
-  const rails = env[`PROVIDER_${upper}_RAILS`]?.trim();
+  const noticeSecret = env[names.noticeSecret] || null;
+  const rails = env[names.rails]?.trim();
   return {
     code,
     kind: real ? "real" : "simulated",
@@ -65,7 +86,7 @@ function readConfig(code: ProviderCode, env: Record<string, string | undefined>)
     secret,
     // The same value both ways would let whoever can read our calls sign notices.
     noticeSecret: noticeSecret === secret ? null : noticeSecret,
-    timeoutMs: Number(env[`PROVIDER_${upper}_TIMEOUT_MS`] ?? 8000),
+    timeoutMs: Number(env[names.timeout] ?? 8000),
     rails: rails ? new Set(rails.split(",").map((r) => r.trim()).filter(Boolean)) : null,
   };
 }
@@ -74,32 +95,46 @@ function readConfig(code: ProviderCode, env: Record<string, string | undefined>)
 export function providerConfigErrors(env: Record<string, string | undefined> = process.env, production = env.APP_ENV === "production"): string[] {
   const errors: string[] = [];
   for (const code of PROVIDER_CODES) {
-    const upper = code.toUpperCase();
-    const url = env[`PROVIDER_${upper}_URL`];
+    const names = providerEnvNames(code);
+    const url = env[names.url];
     if (url) {
       let parsed: URL | null = null;
       try {
         parsed = new URL(url);
       } catch {}
-      if (!parsed || !/^https?:$/.test(parsed.protocol)) errors.push(`PROVIDER_${upper}_URL is not an http(s) URL`);
-      else if (production && isReal(code) && parsed.protocol !== "https:") errors.push(`PROVIDER_${upper}_URL must be https in production`);
+      if (!parsed || !/^https?:$/.test(parsed.protocol)) errors.push(`${names.url} is not an http(s) URL`);
+      else if (production && isReal(code) && parsed.protocol !== "https:") errors.push(`${names.url} must be https in production`);
+      else if (production && isReal(code) && isLocalHost(parsed.hostname)) errors.push(`${names.url} names a loopback or private address: no simulator stands in for ${REAL_PROVIDERS[code].name} in production`);
     }
-    const timeout = env[`PROVIDER_${upper}_TIMEOUT_MS`];
-    if (timeout !== undefined && !(Number.isInteger(Number(timeout)) && Number(timeout) >= 100 && Number(timeout) <= 120_000)) errors.push(`PROVIDER_${upper}_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000`);
+    const timeout = env[names.timeout];
+    if (timeout !== undefined && !(Number.isInteger(Number(timeout)) && Number(timeout) >= 100 && Number(timeout) <= 120_000)) errors.push(`${names.timeout} must be a whole number of milliseconds from 100 to 120000`);
     if (!isReal(code)) continue;
     const spec = REAL_PROVIDERS[code];
-    const secret = env[`PROVIDER_${upper}_SECRET`];
-    const noticeSecret = env[`PROVIDER_${upper}_NOTICE_SECRET`];
+    // The generic names of an earlier version are not read: said, so a key set there is not lost in silence.
+    for (const generic of [`PROVIDER_${code.toUpperCase()}_SECRET`, `PROVIDER_${code.toUpperCase()}_NOTICE_SECRET`]) {
+      if (env[generic]) errors.push(`${generic} is not read: ${spec.name} is configured by ${names.secret} and ${names.noticeSecret}`);
+    }
+    const secret = env[names.secret];
+    const noticeSecret = env[names.noticeSecret];
     // The values themselves are never printed: they are secrets.
-    if (secret && !spec.secret.test(secret)) errors.push(`PROVIDER_${upper}_SECRET does not look like ${spec.secretHint}`);
-    if (noticeSecret && spec.noticeSecret && !spec.noticeSecret.test(noticeSecret)) errors.push(`PROVIDER_${upper}_NOTICE_SECRET does not look like ${spec.noticeSecretHint}`);
+    if (secret && !spec.secret.test(secret)) errors.push(`${names.secret} does not look like ${spec.secretHint}`);
+    if (noticeSecret && spec.noticeSecret && !spec.noticeSecret.test(noticeSecret)) errors.push(`${names.noticeSecret} does not look like ${spec.noticeSecretHint}`);
     // EBANX's certificate is read as a key (lib/providers/ebanx/notices.ts noticeKey): a PEM of the
     // right shape that is no key would refuse every notice in silence, so it stops the start.
-    else if (noticeSecret && code === "ebanx" && !isPublicKey(noticeSecret)) errors.push(`PROVIDER_${upper}_NOTICE_SECRET is not a certificate or public key that can be read: ${spec.noticeSecretHint}`);
-    if (secret && !noticeSecret && production) errors.push(`PROVIDER_${upper}_NOTICE_SECRET is required in production (${spec.noticeSecretHint}): without it every ${spec.name} notice is refused`);
-    if (!secret && (noticeSecret || url)) errors.push(`PROVIDER_${upper}_SECRET is missing: ${spec.name} is half configured`);
+    else if (noticeSecret && code === "ebanx" && !isPublicKey(noticeSecret)) errors.push(`${names.noticeSecret} is not a certificate or public key that can be read: ${spec.noticeSecretHint}`);
+    // Stripe and Mercado Pago sign every notice: without the secret each would be refused. EBANX
+    // signs only on request; its unsigned notices are read back, which alone decides.
+    if (secret && !noticeSecret && production && code !== "ebanx") errors.push(`${names.noticeSecret} is required in production (${spec.noticeSecretHint}): without it every ${spec.name} notice is refused`);
+    if (!secret && (noticeSecret || url)) errors.push(`${names.secret} is missing: ${spec.name} is half configured`);
   }
   return errors;
+
+  function isLocalHost(hostname: string): boolean {
+    const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    if (host === "localhost" || host.endsWith(".localhost")) return true;
+    const family = isIP(host);
+    return family !== 0 && LOCAL_RANGES.check(host, family === 4 ? "ipv4" : "ipv6");
+  }
 
   function isPublicKey(pem: string): boolean {
     try {
@@ -110,6 +145,14 @@ export function providerConfigErrors(env: Record<string, string | undefined> = p
     }
   }
 }
+
+/** Loopback, private, link-local and unique-local ranges: never a real provider's host in production. */
+const LOCAL_RANGES = (() => {
+  const list = new BlockList();
+  for (const [net, prefix] of [["127.0.0.0", 8], ["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["169.254.0.0", 16], ["100.64.0.0", 10], ["0.0.0.0", 8]] as const) list.addSubnet(net, prefix, "ipv4");
+  for (const [net, prefix] of [["::1", 128], ["::", 128], ["fc00::", 7], ["fe80::", 10], ["::ffff:0:0", 96]] as const) list.addSubnet(net, prefix, "ipv6");
+  return list;
+})();
 
 export function providerConfigs(): Map<string, ProviderConfig> {
   return singleton("provider-configs", () => {

@@ -17,6 +17,12 @@ export type ChargeRequest = {
   currency: string;
   buyer: { name?: string; email?: string; phone?: string; documentId?: string; ip?: string };
   notifyUrl: string;
+  /**
+   * Paid in installments (absent: at once): the count, what the buyer pays in all (the price
+   * when the shop pays the financing, more when the buyer does) and who pays. Only providers
+   * that split a charge are asked (lib/providers/installments.ts).
+   */
+  installments?: { count: number; totalMinor: bigint; paidBy: "merchant" | "buyer" };
 };
 
 /** `unavailable` is "unknown" for a charge: the cascade may move on (decisions.md's one exception). */

@@ -64,6 +64,10 @@ export const SANDBOX_RAILS: Rail[] = [
   // Brazilian selector's one document rule (the hosted checkout sends a document with every method).
   rail({ paymentMethodId: "sbx_boleto", method: "boleto", methodLabel: "Boleto", name: "Boleto (test)", countryIso2: "BR", countryIso3: "BRA", channel: "CASH", currency: "BRL", minLocal: "5.00", maxLocal: "50000.00", minTxUsd: "1.00", maxTxUsd: "10000.00", providerFeeBp: 150, networkFeeUsdMinor: 35, settlementDelay: "T+3", requires: ["documentId", "userName"], documentRule: "cpf_cnpj", providers: ["sandbox"], icon: "boleto", sandbox: true }),
   rail({ paymentMethodId: "sbx_br_card", method: "card", methodLabel: "Card", name: "Card, Brazil (test)", countryIso2: "BR", countryIso3: "BRA", channel: "CREDIT_CARD", currency: "BRL", minLocal: "1.00", maxLocal: "100000.00", minTxUsd: "1.00", maxTxUsd: "20000.00", providerFeeBp: 280, networkFeeUsdMinor: 10, settlementDelay: "T+2", requires: [], documentRule: "cpf_cnpj", providers: ["sandbox"], icon: "card", sandbox: true }),
+  // Mexico's test card (issues 41 and 42), so a tester in Mexico pays by card in MXN as in
+  // production (1007: no document asked; the hosted checkout's RFC/CURP of SPEI passes its "any"
+  // rule), and the sandbox shows meses sin intereses from day one.
+  rail({ paymentMethodId: "sbx_mx_card", method: "card", methodLabel: "Card", name: "Card, Mexico (test)", countryIso2: "MX", countryIso3: "MEX", channel: "CREDIT_CARD", currency: "MXN", minLocal: "10.00", maxLocal: "500000.00", minTxUsd: "1.00", maxTxUsd: "20000.00", providerFeeBp: 290, networkFeeUsdMinor: 10, settlementDelay: "T+2", requires: [], documentRule: "any", providers: ["sandbox"], icon: "card", sandbox: true }),
 ];
 
 /** A rail's bounds in minor units: local currency, and USD per transaction. */

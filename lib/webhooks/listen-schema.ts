@@ -3,13 +3,13 @@
 // endpoint answered to each one.
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
-import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
+import { SUBSCRIBABLE_EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { delivery } from "@/lib/webhooks/schema";
 
 const eventList = z
   .string()
   .max(1000)
-  .refine((v) => v.split(",").every((t) => t === "*" || (EVENT_TYPES as readonly string[]).includes(t.trim())), `a comma-separated list of: ${EVENT_TYPES.join(", ")}, or *`)
+  .refine((v) => v.split(",").every((t) => t === "*" || (SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(t.trim())), `a comma-separated list of: ${SUBSCRIBABLE_EVENT_TYPES.join(", ")}, or *`)
   .optional()
   .describe("Comma-separated event types to stream (default: every type)");
 

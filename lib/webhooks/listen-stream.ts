@@ -8,7 +8,7 @@ import { db, sql } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { seal } from "@/lib/platform/crypto/secret-box";
 import { isDraining } from "@/lib/platform/lifecycle";
-import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
+import { SUBSCRIBABLE_EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { inboxUrl, signingSecrets } from "@/lib/webhooks/subscriptions";
 import { standardSignature } from "@/lib/webhooks/sign";
 import { actorOf, recordSecurityEvent } from "@/lib/accounts/record-security-event";
@@ -93,7 +93,7 @@ export async function openListenStream(auth: AuthContext, query: { events?: stri
           closed = true;
         }
       };
-      const ready = { subscriptionId: s.id, events: wanted ?? [...EVENT_TYPES], ...(query.secret === "true" ? { secret: current } : {}) };
+      const ready = { subscriptionId: s.id, events: wanted ?? [...SUBSCRIBABLE_EVENT_TYPES], ...(query.secret === "true" ? { secret: current } : {}) };
       send(`retry: 1000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
       void (async () => {
         let beat = Date.now();

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { listOf, listQuery, pageQuery, paginationSchema } from "@/lib/platform/paging/pagination";
-import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
+import { SUBSCRIBABLE_EVENT_TYPES } from "@/lib/platform/outbox/emit";
 
-const eventName = z.enum([...EVENT_TYPES, "*"]);
+const eventName = z.enum([...SUBSCRIBABLE_EVENT_TYPES, "*"]);
 
 export const subscription = z
   .object({
@@ -130,4 +130,17 @@ export const listInboxEndpoint = defineEndpoint({
   query: z.object({ ...listQuery() }),
   response: envelopeOf(inboxMessage),
   errors: ["webhook_not_found"],
+});
+export const sendTestEventEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/webhooks/{id}/test",
+  tag: "Webhooks",
+  summary: "Send a test event (sandbox)",
+  description:
+    "Delivers a signed `webhook.test` event (data.object: this subscription) to this subscription only, whatever its events list, through the normal pipeline: signed, retried, in its delivery log and, for a managed inbox, in its inbox. Answers the delivery, pending until the first attempt. A disabled subscription is 400 invalid_request; a production key 400 production_key_refused.",
+  auth: "secret",
+  permission: "sendTestEvent",
+  params: idParams,
+  response: delivery,
+  errors: ["invalid_request", "webhook_not_found"],
 });

@@ -5,6 +5,7 @@
 //   [data-print]         print button, shown once script runs (print-button.tsx)
 //   [data-method-guard]  "choose a method first" in the page's language (method-guard.tsx)
 //   [data-document]      the document field's hint and keyboard follow the method (document-field.tsx)
+//   [data-installments-for] a card rail's installment choice, shown only while that rail is chosen (installments-field.tsx)
 //   [data-live-status]   polls a payment's status; on a change reloads the page's content or moves on (live-status.tsx)
 //   [data-qr-live]       the QR counter's countdown and polling (qr-live.tsx)
 // "Refreshing" fetches the page (or the page to move on to) and swaps the body's content, as the
@@ -121,6 +122,22 @@
     });
   }
 
+  // Without script every card rail's choice stays on the page (each says it applies to its card);
+  // with script only the chosen rail's, so the keyboard goes from the method to what it needs.
+  function installmentsFor(box) {
+    var form = box.closest("form");
+    if (!form) return;
+    var method = box.getAttribute("data-installments-for");
+    var sync = function () {
+      var chosen = form.querySelector('input[name="paymentMethodId"]:checked');
+      box.hidden = !chosen || chosen.value !== method;
+    };
+    form.addEventListener("change", function (e) {
+      if (e.target.name === "paymentMethodId") sync();
+    });
+    sync();
+  }
+
   function liveStatus(p) {
     var status = p.getAttribute("data-status");
     var goTo = p.getAttribute("data-go-to");
@@ -164,6 +181,7 @@
     });
     each(root, "[data-method-guard]", methodGuard);
     each(root, "[data-document]", documentField);
+    each(root, "[data-installments-for]", installmentsFor);
     each(root, "[data-live-status]", liveStatus);
     each(root, "[data-qr-live]", qrLive);
   }

@@ -2,7 +2,7 @@
 // parses its flags and calls the same lib/ use case the API or the dashboard uses.
 import { parseArgs } from "node:util";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:deposit-methods, deposit-account:disable, deposit:held, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete, claims:attention, claims:retry`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:installments, shop:deposit-methods, deposit-account:disable, deposit:held, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete, claims:attention, claims:retry`;
 
 type KeyPair = { publishableKey: string; secretKey: string };
 /** A new shop's two key pairs as merchant:create and shop:create print them. */
@@ -53,6 +53,12 @@ export async function runCommand(argv: string[], print: (human: string, data: un
       "maps-to": { type: "string" },
       decision: { type: "string" },
       priority: { type: "string" },
+      method: { type: "string" },
+      counts: { type: "string" },
+      min: { type: "string" },
+      "paid-by": { type: "string" },
+      rates: { type: "string" },
+      reset: { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -123,6 +129,12 @@ export async function runCommand(argv: string[], print: (human: string, data: un
       const { setShopPaymentMethods } = await import("@/lib/catalog/set-shop-methods");
       const r = await setShopPaymentMethods(need(values.shop, "--shop"), { enable: values.enable ?? [], disable: values.disable ?? [] });
       out(`shop ${r.shopId}: disabled ${r.disabled.join(", ") || "(none)"}`, r);
+      return 0;
+    }
+    case "shop:installments": {
+      const { shopInstallments } = await import("./installments.ts");
+      const r = await shopInstallments(values);
+      out(r.human, r.plan);
       return 0;
     }
     case "shop:deposit-methods": {

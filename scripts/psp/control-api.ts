@@ -49,6 +49,14 @@ export async function serveControl(sim: SimContext, req: http.IncomingMessage, r
     });
     return send(res, 200, { ids });
   }
+  if (req.method === "POST" && parts[1] === "charges" && parts[2] && parts[3] === "med") {
+    // The payer's bank opened a PIX MED claim on a paid charge: a notice, the charge stays paid.
+    const c = store.chargeOf(parts[2]);
+    if (!c) return send(res, 404, { error: "unknown charge" });
+    const opts = JSON.parse((await readBody(req)) || "{}") as { amount?: string; duplicate?: boolean };
+    const notice = { noticeId: `ntc_${randomBytes(8).toString("hex")}`, chargeId: c.id, reference: c.reference, status: "med", ...(opts.amount ? { medAmount: opts.amount } : {}), occurredAt: new Date().toISOString() };
+    return send(res, 200, { notice, statuses: await notices.signedPost(c.notifyUrl, notice, opts.duplicate) });
+  }
   if (req.method === "POST" && parts[1] === "charges" && parts[2] && parts[3]) {
     const c = store.chargeOf(parts[2]);
     if (!c) return send(res, 404, { error: "unknown charge" });

@@ -23,7 +23,7 @@ export async function servePayins(sim: SimContext, req: http.IncomingMessage, re
 }
 
 async function createCharge({ p, base, log, store, behaviour }: SimContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const body = JSON.parse(await readBody(req)) as { reference: string; method: string; country: string; amount: string; currency: string; buyer?: { email?: string }; notifyUrl: string };
+  const body = JSON.parse(await readBody(req)) as { reference: string; method: string; country: string; amount: string; currency: string; buyer?: { email?: string }; notifyUrl: string; installments?: { count: number; total: string } };
   const known = [...store.charges.values()].find((x) => x.reference === body.reference);
   // Our reference already charged here: the same charge again, never a second one.
   if (known) return send(res, 201, { id: known.id, status: known.status, redirectUrl: `${base}/checkout/${known.id}` });
@@ -39,9 +39,11 @@ async function createCharge({ p, base, log, store, behaviour }: SimContext, req:
   if (mode === "decline") return send(res, 402, { status: "declined", reason: "risk_rejected" });
   const rail = p.rails.find((r) => r.method === body.method && r.country === body.country);
   if (!rail) return send(res, 422, { status: "declined", reason: "method_not_supported" });
+  // A charge in installments at a provider that cannot split it is refused (our routing never asks one).
+  if (body.installments && !p.installments) return send(res, 422, { status: "declined", reason: "installments_not_supported" });
   const amount = BigInt(body.amount);
   if (amount < rail.minMinor || amount > rail.maxMinor) return send(res, 422, { status: "declined", reason: "amount_out_of_provider_limits" });
-  const c: Charge = { id: `${p.code}_ch_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "pending", amount: body.amount, currency: body.currency, method: body.method, notifyUrl: body.notifyUrl, email: body.buyer?.email, deliveries: [], refunds: [] };
+  const c: Charge = { id: `${p.code}_ch_${randomBytes(8).toString("hex")}`, reference: body.reference, status: "pending", amount: body.amount, currency: body.currency, method: body.method, notifyUrl: body.notifyUrl, email: body.buyer?.email, deliveries: [], refunds: [], ...(body.installments ? { installments: { count: body.installments.count, total: body.installments.total } } : {}) };
   store.charges.set(c.id, c);
   if (lostAnswer(res, mode, store.hanging)) return;
   if (mode === "no_page") return send(res, 201, { id: c.id, status: "pending" });

@@ -23,15 +23,15 @@ export async function startRealSimulators(appUrl: string, opts: { port?: () => P
   const env: Record<string, string> = {};
   const stripe = { secret: `sk_test_${token()}`, noticeSecret: `whsec_${token()}` };
   sims.push({ code: "stripe", ...(await startStripeSimulator({ ...stripe, noticeUrl: notices("stripe"), port: await port(), log })) });
-  Object.assign(env, { PROVIDER_STRIPE_SECRET: stripe.secret, PROVIDER_STRIPE_NOTICE_SECRET: stripe.noticeSecret, PROVIDER_STRIPE_URL: sims.at(-1)!.url });
+  Object.assign(env, { PROVIDER_STRIPE_SECRET_KEY: stripe.secret, PROVIDER_STRIPE_WEBHOOK_SECRET: stripe.noticeSecret, PROVIDER_STRIPE_URL: sims.at(-1)!.url });
   const mercadopago = { secret: `TEST-${token(8)}-${token(16)}`, noticeSecret: token() };
   sims.push({ code: "mercadopago", ...(await startMercadoPagoSimulator({ ...mercadopago, noticeUrl: notices("mercadopago"), port: await port(), log })) });
-  Object.assign(env, { PROVIDER_MERCADOPAGO_SECRET: mercadopago.secret, PROVIDER_MERCADOPAGO_NOTICE_SECRET: mercadopago.noticeSecret, PROVIDER_MERCADOPAGO_URL: sims.at(-1)!.url });
+  Object.assign(env, { PROVIDER_MERCADOPAGO_ACCESS_TOKEN: mercadopago.secret, PROVIDER_MERCADOPAGO_WEBHOOK_SECRET: mercadopago.noticeSecret, PROVIDER_MERCADOPAGO_URL: sims.at(-1)!.url });
   // EBANX signs its notices with its key (RSA-SHA1): the app holds the public half, as an
   // operator holds EBANX's published notification certificate.
   const ebanx = { secret: `ebanx_test_${token(16)}`, keys: ebanxNoticeKeys() };
   const e = await startEbanxSimulator({ secret: ebanx.secret, noticeSecret: ebanx.keys.privateKey, noticeUrl: notices("ebanx"), port: await port(), log });
   sims.push({ code: "ebanx", url: e.url, stop: e.stop });
-  Object.assign(env, { PROVIDER_EBANX_SECRET: ebanx.secret, PROVIDER_EBANX_NOTICE_SECRET: ebanx.keys.publicKey, PROVIDER_EBANX_URL: e.url });
+  Object.assign(env, { PROVIDER_EBANX_INTEGRATION_KEY: ebanx.secret, PROVIDER_EBANX_NOTICE_CERTIFICATE: ebanx.keys.publicKey, PROVIDER_EBANX_URL: e.url });
   return { sims, env };
 }

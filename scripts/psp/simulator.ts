@@ -5,6 +5,7 @@
 // and notify late, twice or never. A control API on each (loopback only) switches behaviours:
 //   POST /_control/behaviour {mode, forEmail?, times?}   mode: accept|accept_instructions|decline|timeout|error|garbage|no_page
 //   POST /_control/charges/{id}/{paid|failed|expired|refunded} {notify?: true, duplicate?: false, delayMs?: 0}
+//   POST /_control/charges/{id}/med {amount?, duplicate?}  a PIX MED notice (status med, medAmount) for a paid charge
 //   GET  /_control/charges   GET /_control/behaviour (rules not yet used up)   POST /_control/reset
 //   GET  /_control/charges                                POST /_control/reset
 //   POST /_control/behaviour {mode: "decline", reason}    reason: a unified decline reason
@@ -61,6 +62,7 @@ import http from "node:http";
 import type { SimulatedProvider } from "./providers.ts";
 import { createContext } from "./context.ts";
 import { send } from "./answers.ts";
+import { safeEqual } from "../../lib/platform/crypto/hash.ts";
 import { serveControl } from "./control-api.ts";
 import { serveHostedPage } from "./hosted-page.ts";
 import { servePayins } from "./payins.ts";
@@ -80,7 +82,7 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
       // --- buyer-facing hosted page
       if (parts[0] === "checkout" && parts[1]) return serveHostedPage(sim, req, res, parts[1]);
       // --- merchant-facing API
-      if (req.headers.authorization !== `Bearer ${p.secret}`) return send(res, 401, { error: "unauthorized" });
+      if (!safeEqual(req.headers.authorization ?? "", `Bearer ${p.secret}`)) return send(res, 401, { error: "unauthorized" });
       if ((await servePayins(sim, req, res, parts)) || (await serveClabes(sim, req, res, parts)) || (await servePayouts(sim, req, res, parts))) return;
       return send(res, 404, { error: "not found" });
     } catch (err) {

@@ -4,7 +4,7 @@
 import type http from "node:http";
 
 export type Refund = { id: string; reference: string; chargeId: string; amount: string; status: "refunded" };
-export type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }>; refunds: Refund[] };
+export type Charge = { id: string; reference: string; status: "pending" | "paid" | "failed" | "expired" | "refunded"; amount: string; currency: string; method: string; notifyUrl: string; email?: string; deliveries: Array<{ status: string; httpStatus: number | null }>; refunds: Refund[]; installments?: { count: number; total: string } };
 export type SimPayout = { id: string; reference: string; status: string; notifyUrl: string; account: string; amount: string };
 export type SimClabe = { id: string; clabe: string; reference: string; notifyUrl: string };
 

@@ -229,7 +229,7 @@ export type paths = {
         put?: never;
         /**
          * Drive a sandbox payment's outcome
-         * @description Sandbox only. paid, failed, expired apply to pending payments; refunded and chargeback to completed ones.
+         * @description Sandbox only. paid, failed, expired apply to pending payments; refunded and chargeback to completed ones; open_med to a completed PIX payment of the last 80 days (a PIX MED claim, kind pix_med, opens and blocks what is left of it; claim.opened).
          */
         post: operations["postPaymentsIdSimulate"];
         delete?: never;
@@ -305,7 +305,7 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Submit evidence against an open chargeback
+         * Submit evidence against an open chargeback or PIX MED claim
          * @description multipart/form-data: `files` (PDF, PNG or JPEG, its type read from its bytes; at most 5 MiB each, 5 per request) and/or one `text`. A file whose name says another of these types than its bytes (a PNG named invoice.pdf) is refused; a name without such an extension gets the right one. Taken until the claim's `dueBy`; after it 409 evidence_window_closed. A file over 5 MiB is 413 payload_too_large, another type 400 invalid_request (param files). Answers the claim with all its evidence.
          */
         post: operations["postClaimsIdEvidence"];
@@ -345,8 +345,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Accept a chargeback (concede it)
-         * @description The claim becomes lost at once: the frozen amount leaves the balance with the chargeback fee, the payment becomes chargeback, claim.resolved fires. A resolved claim is 409 claim_already_resolved; a refund claim 400 invalid_request.
+         * Accept a chargeback or PIX MED claim (concede it)
+         * @description The claim becomes lost at once: a chargeback's frozen amount leaves the balance with the chargeback fee and the payment becomes chargeback; a MED claim's blocked amount goes back to the payer (no fee; returned in full, the payment reads refunded). claim.resolved fires. A resolved claim is 409 claim_already_resolved; a refund claim 400 invalid_request.
          */
         post: operations["postClaimsIdAccept"];
         delete?: never;
@@ -365,8 +365,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Decide an open chargeback (sandbox)
-         * @description `won` needs evidence submitted before `dueBy` (422 missing_required_fields, param evidence, otherwise); `lost` debits the amount and the chargeback fee.
+         * Decide an open chargeback or PIX MED claim (sandbox)
+         * @description `won` needs evidence submitted before `dueBy` (422 missing_required_fields, param evidence, otherwise) and releases the frozen amount; `lost` debits it (a chargeback with its fee; a MED claim returns it to the payer).
          */
         post: operations["postClaimsIdSimulate"];
         delete?: never;
@@ -807,6 +807,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event (sandbox)
+         * @description Delivers a signed `webhook.test` event (data.object: this subscription) to this subscription only, whatever its events list, through the normal pipeline: signed, retried, in its delivery log and, for a managed inbox, in its inbox. Answers the delivery, pending until the first attempt. A disabled subscription is 400 invalid_request; a production key 400 production_key_refused.
+         */
+        post: operations["postWebhooksIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/inbox": {
         parameters: {
             query?: never;
@@ -1221,7 +1241,7 @@ export type paths = {
         put?: never;
         /**
          * Close a settlement batch now (sandbox)
-         * @description Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes. The balance is the merchant's, one per environment, not a shop's: the batch sweeps every shop's sales. So it needs a credential that covers every shop: a merchant-wide one, or the key of the merchant's only shop; a shop's key beside other shops gets 403 `forbidden` (`details.reason`: merchant_wide_credential_required).
+         * @description Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD, unless `waiveMinimum` is true: then any balance above the fee, so a small batch can be tried; production's daily batch always keeps the minimum) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes. The balance is the merchant's, one per environment, not a shop's: the batch sweeps every shop's sales. So it needs a credential that covers every shop: a merchant-wide one, or the key of the merchant's only shop; a shop's key beside other shops gets 403 `forbidden` (`details.reason`: merchant_wide_credential_required).
          */
         post: operations["postSettlementsRun"];
         delete?: never;
@@ -1729,6 +1749,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event, sent on request (sandbox, POST /webhooks/{id}/test or the dashboard's Send a test event) to that one subscription, whatever its events list
+         * @description Delivered on request (POST /webhooks/{id}/test, sandbox) to that one subscription, whatever its events: verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -1971,6 +2011,38 @@ export type components = {
             online: boolean;
             routable: boolean;
             unroutableReason: string | null;
+            /** @description Card rails of Brazil and Mexico: the shop's installment plan */
+            installments?: {
+                /** @description The counts the shop's plan offers (1, paid at once, is always possible) */
+                counts: number[];
+                /** @description The smallest installment, in `currency` */
+                minInstallment: number;
+                currency: string;
+                /**
+                 * @description merchant: sem juros / meses sin intereses, the shop pays a fee; buyer: the buyer pays interest
+                 * @enum {string}
+                 */
+                paidBy: "merchant" | "buyer";
+                /** @description With the `amount` query: each count open to that amount (its installment at least the minimum), priced */
+                options?: components["schemas"]["Installments"][];
+            };
+        };
+        Installments: {
+            count: number;
+            /** @description Each installment but the last */
+            amount: number;
+            /** @description The last installment (it absorbs the rounding) */
+            lastAmount: number;
+            /** @description What the buyer pays in all */
+            total: number;
+            /** @description merchant: the shop's fee, booked on its own ledger leg; buyer: the interest the buyer pays */
+            financingFee: number;
+            /** @enum {string} */
+            paidBy: "merchant" | "buyer";
+            /** @description Buyer-paid: the monthly interest rate, percent */
+            monthlyRate?: number;
+            /** @description Buyer-paid: the annual effective cost (Brazil's CET), percent */
+            cet?: number;
         };
         PaymentCreated: {
             transactionId: string;
@@ -2013,6 +2085,8 @@ export type components = {
             tag2: string | null;
             tag3: string | null;
             expiresAt: string;
+            /** @description Present when paid in installments: the count, each installment (the last takes the rounding), what the buyer pays in all, the financing fee and who pays it, in the local currency like amountLocal */
+            installments?: components["schemas"]["Installments"];
             paymentFormUrl?: string;
         };
         Transaction: {
@@ -2056,6 +2130,8 @@ export type components = {
             tag2: string | null;
             tag3: string | null;
             expiresAt: string;
+            /** @description Present when paid in installments: the count, each installment (the last takes the rounding), what the buyer pays in all, the financing fee and who pays it, in the local currency like amountLocal */
+            installments?: components["schemas"]["Installments"];
             /** @description ISO-3 */
             country: string;
             /** @description The buyer as the payment was created with (userName, userEmail) */
@@ -2118,7 +2194,7 @@ export type components = {
         Claim: {
             id: string;
             /** @enum {string} */
-            kind: "user_dispute" | "chargeback";
+            kind: "user_dispute" | "chargeback" | "pix_med";
             /** @enum {string} */
             status: "pending" | "open" | "resolved" | "rejected" | "won" | "lost";
             transactionId: string;
@@ -2128,9 +2204,11 @@ export type components = {
             reason: string | null;
             createdAt: string;
             resolvedAt: string | null;
-            /** @description Chargebacks: the last moment evidence is taken (7 days after opening); null for refunds */
+            /** @description Chargebacks and MED claims: the last moment evidence is taken (7 days after opening, PIX_MED_RESPONSE_DAYS for MED); null for refunds */
             dueBy: string | null;
-            /** @description What the merchant submitted against a chargeback, oldest first */
+            /** @description The same moment as dueBy, under the name decisions.md gives it for MED claims */
+            respondBy: string | null;
+            /** @description What the merchant submitted against a chargeback or MED claim (its defence), oldest first */
             evidence: components["schemas"]["ClaimEvidence"][];
             history: {
                 status: string;
@@ -2346,6 +2424,8 @@ export type components = {
             expiresInMinutes?: number;
             merchantId?: string;
             shopId?: string;
+            /** @description Card rails of Brazil and Mexico: the number of installments the buyer chose, one the shop's plan offers for this amount (GET /payment-methods?amount=… lists them); 1 or absent: paid at once. Otherwise 400 installments_unavailable with details.allowed */
+            installments?: number;
             customer?: {
                 firstName?: string;
                 lastName?: string;
@@ -2587,7 +2667,7 @@ export type components = {
             paidAt: string | null;
             failureReason: string | null;
         };
-        Event: components["schemas"]["PaymentCompletedEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["ChargebackCreatedEvent"] | components["schemas"]["ClaimOpenedEvent"] | components["schemas"]["ClaimResolvedEvent"] | components["schemas"]["SettlementClosedEvent"] | components["schemas"]["SettlementPdfReadyEvent"] | components["schemas"]["WithdrawalCompletedEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"];
+        Event: components["schemas"]["PaymentCompletedEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["ChargebackCreatedEvent"] | components["schemas"]["ClaimOpenedEvent"] | components["schemas"]["ClaimResolvedEvent"] | components["schemas"]["SettlementClosedEvent"] | components["schemas"]["SettlementPdfReadyEvent"] | components["schemas"]["WithdrawalCompletedEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description A payment was captured: the funds are in the merchant's balance (the canonical signal) */
         PaymentCompletedEvent: {
             /** @description evt_…; also the webhook-id header */
@@ -2926,10 +3006,36 @@ export type components = {
                 lateCompletion?: true;
             };
         };
+        /** @description A test event, sent on request (sandbox, POST /webhooks/{id}/test or the dashboard's Send a test event) to that one subscription, whatever its events list */
+        WebhookTestEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["WebhookSubscription"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
         Error: {
             error: {
                 /** @enum {string} */
-                code: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "installments_unavailable" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
                 type: string;
                 message: string;
                 param?: string;
@@ -2941,7 +3047,7 @@ export type components = {
             };
         };
         /** @enum {string} */
-        ErrorCode: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
+        ErrorCode: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "installments_unavailable" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
     };
     responses: never;
     parameters: never;
@@ -3716,6 +3822,8 @@ export interface operations {
                 country?: string;
                 channel?: "ONLINE" | "CASH" | "CREDIT_CARD";
                 method?: "card" | "debit" | "bank_transfer" | "wire" | "spei" | "pix" | "oxxo" | "boleto" | "voucher" | "online_payment" | "applepay" | "googlepay" | "crypto";
+                /** @description A price in each rail's own currency (BRL for Brazil's cards, MXN for Mexico's): the installment plans list every count open to it, priced */
+                amount?: number;
             };
             header?: never;
             path?: never;
@@ -3912,6 +4020,8 @@ export interface operations {
                     expiresInMinutes?: number;
                     merchantId?: string;
                     shopId?: string;
+                    /** @description Card rails of Brazil and Mexico: the number of installments the buyer chose, one the shop's plan offers for this amount (GET /payment-methods?amount=… lists them); 1 or absent: paid at once. Otherwise 400 installments_unavailable with details.allowed */
+                    installments?: number;
                 };
             };
         };
@@ -3925,7 +4035,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentCreated"];
                 };
             };
-            /** @description Error: invalid_json, invalid_request, missing_field, amount_invalid, unsupported_currency, unsupported_country, production_key_refused */
+            /** @description Error: invalid_json, invalid_request, missing_field, installments_unavailable, amount_invalid, unsupported_currency, unsupported_country, production_key_refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4118,7 +4228,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    action: "paid" | "failed" | "expired" | "refunded" | "chargeback";
+                    action: "paid" | "failed" | "expired" | "refunded" | "chargeback" | "open_med";
                 };
             };
         };
@@ -4350,7 +4460,7 @@ export interface operations {
                 startingAfter?: string;
                 /** @description Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter */
                 endingBefore?: string;
-                kind?: "user_dispute" | "chargeback";
+                kind?: "user_dispute" | "chargeback" | "pix_med";
                 status?: "pending" | "open" | "resolved" | "rejected" | "won" | "lost";
                 transactionId?: string;
                 /** @description Opened at or after */
@@ -6594,6 +6704,8 @@ export interface operations {
             content: {
                 "application/json": {
                     paymentMethodId: string;
+                    /** @description A card rail of Brazil or Mexico: the installments the buyer chose (1: at once), one the shop's plan offers for the session's amount; else 400 installments_unavailable with details.allowed */
+                    installments?: number;
                     customer?: {
                         email?: string;
                         fullName?: string;
@@ -6830,6 +6942,8 @@ export interface operations {
                     expiresInMinutes?: number;
                     merchantId?: string;
                     shopId?: string;
+                    /** @description Card rails of Brazil and Mexico: the number of installments the buyer chose, one the shop's plan offers for this amount (GET /payment-methods?amount=… lists them); 1 or absent: paid at once. Otherwise 400 installments_unavailable with details.allowed */
+                    installments?: number;
                 };
             };
         };
@@ -6843,7 +6957,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentCreated"];
                 };
             };
-            /** @description Error: invalid_json, invalid_request, missing_field, amount_invalid, unsupported_currency, unsupported_country, production_key_refused */
+            /** @description Error: invalid_json, invalid_request, missing_field, installments_unavailable, amount_invalid, unsupported_currency, unsupported_country, production_key_refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7713,6 +7827,91 @@ export interface operations {
                 };
             };
             /** @description Error: webhook_not_found, webhook_delivery_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error: production_key_refused, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: webhook_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9904,7 +10103,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Close a balance under the 50 USD minimum (it must still exceed the fee). Default false, as the daily batch. */
+                    waiveMinimum?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -9918,7 +10124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: production_key_refused */
+            /** @description Error: production_key_refused, invalid_json, invalid_request, missing_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9947,6 +10153,15 @@ export interface operations {
             };
             /** @description Error: payload_too_large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10341,7 +10556,7 @@ export interface operations {
                 startingAfter?: string;
                 /** @description Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter */
                 endingBefore?: string;
-                type?: "payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed";
+                type?: "payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "webhook.test";
                 /** @description Events created at or after this instant */
                 createdFrom?: string;
                 /** @description Events created before this instant */
@@ -11340,6 +11555,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

@@ -10,6 +10,7 @@ import { BuyerFrame, Notice, buttonClass, secondaryButtonClass } from "@/compone
 import { RailIcon } from "@/components/checkout/rail-icon";
 import { DocumentField } from "@/components/checkout/document-field";
 import { MethodGuard } from "@/components/checkout/method-guard";
+import { InstallmentsField } from "@/components/checkout/installments-field";
 import { TYPED_DOCUMENT_COOKIE, decodeDocument } from "@/server/checkout-form";
 import type { BuyerContext, BuyerPage } from "@/server/buyer-page";
 
@@ -111,7 +112,7 @@ export async function checkoutPage({ params, url, cookie, t, locale, formatTag }
   const typed = typedRaw ? decodeDocument(typedRaw) : undefined;
   // Everything the body below is drawn from (the rails are the catalog's, fixed in a process).
   const memoKey = JSON.stringify(
-    [s, page.merchantName, page.sandbox, methods.map((m) => [m.rail.paymentMethodId, m.localMinor]), locale, formatTag, url.search, typedRaw ?? null],
+    [s, page.merchantName, page.sandbox, methods.map((m) => [m.rail.paymentMethodId, m.localMinor]), page.installments, locale, formatTag, url.search, typedRaw ?? null],
     (_, v) => (typeof v === "bigint" ? v.toString() : v),
   );
 
@@ -178,6 +179,12 @@ export async function checkoutPage({ params, url, cookie, t, locale, formatTag }
               })}
             </div>
           </fieldset>
+
+          {methods.map((m) =>
+            page.installments[m.rail.paymentMethodId] && m.localMinor !== null ? (
+              <InstallmentsField key={m.rail.paymentMethodId} t={t} formatTag={formatTag} paymentMethodId={m.rail.paymentMethodId} methodName={railLabel(t, m.rail, m.rail.name)} currency={m.rail.currency} country={m.rail.countryIso3} price={m.localMinor} options={page.installments[m.rail.paymentMethodId]!} />
+            ) : null,
+          )}
 
           {needsDocument ? (
             <DocumentField

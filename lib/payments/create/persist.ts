@@ -19,6 +19,7 @@ import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
 import type { CreatePaymentOptions } from "@/lib/payments/create/options";
 import type { Priced } from "@/lib/payments/create/price";
+import { storedQuote } from "@/lib/installments/stored";
 
 /** The pending row as it is inserted. */
 export function paymentRow(auth: AuthContext, id: string, shopId: string, rail: Rail, input: CreatePaymentInput, priced: Priced, cascade: CascadeResult, userIp: string | null, opts: CreatePaymentOptions, now: Date): PresentableTransaction {
@@ -67,6 +68,8 @@ export function paymentRow(auth: AuthContext, id: string, shopId: string, rail: 
     reserveReleaseAt: null,
     reserveReleasedAt: null,
     completedAt: null,
+    installments: priced.installments.quote ? storedQuote(priced.installments.quote) : null,
+    feeFinancing: priced.installments.feeFinancingUsd,
   };
 
 }

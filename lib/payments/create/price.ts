@@ -10,6 +10,7 @@ import { railLimits, type Rail, type Requirement } from "@/lib/rails/rails";
 import { expiresAtFor } from "@/lib/catalog/expiry";
 import { priceCharge } from "@/lib/pricing/fees";
 import { checkRailRequirements } from "@/lib/payments/requirements";
+import { chooseForPayment } from "@/lib/installments/choose";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
 import type { CreatePaymentOptions } from "@/lib/payments/create/options";
@@ -18,7 +19,7 @@ import type { Environment } from "@/lib/generated/prisma/enums";
 export const MAX_HEADLINE_USD_MINOR = 10_000_000n; // 100,000.00 USD
 
 /** Stage 3, price: every amount the payment row holds, checked against the rail before any provider is asked. */
-export async function pricePayment(auth: AuthContext, rail: Rail, input: CreatePaymentInput, opts: CreatePaymentOptions) {
+export async function pricePayment(auth: AuthContext, shopId: string, rail: Rail, input: CreatePaymentInput, opts: CreatePaymentOptions) {
   const { usd, currency, inputMinor } = opts.presentment ?? (await headlineUsd(auth.environment, input.amount, input.currency));
   const localRate = await rateFor(auth.environment, rail.currency);
   if (!localRate) throw new AppError("fx_unavailable", `No current FX rate for ${rail.currency}.`, { details: { currency: rail.currency } });
@@ -30,7 +31,9 @@ export async function pricePayment(auth: AuthContext, rail: Rail, input: CreateP
   // Checked before any provider is called; the deadline itself counts from the row's creation.
   const expiryFrom = (at: Date) => expiresAtFor(rail, at, input.expiresInMinutes);
   expiryFrom(new Date());
-  return { usd, currency, inputMinor, local, localRate, expiryFrom, fees: priceCharge(usd, auth.merchant.tier, rail) };
+  // The installment count against the shop's plan (400 installments_unavailable before anything is created).
+  const installments = await chooseForPayment(shopId, rail, local, usd, input.installments);
+  return { usd, currency, inputMinor, local, localRate, expiryFrom, fees: priceCharge(usd, auth.merchant.tier, rail), installments };
 }
 
 export type Priced = Awaited<ReturnType<typeof pricePayment>>;

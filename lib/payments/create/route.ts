@@ -33,6 +33,7 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
         currency: rail.currency,
         buyer: { name: input.userName, email: input.userEmail, phone: input.userPhone, documentId: input.documentId, ip: userIp ?? undefined },
         notifyUrl: `${config().APP_URL}/api/v1/providers/{provider}/notifications`,
+        ...(priced.installments.quote ? { installments: { count: priced.installments.quote.count, totalMinor: priced.installments.quote.total, paidBy: priced.installments.quote.paidBy } } : {}),
       },
       {
         enabledForShop: enabled,
@@ -42,7 +43,7 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
       },
     );
   // Until the cascade has run, the row names the provider about to be asked first.
-  const unrouted: CascadeResult = { provider: routableProviders(rail, auth.environment)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
+  const unrouted: CascadeResult = { provider: routableProviders(rail, auth.environment, !!priced.installments.quote)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
   if (auth.environment === "production") return { route, cascade: unrouted, keptAfter: null };
   try {
     return { route, cascade: await route(), keptAfter: null };

@@ -10,7 +10,7 @@ export const COLUMNS = `id, merchant_id, shop_id, environment, status, amount_us
   payment_method_id, method, rail_name, country, fee_platform, fee_provider, fee_network, reserve_amount, settlement_delay,
   settlement_status, refunded_local, provider, attempts, payment_form_url, hosted_checkout, return_url, merchant_order_id,
   qr_order_id, tag1, tag2, tag3, user_name, user_email, expires_at, completed_at, created_at, decline_code, routing_version,
-  late_completion`;
+  late_completion, installments, fee_financing`;
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
 
@@ -51,6 +51,8 @@ export function fromRow(r: Record<string, any>): PresentableTransaction {
     declineCode: r.decline_code,
     routingVersion: r.routing_version,
     lateCompletion: r.late_completion,
+    installments: r.installments,
+    feeFinancing: BigInt(r.fee_financing),
     paymentFormUrl: r.payment_form_url,
     instructions: null,
     hostedCheckout: r.hosted_checkout,

@@ -51,6 +51,10 @@ test("sandbox-only permissions answer the contract's code per endpoint, for keys
       assert.equal(refusal(actor, "sandbox", p), null, `${p} ${actor.kind}`);
     }
   }
+  // The routing rule trial is the dashboard's, in the sandbox alone (it writes nothing, but says so by being refused in production).
+  assert.equal(refusal(user("owner"), "production", "tryRouting"), "production_key_refused");
+  assert.equal(refusal(user("developer"), "sandbox", "tryRouting"), null);
+  assert.equal(refusal(key("secret"), "sandbox", "tryRouting"), "key_kind_not_allowed");
   // The actor is judged first: a viewer in production hears about the role, not the environment.
   assert.equal(refusal(user("viewer"), "production", "fundSandbox"), "forbidden");
   for (const [p, rule] of Object.entries(POLICY) as Array<[Permission, (typeof POLICY)[Permission]]>) {

@@ -43,6 +43,8 @@ export const POLICY = {
   moveMoney: { label: "Refunds, transfers, swaps (quotes too) and payouts", keys: SECRET, roles: STAFF, money: true },
   simulatePayment: { label: "Simulate a payment's outcome", keys: SECRET, roles: STAFF, buyer: true, environments: SANDBOX, outside: "production_key_refused", money: true },
   simulateDeposit: { label: "Simulate an incoming bank transfer", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
+  // The dashboard's way to a first CLABE (the API's POST /me/deposit-accounts, under `collect`, is the integration's in both environments).
+  createTestDepositAccount: { label: "Create a test deposit account from the dashboard (sandbox)", keys: [], roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   fundSandbox: { label: "Add test money to the payout balance", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "fund_sandbox_only", money: true },
   simulatePayout: { label: "Simulate a payout's outcome", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "simulate_sandbox_only", money: true },
   manageSettlements: { label: "Set where settlements and withdrawals are sent (the settlement destination)", keys: SECRET, roles: STAFF, money: true },
@@ -53,6 +55,7 @@ export const POLICY = {
   simulateDispute: { label: "Decide a chargeback's outcome (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   respondToDisputes: { label: "Answer chargebacks: submit evidence, accept the loss", keys: SECRET, roles: STAFF, money: true },
   manageWebhooks: { label: "Change webhook subscriptions and replay deliveries", keys: SECRET, roles: STAFF, money: true },
+  sendTestEvent: { label: "Send a test event to a webhook subscription (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   seeSecrets: { label: "Mint and see secrets once: webhook signing secrets, rolled secret keys", keys: SECRET, roles: STAFF, money: true },
   payCheckout: { label: "A buyer's pick of a payment method on a checkout session", keys: [], roles: [], buyer: true },
   manageTeam: { label: "Invite and remove dashboard users, change their roles", keys: [], roles: ["owner"] },
@@ -61,6 +64,8 @@ export const POLICY = {
   enrollTwoFactor: { label: "Set up one's own two-factor sign-in", keys: [], roles: EVERYONE },
   listenWebhooks: { label: "Forward sandbox webhooks to a local machine (the SDK's listen command)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   manageRouting: { label: "Change the shop's payment routing rules (provider order, volume split, success-rate routing)", keys: SECRET, roles: ["owner"], money: true },
+  // Routes test payments through rules being edited, to simulated providers, writing nothing (lib/routing/try-rules.ts).
+  tryRouting: { label: "Try routing rules on simulated test payments (sandbox)", keys: [], roles: STAFF, environments: SANDBOX, outside: "production_key_refused" },
   sandboxFixture: { label: "Test fixtures of the foundation (sandbox only)", keys: SECRET, roles: [], environments: SANDBOX, outside: "production_key_refused" },
 } as const satisfies Record<string, Rule>;
 

@@ -20,8 +20,11 @@ export const EVENT_TYPES = [
   "withdrawal.failed",
   "payout.completed",
   "payout.failed",
+  "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/** What a subscription may list: every type but `webhook.test`, which is sent on request to one subscription only. */
+export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((t): t is Exclude<EventType, "webhook.test"> => t !== "webhook.test");
 
 const objectOf = (o: unknown) => (o && typeof o === "object" ? (o as { id?: unknown; status?: unknown }) : {});
 

@@ -60,6 +60,9 @@ export function directBody(req: ChargeRequest, integrationKey: string, wire: Rai
       merchant_payment_code: req.transactionId,
       currency_code: req.currency,
       amount_total: decimal(req.amountLocalMinor, req.currency),
+      // Card installments (issue 42): EBANX spells it `instalments`
+      // (https://docs.ebanx.com/docs/payments/guides/features/installments).
+      ...(req.installments ? { instalments: req.installments.count } : {}),
     },
   };
 }
@@ -75,6 +78,8 @@ export function pageBody(req: ChargeRequest, integrationKey: string, wire: RailW
     merchant_payment_code: req.transactionId,
     currency_code: req.currency,
     amount: decimal(req.amountLocalMinor, req.currency),
+    // The Payment Page's installment count (`instalments`), the buyer's choice with us.
+    ...(req.installments ? { instalments: String(req.installments.count) } : {}),
   };
 }
 

@@ -53,6 +53,8 @@ export const chargeBody = (req: ChargeRequest, code: string) => ({
   currency: req.currency,
   buyer: req.buyer,
   notifyUrl: req.notifyUrl.replace("{provider}", code),
+  // Installments (issue 42): the count and what the buyer pays in all, minor units as a string.
+  ...(req.installments ? { installments: { count: req.installments.count, total: req.installments.totalMinor.toString(), paidBy: req.installments.paidBy } } : {}),
 });
 
 /** A charge answer that arrived (status + parsed body); a body that did not parse is `undefined`. */

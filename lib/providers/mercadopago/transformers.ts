@@ -86,6 +86,7 @@ export function paymentBody(req: ChargeRequest, code: string, paymentMethodId: s
     payment_method_id: paymentMethodId,
     external_reference: req.transactionId,
     notification_url: noticeUrlOf(req, code),
+    ...(req.installments ? { installments: req.installments.count } : {}),
     payer: {
       email: req.buyer.email,
       ...(n ? { first_name: n.first, last_name: n.last } : {}),
@@ -113,6 +114,8 @@ export function preferenceBody(req: ChargeRequest, code: string): Record<string,
     notification_url: noticeUrlOf(req, code),
     back_urls: { success: result, pending: result, failure: result },
     auto_return: "approved",
+    // Installments: at most, and opening on, the buyer's count (docs/integrators/installments.md).
+    ...(req.installments ? { payment_methods: { installments: req.installments.count, default_installments: req.installments.count } } : {}),
     ...(req.buyer.email || n ? { payer: { ...(req.buyer.email ? { email: req.buyer.email } : {}), ...(n ? { name: n.first, surname: n.last } : {}) } } : {}),
   };
 }

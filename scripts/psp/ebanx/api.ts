@@ -7,6 +7,7 @@
 import { error, payoutError, paymentJson, payoutJson, refundAnswer } from "./wire.ts";
 import { hex, now, type EbanxStore, type Knob, type Payment } from "./store.ts";
 import { marketDecline } from "../market-real-providers.ts";
+import { safeEqual } from "../../../lib/platform/crypto/hash.ts";
 
 /** `delayMs`: how long the simulator waits before answering (a market provider's latency). */
 export type Reply = ({ status: number; body: unknown } | { hang: true; after?: () => void } | { garbage: true }) & { delayMs?: number };
@@ -36,7 +37,7 @@ const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOSt
 export function serveApi(store: EbanxStore, secret: string, baseUrl: string, path: string, body: any): Reply {
   store.requests.push({ path, body });
   if (typeof body?.integration_key !== "string" || body.integration_key === "") return ok(error("BP-SA-1", "Parameter integration_key not found"));
-  if (body.integration_key !== secret) return ok(error("BP-SA-2", "Invalid integration key"));
+  if (!safeEqual(body.integration_key, secret)) return ok(error("BP-SA-2", "Invalid integration key"));
   switch (path) {
     case "/ws/merchantIntegrationProperties/get":
       return ok({ status: "SUCCESS", success: true, resource: "merchantIntegrationProperties", operation: "get", body: { image: "", url_response: baseUrl, receipt_email: null, url_status_change_notification: baseUrl } });

@@ -6,7 +6,7 @@
 // the same way (docs.ebanx.com/docs/payout/general/notification: "get the payout hash codes").
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 
-/** A fresh RSA key pair for the simulator's signature: the private key signs, the public one goes to PROVIDER_EBANX_NOTICE_SECRET. */
+/** A fresh RSA key pair for the simulator's signature: the private key signs, the public one goes to PROVIDER_EBANX_NOTICE_CERTIFICATE. */
 export function ebanxNoticeKeys(): { privateKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return { privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), publicKey: publicKey.export({ type: "spki", format: "pem" }).toString() };

@@ -2,7 +2,7 @@
 // wire format (./api.ts: its paths, integration_key in the JSON body, status words, error
 // objects) and sending its RSA-SHA1-signed notifications (./notify.ts) to `noticeUrl`, the URL an
 // operator registers in the EBANX Dashboard. `noticeSecret` is the PEM private key it signs with
-// (ebanxNoticeKeys() makes a pair; the public half is the server's PROVIDER_EBANX_NOTICE_SECRET);
+// (ebanxNoticeKeys() makes a pair; the public half is the server's PROVIDER_EBANX_NOTICE_CERTIFICATE);
 // given anything else it makes its own pair and returns the public half as `noticeCertificate`.
 // Its control API (./control.ts) drives payments and payouts and sets failure knobs per email.
 import http from "node:http";

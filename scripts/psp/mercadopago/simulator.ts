@@ -7,6 +7,7 @@
 // Failure knobs and the payment moves of a test are its control API (./control.ts).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { safeEqual } from "../../../lib/platform/crypto/hash.ts";
 import { createStore } from "./store.ts";
 import { mpError, serveApi, type ApiContext } from "./api.ts";
 import { serveBuyerPage, serveControl } from "./control.ts";
@@ -41,7 +42,7 @@ export async function startMercadoPagoSimulator(opts: MercadoPagoSimulatorOption
         return await serveControl(ctx!.store, webhooks, req, res, url, body);
       }
       if (req.method === "GET" && serveBuyerPage(ctx!.store, res, url)) return;
-      if (req.headers.authorization !== `Bearer ${opts.secret}`) return mpError(res, 401, "unauthorized", "invalid access token");
+      if (!safeEqual(req.headers.authorization ?? "", `Bearer ${opts.secret}`)) return mpError(res, 401, "unauthorized", "invalid access token");
       if (await serveApi(ctx!, req, res, url, raw)) return;
       return mpError(res, 404, "not_found", `resource ${url.pathname} not found`);
     } catch (err) {

@@ -13,6 +13,7 @@
 // through the control API (./control.ts), which also holds the failure knobs (./state.ts).
 import http from "node:http";
 import { createHash } from "node:crypto";
+import { safeEqual } from "../../../lib/platform/crypto/hash.ts";
 import { parseForm } from "./form.ts";
 import * as o from "./objects.ts";
 import { createState } from "./state.ts";
@@ -66,7 +67,7 @@ export async function startStripeSimulator(opts: StripeSimulatorOptions): Promis
       if (parts[0] !== "v1") return sendJson(res, 404, o.errorBody({ type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname}).` }), requestId);
       // https://docs.stripe.com/api/authentication: the secret key as a Bearer token.
       const auth = req.headers.authorization ?? "";
-      if (auth !== `Bearer ${opts.secret}`) {
+      if (!safeEqual(auth ?? "", `Bearer ${opts.secret}`)) {
         const shown = auth.startsWith("Bearer ") ? `${auth.slice(7, 15)}${"*".repeat(8)}` : "";
         return sendJson(res, 401, o.errorBody({ type: "invalid_request_error", message: auth ? `Invalid API Key provided: ${shown}` : "You did not provide an API key." }), requestId);
       }

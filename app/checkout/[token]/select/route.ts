@@ -43,7 +43,9 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
   const documentId = String(form.get("documentId") ?? "").trim();
   typed = documentId.slice(0, 40);
   if (!method) return back({ error: "choose_method", field: "paymentMethodId" });
-  const parsed = selectMethodBody.safeParse({ paymentMethodId: method, customer: documentId ? { documentId } : undefined });
+  // The card step's installment choice, one select per card rail (components/checkout/installments-field.tsx).
+  const installments = form.get(`installments-${method}`);
+  const parsed = selectMethodBody.safeParse({ paymentMethodId: method, ...(installments ? { installments: String(installments) } : {}), customer: documentId ? { documentId } : undefined });
   if (!parsed.success) return back({ error: "document_invalid", field: "documentId", method });
 
   try {
@@ -62,6 +64,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
     const details = (err.details ?? {}) as { missingFields?: Array<{ key: string }>; malformedFields?: Array<{ key: string }> };
     const field = (details.missingFields ?? details.malformedFields ?? [])[0]?.key ?? err.param;
     if (err.code === "missing_required_fields" && field === "documentId") return back({ error: details.missingFields?.length ? "document_missing" : "document_invalid", method, field: "documentId" });
+    if (err.code === "installments_unavailable") return back({ error: "installments_unavailable", method });
     const error = err.code === "missing_required_fields" ? "missing_required_fields" : err.code === "amount_out_of_limits" ? "amount_out_of_limits" : err.code === "cascade_exhausted" || err.code === "method_not_enabled_for_shop" ? "method_unavailable" : "generic";
     return back({ error, method, ...(field && FIELD_OF[field] ? { field: FIELD_OF[field] } : {}) });
   }

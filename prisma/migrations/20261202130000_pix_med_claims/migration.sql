@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "ClaimKind" ADD VALUE 'pix_med';
