@@ -109,6 +109,10 @@ export function SuccessRateChart({ series, outcomes }: { series: DailyPoint[]; o
             finished {outcomes.finished === 1 ? "payment" : "payments"} succeeded ({outcomes.succeeded} paid, {outcomes.failed} failed or expired)
           </>
         )}
+        {/* What this counts, beside routing's approval (which counts each provider's answer, issue 41). */}
+        <span className="mt-1 block" data-testid="success-basis">
+          Counts each payment once, when it ends: paid, or failed or expired. Routing analytics&apos; approval counts something else: each time a provider agreed to take a payment, whether or not the buyer then paid.
+        </span>
         {outcomes.pending ? (
           <span className="mt-1 block" data-testid="success-pending">
             <span className="font-medium text-slate-900">{outcomes.pending} pending</span>: not counted until the buyer pays or the payment expires

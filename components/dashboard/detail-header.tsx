@@ -1,32 +1,34 @@
-// The head of a detail page: a breadcrumb back to its list, then the record's title.
+// The head of a detail page: a breadcrumb back to its list, then the record's title. Both name
+// the record in words ("Chargeback on R$ 100,00"); its id is offered to copy, never the title.
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/ui/card";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import type { StatusOf } from "@/components/dashboard/status-words";
-import { CopyButton } from "@/components/ui/copy-button";
+import { IdDetail } from "@/components/ui/id-detail";
 import { Money } from "@/components/ui/money";
 
-export function Breadcrumb({ href, label, id }: { href: string; label: string; id: string }) {
+export function Breadcrumb({ href, label, current }: { href: string; label: string; /** This record, in words. */ current: string }) {
   return (
     <nav aria-label="Breadcrumb" className="mb-2 text-sm">
       <Link href={href} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
         {label}
       </Link>{" "}
-      / <span className="font-mono text-xs">{id}</span>
+      / <span aria-current="page">{current}</span>
     </nav>
   );
 }
 
 /**
- * A money record (payment, payout): its amount and status as the title, its id to copy. `lead`
+ * A money record (payment, payout): its amount and status as the title, its id to copy. `current`
+ * names it in the breadcrumb ("Payout of $50.00 USD"). `lead`
  * replaces the plain amount (a payment leads with what the store asked, USD beside it). `status`
  * is read in the words of `statusOf`; `apiStatus` is the API's, where the page shows its own.
  */
-export function MoneyRecordHeader({ href, label, id, amount, currency, lead, status, statusOf, apiStatus, statusTestId }: { href: string; label: string; id: string; amount: number; currency: string; lead?: ReactNode; status: string; statusOf: StatusOf; apiStatus?: string; statusTestId: string }) {
+export function MoneyRecordHeader({ href, label, current, id, amount, currency, lead, status, statusOf, apiStatus, statusTestId }: { href: string; label: string; current: string; id: string; amount: number; currency: string; lead?: ReactNode; status: string; statusOf: StatusOf; apiStatus?: string; statusTestId: string }) {
   return (
     <>
-      <Breadcrumb href={href} label={label} id={id} />
+      <Breadcrumb href={href} label={label} current={current} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">
@@ -36,11 +38,7 @@ export function MoneyRecordHeader({ href, label, id, amount, currency, lead, sta
             </span>
           </span>
         }
-        description={
-          <span className="flex flex-wrap items-center gap-2">
-            <span className="font-mono">{id}</span> <CopyButton value={id} label="Copy id" />
-          </span>
-        }
+        description={<IdDetail id={id} />}
       />
     </>
   );

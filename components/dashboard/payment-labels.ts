@@ -73,10 +73,10 @@ export function filterProblem(param: string | undefined, params: Record<string, 
   }
 }
 
-/** A refund or a chargeback (the API calls both claims: `user_dispute` is a refund). */
-export const claimKindLabel = (kind: string | null | undefined) => (kind === "chargeback" ? "Chargeback" : "Refund");
+/** A refund, a chargeback or a PIX MED claim (the API calls them all claims: `user_dispute` is a refund). */
+export const claimKindLabel = (kind: string | null | undefined) => (kind === "chargeback" ? "Chargeback" : kind === "pix_med" ? "PIX MED claim" : "Refund");
 
-export const CLAIM_KIND_FILTER_LABELS: Record<string, string> = { user_dispute: "Refunds", chargeback: "Chargebacks" };
+export const CLAIM_KIND_FILTER_LABELS: Record<string, string> = { user_dispute: "Refunds", chargeback: "Chargebacks", pix_med: "PIX MED claims" };
 
 /** The claims filter's statuses (either kind). */
 export const CLAIM_STATUS_LABELS: Record<string, string> = STATUS_WORDS.claim;
@@ -86,7 +86,8 @@ export const claimStatusLabel = (status: string, kind?: string | null): string =
 
 /** What an event says happened, in words; `kind` tells a refund's claim events from a chargeback's. */
 export function eventLabel(type: string, kind?: string | null): string {
-  const refund = kind !== "chargeback";
+  const refund = kind !== "chargeback" && kind !== "pix_med";
+  const dispute = kind === "pix_med" ? "PIX MED claim" : "Chargeback";
   switch (type) {
     case "payment.completed":
       return "Payment completed";
@@ -99,9 +100,9 @@ export function eventLabel(type: string, kind?: string | null): string {
     case "chargeback.created":
       return "Chargeback opened";
     case "claim.opened":
-      return refund ? "Refund started" : "Chargeback opened";
+      return refund ? "Refund started" : `${dispute} opened`;
     case "claim.resolved":
-      return refund ? "Refund completed" : "Chargeback decided";
+      return refund ? "Refund completed" : `${dispute} decided`;
     default: {
       const words = type.replace(/[._]/g, " ");
       return words.charAt(0).toUpperCase() + words.slice(1);
@@ -134,6 +135,12 @@ export function timelineLine(h: Happening): string {
       return `Chargeback won: ${money(h.amount)} back in your balance`;
     case "chargeback_lost":
       return `Chargeback lost: ${money(h.amount)} returned to the buyer`;
+    case "med_opened":
+      return `PIX MED claim opened: ${money(h.amount)} blocked`;
+    case "med_released":
+      return `PIX MED claim won: ${money(h.amount)} back in your balance`;
+    case "med_returned":
+      return `PIX MED claim lost: ${money(h.amount)} returned to the payer`;
     case "other":
       return eventLabel(h.type, h.kind);
   }

@@ -9,6 +9,7 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { Table, Td, Th } from "@/components/ui/table";
 import { countryName } from "@/components/dashboard/payment-labels";
+import { methodName } from "@/components/dashboard/plain-words";
 import { cn } from "@/components/ui/cn";
 
 export type PaymentRow = {
@@ -105,7 +106,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
               </span>
               {compact ? null : (
                 <span className="block max-w-60 whitespace-normal break-words text-xs text-slate-600 xl:hidden">
-                  {p.paymentMethodName} · {countryName(p.country)}
+                  {methodName(p.paymentMethodName)} · {countryName(p.country)}
                   {p.customer?.name || p.customer?.email ? ` · ${p.customer.name ?? p.customer.email}` : ""}
                   {p.merchantOrderId ? ` · order ${p.merchantOrderId}` : ""}
                 </span>
@@ -115,14 +116,14 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
               <StatusBadge of="payment" status={paymentDisplayStatus(p)} api={p.status} />
             </Td>
             <Td className={compact ? "min-w-24 lg:whitespace-normal!" : "hidden whitespace-normal! xl:table-cell"}>
-              {p.paymentMethodName} <span className="text-slate-600">· {countryName(p.country)}</span>
+              {methodName(p.paymentMethodName)} <span className="text-slate-600">· {countryName(p.country)}</span>
             </Td>
             {compact ? null : (
               <Td data-testid="payment-customer" className="hidden xl:table-cell">
                 {p.customer?.name || p.customer?.email ? (
                   <>
-                    <span className="block max-w-48 truncate">{p.customer.name ?? "—"}</span>
-                    {p.customer.email ? <span className="block max-w-48 truncate text-xs text-slate-600">{p.customer.email}</span> : null}
+                    <span className="block max-w-48 whitespace-normal wrap-anywhere">{p.customer.name ?? "—"}</span>
+                    {p.customer.email ? <span className="block max-w-48 whitespace-normal wrap-anywhere text-xs text-slate-600">{p.customer.email}</span> : null}
                   </>
                 ) : (
                   <span className="text-slate-600">—</span>
@@ -130,7 +131,7 @@ export function PaymentRows({ payments, caption, compact }: { payments: PaymentR
                 {p.merchantOrderId ? <span className="block max-w-48 whitespace-normal break-all font-mono text-xs text-slate-600">order {p.merchantOrderId}</span> : null}
               </Td>
             )}
-            <Td className="text-slate-600" data-col="date">
+            <Td className={compact ? "min-w-20 whitespace-normal! text-slate-600" : "text-slate-600"} data-col="date">
               {compact ? <time dateTime={p.timestamps.created}>{formatShortDateTime(p.timestamps.created)}</time> : <DateTimeCell iso={p.timestamps.created} />}
             </Td>
           </ClickableRow>

@@ -33,7 +33,7 @@ export function DashboardShell({ merchantName, email, role, environment, childre
                 <NavLinks role={role} />
               </nav>
             </details>
-            <span className="truncate font-semibold text-slate-900">{merchantName}</span>
+            <span className="min-w-0 font-semibold text-slate-900 wrap-anywhere">{merchantName}</span>
             {sandbox ? <Badge tone="yellow">Sandbox</Badge> : <Badge tone="green">Live</Badge>}
           </div>
           <div className="flex flex-wrap items-center gap-3">

@@ -45,4 +45,4 @@ export function statusWord(of: StatusOf, status: string): string {
 }
 
 /** Which table a claim's status is read in. */
-export const claimStatusOf = (kind: string | null | undefined): StatusOf => (kind === "chargeback" ? "chargeback" : kind ? "refund" : "claim");
+export const claimStatusOf = (kind: string | null | undefined): StatusOf => (kind === "chargeback" || kind === "pix_med" ? "chargeback" : kind ? "refund" : "claim");

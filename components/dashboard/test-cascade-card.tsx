@@ -38,7 +38,7 @@ export function TestCascadeCard() {
         Script what the simulated providers do for one test payment, as the <code>Sandbox-Provider-Behaviour</code> header does on <code>POST /payments</code>.
       </p>
       <form
-        className="grid gap-3 sm:grid-cols-3"
+        className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3"
         onSubmit={(e) => {
           e.preventDefault();
           run.reset();
@@ -61,7 +61,7 @@ export function TestCascadeCard() {
         <Field label="Method">
           {(p) => (
             <Select {...p} value={rail} onChange={(e) => setRail(e.target.value)}>
-              {["sbx_card", "sbx_pix", "sbx_boleto", "sbx_br_card", "sbx_spei", "sbx_cash", "sbx_pse"].map((m) => (
+              {["sbx_card", "sbx_pix", "sbx_boleto", "sbx_br_card", "sbx_spei", "sbx_cash", "sbx_mx_card", "sbx_pse"].map((m) => (
                 <option key={m}>{m}</option>
               ))}
             </Select>
@@ -79,7 +79,7 @@ export function TestCascadeCard() {
             </Select>
           )}
         </Field>
-        <fieldset className="sm:col-span-3">
+        <fieldset className="sm:col-span-2 lg:col-span-3">
           <legend className="text-sm font-medium text-slate-700">Notices</legend>
           <div className="mt-1 flex flex-wrap gap-4">
             {NOTICES.map(([value, label]) => (

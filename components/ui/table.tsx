@@ -1,20 +1,23 @@
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "@/components/ui/cn";
-import { ScrollRegion } from "@/components/ui/scroll-region";
+import { StackingRegion } from "@/components/ui/stacking-region";
 
 /**
- * A table that scrolls sideways on narrow screens instead of squashing. Lists choose what shows
- * at each width (the record's link, amount, status and date first; the rest stacks or wraps), so
- * at 1366 and 820 px nothing they need is behind the scroll. Cells are a little tighter below lg.
+ * A table that never hides a column behind a sideways scroll: when it is wider than its box
+ * (a narrow screen, a long e-mail) it becomes a card per row, each cell a line captioned with
+ * its column's header (`StackingRegion`; the styles are in app/globals.css). Lists still choose
+ * what shows at each width (`from`: the record's link, amount, status and date first), so at
+ * 1366 and 820 px most stay tables. Without JavaScript it scrolls sideways. Cells are a little
+ * tighter below lg.
  */
 export function Table({ caption, children, className }: { caption: string; children: ReactNode; className?: string }) {
   return (
-    <ScrollRegion label={caption} className={className}>
+    <StackingRegion label={caption} className={className}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         {children}
       </table>
-    </ScrollRegion>
+    </StackingRegion>
   );
 }
 

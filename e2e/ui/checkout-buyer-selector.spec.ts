@@ -4,7 +4,7 @@
 // selector's test rails in the buyer's language, and a post without a method without script. Every
 // page passes axe-core (no serious or critical violation) and is screenshotted.
 import { test, expect } from "@playwright/test";
-import { CURP, customer, newBuyerMerchant, api, checkPage, fitsWidth } from "./checkout-buyer-helpers";
+import { CURP, customer, newBuyerMerchant, api, checkPage, fitsWidth, money, phone } from "./checkout-buyer-helpers";
 
 test.beforeAll(newBuyerMerchant);
 
@@ -62,7 +62,7 @@ test("the sandbox selector shows the test rails only, named in the buyer's langu
   const s = await api("/checkout/sessions", { amount: 30, customer });
   await page.goto(`/checkout/${s.body.sessionId}?locale=es-MX`);
   const radios = page.locator('input[name="paymentMethodId"]');
-  expect((await radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).sort()).toEqual(["sbx_boleto", "sbx_br_card", "sbx_card", "sbx_cash", "sbx_pix", "sbx_pse", "sbx_spei"]);
+  expect((await radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).sort()).toEqual(["sbx_boleto", "sbx_br_card", "sbx_card", "sbx_cash", "sbx_mx_card", "sbx_pix", "sbx_pse", "sbx_spei"]);
   await expect(page.getByText("(test)")).toHaveCount(0);
   await expect(page.locator('label[for="method-sbx_card"]')).toContainText("Tarjeta Visa / Mastercard");
   await expect(page.locator('label[for="method-sbx_cash"] [data-testid="rail-icon"]')).toContainText("Efectivo");
@@ -81,5 +81,38 @@ test.describe("without JavaScript: a post without a method", () => {
     await expect(page.locator("#method-error")).toHaveText("Escolha um meio de pagamento.");
     await expect(page.locator("#method-sbx_pix")).toBeFocused();
     await page.screenshot({ path: `e2e/screenshots/checkout-buyer-no-method-nojs-${info.project.name}.png`, fullPage: true });
+  });
+});
+
+// Issue 41, point 6: a tester in Mexico pays by card in the sandbox, as Brazil's can.
+test.describe("Mexico's test card (es-MX)", () => {
+  test.use({ locale: "es-MX" });
+  test("the Mexican selector offers SPEI, OXXO and a card in MXN; the card completes with 'Simular pagado' on the result page", { tag: "@buyer" }, async ({ page }, info) => {
+    await phone(page, info);
+    const s = await api("/checkout/sessions", { amount: 300, currency: "MXN", country: "MX", customer });
+    expect(s.status, JSON.stringify(s.body)).toBe(200);
+    await page.goto(`/checkout/${s.body.sessionId}`);
+    const radios = page.locator('input[name="paymentMethodId"]');
+    expect((await radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).sort()).toEqual(["sbx_cash", "sbx_mx_card", "sbx_spei"]);
+    const card = page.locator('label[for="method-sbx_mx_card"]');
+    await expect(card).toContainText("Tarjeta Visa / Mastercard");
+    await expect(card).toContainText(money("es-MX", "MXN", 300));
+    await fitsWidth(page);
+    await checkPage(page, info, "mx-selector-card");
+
+    await card.click();
+    await page.getByLabel("Número de documento").fill(CURP);
+    await page.getByRole("button", { name: "Continuar al pago" }).click();
+    await expect(page).toHaveURL(/\/pay\/sandbox\/tx_/);
+    const txId = /\/pay\/sandbox\/(tx_[0-9A-Za-z]{24})/.exec(page.url())![1]!;
+    await expect(page.getByTestId("amount")).toHaveText(money("es-MX", "MXN", 300));
+    await fitsWidth(page);
+    await checkPage(page, info, "mx-card-sandbox");
+    await page.getByRole("button", { name: "Simular pagado" }).click();
+    await expect(page).toHaveURL(new RegExp(`/c/${txId}/result`));
+    await expect(page.getByRole("heading", { level: 1, name: "Pago recibido" })).toBeVisible();
+    await checkPage(page, info, "mx-card-paid");
+    const p = (await api(`/payments/${txId}`)).body;
+    expect([p.status, p.paymentMethodId, p.currencyLocal, p.amountLocal, p.paymentMethod]).toEqual(["completed", "sbx_mx_card", "MXN", 300, "card"]);
   });
 });

@@ -81,8 +81,9 @@ test("two-factor: enroll, sign in with password + code, wrong code refused, a re
   await nav(page, "Security");
   await expect(page.getByRole("link", { name: "Manage two-factor sign-in" })).toBeVisible();
   const events = page.getByTestId("security-event");
-  for (const type of ["two_factor.enabled", "sign_in.succeeded", "sign_in.failed", "recovery_code.used"]) {
-    await expect(events.filter({ hasText: type }).first()).toBeVisible();
+  const sentences: Array<[string, string]> = [["two_factor.enabled", "Turned on two-factor sign-in"], ["sign_in.succeeded", "Signed in"], ["sign_in.failed", "Failed to sign in"], ["recovery_code.used", "Signed in with a recovery code"]];
+  for (const [type, words] of sentences) {
+    await expect(events.and(page.locator(`[data-type="${type}"]`)).first().locator(`[data-tech="${type}"]`)).toHaveText(words);
   }
   await checkPage(page, info, "security");
 });
@@ -110,8 +111,14 @@ test("team: invite by one-time link (a double click invites once), the invitee s
   // The invitee opens the link and chooses their password; the link then is spent.
   const other = await browser.newContext();
   const theirs = await other.newPage();
+  // The form's posts carry our origin (a no-referrer page would send `Origin: null`); the token
+  // still leaves in no referrer to another origin.
+  // allHeaders(): headers() leaves out what the network stack adds, Origin among them.
+  const origins: Array<Promise<string | null>> = [];
+  theirs.on("request", (r) => r.method() === "POST" && origins.push(r.allHeaders().then((h) => h["origin"] ?? null)));
   await theirs.goto(new URL(link).pathname);
   await expect(theirs.getByRole("heading", { level: 1, name: "Join the team" })).toBeVisible();
+  await expect(theirs.locator('meta[name="referrer"]')).toHaveAttribute("content", "same-origin");
   await expect(theirs.getByText(invitee)).toBeVisible();
   await theirs.getByLabel("New password").fill("short");
   await theirs.getByLabel("Repeat the password").fill("short");
@@ -122,6 +129,9 @@ test("team: invite by one-time link (a double click invites once), the invitee s
   await theirs.getByLabel("Repeat the password").fill(chosen);
   await theirs.getByRole("button", { name: "Set my password" }).click();
   await expect(theirs.getByText("Your password is set.")).toBeVisible({ timeout: 20_000 });
+  expect(origins.length).toBeGreaterThan(0);
+  const sent = await Promise.all(origins);
+  expect(sent.every((o) => o === new URL(theirs.url()).origin), `${sent}`).toBe(true);
   await checkPage(theirs, info, "invite-accepted");
   await theirs.getByRole("link", { name: "Sign in" }).click();
   await expect(theirs.getByLabel("Email")).toHaveValue(invitee);
@@ -162,11 +172,16 @@ test("team: invite by one-time link (a double click invites once), the invitee s
 
   await nav(page, "Security");
   const events = page.getByTestId("security-event");
-  for (const type of ["team.invited", "team.invite_accepted", "team.role_changed", "team.removed"]) {
-    await expect(events.filter({ hasText: type }).first()).toBeVisible();
+  // Each event in a sentence, its API name in the tooltip (components/dashboard/security-words.ts).
+  const sentences: Array<[string, string]> = [["team.invited", "Invited a team member"], ["team.invite_accepted", "Accepted an invitation to the team"], ["team.role_changed", "Changed a team member's role"], ["team.removed", "Removed a team member"]];
+  for (const [type, words] of sentences) {
+    const row = page.locator(`[data-testid="security-event"][data-type="${type}"]`).first();
+    await expect(row).toContainText(words);
+    await expect(row.locator(`[data-tech="${type}"]`)).toHaveText(words);
   }
   await expect(events.first()).toHaveAttribute("data-type", "team.removed");
-  await expect(events.filter({ hasText: "team.role_changed" }).first()).toContainText("to: viewer");
+  await expect(events.filter({ hasText: "Changed a team member's role" }).first()).toContainText(`${invitee}: Developer → Viewer`);
+  await expect(page.locator("main")).not.toContainText("team.");
 });
 
 test("password: changing it keeps this session, ends the other one, and the new password signs in", async ({ page, browser }, info) => {

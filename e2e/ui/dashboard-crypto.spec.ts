@@ -14,7 +14,7 @@ test("withdraw after a review step, then simulate completed", async ({ page }, i
   expect(put.status).toBe(200);
   const p = await api("/payments", key, { amount: 60, paymentMethodId: "sbx_card" });
   expect((await api(`/payments/${p.body.transactionId}/simulate`, key, { action: "paid" })).status).toBe(200);
-  await settleDueBalances({ now: new Date(Date.now() + 4 * 86_400_000) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * 86_400_000), merchantId: m.merchantId });
 
   await signIn(page, m.owner);
   await nav(page, "Withdrawals");
@@ -22,10 +22,10 @@ test("withdraw after a review step, then simulate completed", async ({ page }, i
   await page.getByRole("form", { name: "Withdraw" }).getByLabel("Amount (USD)").fill("25");
   await page.getByRole("button", { name: "Review" }).click();
   const review = page.getByRole("group", { name: "Review the withdrawal" });
-  await expect(review).toContainText("25 USD");
+  await expect(review).toContainText("Send $25.00 USD");
   await checkPage(page, info, "withdraw-review");
   await review.getByRole("button", { name: "Confirm withdrawal" }).dblclick();
-  await expect(page.getByRole("status")).toContainText(/Withdrawal wdr_\w+ of 25 USD is processing/);
+  await expect(page.getByRole("status")).toContainText(/Withdrawal of \$25\.00 USD is processing/);
   const row = page.getByTestId("withdrawal-row");
   await expect(row).toHaveCount(1);
   await row.getByRole("button", { name: "Simulate completed" }).click();

@@ -167,28 +167,29 @@ test("payouts are reviewed, a double click sends once, and the sandbox's sentenc
   const recipient = { name: "Ana López", account: "002180001234567896", bankCode: "002", documentType: "RFC", documentId: "LOAA800101AB1" };
   await signIn(page, m.owner);
 
-  // The send form: a CLABE of bank 002 with bank code 012 is refused before anything is sent;
-  // the review shows what leaves; the sandbox sentence shows here.
+  // The send form: a CLABE with a wrong check digit is refused before anything is sent; the
+  // review shows what leaves; the sandbox sentence shows here. The sandbox offers the methods
+  // that debit the balance (issue 41): MXN is funded first.
+  expect((await api("/me/payout/fund-sandbox", key, { currency: "MXN", amount: 100 })).status).toBe(200);
   await page.goto("/dashboard/payouts/send");
-  await expect(page.getByText("Test payout methods need no balance.", { exact: false })).toBeVisible();
-  await page.getByLabel("Method").selectOption("sbx_po_mx_spei");
+  await expect(page.getByText("In the sandbox no bank is called", { exact: false })).toBeVisible();
+  await expect(page.getByLabel("Method")).toHaveValue("po_mx_spei");
   await page.getByLabel(/^Amount \(/).fill("12");
   await page.getByLabel("Beneficiary name").fill(recipient.name);
-  await page.getByLabel("CLABE").fill(recipient.account);
-  await page.getByLabel("Bank code").fill("012");
+  await page.getByLabel("CLABE").fill("002180001234567890");
   await page.getByLabel("Document number").fill(recipient.documentId);
   await page.getByRole("button", { name: "Review payout" }).click();
-  await expect(page.getByLabel("Bank code")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("Bank code")).toBeFocused();
+  await expect(page.getByLabel("CLABE")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("CLABE")).toBeFocused();
   await expect(page.getByRole("group", { name: "Review the payout" })).toHaveCount(0);
-  await page.getByLabel("Bank code").fill("002");
+  await page.getByLabel("CLABE").fill(recipient.account);
   await page.getByRole("button", { name: "Review payout" }).click();
   const review = page.getByRole("group", { name: "Review the payout" });
-  await expect(review).toContainText("12 MXN");
+  await expect(review).toContainText("$12.00 MXN");
   await expect(review).toContainText(recipient.account);
   await checkPage(page, info, "payout-send-review");
   await review.getByRole("button", { name: "Send payout" }).dblclick();
-  await expect(page.getByRole("status").filter({ hasText: /^Payout po_\S+ of \$12\.00 MXN is processing\./ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Payout of \$12\.00 MXN is processing\./ })).toBeVisible();
   const list = await api("/me/payout/send?limit=10", key);
   expect(list.body.data.filter((p: { amount: number }) => p.amount === 12)).toHaveLength(1);
 
@@ -198,7 +199,7 @@ test("payouts are reviewed, a double click sends once, and the sandbox's sentenc
   await expect(page.getByRole("switch", { name: "Sandbox mode" })).toHaveAttribute("aria-checked", "false");
   await page.goto("/dashboard/payouts/send");
   await expect(page.getByRole("heading", { level: 1, name: "Payouts" })).toBeVisible();
-  await expect(page.getByText(/need no balance/)).toHaveCount(0);
+  await expect(page.getByText(/In the sandbox no bank is called/)).toHaveCount(0);
   await checkPage(page, info, "payout-send-production");
 });
 

@@ -98,7 +98,7 @@ test("point 2 and 8: lists keep link, amount, status and date in view; the withd
   const deposit = await api(`/me/deposit-accounts/${accountId}/simulate-deposit`, key, { amount: 250, payerName: "Juan Gómez Hernández", payerBank: "BBVA México", trackingKey: "MBAN01002611260000123456789012" });
   expect(deposit.status, JSON.stringify(deposit.body)).toBeLessThan(300);
   // The settlement delay passes (the daily job, with a clock ahead).
-  await settleDueBalances({ now: new Date(Date.now() + 4 * 86_400_000) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * 86_400_000), merchantId: m.merchantId });
 
   await signIn(page, m.owner);
 
@@ -121,7 +121,7 @@ test("point 2 and 8: lists keep link, amount, status and date in view; the withd
   await page.getByRole("form", { name: "Withdraw" }).getByLabel("Amount (USD)").fill("5");
   await page.getByRole("button", { name: "Review" }).click();
   await page.getByRole("group", { name: "Review the withdrawal" }).getByRole("button", { name: "Confirm withdrawal" }).click();
-  await expect(page.getByRole("status")).toContainText(/Withdrawal wdr_\w+ of 5 USD/);
+  await expect(page.getByRole("status")).toContainText(/Withdrawal of \$5\.00 USD/);
   await expect(available).not.toHaveText(before);
   const toNumber = (s: string) => Number(s.replace(/[^\d.]/g, ""));
   expect(toNumber((await available.textContent())!)).toBeLessThanOrEqual(toNumber(before) - 5);
@@ -130,7 +130,7 @@ test("point 2 and 8: lists keep link, amount, status and date in view; the withd
 
   await nav(page, "Settlements");
   await page.getByRole("button", { name: "Run settlement now" }).click();
-  await expect(page.getByRole("status")).toContainText(/Closed stl_/);
+  await expect(page.getByRole("status")).toContainText(/Closed a settlement of \$[\d,.]+ USD net\./);
   await expect(page.getByTestId("settlement-row").first().getByRole("link", { name: "Download receipt" })).toBeVisible({ timeout: 20_000 });
   await expectInView(page, "settlement-row", ["date", "amount", "status", "receipt", "simulate"]);
   await checkPage(page, info, "first-day-settlements");

@@ -9,13 +9,13 @@ import { settleDueBalances } from "../../lib/settlements/settle-balances";
 test("run a settlement in the sandbox, download its receipt, simulate paid", async ({ page }, info) => {
   const m = await merchantWithPaidPayments("settle");
   // The settlement delay passes (the job the server's ticker runs daily, with a clock ahead).
-  await settleDueBalances({ now: new Date(Date.now() + 4 * 86_400_000) });
+  await settleDueBalances({ now: new Date(Date.now() + 4 * 86_400_000), merchantId: m.merchantId });
 
   await signIn(page, m.owner);
   await nav(page, "Settlements");
   await expect(page.getByText("USDT on TRON")).toBeVisible();
   await page.getByRole("button", { name: "Run settlement now" }).click();
-  await expect(page.getByRole("status")).toContainText(/Closed stl_/);
+  await expect(page.getByRole("status")).toContainText(/Closed a settlement of \$[\d,.]+ USD net\./);
   const row = page.getByTestId("settlement-row").first();
   await expect(row.getByRole("link", { name: "Download receipt" })).toBeVisible({ timeout: 20_000 });
   await checkPage(page, info, "settlements");

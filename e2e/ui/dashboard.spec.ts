@@ -95,8 +95,8 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
 
   // The managed inbox received the payment's events, newest first.
   await page.goto(inboxHref!);
-  await expect(page.getByTestId("inbox-message").filter({ hasText: "payment.completed" })).toBeVisible();
-  await expect(page.getByTestId("inbox-message").first()).toContainText(/payment\.refunded|claim\.resolved/);
+  await expect(page.getByTestId("inbox-message").filter({ hasText: "Payment received" })).toBeVisible();
+  await expect(page.getByTestId("inbox-message").first()).toContainText(/Payment refunded|Refund or chargeback decided/);
   await checkPage(page, info, "webhook-detail");
 
   // Rotate: a new secret, shown once.
@@ -106,7 +106,7 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await page.getByRole("button", { name: "I have stored it" }).click();
 
   // Replay a delivery: its attempt count goes up.
-  const delivery = page.getByTestId("delivery-row").filter({ hasText: "payment.completed" });
+  const delivery = page.getByTestId("delivery-row").filter({ hasText: "Payment received" });
   await expect(delivery).toContainText("1 attempt");
   await delivery.locator("summary").click();
   await delivery.getByRole("button", { name: "Replay" }).click();
@@ -114,8 +114,8 @@ test("owner: payment appears, simulate paid, balance and inbox change, refund, w
   await expect(delivery).toContainText("2 attempts");
 
   // Edit events, disable.
-  await page.getByRole("checkbox", { name: "All events (*)" }).uncheck();
-  await page.getByRole("checkbox", { name: "payment.completed" }).check();
+  await page.getByRole("checkbox", { name: "All events" }).uncheck();
+  await page.getByRole("checkbox", { name: "Payment received" }).check();
   await page.getByRole("button", { name: "Save events" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   await page.getByRole("button", { name: "Disable" }).click();
@@ -206,7 +206,7 @@ test("a viewer sees no refund, simulate, rotate or roll button and no secret", a
   await page.goto("/dashboard/webhooks");
   await expect(page.getByRole("button", { name: "Add subscription" })).toHaveCount(0);
   await page.goto(`/dashboard/webhooks/${hook.body.id}`);
-  await expect(page.getByRole("button", { name: /Rotate secret|Delete|Disable|Replay/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Rotate secret|Delete|Disable|Replay|Send test event/ })).toHaveCount(0);
   await expect(page.getByText(/whsec_/)).toHaveCount(0);
 
   await page.goto("/dashboard/developers");

@@ -12,7 +12,9 @@ import { actionError, useLiveData } from "@/components/dashboard/use-dashboard-d
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
-import { Money } from "@/components/ui/money";
+import { Money, formatMoney } from "@/components/ui/money";
+import { Term } from "@/components/ui/term";
+import { claimReasonWord, claimTitleReason, fileTypeWord } from "@/components/dashboard/plain-words";
 import { useTimes } from "@/components/ui/time-zone";
 import { claimKindLabel } from "@/components/dashboard/payment-labels";
 import { claimStatusOf } from "@/components/dashboard/status-words";
@@ -32,14 +34,15 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
       <MoneyRecordHeader
         href="/dashboard/claims"
         label="Refunds and chargebacks"
+        current={claimTitle(c)}
         id={c.id}
         amount={c.amount}
         currency={c.currency}
         status={c.status}
         lead={
-          <span className="flex flex-wrap items-baseline gap-x-2">
-            <span>{claimKindLabel(c.kind)}</span>
-            <Money amount={c.amount} currency={c.currency} />
+          <span data-testid="claim-title">
+            {claimKindLabel(c.kind)} on <Money amount={c.amount} currency={c.currency} />
+            {claimTitleReason(c.reason) ? ` — ${claimTitleReason(c.reason)}` : null}
           </span>
         }
         statusOf={claimStatusOf(c.kind)}
@@ -53,8 +56,8 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
                 ["Kind", claimKindLabel(c.kind)],
                 ["Amount", <Money key="a" amount={c.amount} currency={c.currency} />],
                 ["USD", <Money key="u" amount={c.amountUsd} currency="USD" />],
-                ["Payment", <a key="p" className="font-mono text-xs text-indigo-700 underline underline-offset-2" href={`/dashboard/payments/${c.transactionId}`}>{c.transactionId}</a>],
-                ["Reason", c.reason ? c.reason.charAt(0).toUpperCase() + c.reason.slice(1).replace(/_/g, " ") : "—"],
+                ["Payment", <a key="p" className="text-indigo-700 underline underline-offset-2" href={`/dashboard/payments/${c.transactionId}`} title={c.transactionId}>View the payment</a>],
+                ["Reason", c.reason ? <Term key="r" tech={c.reason}>{claimReasonWord(c.reason)}</Term> : "—"],
                 ["Evidence due by", c.dueBy ? formatDateTime(c.dueBy) : "—"],
                 ["Opened", formatDateTime(c.createdAt)],
                 ["Resolved", formatDateTime(c.resolvedAt)],
@@ -78,6 +81,12 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
   );
 }
 
+/** What the claim is, in words: "Chargeback on R$ 100,00 — Fraud" (its id is offered to copy). */
+function claimTitle(c: Claim): string {
+  const reason = claimTitleReason(c.reason);
+  return `${claimKindLabel(c.kind)} on ${formatMoney(c.amount, c.currency)}${reason ? ` — ${reason}` : ""}`;
+}
+
 function EvidenceList({ claim: c }: { claim: Claim }) {
   const { formatDateTime } = useTimes();
   return (
@@ -96,7 +105,8 @@ function EvidenceList({ claim: c }: { claim: Claim }) {
                 <span className="whitespace-pre-wrap">{e.text}</span>
               )}
               <span className="text-xs text-slate-600">
-                {e.kind === "file" ? `${e.contentType} · ${(e.size / 1024).toFixed(1)} KiB · ` : ""}
+                {e.kind === "file" ? <Term tech={e.contentType ?? ""}>{fileTypeWord(e.contentType ?? "")}</Term> : null}
+                {e.kind === "file" ? ` · ${(e.size / 1024).toFixed(1)} KiB · ` : ""}
                 {formatDateTime(e.createdAt)}
               </span>
             </li>

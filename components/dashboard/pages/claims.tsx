@@ -13,6 +13,7 @@ import { DateTimeCell } from "@/components/ui/date-time";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 import { CLAIM_KIND_FILTER_LABELS, CLAIM_STATUS_LABELS, claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
 import { claimStatusOf } from "@/components/dashboard/status-words";
+import { claimReasonWord } from "@/components/dashboard/plain-words";
 
 type Claim = { id: string; kind: string; status: string; transactionId: string; amount: number; amountUsd: number; currency: string; reason: string | null; createdAt: string; resolvedAt: string | null; dueBy: string | null; history: Array<{ status: string; at: string }> };
 type Envelope = LoaderData<"claims">;
@@ -97,7 +98,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
             },
             { header: "Status", name: "status", from: "lg", cell: (c) => <StatusBadge of={claimStatusOf(c.kind)} status={c.status} /> },
             { header: "Opened", name: "date", cell: (c) => <DateTimeCell iso={c.createdAt} /> },
-            { header: "Reason", name: "reason", from: "lg", wrap: true, cell: (c) => (c.reason ? c.reason.replace(/_/g, " ") : "—") },
+            { header: "Reason", name: "reason", from: "lg", wrap: true, cell: (c) => (c.reason ? <span title={c.reason}>{claimReasonWord(c.reason)}</span> : "—") },
             {
               header: "History",
               from: "xl",

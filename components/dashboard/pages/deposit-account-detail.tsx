@@ -17,6 +17,10 @@ import { EmptyState, Loading, Table, Td, Th } from "@/components/ui/table";
 import { PagerButtons } from "@/components/ui/pagination";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
+import { IdDetail } from "@/components/ui/id-detail";
+import { Term } from "@/components/ui/term";
+import { countryName } from "@/components/dashboard/payment-labels";
+import { methodName } from "@/components/dashboard/plain-words";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
@@ -37,14 +41,21 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
   const stats = (q.data ?? initialDeposits).stats;
   return (
     <>
-      <Breadcrumb href="/dashboard/deposit-accounts" label="Deposit accounts" id={a.id} />
+      <Breadcrumb href="/dashboard/deposit-accounts" label="Deposit accounts" current={a.endUserRef} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">
             {a.endUserRef} <StatusBadge of="depositAccount" status={a.status} />
           </span>
         }
-        description={`${a.methodName} · ${a.currency} · ${a.country}`}
+        description={
+          <>
+            <span className="block">
+              <Term tech={a.depositMethodId}>{methodName(a.methodName)}</Term> · {countryName(a.country)} · {a.currency}
+            </span>
+            <IdDetail id={a.id} />
+          </>
+        }
       />
       <Card className="mb-6" title="CLABE" id="clabe">
         <div className="flex flex-wrap items-center gap-3">
@@ -128,11 +139,11 @@ export function DepositAccountDetailView({ environment, id, initialAccount, init
                 ["Beneficiary email", a.beneficiary.email],
                 ["Phone", a.customer.phone],
                 ["Document", [a.customer.documentType, a.customer.documentId].filter(Boolean).join(" ") || null],
-                ["Customer country", a.customer.country],
+                ["Customer country", a.customer.country ? countryName(a.customer.country) : null],
                 ["Bank", a.bank ?? "Not stated by the network"],
-                ["Deposit method", `${a.methodName} (${a.depositMethodId})`],
+                ["Deposit method", <Term key="m" tech={a.depositMethodId}>{methodName(a.methodName)}</Term>],
                 ["Created", formatDateTime(a.createdAt)],
-                ...Object.entries(a.metadata).map(([k, v]) => [`metadata.${k}`, v] as [string, string]),
+                ...Object.entries(a.metadata).map(([k, v]) => [k, v, `metadata.${k}`] as [string, string, string]),
               ]}
             />
           </Card>
@@ -158,7 +169,7 @@ function SimulateTransferCard({ id, currency }: { id: string; currency: string }
         submitLabel="Simulate transfer"
         done={(d) => (
           <>
-            {d.created ? "Deposit" : "Already received:"} {d.deposit.id} of <Money amount={d.deposit.amount} currency={d.deposit.currency} /> is {statusWord("deposit", d.deposit.status).toLowerCase()}.
+            {d.created ? "Deposit" : "Already received: a deposit"} of <Money amount={d.deposit.amount} currency={d.deposit.currency} /> is {statusWord("deposit", d.deposit.status).toLowerCase()}.
           </>
         )}
       >

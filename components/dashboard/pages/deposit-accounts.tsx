@@ -15,6 +15,8 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import type { depositAccount } from "@/lib/deposits/schema";
+import { TestDepositAccountCard } from "@/components/dashboard/test-deposit-account-card";
+import { methodName } from "@/components/dashboard/plain-words";
 
 export type DepositAccount = z.infer<typeof depositAccount>;
 type Envelope = LoaderData<"deposit-accounts">;
@@ -25,8 +27,11 @@ export function DepositAccountsView({
   params,
   initial,
   error,
+  canCreateTest = false,
 }: {
   environment: string;
+  /** Sandbox, staff: the "Create test deposit account" card (its action is refused in production anyway). */
+  canCreateTest?: boolean;
   shopName: string | null;
   params: Record<string, string>;
   initial: Envelope | null;
@@ -43,6 +48,7 @@ export function DepositAccountsView({
         title="Deposit accounts"
         description={shopName ? `CLABEs issued to your customers by ${shopName}, newest first. Your integration creates them through the API.` : "CLABEs issued to your customers."}
       />
+      {canCreateTest && environment === "sandbox" && !error ? <TestDepositAccountCard /> : null}
       <Card className="mb-6" title="Search" id="deposit-search">
         <form method="get" action="/dashboard/deposit-accounts" role="search" aria-label="Search deposit accounts" className="flex flex-wrap items-end gap-4">
           <Field label="Customer reference" tech="End user (endUserRef)" hint="The reference your system gave the customer." error={error?.param === "endUserRef" ? error.message : undefined} className="min-w-64 flex-1">
@@ -87,7 +93,7 @@ export function DepositAccountsView({
               },
               { header: "CLABE", cell: (a) => <span className="font-mono text-xs">{a.clabe}</span> },
               { header: "Beneficiary", wrap: true, cell: (a) => a.beneficiary.name },
-              { header: "Method", wrap: true, cell: (a) => a.methodName },
+              { header: "Method", wrap: true, cell: (a) => <span title={a.depositMethodId}>{methodName(a.methodName)}</span> },
               { header: "Status", cell: (a) => <StatusBadge of="depositAccount" status={a.status} /> },
               { header: "Deposits (credited / all)", align: "right", cell: (a) => <span className="tabular-nums">{a.stats ? `${a.stats.credited} / ${a.stats.deposits}` : "—"}</span> },
               { header: "Credited (USD)", align: "right", cell: (a) => (a.stats ? <Money amount={a.stats.totalUsd} currency="USD" /> : "—") },

@@ -9,6 +9,7 @@ import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { hasOpenChargeback, paymentDisplayStatus } from "@/lib/dashboard/display-status";
 import { AmountsCard, PaymentLead } from "@/components/dashboard/payment-detail/amounts";
+import { paymentAmounts } from "@/components/dashboard/payment-amount";
 import { ClaimsCard, TimelineCard } from "@/components/dashboard/payment-detail/history";
 import { CustomerCard, DetailsCard, SettlementCard } from "@/components/dashboard/payment-detail/facts";
 import { DeliveriesCard, ProviderAttemptsCard } from "@/components/dashboard/payment-detail/diagnostics";
@@ -40,7 +41,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
   const disputed = hasOpenChargeback(claims);
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/payments" label="Payments" id={p.id} amount={p.amount} currency={p.currency} lead={<PaymentLead payment={p} />} status={paymentDisplayStatus(p, claims)} statusOf="payment" apiStatus={p.status} statusTestId="payment-status" />
+      <MoneyRecordHeader href="/dashboard/payments" label="Payments" current={`Payment of ${paymentAmounts(p).lead}`} id={p.id} amount={p.amount} currency={p.currency} lead={<PaymentLead payment={p} />} status={paymentDisplayStatus(p, claims)} statusOf="payment" apiStatus={p.status} statusTestId="payment-status" />
       {/* Three blocks: the amounts, the actions (simulate, refund) with the timeline and claims,
           then the details and diagnostics. On a desktop the actions are the right-hand column
           beside the other two; on a tablet or phone they come right after the amounts, before

@@ -13,6 +13,7 @@ import { TRANSACTION_STATUSES } from "@/lib/payments/schema";
 import { METHOD_SLUGS } from "@/lib/catalog/schema";
 import { toIso3 } from "@/lib/rails/rails";
 import { METHOD_LABELS, PAYMENT_COUNTRIES, STATUS_LABELS, countryName, filterProblem, railsFor } from "@/components/dashboard/payment-labels";
+import { methodName } from "@/components/dashboard/plain-words";
 
 type Envelope = LoaderData<"payments">;
 
@@ -85,7 +86,7 @@ export function PaymentsView({ environment, params, initial, error }: { environm
                   {params.paymentMethodId && !rails.some((r) => r.paymentMethodId === params.paymentMethodId) ? <option value={params.paymentMethodId}>{params.paymentMethodId}</option> : null}
                   {rails.map((r) => (
                     <option key={r.paymentMethodId} value={r.paymentMethodId}>
-                      {r.name} · {countryName(r.countryIso3)}
+                      {methodName(r.name)} · {countryName(r.countryIso3)}
                     </option>
                   ))}
                 </Select>

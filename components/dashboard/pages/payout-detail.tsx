@@ -8,7 +8,10 @@ import { SimulateCard } from "@/components/dashboard/kit/simulate";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { Card, DescriptionList } from "@/components/ui/card";
-import { Money } from "@/components/ui/money";
+import { Money, formatMoney } from "@/components/ui/money";
+import { countryName, providerName } from "@/components/dashboard/payment-labels";
+import { failureWord, methodName } from "@/components/dashboard/plain-words";
+import { Term } from "@/components/ui/term";
 import { useTimes } from "@/components/ui/time-zone";
 import type { payout } from "@/lib/payouts/schema";
 
@@ -30,18 +33,18 @@ export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { e
   const p = data.payout;
   return (
     <>
-      <MoneyRecordHeader href="/dashboard/payouts" label="Payouts" id={p.id} amount={p.amount} currency={p.currency} status={p.status} statusOf="payout" statusTestId="payout-status" />
+      <MoneyRecordHeader href="/dashboard/payouts" label="Payouts" current={`Payout of ${formatMoney(p.amount, p.currency)}`} id={p.id} amount={p.amount} currency={p.currency} status={p.status} statusOf="payout" statusTestId="payout-status" />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card title="Details" id="payout-details">
             <DescriptionList
               items={[
                 ["Amount", <Money key="a" amount={p.amount} currency={p.currency} />],
-                ["Method", `${p.methodName} (${p.methodId})`],
+                ["Method", <Term key="m" tech={p.methodId}>{methodName(p.methodName)}</Term>],
                 ["Rail", RAIL_LABELS[p.method] ?? p.method],
-                ["Country", p.country],
+                ["Country", countryName(p.country)],
                 ["Recipient", `${p.recipient.name} · account ••••${p.recipient.accountLast4}`],
-                ["Provider", p.provider],
+                ["Provider", providerName(p.provider)],
                 // The reference the beneficiary's bank knows the transfer by: what a merchant quotes
                 // when a beneficiary asks where the money is (SPEI's clave de rastreo, PIX's end-to-end id).
                 [
@@ -55,7 +58,7 @@ export function PayoutDetailView({ environment, id, initial, canMoveMoney }: { e
                     "Given by the bank once the payout is sent"
                   ) : null,
                 ],
-                ["Failure reason", p.failureReason],
+                ["Failure reason", p.failureReason ? <Term key="f" tech={p.failureReason}>{failureWord(p.failureReason)}</Term> : null],
                 ["Created", formatDateTime(p.timestamps.created)],
                 ["Completed", formatDateTime(p.timestamps.completed)],
                 ["Failed", formatDateTime(p.timestamps.failed)],

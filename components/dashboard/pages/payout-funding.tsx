@@ -11,7 +11,8 @@ import { PayoutBalanceCard, PayoutsHeader } from "@/components/dashboard/pages/p
 import { Card } from "@/components/ui/card";
 import { Field, FormError, Input, Select } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
-import { Money } from "@/components/ui/money";
+import { Money, formatMoney } from "@/components/ui/money";
+import { IdDetail } from "@/components/ui/id-detail";
 import { useTimes } from "@/components/ui/time-zone";
 import type { swapQuote } from "@/lib/payouts/schema";
 import type { z } from "zod";
@@ -86,7 +87,7 @@ function TransferCard({ transferable }: { transferable: number }) {
         submitLabel="Transfer"
         done={(d) => (
           <>
-            Transferred <Money amount={d.transfer.amountUsd} currency="USD" /> ({d.transfer.id}).
+            Transferred <Money amount={d.transfer.amountUsd} currency="USD" />.
           </>
         )}
       >
@@ -220,8 +221,9 @@ function SwapCard({ currencies }: { currencies: string[] }) {
             </div>
           </dl>
           <p className="mt-2 text-sm text-slate-700" data-testid="quote-expiry">
-            {expired ? "This quote has expired; refresh it to swap." : `Quote ${current.quoteId} expires in ${secondsLeft} s (${formatDateTime(current.expiresAt)}).`}
+            {expired ? "This quote has expired; refresh it to swap." : `This quote expires in ${secondsLeft} s (${formatDateTime(current.expiresAt)}).`}
           </p>
+          <IdDetail id={current.quoteId} label="Quote id" className="mt-1" />
           <div className="mt-3 flex flex-wrap items-center gap-3">
             <Button
               busy={execute.isPending}
@@ -241,7 +243,7 @@ function SwapCard({ currencies }: { currencies: string[] }) {
       ) : null}
       {/* Announced once per quote and once on expiry, not on every tick of the countdown. */}
       <p role="status" className="sr-only">
-        {current ? (expired ? "The quote has expired." : `Quote: ${current.amountUsd} USD gives ${current.amountLocal} ${current.to}, valid 60 seconds.`) : ""}
+        {current ? (expired ? "The quote has expired." : `Quote: ${formatMoney(current.amountUsd, "USD")} gives ${formatMoney(current.amountLocal, current.to)}, valid 60 seconds.`) : ""}
       </p>
       <div className="mt-3 space-y-2">
         <FormError message={executeError?.message} />

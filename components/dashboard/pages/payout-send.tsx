@@ -9,7 +9,6 @@ import type { LoaderData } from "@/server/dashboard-loaders";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { PayoutBalanceCard, PayoutsHeader } from "@/components/dashboard/pages/payouts";
 import { plainMessage } from "@/components/ui/plain-message";
-import { Term } from "@/components/ui/term";
 import { sendPayoutAction } from "@/server/actions/payouts";
 import { useOnceMutation } from "@/components/dashboard/use-once-mutation";
 import { actionError } from "@/components/dashboard/use-dashboard-data";
@@ -21,6 +20,9 @@ import { recipientSchema } from "@/lib/payouts/schema";
 import { BANK_ACCOUNT_TYPES, DOC_TYPES_BY_COUNTRY, PIX_DOCUMENT_TYPES, PIX_KEY_TYPES, SPEI_DOCUMENT_TYPES, recipientIssues } from "@/lib/payouts/recipient";
 import { formatPath } from "@/lib/platform/contract/validation";
 import { statusWord } from "@/components/dashboard/status-words";
+import { sendableMethods, withBankCode } from "@/components/dashboard/payout-send-rules";
+import { countryName } from "@/components/dashboard/payment-labels";
+import { methodName, typedAmount } from "@/components/dashboard/plain-words";
 
 export type PayoutMethodRow = { id: string; name: string; currency: string; country: string; rail: string; funded: boolean; currencyAvailable: number };
 
@@ -28,6 +30,10 @@ const RECIPIENT_FIELDS = ["name", "account", "bankCode", "accountType", "documen
 type RecipientField = (typeof RECIPIENT_FIELDS)[number];
 type Values = Record<RecipientField, string>;
 const EMPTY: Values = { name: "", account: "", bankCode: "", accountType: "", documentType: "", documentId: "", email: "", phone: "" };
+
+// The API's option codes a person picks from; document names (CPF, RFC, DNI) are what people call them.
+const OPTION_WORDS: Record<string, string> = { CHECKING: "Checking", SAVINGS: "Savings", EMAIL: "Email", PHONE: "Phone", EVP: "Random key (EVP)" };
+const optionWord = (o: string) => OPTION_WORDS[o] ?? o;
 
 type Rail = "spei" | "pix" | "bank_transfer";
 /** Which fields each rail asks for, with their labels (the rules themselves are the API's). */
@@ -40,8 +46,8 @@ function layout(rail: Rail, country: string): Array<{ field: RecipientField; lab
     case "spei":
       return [
         name,
+        // No bank code field: the CLABE's first three digits are its bank's code (withBankCode).
         { field: "account", label: "CLABE", hint: "18 digits, with a valid check digit", inputMode: "numeric" },
-        { field: "bankCode", label: "Bank code", hint: "The 3-digit institution code", inputMode: "numeric" },
         { field: "documentType", label: "Document type", options: SPEI_DOCUMENT_TYPES, optional: true },
         { ...docId, hint: "RFC or CURP" },
         email,
@@ -74,7 +80,7 @@ function layout(rail: Rail, country: string): Array<{ field: RecipientField; lab
 /** The API's recipient checks on the form's values: field name → first message. */
 function clientIssues(method: PayoutMethodRow | undefined, values: Values): Partial<Record<RecipientField, string>> {
   if (!method) return {};
-  const recipient = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ""));
+  const recipient = Object.fromEntries(Object.entries(withBankCode(method.rail, values)).filter(([, v]) => v.trim() !== ""));
   const out: Partial<Record<RecipientField, string>> = {};
   const put = (path: string, message: string) => {
     const field = path.replace(/^recipient\./, "") as RecipientField;
@@ -93,7 +99,7 @@ export function PayoutSendView({ environment, initialBalance, initialMethods }: 
     <>
       <PayoutsHeader canMoveMoney />
       <PayoutBalanceCard environment={environment} initial={initialBalance} />
-      <SendPayoutCard methods={methods.items} sandbox={environment === "sandbox"} />
+      <SendPayoutCard methods={sendableMethods(methods.items)} sandbox={environment === "sandbox"} />
     </>
   );
 }
@@ -144,18 +150,19 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
             return;
           }
           setTouched(new Set());
-          setReview({ methodId, amount, recipient: Object.fromEntries(fields.map((f) => [f.field, values[f.field]])) });
+          const sent = withBankCode(method?.rail ?? "", values);
+          setReview({ methodId, amount, recipient: Object.fromEntries([...fields.map((f) => f.field), ...(method?.rail === "spei" ? (["bankCode"] as const) : [])].map((f) => [f, sent[f]])) });
         }}
       >
         <p id="send-payout-note" className="text-sm text-slate-600">
           Debits the balance in the method&apos;s currency when it is sent; a refusal gives it back.{sandbox ? (
             <>
               {" "}
-              <Term tech="Test rails (sbx_po_*)">Test payout methods</Term> need no balance.
+              In the sandbox no bank is called: the payout holds its amount until you simulate its outcome on its page.
             </>
           ) : null}
         </p>
-        <fieldset disabled={review !== null || send.isPending} className="grid min-w-0 grid-cols-1 gap-3 sm:grid-cols-2">
+        <fieldset disabled={review !== null || send.isPending} className="grid min-w-0 grid-cols-1 gap-3 lg:grid-cols-2">
           <Field label="Method" error={shown("methodId")}>
             {(p) => (
               <Select
@@ -168,8 +175,8 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
                 }}
               >
                 {methods.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name} · {m.currency} ({m.id})
+                  <option key={m.id} value={m.id} title={m.id}>
+                    {methodName(m.name)} · {countryName(m.country)} · {m.currency}
                   </option>
                 ))}
               </Select>
@@ -206,7 +213,7 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
                     <option value="">{f.optional ? "Not given" : "Choose…"}</option>
                     {f.options.map((o) => (
                       <option key={o} value={o}>
-                        {o}
+                        {optionWord(o)}
                       </option>
                     ))}
                   </Select>
@@ -230,11 +237,10 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
         {serverError && !known.has(serverError.param ?? "") ? <FormError message={plainMessage(serverError.message)} /> : null}
         {done ? (
           <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-            Payout{" "}
-            <Link href={`/dashboard/payouts/${done.payout.id}`} className="font-mono underline underline-offset-2">
-              {done.payout.id}
-            </Link>{" "}
-            of <Money amount={done.payout.amount} currency={done.payout.currency} /> is {statusWord("payout", done.payout.status).toLowerCase()}.
+            Payout of <Money amount={done.payout.amount} currency={done.payout.currency} /> is {statusWord("payout", done.payout.status).toLowerCase()}.{" "}
+            <Link href={`/dashboard/payouts/${done.payout.id}`} title={done.payout.id} className="underline underline-offset-2">
+              View the payout
+            </Link>
           </p>
         ) : null}
         {review ? null : (
@@ -246,7 +252,7 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
       {review && method ? (
         <div role="group" aria-label="Review the payout" className="mt-3 space-y-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-slate-900">
           <p>
-            Send <strong>{review.amount.trim()} {method.currency}</strong> to <strong>{review.recipient.name || "—"}</strong> by {method.name}.
+            Send <strong>{typedAmount(review.amount, method.currency)}</strong> to <strong>{review.recipient.name || "—"}</strong> by {methodName(method.name)}.
           </p>
           <dl className="grid grid-cols-1 gap-1 sm:grid-cols-2">
             {fields
@@ -254,7 +260,7 @@ export function SendPayoutCard({ methods, sandbox }: { methods: PayoutMethodRow[
               .map((f) => (
                 <div key={f.field}>
                   <dt className="inline text-slate-600">{f.label.replace(" (optional)", "")}: </dt>
-                  <dd className="inline break-all font-medium">{review.recipient[f.field]}</dd>
+                  <dd className="inline break-all font-medium">{f.options ? optionWord(review.recipient[f.field] ?? "") : review.recipient[f.field]}</dd>
                 </div>
               ))}
           </dl>

@@ -17,6 +17,7 @@ import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import { PAYOUT_STATUSES } from "@/lib/payouts/schema";
 import { STATUS_WORDS } from "@/components/dashboard/status-words";
+import { methodName } from "@/components/dashboard/plain-words";
 
 type Envelope = LoaderData<"payouts">;
 type Balance = LoaderData<"payout-balance">;
@@ -133,7 +134,7 @@ function PayoutList({ environment, params, initial, error }: { environment: stri
             { header: "Amount", align: "right", cell: (p) => <Money amount={p.amount} currency={p.currency} /> },
             { header: "Status", cell: (p) => <StatusBadge of="payout" status={p.status} /> },
             { header: "Recipient", wrap: true, cell: (p) => `${p.recipient.name} ••••${p.recipient.accountLast4}` },
-            { header: "Method", wrap: true, cell: (p) => p.methodName },
+            { header: "Method", wrap: true, cell: (p) => <span title={p.methodId}>{methodName(p.methodName)}</span> },
             { header: "Created", cell: (p) => formatDateTime(p.createdAt) },
           ]}
           footer={<Pagination pagination={q.data?.pagination} href={href} label="Payout pages" />}

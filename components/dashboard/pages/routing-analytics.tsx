@@ -13,6 +13,7 @@ import { Card, PageHeader, Stat } from "@/components/ui/card";
 import { Table, Td, Th, EmptyState } from "@/components/ui/table";
 import { Money } from "@/components/ui/money";
 import { cn } from "@/components/ui/cn";
+import { Term } from "@/components/ui/term";
 import { useTimes } from "@/components/ui/time-zone";
 import { formatBucket } from "@/lib/platform/format/date-time";
 
@@ -36,7 +37,7 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
   const totals = data.providers.reduce((t, p) => ({ attempts: t.attempts + p.attempts, approved: t.approved + p.approved }), { attempts: 0, approved: 0 });
   return (
     <>
-      <PageHeader title="Routing" description="How your payments were routed: each provider's attempts, approval rate, latency and cost, and how often the cascade rescued a payment another provider had failed." />
+      <PageHeader title="Routing" description="How your payments were routed: how often each provider was asked, how often it agreed to take the payment, how fast it answered and what it cost, and how often a payment another provider had refused was taken by the next one." />
       <SubNav label="Routing sections" tabs={ROUTING_TABS} />
       <nav aria-label="Period" className="mb-4 flex gap-2 text-sm">
         {RANGES.map((r) => (
@@ -46,9 +47,19 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
         ))}
       </nav>
       <dl aria-label="Routing totals" className="grid gap-4 sm:grid-cols-3 [&>*]:min-w-0">
-        <Stat label="Provider attempts" value={totals.attempts} />
-        <Stat label="Approved attempts" value={totals.attempts ? pct(totals.approved / totals.attempts) : "—"} hint={`${totals.approved} of ${totals.attempts}`} />
-        <Stat label="Rescued by the cascade" value={data.rescued.approved ? pct(data.rescued.share) : "—"} hint={`${data.rescued.rescued} of ${data.rescued.approved} approved payments needed a second provider`} />
+        <Stat label="Times a provider was asked" tech="provider attempts" value={totals.attempts} hint="One payment may ask several providers in turn." />
+        {/* Not the overview's success rate: a provider taking a payment is not the buyer paying it (issue 41). */}
+        <Stat
+          label="Taken by the provider asked"
+          tech="approved attempts (outcome accepted)"
+          value={totals.attempts ? pct(totals.approved / totals.attempts) : "—"}
+          hint={
+            <span data-testid="routing-approval-basis">
+              {totals.approved} of {totals.attempts} times a provider was asked, it agreed to take the payment and gave the buyer a way to pay. Whether the buyer then paid is the overview&apos;s success rate.
+            </span>
+          }
+        />
+        <Stat label="Taken by a later provider" tech="rescued by the cascade" value={data.rescued.approved ? pct(data.rescued.share) : "—"} hint={`${data.rescued.rescued} of ${data.rescued.approved} payments taken by a provider had first been refused by another`} />
       </dl>
       <Card title="By provider" id="routing-providers" className="mt-6">
         {data.providers.length === 0 ? (
@@ -60,8 +71,12 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
                 <Th>Payment method</Th>
                 <Th>Provider</Th>
                 <Th className="text-right">Attempts</Th>
-                <Th className="text-right">Approval</Th>
-                <Th className="text-right">Latency (avg / p95)</Th>
+                <Th className="text-right">
+                  <Term tech="approval rate (accepted attempts)">Taken</Term>
+                </Th>
+                <Th className="text-right">
+                  <Term tech="latency: average / p95">Answer time (average / slowest 5 %)</Term>
+                </Th>
                 <Th className="text-right">Provider cost</Th>
               </tr>
             </thead>
@@ -82,7 +97,7 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
           </Table>
         )}
       </Card>
-      <Card title="Approval rate over time" id="routing-chart" className="mt-6">
+      <Card title="Share taken by each provider, over time" id="routing-chart" className="mt-6">
         {points.length === 0 ? (
           <EmptyState title="Nothing to draw yet" />
         ) : (
@@ -90,29 +105,33 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
             <p className="text-xs text-slate-600">
               {data.bucket === "hour" ? "By hour" : "By day"}, in your time zone ({zoneOffset()}).
             </p>
-            <table className="sr-only" data-testid="routing-chart-table">
-              <caption>Approval rate per provider {data.bucket === "hour" ? "by hour" : "by day"}; the table above gives the totals.</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{data.bucket === "hour" ? "Hour" : "Day"}</th>
-                  {providers.map((p) => (
-                    <th key={p} scope="col">
-                      {providerName(p)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {points.map((row) => (
-                  <tr key={String(row.at)}>
-                    <th scope="row">{row.at}</th>
+            {/* sr-only on a wrapper: a table keeps its content's width whatever its own width says,
+                and an sr-only table with many providers widened the page on a tablet. */}
+            <div className="sr-only">
+              <table data-testid="routing-chart-table">
+                <caption>Share of attempts each provider took {data.bucket === "hour" ? "by hour" : "by day"}; the table above gives the totals.</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{data.bucket === "hour" ? "Hour" : "Day"}</th>
                     {providers.map((p) => (
-                      <td key={p}>{row[p] === undefined ? "—" : `${row[p]} %`}</td>
+                      <th key={p} scope="col">
+                        {providerName(p)}
+                      </th>
                     ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {points.map((row) => (
+                    <tr key={String(row.at)}>
+                      <th scope="row">{row.at}</th>
+                      {providers.map((p) => (
+                        <td key={p}>{row[p] === undefined ? "—" : `${row[p]} %`}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             <div aria-hidden data-testid="routing-chart" className="h-64 w-full overflow-hidden">
               <ResponsiveContainer width="100%" height="100%">
                 <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>
@@ -122,7 +141,7 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
                   <Tooltip />
                   <Legend />
                   {providers.map((p, i) => (
-                    <Line key={p} type="monotone" dataKey={p} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} />
+                    <Line key={p} type="monotone" dataKey={p} name={providerName(p)} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} />
                   ))}
                 </LineChart>
               </ResponsiveContainer>
@@ -149,7 +168,7 @@ export function RoutingAnalyticsView({ environment, initial, range }: { environm
               {data.circuits.map((c) => (
                 <tr key={`${c.rail}-${c.provider}`} data-testid="routing-circuit-row">
                   <Td>{c.railName}</Td>
-                  <Td>{c.provider}</Td>
+                  <Td>{providerName(c.provider)}</Td>
                   <Td>
                     <RoutingBadge state={c.state} />
                   </Td>

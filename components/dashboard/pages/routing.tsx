@@ -1,51 +1,44 @@
 "use client";
-// Routing: the shop's rules (edited as JSON, validated by the API's own schema, every save a new
-// version), a readable list of them, and a preview: "this payment would go to …".
-import { useState } from "react";
+// Routing: the shop's rules (a form per rule, with the JSON as an advanced view; validated by the
+// API's own schema, every save a new version), a readable list of those in force, a preview
+// ("this payment would go to …") and, in the sandbox, a trial on simulated test payments.
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { previewRoutingAction, saveRoutingAction } from "@/server/actions/routing";
+import { previewRoutingAction } from "@/server/actions/routing";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
 import { SubNav } from "@/components/dashboard/kit/sub-nav";
 import { Card, PageHeader } from "@/components/ui/card";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, Input, Select } from "@/components/ui/field";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th, EmptyState } from "@/components/ui/table";
 import { statusWord } from "@/components/dashboard/status-words";
+import { providerName } from "@/lib/providers/names";
+import { draftsToRules } from "@/lib/routing/rule-form";
+import { RulesEditor, useRuleDrafts } from "@/components/dashboard/pages/routing-form";
+import { TrialCard } from "@/components/dashboard/pages/routing-trial";
+import { REASON_WORDS, STRATEGY_WORDS, conditions, providersText, railName, type Choice } from "@/components/dashboard/pages/routing-words";
+import { MethodOptions } from "@/components/dashboard/pages/method-options";
 
 type Routing = LoaderData<"routing">;
-type Rule = Routing["rules"][number];
 
 export const ROUTING_TABS = [
   { href: "/dashboard/routing", label: "Rules" },
   { href: "/dashboard/routing/analytics", label: "Analytics" },
 ] as const;
 
-const STRATEGY_WORDS: Record<string, string> = { priority: "in this order", split: "split by weight", success_rate: "best recent approval first" };
-const REASON_WORDS: Record<string, string> = { rule: "your rule", split: "drawn by weight", success_rate: "best recent approval", exploration: "exploration (keeps learning)", fallback: "platform order" };
-
-function conditions(r: Rule): string {
-  const w = r.when;
-  const parts: string[] = [];
-  if (w?.minAmountUsd !== undefined) parts.push(`from ${w.minAmountUsd} USD`);
-  if (w?.maxAmountUsd !== undefined) parts.push(`below ${w.maxAmountUsd} USD`);
-  if (w?.countries) parts.push(`country ${w.countries.join(", ")}`);
-  if (w?.currencies) parts.push(`asked in ${w.currencies.join(", ")}`);
-  if (w?.documentTypes) parts.push(`document ${w.documentTypes.join(", ")}`);
-  return parts.length ? parts.join("; ") : "every payment";
-}
-
-export function RoutingView({ environment, initial, canEdit }: { environment: string; initial: Routing; canEdit: boolean }) {
+export function RoutingView({ environment, initial, canEdit, canTry }: { environment: string; initial: Routing; canEdit: boolean; canTry: boolean }) {
   const { data } = useLiveData(environment, "routing", {}, initial);
-  const rails = data.platformDefault;
+  const editor = useRuleDrafts(initial.rules);
+  const choices = data.choices;
+  const sandbox = environment === "sandbox";
   return (
     <>
       <PageHeader
         title="Routing"
-        description="Choose which provider takes each payment: an order per payment method, a volume split, or the provider with the best recent approval rate. Rules are read from the top; the first that matches decides, and the platform order applies when none does."
+        description="Choose which provider takes each payment: an order per payment method, a split by share, or the provider with the best recent approval. Rules are read from the top; the first that matches decides, and the platform order applies when none does."
       />
       <SubNav label="Routing sections" tabs={ROUTING_TABS} />
-      {environment === "sandbox" ? <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Test mode: rules you save here are kept for test mode; test payments always go to the test provider.</p> : null}
+      {sandbox ? <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Test mode: rules you save here are kept for test mode. Test payments are taken by the test provider; try your rules on the simulated providers below.</p> : null}
       <Card title={`Rules in force (version ${data.version})`} id="routing-rules">
         {data.rules.length === 0 ? (
           <EmptyState title="No rules yet">Every payment follows the platform order of its payment method.</EmptyState>
@@ -65,13 +58,14 @@ export function RoutingView({ environment, initial, canEdit }: { environment: st
                   <Td>{i + 1}</Td>
                   <Td>
                     {r.name ? <span className="block font-medium">{r.name}</span> : null}
-                    {r.paymentMethodId}
+                    {railName(choices, r.paymentMethodId)}
                   </Td>
-                  <Td>{conditions(r)}</Td>
+                  <Td>{conditions(r, choices)}</Td>
                   <Td>
-                    {r.providers.map((p) => (p.weight !== undefined && r.strategy === "split" ? `${p.provider} (${p.weight})` : p.provider)).join(", ")}
+                    {providersText(r)}
                     <span className="block text-xs text-slate-600">
-                      {STRATEGY_WORDS[r.strategy]}
+                      {STRATEGY_WORDS[r.strategy]?.toLowerCase()}
+                      {r.strategy === "success_rate" && r.exploration !== undefined ? ` (${Math.round(r.exploration * 1000) / 10} % exploration)` : ""}
                       {r.fallback === false ? "; no other provider after these" : "; then the other providers"}
                     </span>
                   </Td>
@@ -81,13 +75,14 @@ export function RoutingView({ environment, initial, canEdit }: { environment: st
           </Table>
         )}
       </Card>
-      {canEdit ? <EditRules rules={data.rules} /> : null}
-      <PreviewCard rails={rails} />
+      {canEdit ? <RulesEditor editor={editor} choices={choices} /> : null}
+      {sandbox && canTry ? <TrialCard rules={() => (canEdit ? draftsToRules(editor.drafts) : data.rules)} choices={choices} editing={canEdit} suggested={(canEdit ? editor.drafts : data.rules)[0]?.paymentMethodId} /> : null}
+      <PreviewCard choices={choices} />
       <Card title="Platform order" id="routing-platform" className="mt-6">
         <ul className="grid gap-1 text-sm sm:grid-cols-2">
-          {rails.map((r) => (
+          {data.platformDefault.map((r) => (
             <li key={r.paymentMethodId}>
-              <span className="font-mono text-xs">{r.paymentMethodId}</span> {r.providers.join(" → ")}
+              <span className="font-medium">{railName(choices, r.paymentMethodId)}</span>: {r.providers.map(providerName).join(" → ")}
             </li>
           ))}
         </ul>
@@ -96,38 +91,7 @@ export function RoutingView({ environment, initial, canEdit }: { environment: st
   );
 }
 
-const EXAMPLE = `[
-  { "name": "Large SPEI to rapidpay", "paymentMethodId": "1003", "when": { "minAmountUsd": 500 }, "providers": [{ "provider": "rapidpay" }] },
-  { "paymentMethodId": "1003", "strategy": "split", "providers": [{ "provider": "andespay", "weight": 70 }, { "provider": "pagosur", "weight": 30 }] },
-  { "paymentMethodId": "1007", "strategy": "success_rate", "exploration": 0.05, "providers": [{ "provider": "rapidpay" }, { "provider": "andespay" }] }
-]`;
-
-function EditRules({ rules }: { rules: Rule[] }) {
-  const [text, setText] = useState(rules.length ? JSON.stringify(rules, null, 2) : EXAMPLE);
-  return (
-    <Card title="Edit rules" id="routing-edit" className="mt-6">
-      <ActionForm
-        label="Edit routing rules"
-        action={saveRoutingAction}
-        toArgs={(f) => [{ rules: String(f.get("rules") ?? "") }]}
-        fields={["rules"]}
-        labels={{ rules: "Rules" }}
-        submitLabel="Save as a new version"
-        after="lock"
-        againLabel="Edit again"
-        done={(d) => <>Saved as version {d.version}. New payments follow it now.</>}
-      >
-        {(f) => (
-          <Field label="Rules" error={f.error("rules")} hint="A list of rules: paymentMethodId, optional when (minAmountUsd, maxAmountUsd, countries, currencies, documentTypes), strategy (priority, split, success_rate), providers (with weight for a split), fallback.">
-            {(p) => <Textarea {...p} name="rules" rows={12} spellCheck={false} className="font-mono text-xs" value={text} onChange={(e) => setText(e.target.value)} />}
-          </Field>
-        )}
-      </ActionForm>
-    </Card>
-  );
-}
-
-function PreviewCard({ rails }: { rails: Routing["platformDefault"] }) {
+function PreviewCard({ choices }: { choices: Choice[] }) {
   return (
     <Card title="Preview a payment" id="routing-preview" className="mt-6">
       <ActionForm
@@ -141,12 +105,12 @@ function PreviewCard({ rails }: { rails: Routing["platformDefault"] }) {
         done={(d) => (
           <div data-testid="routing-preview-result">
             <p>
-              This {d.railName} payment would go to <strong>{d.steps[0]?.provider ?? "no provider"}</strong>
-              {d.steps.length > 1 ? <>, then {d.steps.slice(1).map((s) => s.provider).join(", then ")}</> : null}.
+              This {d.railName} payment would go to <strong>{providerName(d.steps[0]?.provider ?? null)}</strong>
+              {d.steps.length > 1 ? <>, then {d.steps.slice(1).map((s) => providerName(s.provider)).join(", then ")}</> : null}.
             </p>
             <p className="text-xs text-slate-600">
               {d.rule ? `Rule ${d.rule.index + 1}${d.rule.name ? ` (${d.rule.name})` : ""}, version ${d.version}` : "No rule matches: the platform order"}; first provider: {REASON_WORDS[d.steps[0]?.reason ?? "fallback"]}
-              {d.skipped.length ? `; skipped while failing: ${d.skipped.join(", ")}` : ""}.
+              {d.skipped.length ? `; skipped while failing: ${d.skipped.map(providerName).join(", ")}` : ""}.
             </p>
           </div>
         )}
@@ -155,12 +119,8 @@ function PreviewCard({ rails }: { rails: Routing["platformDefault"] }) {
           <div className="flex flex-wrap items-end gap-3">
             <Field label="Payment method" error={f.error("paymentMethodId")}>
               {(p) => (
-                <Select {...p} name="paymentMethodId" defaultValue={rails[0]?.paymentMethodId}>
-                  {rails.map((r) => (
-                    <option key={r.paymentMethodId} value={r.paymentMethodId}>
-                      {r.paymentMethodId}
-                    </option>
-                  ))}
+                <Select {...p} name="paymentMethodId" defaultValue={choices[0]?.paymentMethodId}>
+                  <MethodOptions choices={choices} />
                 </Select>
               )}
             </Field>

@@ -5,7 +5,7 @@
 // report.
 import { useRouter } from "next/navigation";
 import type { LoaderData } from "@/server/dashboard-loaders";
-import { runSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/server/actions/settlements";
+import { runSettlementAction, runSmallSettlementAction, setSettlementDestinationAction, simulateSettlementAction } from "@/server/actions/settlements";
 import { settleNowAction } from "@/server/actions/sandbox";
 import { useLiveData } from "@/components/dashboard/use-dashboard-data";
 import { ActionForm } from "@/components/dashboard/kit/action-form";
@@ -14,7 +14,8 @@ import { simulateColumn } from "@/components/dashboard/kit/simulate";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { StatusBadge } from "@/components/dashboard/status-badge";
-import { Money } from "@/components/ui/money";
+import { Money, formatMoney } from "@/components/ui/money";
+import { IdDetail } from "@/components/ui/id-detail";
 import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from "@/lib/crypto-assets/networks";
@@ -40,7 +41,7 @@ export function SettlementsView({ environment, initial, destination, canRun, can
           rows={data.data}
           rowKey={(s) => s.id}
           rowProps={() => ({ "data-testid": "settlement-row" })}
-          empty={{ title: "No settlements yet", body: "A batch closes once a day when the available balance reaches 50 USD and a destination is set." }}
+          empty={{ title: "No settlements yet", body: `A batch closes once a day when the available balance reaches ${formatMoney(50, "USD")} and a destination is set.` }}
           // At 1366 and 820 px the period (its dates whole), the net amount, the status, the
           // receipt and the sandbox outcomes stay in view: the gross − fee breakdown stacks under
           // the net, and below xl the receipt link stacks under the status.
@@ -54,7 +55,7 @@ export function SettlementsView({ environment, initial, destination, canRun, can
                   <span className="block">
                     <span className="whitespace-nowrap">{formatDate(s.periodFrom)}</span> – <span className="whitespace-nowrap">{formatDate(s.periodTo)}</span>
                   </span>
-                  <span className="break-all font-mono text-xs text-slate-600">{s.id}</span>
+                  <IdDetail id={s.id} />
                 </>
               ),
             },
@@ -184,7 +185,7 @@ function RunCard({ canSettle }: { canSettle: boolean }) {
             submitVariant="secondary"
             onDone={() => router.refresh()}
             done={(d) =>
-              d.settled === 0 ? "Nothing was waiting: no completed payment has pending funds." : `${d.settled} ${d.settled === 1 ? "payment" : "payments"} settled. Available now: ${d.available.toFixed(2)} USD.`
+              d.settled === 0 ? "Nothing was waiting: no completed payment has pending funds." : `${d.settled} ${d.settled === 1 ? "payment" : "payments"} settled. Available now: ${formatMoney(d.available, "USD")}.`
             }
           >
             {() => null}
@@ -199,11 +200,38 @@ function RunCard({ canSettle }: { canSettle: boolean }) {
         fields={[]}
         submitLabel="Run settlement now"
         done={(d) =>
-          d.settlement ? `Closed ${d.settlement.id}: ${d.settlement.netUsd} USD net.` : d.skipped === "below_minimum" ? "Nothing to settle: the available balance is under 50 USD." : "Nothing to settle: set a settlement destination first."
+          d.settlement ? `Closed a settlement of ${formatMoney(d.settlement.netUsd, "USD")} net.` : d.skipped === "below_minimum" ? `Nothing to settle: the available balance is under ${formatMoney(50, "USD")}.` : "Nothing to settle: set a settlement destination first."
         }
       >
         {() => null}
       </ActionForm>
+      <div className="mt-4 border-t border-slate-100 pt-4">
+        <p className="mb-3 text-sm text-slate-600">
+          The daily batch waits for {formatMoney(50, "USD")}. To see a batch close with a smaller balance, settle it anyway (sandbox only: production keeps the minimum; the withdrawal fee still applies).
+        </p>
+        <ActionForm
+          label="Settle a small balance anyway"
+          action={runSmallSettlementAction}
+          toArgs={() => []}
+          fields={[]}
+          submitLabel="Settle now anyway"
+          submitVariant="secondary"
+          onDone={() => router.refresh()}
+          done={(d) =>
+            d.settlement ? (
+              <>
+                Batch closed: <Money amount={d.settlement.netUsd} currency="USD" /> net, after the <Money amount={d.settlement.feeUsd} currency="USD" /> fee.
+              </>
+            ) : d.skipped === "no_destination" ? (
+              "Nothing to settle: set a settlement destination first."
+            ) : (
+              "Nothing to settle: the available balance does not cover the withdrawal fee."
+            )
+          }
+        >
+          {() => null}
+        </ActionForm>
+      </div>
     </Card>
   );
 }

@@ -5,6 +5,8 @@ import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
+import { countryName } from "@/components/dashboard/payment-labels";
+import { methodName } from "@/components/dashboard/plain-words";
 import { Table, Td, Th } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/platform/format/date-time";
 import type { ShopSummary } from "@/lib/merchants/list-shops";
@@ -71,8 +73,8 @@ export function ShopsView({ shops, environment, timeZone }: { shops: ShopSummary
                   <ul className="mt-2 flex flex-wrap gap-1.5" aria-label={`Methods on for ${s.name}`}>
                     {on.map((m) => (
                       <li key={m.id}>
-                        <Badge tone="green">
-                          {m.name} · {m.country}
+                        <Badge tone="green" tech={m.id}>
+                          {methodName(m.name)} · {countryName(m.country)}
                         </Badge>
                       </li>
                     ))}
@@ -83,8 +85,8 @@ export function ShopsView({ shops, environment, timeZone }: { shops: ShopSummary
                       <ul className="mt-1 flex flex-wrap gap-1.5" aria-label={`Methods off for ${s.name}`}>
                         {off.map((m) => (
                           <li key={m.id}>
-                            <Badge>
-                              {m.name} · {m.country}
+                            <Badge tech={m.id}>
+                              {methodName(m.name)} · {countryName(m.country)}
                             </Badge>
                           </li>
                         ))}

@@ -37,7 +37,7 @@ export function TopupsView({ environment, initial, canCreate, canSimulate }: { e
               wrap: true,
               cell: (t) => (
                 <>
-                  {t.asset} on {t.network} <span className="text-xs text-slate-600">(min {t.minAmount} USD, {t.confirmationsRequired} confirmations)</span>
+                  {t.asset} on {t.network} <span className="text-xs text-slate-600">(min <Money amount={t.minAmount} currency="USD" />, {t.confirmationsRequired} confirmations)</span>
                   <span className="flex items-center gap-2">
                     <span className="break-all font-mono text-xs">{t.address}</span> <CopyButton value={t.address} label="Copy address" />
                   </span>

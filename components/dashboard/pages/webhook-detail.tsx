@@ -18,8 +18,12 @@ import { SecretReveal } from "@/components/ui/secret-reveal";
 import { JsonView } from "@/components/ui/json-view";
 import { PagerButtons } from "@/components/ui/pagination";
 import { CopyButton } from "@/components/ui/copy-button";
+import { IdDetail } from "@/components/ui/id-detail";
 import { useTimes } from "@/components/ui/time-zone";
 import { STATUS_WORDS } from "@/components/dashboard/status-words";
+import { Term } from "@/components/ui/term";
+import { eventWord, eventsInWords } from "@/components/dashboard/event-words";
+import { TestEventCard } from "@/components/dashboard/test-event-card";
 
 type Page<T> = { data: T[]; pagination?: { total: number; limit: number; offset: number; pages: number } };
 type Delivery = { id: string; eventId: string; event: string; status: string; attempts: number; responseStatus: number | null; responseBody: string | null; durationMs: number | null; nextAttemptAt: string | null; createdAt: string; payload: unknown };
@@ -33,9 +37,11 @@ type Props = {
   eventTypes: string[];
   canManage: boolean;
   canSeeSecrets: boolean;
+  /** Sandbox, staff: "Send a test event" (its action is refused in production anyway). */
+  canSendTest?: boolean;
 };
 
-export function WebhookDetailView({ environment, subscription, initialDeliveries, initialInbox, eventTypes, canManage, canSeeSecrets }: Props) {
+export function WebhookDetailView({ environment, subscription, initialDeliveries, initialInbox, eventTypes, canManage, canSeeSecrets, canSendTest = false }: Props) {
   const { formatDateTime } = useTimes();
   const router = useRouter();
   const [sub, setSub] = useState(subscription);
@@ -55,14 +61,14 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
         <Link href="/dashboard/webhooks" className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
           Webhooks
         </Link>{" "}
-        / <span className="font-mono text-xs">{sub.id}</span>
+        / <span aria-current="page">{sub.managed ? "Managed inbox" : "Endpoint"}</span>
       </nav>
       <PageHeader
         title={sub.managed ? "Managed inbox" : sub.url}
         description={
-          <span className="flex flex-wrap items-center gap-2">
-            <StatusBadge of="webhook" status={sub.status} /> <span className="font-mono">{sub.id}</span>
-          </span>
+          <div className="flex flex-wrap items-start gap-2">
+            <StatusBadge of="webhook" status={sub.status} /> <IdDetail id={sub.id} />
+          </div>
         }
         actions={
           canManage ? (
@@ -111,11 +117,12 @@ export function WebhookDetailView({ environment, subscription, initialDeliveries
               ],
               ["Created", formatDateTime(sub.createdAt)],
               ["Updated", formatDateTime(sub.updatedAt)],
-              ["Events", sub.events.join(", ")],
+              ["Events", eventsInWords(sub.events)],
             ]}
           />
           {canManage ? <EditEvents sub={sub} eventTypes={eventTypes} onSaved={setSub} /> : null}
         </Card>
+        {canSendTest && environment === "sandbox" ? <TestEventCard id={sub.id} enabled={sub.status === "enabled"} /> : null}
         {sub.managed && initialInbox ? <Inbox environment={environment} id={sub.id} initial={initialInbox} /> : null}
         <Deliveries environment={environment} id={sub.id} initial={initialDeliveries} canReplay={canManage} />
       </div>
@@ -167,11 +174,13 @@ function Inbox({ environment, id, initial }: { environment: string; id: string; 
             <li key={m.id} data-testid="inbox-message">
               <details className="rounded-md border border-slate-200">
                 <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-3 py-2 text-sm">
-                  <span className="font-medium">{m.event}</span>
+                  <span className="font-medium">
+                    <Term tech={m.event}>{eventWord(m.event)}</Term>
+                  </span>
                   <span className="text-xs text-slate-600">{formatDateTime(m.receivedAt)}</span>
-                  <span className="font-mono text-xs text-slate-500">{m.deliveryId}</span>
                 </summary>
-                <div className="px-3 pb-3">
+                <div className="space-y-2 px-3 pb-3">
+                  <IdDetail id={m.deliveryId} label="Delivery id" />
                   <JsonView value={m.payload} label={`Payload of ${m.id}`} />
                 </div>
               </details>
@@ -192,7 +201,7 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
   const params = { id, limit: 20, offset, ...(status ? { status } : {}) };
   const q = useDashboardData(environment, "deliveries", params, { initialData: first ? initial : undefined, refetchInterval: 2_000 });
   const replay = useDashboardMutation(replayDeliveryAction);
-  const message = replay.data ? (replay.data.ok ? `Delivery ${replay.data.data.id} queued for a new attempt.` : replay.data.error.message) : null;
+  const message = replay.data ? (replay.data.ok ? "Delivery queued for a new attempt." : replay.data.error.message) : null;
   return (
     <Card
       title="Delivery log"
@@ -236,7 +245,9 @@ function Deliveries({ environment, id, initial, canReplay }: { environment: stri
               <details className="rounded-md border border-slate-200">
                 <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-3 py-2 text-sm">
                   <StatusBadge of="delivery" status={d.status} />
-                  <span className="font-medium">{d.event}</span>
+                  <span className="font-medium">
+                    <Term tech={d.event}>{eventWord(d.event)}</Term>
+                  </span>
                   <Badge>{d.responseStatus ?? "no answer"}</Badge>
                   <span className="text-xs text-slate-600">
                     {d.attempts} attempt{d.attempts === 1 ? "" : "s"} · {d.durationMs ?? "—"} ms · {formatDateTime(d.createdAt)}

@@ -14,6 +14,7 @@ import { Badge } from "@/components/ui/badge";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 import { useTimes } from "@/components/ui/time-zone";
+import { eventsInWords } from "@/components/dashboard/event-words";
 
 export type Subscription = { id: string; url: string; managed: boolean; events: string[]; status: string; createdAt: string; updatedAt: string };
 type Envelope = LoaderData<"webhooks">;
@@ -50,7 +51,7 @@ export function WebhooksView({ environment, params, initial, eventTypes, canMana
                 </>
               ),
             },
-            { header: "Events", wrap: true, cell: (s) => <span className="text-xs">{s.events.join(", ")}</span> },
+            { header: "Events", wrap: true, cell: (s) => <span className="text-xs">{eventsInWords(s.events)}</span> },
             { header: "Status", cell: (s) => <StatusBadge of="webhook" status={s.status} /> },
             { header: "Created", cell: (s) => <span className="text-slate-600">{formatDateTime(s.createdAt)}</span> },
           ]}

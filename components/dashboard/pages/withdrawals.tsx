@@ -13,6 +13,9 @@ import { Field, Input } from "@/components/ui/field";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { DateTimeCell } from "@/components/ui/date-time";
+import { IdDetail } from "@/components/ui/id-detail";
+import { failureWord, typedAmount } from "@/components/dashboard/plain-words";
+import { statusWord } from "@/components/dashboard/status-words";
 
 type List = LoaderData<"withdrawals">;
 type Withdrawal = List["data"][number];
@@ -51,7 +54,7 @@ export function WithdrawalsView(props: { environment: string; initial: List; des
               cell: (w) => (
                 <>
                   <DateTimeCell iso={w.createdAt} />
-                  <span className="block max-w-28 whitespace-normal break-all font-mono text-xs text-slate-600">{w.id}</span>
+                  <IdDetail id={w.id} className="max-w-28" />
                   <span className="block max-w-28 whitespace-normal break-all text-xs text-slate-600 xl:hidden">
                     to {w.destination.asset} on {w.destination.network} {w.destination.address}
                   </span>
@@ -93,7 +96,7 @@ export function WithdrawalsView(props: { environment: string; initial: List; des
                       {w.txHash.slice(0, 10)}…
                     </span>
                   ) : null}
-                  {w.failureReason ? <span className="block max-w-48 whitespace-normal text-xs text-slate-600">{w.failureReason}</span> : null}
+                  {w.failureReason ? <span className="block max-w-48 whitespace-normal text-xs text-slate-600" title={w.failureReason}>{failureWord(w.failureReason)}</span> : null}
                 </>
               ),
             },
@@ -131,7 +134,7 @@ function WithdrawCard({ destination, availableUsd, feeUsd, list }: { destination
         reviewLabel="Review the withdrawal"
         review={([input]) => (
           <p>
-            Send <strong>{input.amountUsd} USD</strong>; <Money amount={feeUsd} currency="USD" /> fee on top leaves your balance with it.
+            Send <strong>{typedAmount(input.amountUsd ?? "", "USD")}</strong>; <Money amount={feeUsd} currency="USD" /> fee on top leaves your balance with it.
           </p>
         )}
         confirmLabel="Confirm withdrawal"
@@ -139,7 +142,7 @@ function WithdrawCard({ destination, availableUsd, feeUsd, list }: { destination
           const now = list.find((w) => w.id === d.withdrawal.id)?.status ?? d.withdrawal.status;
           return (
             <>
-              Withdrawal {d.withdrawal.id} of {d.withdrawal.amountUsd} USD is {now}.
+              Withdrawal of <Money amount={d.withdrawal.amountUsd} currency="USD" /> is {statusWord("withdrawal", now).toLowerCase()}.
             </>
           );
         }}

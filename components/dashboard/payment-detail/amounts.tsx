@@ -25,6 +25,18 @@ export function PaymentLead({ payment: p }: { payment: Payment }) {
   );
 }
 
+/** A payment in installments (issue 42): the plan the buyer chose, and who pays its financing. */
+function installmentRows(p: Payment): Array<[string, React.ReactNode, string]> {
+  const i = p.installments;
+  if (!i) return [];
+  const each = formatMoney(i.amount, p.currencyLocal);
+  const last = i.lastAmount !== i.amount ? `, the last ${formatMoney(i.lastAmount, p.currencyLocal)}` : "";
+  return [
+    ["Installments", <span key="in" data-testid="payment-installments" className="tabular-nums">{`${i.count} × ${each}${last}, ${formatMoney(i.total, p.currencyLocal)} in all`}</span>, i.paidBy === "merchant" ? "Interest-free for the buyer: the store pays the financing" : "The buyer pays the interest"],
+    [i.paidBy === "merchant" ? "Financing fee (paid by the store)" : "Interest (paid by the buyer)", <Money key="ff" amount={i.financingFee} currency={p.currencyLocal} />, i.cet !== undefined ? `CET ${i.cet}% a year` : "Taken from the amount credited"],
+  ];
+}
+
 export function AmountsCard({ payment: p }: { payment: Payment }) {
   const asked = askedOf(p);
   return (
@@ -35,6 +47,7 @@ export function AmountsCard({ payment: p }: { payment: Payment }) {
           ["Amount (USD)", <Money key="a" amount={p.amount} currency="USD" />],
           ["Paid by the buyer", <Money key="l" amount={p.amountLocal} currency={p.currencyLocal} />, "Amount (local): amountLocal"],
           ["Refunded", <Money key="r" amount={p.refundedAmountLocal} currency={p.currencyLocal} />],
+          ...installmentRows(p),
           ["Platform fee", <Money key="f1" amount={p.fees.platform} currency="USD" />],
           ["Provider fee", <Money key="f2" amount={p.fees.provider} currency="USD" />],
           ["Network fee", <Money key="f3" amount={p.fees.network} currency="USD" />],

@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/card";
 import { Term } from "@/components/ui/term";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
+import { declineWord } from "@/components/dashboard/plain-words";
 
 type Detail = LoaderData<"payment">;
 
@@ -34,7 +35,7 @@ export function ProviderAttemptsCard({ attempts }: { attempts: Detail["payment"]
                 <Td>
                   <StatusBadge of="attempt" status={a.outcome} />
                 </Td>
-                <Td className="whitespace-normal">{a.reason ?? "—"}</Td>
+                <Td className="whitespace-normal">{a.reason ? <Term tech={a.reason}>{declineWord(a.reason)}</Term> : "—"}</Td>
                 <Td className="text-right tabular-nums">{a.durationMs} ms</Td>
               </tr>
             ))}
@@ -74,8 +75,8 @@ export function DeliveriesCard({ deliveries, events }: { deliveries: Detail["del
                 <Td>{dl.attempts}</Td>
                 <Td>{dl.responseStatus ?? "—"}</Td>
                 <Td>
-                  <Link className="font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href={`/dashboard/webhooks/${dl.subscriptionId}`}>
-                    {dl.subscriptionId}
+                  <Link className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href={`/dashboard/webhooks/${dl.subscriptionId}`} title={dl.subscriptionId}>
+                    View endpoint
                   </Link>
                 </Td>
               </tr>

@@ -5,6 +5,8 @@ import type { LoaderData } from "@/server/dashboard-loaders";
 import { countryName, providerName, settlementDelayLabel } from "@/components/dashboard/payment-labels";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { Money } from "@/components/ui/money";
+import { Term } from "@/components/ui/term";
+import { methodName } from "@/components/dashboard/plain-words";
 import { useTimes } from "@/components/ui/time-zone";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 
@@ -43,7 +45,7 @@ export function DetailsCard({ payment: p }: { payment: Payment }) {
     <Card title="Details" id="details">
       <DescriptionList
         items={[
-          ["Method", `${p.paymentMethodName} (${p.paymentMethodId})`],
+          ["Method", <Term key="m" tech={p.paymentMethodId}>{methodName(p.paymentMethodName)}</Term>],
           ["Country", countryName(p.country)],
           ["Provider", providerName(p.provider)],
           ["Order id", p.merchantOrderId],

@@ -11,6 +11,7 @@ import { Term } from "@/components/ui/term";
 import { useTimes } from "@/components/ui/time-zone";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { EmptyState } from "@/components/ui/table";
+import { IdDetail } from "@/components/ui/id-detail";
 
 type Detail = LoaderData<"payment">;
 
@@ -29,8 +30,9 @@ export function TimelineCard({ entries }: { entries: Detail["timeline"] }) {
                 <Term tech={e.types.join(" + ")}>{timelineLine(e.happened)}</Term>
               </p>
               <p className="text-xs text-slate-600">
-                {formatDateTime(e.at)} · <span className="font-mono">{e.id}</span>
+                {formatDateTime(e.at)}
               </p>
+              <IdDetail id={e.id} label="Event id" />
             </li>
           ))}
         </ol>
