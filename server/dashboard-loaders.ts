@@ -33,6 +33,7 @@ import { getBalance } from "@/lib/ledger/get-balance";
 import { listPayoutMethods } from "@/lib/payouts/list-methods";
 import { getPayout, listPayouts } from "@/lib/payouts/list-payouts";
 import { getRouting } from "@/lib/routing/rules";
+import { routingChoices } from "@/lib/routing/providers";
 import { ANALYTICS_RANGES, routingAnalytics, type AnalyticsRange } from "@/lib/routing/analytics";
 
 type Query = z.ZodType<unknown, Record<string, unknown>>;
@@ -79,7 +80,8 @@ export const LOADERS = {
   payouts: loader(listPayoutsEndpoint.query, (d, q) => listPayouts(d.ctx, q)),
   payout: loader(id, (d, q) => getPayout(d.ctx, q.id)),
   // Routing rules are per shop: the dashboard reads the merchant's first shop's.
-  routing: loader(none, async (d) => getRouting(await withShop(d), {})),
+  // The rule form's choices ride along: each rail with the providers a rule may name, in display names.
+  routing: loader(none, async (d) => ({ ...(await getRouting(await withShop(d), {})), choices: routingChoices(d.ctx.environment) })),
   "routing-analytics": loader(z.object({ range: z.enum(Object.keys(ANALYTICS_RANGES) as [AnalyticsRange, ...AnalyticsRange[]]).default("24h") }), (d, q) => routingAnalytics(d.ctx, q.range)),
 };
 

@@ -13,7 +13,7 @@ export type Happening =
   | { what: "expired" }
   /** `of` is the payment's amount; `full` once everything is refunded. */
   | { what: "refunded"; amount: Amount; of?: Amount; full: boolean }
-  | { what: "refund_started" | "refund_refused" | "chargeback_opened" | "chargeback_won" | "chargeback_lost"; amount: Amount }
+  | { what: "refund_started" | "refund_refused" | "chargeback_opened" | "chargeback_won" | "chargeback_lost" | "med_opened" | "med_released" | "med_returned"; amount: Amount }
   | { what: "other"; type: string; kind: string | null };
 
 export type TimelineEntry = { id: string; at: string; types: string[]; happened: Happening };
@@ -51,6 +51,7 @@ export function paymentTimeline(events: readonly TimelineEvent[]): TimelineEntry
   for (const e of events) {
     const { object: o = {}, previousStatus } = dataOf(e.payload);
     const chargeback = o.kind === "chargeback";
+    const med = o.kind === "pix_med";
     switch (e.type) {
       case "payment.completed":
       case "payment.captured": {
@@ -75,11 +76,14 @@ export function paymentTimeline(events: readonly TimelineEvent[]): TimelineEntry
       case "claim.opened": {
         const key = `opened:${o.id}`;
         if (join(key, e)) break;
-        add(e, { what: chargeback || e.type === "chargeback.created" ? "chargeback_opened" : "refund_started", amount: claimAmount(o) }, key);
+        add(e, { what: med ? "med_opened" : chargeback || e.type === "chargeback.created" ? "chargeback_opened" : "refund_started", amount: claimAmount(o) }, key);
         break;
       }
       case "claim.resolved":
         if (chargeback) add(e, { what: o.status === "won" ? "chargeback_won" : "chargeback_lost", amount: claimAmount(o) });
+        else if (med && o.status === "won") add(e, { what: "med_released", amount: claimAmount(o) });
+        // A MED decided for the payer: its payment.refunded line (committed with it) becomes the MED's.
+        else if (med) unmatchedResolved.push({ e, o });
         else if (o.status === "rejected") add(e, { what: "refund_refused", amount: claimAmount(o) });
         // A refund paid back: its payment.refunded line (committed with it) says so already.
         else unmatchedResolved.push({ e, o });
@@ -95,9 +99,10 @@ export function paymentTimeline(events: readonly TimelineEvent[]): TimelineEntry
     const line = candidates[0];
     if (line) {
       line.entry.types.push(e.type);
+      if (o.kind === "pix_med") line.entry.happened = { what: "med_returned", amount: claimAmount(o) };
       refundLines.splice(refundLines.indexOf(line), 1);
     } else {
-      const entry: TimelineEntry = { id: e.id, at: iso(e.createdAt), types: [e.type], happened: { what: "refunded", amount: claimAmount(o), full: false } };
+      const entry: TimelineEntry = { id: e.id, at: iso(e.createdAt), types: [e.type], happened: o.kind === "pix_med" ? { what: "med_returned", amount: claimAmount(o) } : { what: "refunded", amount: claimAmount(o), full: false } };
       const later = entries.findIndex((x) => x.at > entry.at);
       entries.splice(later === -1 ? entries.length : later, 0, entry);
     }

@@ -14,6 +14,8 @@ import type { Environment } from "@/lib/generated/prisma/enums";
 import type { OwnerWith } from "@/lib/platform/scope";
 import { rememberBounded } from "@/lib/platform/bounded";
 import { providerServesRail } from "@/lib/providers/registry";
+import { providerName } from "@/lib/providers/names";
+import { ruleProviders } from "@/lib/routing/providers";
 
 export type ShopRouting = { version: number; rules: RoutingRule[]; compiled: CompiledRule[]; updatedAt: Date | null };
 
@@ -71,9 +73,10 @@ export function checkRules(rules: RoutingRule[]): void {
     const rail = railById(r.paymentMethodId);
     if (!rail) throw new AppError("invalid_request", `Rule ${i + 1}: no payment method ${r.paymentMethodId}.`, { param: `rules[${i}].paymentMethodId` });
     const seen = new Set<string>();
+    const serving = ruleProviders(rail);
     r.providers.forEach((p, j) => {
-      if (!rail.providers.includes(p.provider)) throw new AppError("invalid_request", `Rule ${i + 1}: ${p.provider} does not serve ${rail.name}; it is served by ${rail.providers.join(", ")}.`, { param: `rules[${i}].providers[${j}].provider` });
-      if (seen.has(p.provider)) throw new AppError("invalid_request", `Rule ${i + 1}: ${p.provider} is listed twice.`, { param: `rules[${i}].providers[${j}].provider` });
+      if (!serving.includes(p.provider)) throw new AppError("invalid_request", `Rule ${i + 1}: ${providerName(p.provider)} does not serve ${rail.name}; it is served by ${serving.map(providerName).join(", ")}.`, { param: `rules[${i}].providers[${j}].provider` });
+      if (seen.has(p.provider)) throw new AppError("invalid_request", `Rule ${i + 1}: ${providerName(p.provider)} is listed twice.`, { param: `rules[${i}].providers[${j}].provider` });
       seen.add(p.provider);
     });
     if (r.strategy === "split" && !r.providers.some((p) => (p.weight ?? 0) > 0)) throw new AppError("invalid_request", `Rule ${i + 1}: a split needs a weight above 0 on at least one provider.`, { param: `rules[${i}].providers` });
@@ -123,7 +126,7 @@ export async function previewRouting(scope: OwnerWith<"actor">, input: { payment
   const snap = await routingSnapshot();
   const facts = { paymentMethodId: rail.paymentMethodId, amountUsdMinor: amount, country: rail.countryIso3, currency: (input.currency || "USD").toUpperCase(), documentType: documentTypeOf(input.documentId, rail.countryIso3) };
   const band = amountBand(amount);
-  const routable = scope.environment === "production" ? routableProviders(rail, "production") : rail.providers;
+  const routable = scope.environment === "production" ? routableProviders(rail, "production") : ruleProviders(rail);
   const plan = selectRoute(routing.compiled, routing.version, facts, routable, { rng: Math.random, score: (p) => snap.score(p, rail.paymentMethodId, band), circuit: (p) => snap.circuit(p, rail.paymentMethodId) });
   const rule = plan.rule === null ? null : routing.rules[plan.rule]!;
   return {

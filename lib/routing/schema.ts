@@ -86,3 +86,14 @@ export const putRoutingEndpoint = defineEndpoint({
 });
 
 export const declineCodeList = () => Object.entries(DECLINE_CODES).map(([code, decision]) => ({ code, decision }));
+
+/** The dashboard's rule trial (sandbox only): the rules being edited, tried on `count` test payments of one shape. */
+export const tryRoutingInput = z
+  .object({
+    rules: putRoutingBody.shape.rules,
+    paymentMethodId: z.string().min(1).max(40),
+    amountUsd: z.number().positive().max(100_000),
+    count: z.number().int().min(1).max(50),
+  })
+  .strict();
+export type TryRoutingInput = z.infer<typeof tryRoutingInput>;

@@ -1,5 +1,6 @@
 // Closing a settlement batch: in ONE transaction through the money kernel, under the merchant's
-// ledger lock, the whole available pay-in USD (at least 50 USD) leaves `available` for
+// ledger lock, the whole available pay-in USD (at least 50 USD; in the sandbox a run may waive
+// that, so a tester sees a small batch close, but never the fee) leaves `available` for
 // `in_transit` (recipe settlementClosed: net + the tier's withdrawal fee), the payments settled
 // into available since the last batch are claimed by this one (their per-rail totals go on the
 // receipt, with every movement of `available` since the last batch: lib/settlements/statement.ts),
@@ -24,9 +25,10 @@ export const SETTLEMENT_MINIMUM_USD_MINOR = 5_000n;
 type Scope = { merchant: { id: string; tier: MerchantTier }; environment: Environment };
 export type CloseOutcome = { settlement: ReturnType<typeof presentSettlement> | null; skipped: "below_minimum" | "no_destination" | null };
 
-type Swept = { payment_method_id: string; rail_name: string; currency_local: string; n: string; amount_local: string; amount_usd: string; fees_usd: string; reserve_usd: string; net_usd: string };
+type Swept = { payment_method_id: string; rail_name: string; currency_local: string; n: string; amount_local: string; amount_usd: string; fees_usd: string; financing_usd: string; reserve_usd: string; net_usd: string };
 
-export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): Promise<CloseOutcome> {
+/** `waiveMinimum`: close whatever is above the fee (the sandbox's run now only: its permission is sandbox-only). */
+export async function closeSettlement(scope: Scope, opts: { periodTo: Date; waiveMinimum?: boolean }): Promise<CloseOutcome> {
   const destination = await findDestination(scope);
   if (!destination) return { settlement: null, skipped: "no_destination" };
   const merchantId = scope.merchant.id;
@@ -50,7 +52,7 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
         ledger: (s) => ({ ...s, shopId: null }),
         apply: async () => {
           const { available } = await bucketTotals(tx, merchantId, environment);
-          if (available < SETTLEMENT_MINIMUM_USD_MINOR || available <= fee) return null;
+          if ((!opts.waiveMinimum && available < SETTLEMENT_MINIMUM_USD_MINOR) || available <= fee) return null;
           // Under the ledger lock no payment becomes settled or returned by a failed batch (both
           // post to this ledger), so the set is final now; one that did between the row locks and
           // the ledger lock is not locked yet. Taken without waiting: a kernel move may hold it
@@ -66,8 +68,8 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
             WITH claimed AS (
               UPDATE transactions SET settlement_batch_id = ${id}
               WHERE merchant_id = ${merchantId} AND environment = ${environment}::"Environment" AND settlement_status = 'settled' AND settlement_batch_id IS NULL
-              RETURNING payment_method_id, rail_name, currency_local, amount_local, amount_usd, fee_platform + fee_provider + fee_network AS fees, reserve_amount, amount_usd - fee_platform - fee_provider - fee_network - reserve_amount AS net)
-            SELECT payment_method_id, rail_name, currency_local, count(*)::text AS n, sum(amount_local)::text AS amount_local, sum(amount_usd)::text AS amount_usd, sum(fees)::text AS fees_usd, sum(reserve_amount)::text AS reserve_usd, sum(net)::text AS net_usd
+              RETURNING payment_method_id, rail_name, currency_local, amount_local, amount_usd, fee_platform + fee_provider + fee_network AS fees, fee_financing, reserve_amount, amount_usd - fee_platform - fee_provider - fee_network - fee_financing - reserve_amount AS net)
+            SELECT payment_method_id, rail_name, currency_local, count(*)::text AS n, sum(amount_local)::text AS amount_local, sum(amount_usd)::text AS amount_usd, sum(fees)::text AS fees_usd, sum(fee_financing)::text AS financing_usd, sum(reserve_amount)::text AS reserve_usd, sum(net)::text AS net_usd
             FROM claimed GROUP BY 1, 2, 3 ORDER BY 1, 3`;
           // Every movement of `available` since the previous batch: what the receipt reconciles.
           const statement = await availableStatement(tx, merchantId, environment, periodFrom);
@@ -84,7 +86,7 @@ export async function closeSettlement(scope: Scope, opts: { periodTo: Date }): P
               netUsd: available - fee,
               transactionCount: swept.reduce((n, s) => n + Number(s.n), 0),
               breakdown: {
-                payments: swept.map((s) => ({ paymentMethodId: s.payment_method_id, railName: s.rail_name, currency: s.currency_local, count: Number(s.n), amountLocal: s.amount_local, amountUsd: s.amount_usd, feesUsd: s.fees_usd, reserveUsd: s.reserve_usd, netUsd: s.net_usd })),
+                payments: swept.map((s) => ({ paymentMethodId: s.payment_method_id, railName: s.rail_name, currency: s.currency_local, count: Number(s.n), amountLocal: s.amount_local, amountUsd: s.amount_usd, feesUsd: s.fees_usd, ...(s.financing_usd !== "0" ? { financingUsd: s.financing_usd } : {}), reserveUsd: s.reserve_usd, netUsd: s.net_usd })),
                 ...statement,
               },
               asset: destination.asset,

@@ -12,7 +12,7 @@ import { presentSettlement } from "@/lib/settlements/present";
 import { STATEMENT_LABELS, type StatementLine, type WithdrawalsSummary } from "@/lib/settlements/statement";
 import type { Settlement } from "@/lib/generated/prisma/client";
 
-type Line = { paymentMethodId: string; railName: string; currency: string; count: number; amountLocal: string; amountUsd: string; feesUsd?: string; reserveUsd?: string; netUsd: string };
+type Line = { paymentMethodId: string; railName: string; currency: string; count: number; amountLocal: string; amountUsd: string; feesUsd?: string; financingUsd?: string; reserveUsd?: string; netUsd: string };
 /** Batches closed before the statement was kept hold the per-rail lines only (an array). */
 type Breakdown = Line[] | { payments: Line[]; lines: StatementLine[]; withdrawals: WithdrawalsSummary };
 
@@ -73,7 +73,10 @@ export function renderReceipt(s: Settlement, merchantName: string): Promise<Buff
     for (const l of payments) {
       row(doc, [`${l.railName} (${l.paymentMethodId})`, String(l.count), `${toDecimalString(BigInt(l.amountLocal), l.currency)} ${l.currency}`, num(BigInt(l.amountUsd)), l.feesUsd ? num(BigInt(l.feesUsd)) : "-", l.reserveUsd ? num(BigInt(l.reserveUsd)) : "-", num(BigInt(l.netUsd))], w);
     }
-    row(doc, ["Total", String(payments.reduce((n, l) => n + l.count, 0)), "", num(sum((l) => l.amountUsd)), num(sum((l) => l.feesUsd)), num(sum((l) => l.reserveUsd)), num(sum((l) => l.netUsd))], w, { bold: true });
+    // Shop-paid installment plans: the acquirer's financing fee, on its own line (in the total's fees).
+    const financing = sum((l) => l.financingUsd);
+    if (financing > 0n) row(doc, ["Installment financing fees", "", "", "", num(financing), "", ""], w);
+    row(doc, ["Total", String(payments.reduce((n, l) => n + l.count, 0)), "", num(sum((l) => l.amountUsd)), num(sum((l) => l.feesUsd) + financing), num(sum((l) => l.reserveUsd)), num(sum((l) => l.netUsd))], w, { bold: true });
   }
 
   heading(doc, "Reconciliation: the available balance since the previous batch");

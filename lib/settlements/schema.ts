@@ -32,17 +32,22 @@ const one = z.object({ settlement });
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const day = z.string().max(40).refine((v) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date or date-time");
 
+export const runSettlementBody = z.object({
+  waiveMinimum: z.boolean().optional().describe("Close a balance under the 50 USD minimum (it must still exceed the fee). Default false, as the daily batch."),
+});
+
 export const runSettlementEndpoint = defineEndpoint({
   method: "POST",
   path: "/settlements/run",
   tag: "Settlements",
   summary: "Close a settlement batch now (sandbox)",
   description:
-    "Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes. The balance is the merchant's, one per environment, not a shop's: the batch sweeps every shop's sales. So it needs a credential that covers every shop: a merchant-wide one, or the key of the merchant's only shop; a shop's key beside other shops gets 403 `forbidden` (`details.reason`: merchant_wide_credential_required).",
+    "Runs the daily batch at once for the key's merchant: the available pay-in USD (at least 50 USD, unless `waiveMinimum` is true: then any balance above the fee, so a small batch can be tried; production's daily batch always keeps the minimum) goes to the settlement destination, less the tier's withdrawal fee. Answers the closed batch, or `settlement: null` with `skipped` (below_minimum, no_destination) when nothing closes. The balance is the merchant's, one per environment, not a shop's: the batch sweeps every shop's sales. So it needs a credential that covers every shop: a merchant-wide one, or the key of the merchant's only shop; a shop's key beside other shops gets 403 `forbidden` (`details.reason`: merchant_wide_credential_required).",
   auth: "secret",
   permission: "runSettlement",
+  body: runSettlementBody,
   response: z.object({ settlement: settlement.nullable(), skipped: z.enum(["below_minimum", "no_destination"]).nullable() }),
-  errors: ["forbidden"],
+  errors: ["invalid_request", "forbidden"],
 });
 
 export const listSettlementsEndpoint = defineEndpoint({

@@ -21,6 +21,8 @@ export const STATEMENT_LABELS: Record<string, string> = {
   chargeback_freeze: "Chargebacks",
   chargeback_won: "Chargebacks won (returned)",
   chargeback_lost: "Chargeback fees",
+  med_freeze: "PIX MED claims (blocked)",
+  med_released: "PIX MED claims released",
   withdrawal_requested: "Withdrawals (amount + fee)",
   withdrawal_failed: "Withdrawals returned (failed)",
   settlement_failed: "Earlier batches returned (failed)",

@@ -66,5 +66,5 @@ async function cascadeOutcome(ctx: AuthContext, body: CreatePaymentInput, sandbo
 }
 
 /** A buyer each sandbox rail accepts (its document rule), for test payments made from the dashboard. */
-const TEST_DOCUMENTS: Record<string, string> = { sbx_pix: "52998224725", sbx_boleto: "52998224725", sbx_br_card: "52998224725", sbx_pse: "1020304050", sbx_cash: "PEGL800101" };
+const TEST_DOCUMENTS: Record<string, string> = { sbx_pix: "52998224725", sbx_boleto: "52998224725", sbx_br_card: "52998224725", sbx_mx_card: "GODE561231GR8", sbx_pse: "1020304050", sbx_cash: "PEGL800101" };
 const testBuyer = (rail: string) => ({ userName: "Ana Souza", userEmail: "ana@example.com", userPhone: "+525512345678", documentId: TEST_DOCUMENTS[rail] ?? "GODE561231GR8" });

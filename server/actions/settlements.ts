@@ -16,6 +16,9 @@ export const setSettlementDestinationAction = dashboardAction(
 /** Sandbox: close a settlement batch now (the daily job's work, for this merchant). */
 export const runSettlementAction = dashboardAction("runSettlement", { args: (formKey?: string) => ({ formKey }), once: "settlement-run" }, ({ ctx }) => runSettlement(ctx));
 
+/** Sandbox: the same batch with the 50 USD minimum waived (POST /settlements/run {waiveMinimum: true}). */
+export const runSmallSettlementAction = dashboardAction("runSettlement", { args: (formKey?: string) => ({ formKey }), once: "settlement-run-small" }, ({ ctx }) => runSettlement(ctx, { waiveMinimum: true }));
+
 export const simulateSettlementAction = dashboardAction(
   "simulateCrypto",
   { args: (settlementId: string, action: "paid" | "failed", formKey?: string) => ({ settlementId, formKey, input: action }), input: oneOf("action", ["paid", "failed"], "Unknown simulate action."), once: "settlement-simulate" },

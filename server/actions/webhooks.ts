@@ -4,6 +4,7 @@ import { dashboardAction } from "@/server/dashboard-action";
 import { createWebhookBody, updateWebhookBody } from "@/lib/webhooks/schema";
 import { createSubscription, deleteSubscription, rotateSecret, updateSubscription } from "@/lib/webhooks/subscriptions";
 import { replayDelivery } from "@/lib/webhooks/deliveries";
+import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 
 type WebhookForm = { url?: string; events?: string[]; status?: "enabled" | "disabled" };
 
@@ -25,3 +26,6 @@ export const deleteWebhookAction = dashboardAction("manageWebhooks", { args: (id
 export const rotateWebhookSecretAction = dashboardAction("seeSecrets", { args: (id: string) => ({ id }) }, ({ ctx, id }) => rotateSecret(ctx, id));
 
 export const replayDeliveryAction = dashboardAction("manageWebhooks", { args: (id: string, deliveryId: string) => ({ id, deliveryId }) }, ({ ctx, id, deliveryId }) => replayDelivery(ctx, id, deliveryId));
+
+/** Sandbox: a signed `webhook.test` event to this subscription (POST /webhooks/{id}/test's use case). */
+export const sendTestEventAction = dashboardAction("sendTestEvent", { args: (id: string, formKey?: string) => ({ id, formKey }), once: "webhook-test-event" }, ({ ctx, id }) => sendTestEvent(ctx, id));

@@ -22,7 +22,7 @@ export default async function DepositAccountsPage({ searchParams }: { searchPara
     // Deposit accounts belong to a shop (4.6); the dashboard shows the merchant's first shop's.
     const ctx = await withShop(d);
     const initial = await listDepositAccounts(ctx, parseWith(listAccountsQuery, params, "query"));
-    return <DepositAccountsView environment={d.environment} shopName={ctx.shop!.name} params={params} initial={initial} />;
+    return <DepositAccountsView environment={d.environment} shopName={ctx.shop!.name} params={params} initial={initial} canCreateTest={d.can("createTestDepositAccount")} />;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     return <DepositAccountsView environment={d.environment} shopName={null} params={params} initial={null} error={{ code: err.code, message: err.message, param: err.param }} />;

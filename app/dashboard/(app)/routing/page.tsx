@@ -8,5 +8,5 @@ export const metadata: Metadata = { title: "Routing · Dashboard" };
 export default async function RoutingPage() {
   const d = await requireDashboard();
   const initial = await loadDashboardData(d, "routing", {});
-  return <RoutingView environment={d.environment} initial={initial} canEdit={d.can("manageRouting")} />;
+  return <RoutingView environment={d.environment} initial={initial} canEdit={d.can("manageRouting")} canTry={d.can("tryRouting")} />;
 }

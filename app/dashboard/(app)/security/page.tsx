@@ -6,16 +6,11 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { EmptyState, Table, Td, Th } from "@/components/ui/table";
 import { Pagination } from "@/components/ui/pagination";
 import { formatDateTime } from "@/lib/platform/format/date-time";
+import { securityDetailId, securityDetailWords, securityEventWord } from "@/components/dashboard/security-words";
+import { IdDetail } from "@/components/ui/id-detail";
+import { Term } from "@/components/ui/term";
 
 export const metadata: Metadata = { title: "Security · Dashboard" };
-
-const detailText = (d: Record<string, unknown> | null) =>
-  d
-    ? Object.entries(d)
-        .filter(([, v]) => v !== null && v !== undefined)
-        .map(([k, v]) => `${k}: ${String(v)}`)
-        .join(" · ")
-    : "";
 
 export default async function SecurityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const d = await requireDashboard();
@@ -68,10 +63,15 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
                 {page.data.map((e) => (
                   <tr key={e.id} data-testid="security-event" data-type={e.type}>
                     <Td className="text-slate-600">{formatDateTime(e.createdAt, d.merchant.timeZone)}</Td>
-                    <Td className="font-mono text-xs">{e.type}</Td>
+                    <Td>
+                      <Term tech={e.type}>{securityEventWord(e.type)}</Term>
+                    </Td>
                     <Td>{e.actor}</Td>
                     <Td className="font-mono text-xs">{e.ip ?? "—"}</Td>
-                    <Td className="text-xs text-slate-600">{detailText(e.details)}</Td>
+                    <Td className="text-xs text-slate-600">
+                      {securityDetailWords(e.type, e.details)}
+                      {securityDetailId(e.details) ? <IdDetail id={securityDetailId(e.details)!} /> : null}
+                    </Td>
                   </tr>
                 ))}
               </tbody>

@@ -4,7 +4,9 @@ import { findInvite } from "@/lib/accounts/accept-invite";
 import { AcceptInviteForm } from "@/components/dashboard/pages/accept-invite";
 import { DashboardProviders } from "@/components/dashboard/providers";
 
-export const metadata: Metadata = { title: "Join the team · Latam Payments", referrer: "no-referrer" };
+// same-origin, as every page of ours (server/page-headers.ts): the token never leaves in a referrer,
+// and the form post still carries our Origin (under no-referrer a browser sends `Origin: null`).
+export const metadata: Metadata = { title: "Join the team · Latam Payments", referrer: "same-origin" };
 export const dynamic = "force-dynamic";
 
 // Outside the (app) layout: the invitee has no session yet; the link's token is the credential.

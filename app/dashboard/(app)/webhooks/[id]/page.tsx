@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requireDashboard } from "@/server/dashboard";
 import { findSubscription, presentSubscription } from "@/lib/webhooks/subscriptions";
 import { listDeliveries, listInbox } from "@/lib/webhooks/deliveries";
-import { EVENT_TYPES } from "@/lib/platform/outbox/emit";
+import { SUBSCRIBABLE_EVENT_TYPES } from "@/lib/platform/outbox/emit";
 import { AppError } from "@/lib/platform/errors";
 import { WebhookDetailView } from "@/components/dashboard/pages/webhook-detail";
 
@@ -26,9 +26,10 @@ export default async function WebhookPage({ params }: { params: Promise<{ id: st
       subscription={presentSubscription(sub)}
       initialDeliveries={deliveries}
       initialInbox={inbox}
-      eventTypes={[...EVENT_TYPES]}
+      eventTypes={[...SUBSCRIBABLE_EVENT_TYPES]}
       canManage={d.can("manageWebhooks")}
       canSeeSecrets={d.can("seeSecrets")}
+      canSendTest={d.can("sendTestEvent")}
     />
   );
 }
