@@ -1,7 +1,9 @@
 "use client";
-// One claim, live. For an open chargeback: the evidence sent so far (files to download), a form
-// to send more before dueBy, "Accept chargeback" behind a confirmation, and in the sandbox the
-// outcome buttons (won needs evidence: the API's rule, shown as its error).
+// One claim, live. For an open chargeback or PIX MED claim: the evidence sent so far (files to
+// download), a form to send more before dueBy, the concession ("Accept chargeback", "Return the
+// PIX") behind a confirmation, and in the sandbox the outcome buttons (won needs evidence: the
+// API's rule, shown as its error). A MED's words are the PIX rules': the payer's bank blocked the
+// amount and decides to release it or return it to the payer, with no fee.
 import { useState } from "react";
 import type { z } from "zod";
 import { acceptClaimAction, simulateClaimAction } from "@/server/actions/claims";
@@ -23,11 +25,29 @@ import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/l
 
 export type Claim = z.infer<typeof claim>;
 
+type DisputeKind = "chargeback" | "pix_med";
+const DISPUTE_WORDS: Record<DisputeKind, { accept: { title: string; body: string; button: string; confirm: string; keep: string }; simulate: string; won: string; lost: string }> = {
+  chargeback: {
+    accept: { title: "Accept the chargeback", body: "and the chargeback fee leave your balance now.", button: "Accept chargeback…", confirm: "Yes, accept and lose it", keep: "Keep disputing" },
+    simulate: "Decide this test chargeback as the buyer's bank would. Won needs evidence sent before the due date.",
+    won: "Simulate won",
+    lost: "Simulate lost",
+  },
+  pix_med: {
+    accept: { title: "Return the PIX", body: "blocked by the payer's bank goes back to the payer now (no fee).", button: "Return the PIX…", confirm: "Yes, return it to the payer", keep: "Keep defending" },
+    simulate: "Decide this test MED as the payer's bank would: release the blocked amount to you, or return it to the payer. Released needs a defence sent before the due date.",
+    won: "Simulate released",
+    lost: "Simulate returned",
+  },
+};
+const disputeKind = (kind: string): DisputeKind | null => (kind === "chargeback" || kind === "pix_med" ? kind : null);
+
 export function ClaimDetailView({ environment, initial, canRespond, canSimulate }: { environment: string; initial: { claim: Claim }; canRespond: boolean; canSimulate: boolean }) {
   const { formatDateTime } = useTimes();
   const { data } = useLiveData(environment, "claim", { id: initial.claim.id }, initial, 5_000);
   const c = data.claim;
-  const open = c.kind === "chargeback" && c.status === "open";
+  const dispute = disputeKind(c.kind);
+  const open = dispute !== null && c.status === "open";
   const windowOpen = open && (!c.dueBy || Date.parse(c.dueBy) > Date.now());
   return (
     <>
@@ -64,7 +84,7 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
               ]}
             />
           </Card>
-          {c.kind === "chargeback" ? <EvidenceList claim={c} /> : null}
+          {dispute ? <EvidenceList claim={c} /> : null}
           {canRespond && windowOpen ? <EvidenceForm claimId={c.id} dueBy={c.dueBy} /> : null}
           {open && !windowOpen ? (
             <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -73,8 +93,8 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
           ) : null}
         </div>
         <div className="space-y-6">
-          {canRespond && open ? <AcceptCard claimId={c.id} amount={c.amount} currency={c.currency} /> : null}
-          {canSimulate && environment === "sandbox" && c.kind === "chargeback" ? <SimulateClaimCard claimId={c.id} open={open} /> : null}
+          {canRespond && open ? <AcceptCard claimId={c.id} amount={c.amount} currency={c.currency} words={DISPUTE_WORDS[dispute].accept} /> : null}
+          {canSimulate && environment === "sandbox" && dispute ? <SimulateClaimCard claimId={c.id} open={open} words={DISPUTE_WORDS[dispute]} /> : null}
         </div>
       </div>
     </>
@@ -186,27 +206,27 @@ function EvidenceForm({ claimId, dueBy }: { claimId: string; dueBy: string | nul
   );
 }
 
-function AcceptCard({ claimId, amount, currency }: { claimId: string; amount: number; currency: string }) {
+function AcceptCard({ claimId, amount, currency, words }: { claimId: string; amount: number; currency: string; words: (typeof DISPUTE_WORDS)[DisputeKind]["accept"] }) {
   const accept = useOnceMutation(acceptClaimAction);
   const [confirming, setConfirming] = useState(false);
   const error = actionError(accept.data, accept.error);
   return (
-    <Card title="Accept the chargeback" id="accept-claim">
+    <Card title={words.title} id="accept-claim">
       <p className="mb-3 text-sm text-slate-600">
-        Concede without a dispute: <Money amount={amount} currency={currency} /> and the chargeback fee leave your balance now.
+        Concede without a dispute: <Money amount={amount} currency={currency} /> {words.body}
       </p>
       {confirming ? (
         <div className="flex flex-wrap gap-2">
           <Button variant="danger" busy={accept.isPending} disabled={accept.isPending} onClick={() => accept.mutate([claimId])}>
-            Yes, accept and lose it
+            {words.confirm}
           </Button>
           <Button variant="secondary" disabled={accept.isPending} onClick={() => setConfirming(false)}>
-            Keep disputing
+            {words.keep}
           </Button>
         </div>
       ) : (
         <Button variant="secondary" onClick={() => setConfirming(true)}>
-          Accept chargeback…
+          {words.button}
         </Button>
       )}
       <div className="mt-3">
@@ -216,16 +236,16 @@ function AcceptCard({ claimId, amount, currency }: { claimId: string; amount: nu
   );
 }
 
-function SimulateClaimCard({ claimId, open }: { claimId: string; open: boolean }) {
+function SimulateClaimCard({ claimId, open, words }: { claimId: string; open: boolean; words: (typeof DISPUTE_WORDS)[DisputeKind] }) {
   const simulate = useOnceMutation(simulateClaimAction);
   const result = simulate.data;
   return (
     <Card title="Sandbox simulation" id="simulate-claim">
-      <p className="mb-3 text-sm text-slate-600">Decide this test chargeback as the buyer&apos;s bank would. Won needs evidence sent before the due date.</p>
+      <p className="mb-3 text-sm text-slate-600">{words.simulate}</p>
       <SimulateButtons
         simulations={[
-          { action: "won", label: "Simulate won", enabled: open },
-          { action: "lost", label: "Simulate lost", enabled: open },
+          { action: "won", label: words.won, enabled: open },
+          { action: "lost", label: words.lost, enabled: open },
         ]}
         busy={simulate.isPending}
         pendingAction={simulate.variables?.[1]}

@@ -15,12 +15,14 @@ import { CustomerCard, DetailsCard, SettlementCard } from "@/components/dashboar
 import { DeliveriesCard, ProviderAttemptsCard } from "@/components/dashboard/payment-detail/diagnostics";
 import { RefundCard, RefundHeldCard } from "@/components/dashboard/payment-detail/refund-card";
 
-const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | "chargeback"; label: string; when: string }> = [
+const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | "chargeback" | "open_med"; label: string; when: string; pixOnly?: true }> = [
   { action: "paid", label: "Simulate paid", when: "pending" },
   { action: "failed", label: "Simulate failed", when: "pending" },
   { action: "expired", label: "Simulate expired", when: "pending" },
   { action: "refunded", label: "Simulate refunded", when: "completed" },
   { action: "chargeback", label: "Simulate chargeback", when: "completed" },
+  // PIX has no chargebacks: the payer's bank opens a MED instead (a claim that blocks the amount).
+  { action: "open_med", label: "Simulate PIX MED", when: "completed", pixOnly: true },
 ];
 
 /**
@@ -30,6 +32,7 @@ const SIMULATIONS: Array<{ action: "paid" | "failed" | "expired" | "refunded" | 
  */
 function simulationState(s: (typeof SIMULATIONS)[number], status: string, claims: PaymentDetail["claims"]): { enabled: boolean; why?: string } {
   if (status !== s.when) return { enabled: false };
+  if (s.action === "open_med" && claims.some((c) => c.kind === "pix_med" && c.status === "open")) return { enabled: false, why: "a MED of this payment is still open; decide it first." };
   if (s.action === "chargeback" && hasOpenChargeback(claims)) return { enabled: false, why: "this payment is already disputed; decide the open chargeback first." };
   if (s.action === "refunded" && claims.some((c) => c.status === "open" || c.status === "pending")) return { enabled: false, why: "a refund or chargeback of this payment is still open." };
   return { enabled: true };
@@ -56,7 +59,7 @@ export function PaymentDetailView({ environment, id, initial, canMoveMoney }: { 
               target={p.id}
               action={simulateAction}
               description="Drive this test payment through its states, as the provider would."
-              outcomes={SIMULATIONS.map((s) => ({ action: s.action, label: s.label, ...simulationState(s, p.status, claims) }))}
+              outcomes={SIMULATIONS.filter((s) => !s.pixOnly || p.paymentMethod === "pix").map((s) => ({ action: s.action, label: s.label, ...simulationState(s, p.status, claims) }))}
             />
           ) : null}
           {canMoveMoney && p.status === "completed" && disputed ? <RefundHeldCard /> : null}

@@ -1,0 +1,59 @@
+// PIX MED in the dashboard (issue 43, point 3), on the desktop: a tester opens a MED on a paid
+// test PIX from the payment's page (PIX has no chargebacks; the button is offered on PIX only),
+// the claim blocks the amount and shows in the payment's timeline; on the claim's page the words
+// are the MED's ("Return the PIX", "Simulate released / returned"), released needs a defence, and
+// returned ends it lost with the payment shown refunded in the timeline. Screenshots and axe-core.
+import { test, expect } from "@playwright/test";
+import { api, checkPage, newMerchant, signIn } from "./dashboard-helpers";
+
+test.beforeEach(async ({ page }, info) => {
+  if (info.project.name === "desktop") await page.setViewportSize({ width: 1366, height: 768 });
+});
+
+const CPF = "52998224725";
+
+test("a tester opens a MED on a paid PIX, sees the amount blocked, and decides it as the payer's bank", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const m = await newMerchant("pixmed");
+  const key = m.sandbox.secretKey;
+  const made = await api("/payments", key, { amount: 100, currency: "BRL", paymentMethodId: "sbx_pix", userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF });
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  const id = made.body.transactionId as string;
+  expect((await api(`/payments/${id}/simulate`, key, { action: "paid" })).status).toBe(200);
+  const card = await api("/payments", key, { amount: 20, paymentMethodId: "sbx_card" });
+  expect((await api(`/payments/${card.body.transactionId}/simulate`, key, { action: "paid" })).status).toBe(200);
+
+  // A card payment is never offered a MED.
+  await signIn(page, m.owner, { at: `/dashboard/payments/${card.body.transactionId}` });
+  await expect(page.getByRole("button", { name: "Simulate chargeback" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Simulate PIX MED" })).toHaveCount(0);
+
+  await page.goto(`/dashboard/payments/${id}`);
+  await page.getByRole("button", { name: "Simulate PIX MED" }).click();
+  const claim = page.getByTestId("payment-claim").filter({ hasText: "PIX MED claim" });
+  await expect(claim).toBeVisible({ timeout: 15_000 });
+  await expect(claim).toContainText("Open");
+  await expect(page.getByTestId("timeline-event").filter({ hasText: /^PIX MED claim opened: R\$\s100,00 blocked$/ })).toBeVisible();
+  // One open MED at a time: the button says why it is off.
+  await expect(page.getByRole("button", { name: "Simulate PIX MED" })).toBeDisabled();
+  await checkPage(page, info, "pix-med-payment");
+
+  const claims = (await api(`/claims?transactionId=${id}`, key)).body.data as Array<{ id: string; kind: string }>;
+  const med = claims.find((c) => c.kind === "pix_med")!;
+  await page.goto(`/dashboard/claims/${med.id}`);
+  await expect(page.getByTestId("claim-title")).toContainText("PIX MED claim on");
+  await expect(page.getByRole("heading", { name: "Return the PIX" })).toBeVisible();
+  await expect(page.getByRole("form", { name: "Send evidence" })).toBeVisible();
+  await checkPage(page, info, "pix-med-claim");
+
+  // Released needs a defence sent before the due date: the API's rule, in its words.
+  await page.getByRole("button", { name: "Simulate released" }).click();
+  await expect(page.getByText("A MED claim is won with a defence")).toBeVisible();
+  await page.getByRole("button", { name: "Simulate returned" }).click();
+  await expect(page.getByTestId("claim-status")).toHaveText("Lost");
+  await expect(page.getByRole("heading", { name: "Return the PIX" })).toHaveCount(0);
+
+  await page.goto(`/dashboard/payments/${id}`);
+  await expect(page.getByTestId("timeline-event").filter({ hasText: /^PIX MED claim lost: R\$\s100,00 returned to the payer$/ })).toBeVisible({ timeout: 15_000 });
+  await checkPage(page, info, "pix-med-returned");
+});
