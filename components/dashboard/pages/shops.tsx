@@ -1,6 +1,6 @@
-// The Shops page (owners): each shop with its status, its keys per environment and its payment
-// methods in the environment being viewed. Read-only: shops are opened by an operator
-// (shop:create), which is also when a secret key is shown, once.
+// The Shops page (owners): each shop with its status, its keys per environment, its payment
+// methods in the environment being viewed and its card installment plans (the one thing changed
+// here). Shops are opened by an operator (shop:create), which is also when a secret key is shown, once.
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { StatusBadge } from "@/components/dashboard/status-badge";
@@ -10,11 +10,13 @@ import { methodName } from "@/components/dashboard/plain-words";
 import { Table, Td, Th } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/platform/format/date-time";
 import type { ShopSummary } from "@/lib/merchants/list-shops";
+import type { RailPlanView } from "@/lib/dashboard/installment-plans";
+import { ShopInstallments } from "@/components/dashboard/pages/shop-installments";
 
 const ENV_LABEL = { sandbox: "Sandbox", production: "Production" } as const;
 
 /** A server component (no client hooks): times in the merchant's zone, given by the page. */
-export function ShopsView({ shops, environment, timeZone }: { shops: ShopSummary[]; environment: "sandbox" | "production"; timeZone: string }) {
+export function ShopsView({ shops, installments, canEditInstallments, environment, timeZone }: { shops: ShopSummary[]; installments: Record<string, RailPlanView[]>; canEditInstallments: boolean; environment: "sandbox" | "production"; timeZone: string }) {
   return (
     <>
       <PageHeader
@@ -94,6 +96,7 @@ export function ShopsView({ shops, environment, timeZone }: { shops: ShopSummary
                     </>
                   ) : null}
                 </section>
+                <ShopInstallments shopId={s.id} plans={installments[s.id] ?? []} canEdit={canEditInstallments} />
               </div>
             </Card>
           );

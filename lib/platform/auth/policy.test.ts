@@ -22,7 +22,7 @@ function refusal(actor: Actor, environment: Environment, permission: Permission)
 }
 
 const MONEY = PERMISSIONS.filter((p) => ruleOf(p).money);
-const OWNER_ONLY = new Set<string>(["manageRouting"]);
+const OWNER_ONLY = new Set<string>(["manageRouting", "manageInstallments"]);
 
 test("viewers read only; owners and developers move money, see secrets once, manage webhooks", () => {
   assert.ok(MONEY.length >= 8);
@@ -30,7 +30,7 @@ test("viewers read only; owners and developers move money, see secrets once, man
     assert.equal(can("viewer", p), false, p);
     assert.equal(refusal(user("viewer"), "sandbox", p), "forbidden", p);
     assert.equal(can("owner", p), true, p);
-    // Where payments go is the owner's decision alone.
+    // Where payments go, and what a shop's installments cost it, are the owner's decisions alone.
     assert.equal(can("developer", p), !OWNER_ONLY.has(p), p);
   }
   for (const r of ROLES) assert.equal(refusal(user(r), "production", "read"), null);

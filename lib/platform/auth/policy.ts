@@ -63,6 +63,8 @@ export const POLICY = {
   readSecurityLog: { label: "Read the merchant's security log", keys: [], roles: ["owner"] },
   enrollTwoFactor: { label: "Set up one's own two-factor sign-in", keys: [], roles: EVERYONE },
   listenWebhooks: { label: "Forward sandbox webhooks to a local machine (the SDK's listen command)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
+  // The shop's plan decides what its card sales cost it (the fee per count) or its buyers: the owner's decision, as routing is.
+  manageInstallments: { label: "Change a shop's card installment plans", keys: [], roles: ["owner"], money: true },
   manageRouting: { label: "Change the shop's payment routing rules (provider order, volume split, success-rate routing)", keys: SECRET, roles: ["owner"], money: true },
   // Routes test payments through rules being edited, to simulated providers, writing nothing (lib/routing/try-rules.ts).
   tryRouting: { label: "Try routing rules on simulated test payments (sandbox)", keys: [], roles: STAFF, environments: SANDBOX, outside: "production_key_refused" },
