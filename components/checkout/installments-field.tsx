@@ -9,10 +9,16 @@ import type { Messages } from "@/lib/i18n/messages-en";
 
 type Props = { t: Messages; formatTag: string; paymentMethodId: string; methodName: string; currency: string; country: string; price: bigint; options: InstallmentQuote[] };
 
+/** One plan in the buyer's words: "12x de R$ 12,50 sem juros", "10x de R$ 16,73, total R$ 167,30, CET …". */
+export function installmentWords(t: Messages, q: InstallmentQuote, currency: string, country: string, formatTag: string): string {
+  const money = (minor: bigint) => formatMoney(toMajor(minor, currency), currency, formatTag);
+  const percent = new Intl.NumberFormat(formatTag, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return q.paidBy === "merchant" ? t.installmentShopPaid(q.count, money(q.amount)) : t.installmentBuyerPaid(q.count, money(q.amount), money(q.total), country === "BRA" ? percent.format(Number(q.cet)) : null);
+}
+
 export function InstallmentsField({ t, formatTag, paymentMethodId, methodName, currency, country, price, options }: Props) {
   const id = `installments-${paymentMethodId}`;
   const money = (minor: bigint) => formatMoney(toMajor(minor, currency), currency, formatTag);
-  const percent = new Intl.NumberFormat(formatTag, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return (
     <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4" data-testid={id} data-installments-for={paymentMethodId}>
       <label htmlFor={id} className="block font-semibold text-slate-900">
@@ -25,7 +31,7 @@ export function InstallmentsField({ t, formatTag, paymentMethodId, methodName, c
         <option value="1">{t.installmentAtOnce(money(price))}</option>
         {options.map((q) => (
           <option key={q.count} value={String(q.count)}>
-            {q.paidBy === "merchant" ? t.installmentShopPaid(q.count, money(q.amount)) : t.installmentBuyerPaid(q.count, money(q.amount), money(q.total), country === "BRA" ? percent.format(Number(q.cet)) : null)}
+            {installmentWords(t, q, currency, country, formatTag)}
           </option>
         ))}
       </select>

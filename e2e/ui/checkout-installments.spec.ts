@@ -1,7 +1,7 @@
 // Issue 42 in Debian's Chromium, on the phone (390 × 844): the hosted card step offers the shop's
 // installment plan in the buyer's language and currency as a plain select of the form post
 // ("12x de R$ 12,50 sem juros", "6 meses sin intereses de $250.00"); the buyer picks it, pays with
-// the sandbox button and lands on the result page; the payment carries the plan, and the
+// the sandbox button and lands on the result page, which names the plan; the payment carries the plan, and the
 // dashboard's payment page shows it. Every page passes axe-core and is screenshotted.
 import { test, expect } from "@playwright/test";
 import { CPF, CURP, customer, api, checkPage, fitsWidth, money, phone } from "./checkout-buyer-helpers";
@@ -47,6 +47,8 @@ for (const c of [
       await page.getByRole("button", { name: c.paid }).click();
       await expect(page).toHaveURL(new RegExp(`/c/${txId}/result`));
       await expect(page.getByRole("heading", { level: 1, name: c.done })).toBeVisible();
+      // The plan the buyer chose, in the same words as on the card step.
+      expect(nbsp(await page.getByTestId("result-installments").innerText())).toBe(nbsp(c.option));
       await fitsWidth(page);
       await checkPage(page, info, `installments-${c.locale}-result`);
 

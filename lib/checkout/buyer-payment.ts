@@ -7,7 +7,7 @@ export async function buyerPayment(txId: string) {
   if (!TX_ID.test(txId)) return null;
   const tx = await db().transaction.findUnique({
     where: { id: txId },
-    select: { id: true, status: true, environment: true, merchantId: true, method: true, railName: true, paymentMethodId: true, amountLocal: true, currencyLocal: true, amountUsd: true, returnUrl: true, provider: true, instructions: true, merchantOrderId: true, expiresAt: true, country: true },
+    select: { id: true, status: true, environment: true, merchantId: true, method: true, railName: true, paymentMethodId: true, amountLocal: true, currencyLocal: true, amountUsd: true, returnUrl: true, provider: true, instructions: true, merchantOrderId: true, expiresAt: true, country: true, installments: true },
   });
   if (!tx) return null;
   const merchant = await db().merchant.findUnique({ where: { id: tx.merchantId }, select: { name: true } });

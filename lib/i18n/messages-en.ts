@@ -16,6 +16,8 @@ export const en = {
   chooseMethod: "Choose how to pay",
   installmentsLabel: (method: string) => `Installments with ${method}`,
   installmentsHelp: "Applies when you pay by card.",
+  /** The result page's line of the plan a card payment was made on. */
+  installmentsPlan: "Installments",
   installmentAtOnce: (amount: string) => `Pay ${amount} at once`,
   installmentShopPaid: (count: number, each: string) => `${count} × ${each} interest-free`,
   installmentBuyerPaid: (count: number, each: string, total: string, cet: string | null) => `${count} × ${each}, total ${total}${cet ? `, CET ${cet}% a year` : ""}`,

@@ -17,6 +17,7 @@ export const es: Messages = {
   chooseMethod: "Elige cómo pagar",
   installmentsLabel: (method) => `Meses con ${method}`,
   installmentsHelp: "Aplica al pagar con tarjeta.",
+  installmentsPlan: "Meses",
   installmentAtOnce: (amount) => `De contado: ${amount}`,
   installmentShopPaid: (count, each) => `${count} meses sin intereses de ${each}`,
   installmentBuyerPaid: (count, each, total, cet) => `${count} meses de ${each}, total ${total}${cet ? `, CET ${cet}% anual` : ""}`,

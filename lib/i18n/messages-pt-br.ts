@@ -17,6 +17,7 @@ export const ptBR: Messages = {
   chooseMethod: "Escolha como pagar",
   installmentsLabel: (method) => `Parcelamento no ${method}`,
   installmentsHelp: "Vale para o pagamento com cartão.",
+  installmentsPlan: "Parcelamento",
   installmentAtOnce: (amount) => `À vista: ${amount}`,
   installmentShopPaid: (count, each) => `${count}x de ${each} sem juros`,
   installmentBuyerPaid: (count, each, total, cet) => `${count}x de ${each}, total ${total}${cet ? `, CET ${cet}% a.a.` : ""}`,

@@ -12,6 +12,8 @@ import { BuyerFrame, Notice } from "@/components/checkout/buyer-frame";
 import { AfterPayment } from "@/components/checkout/after-payment";
 import { StatusBadge } from "@/components/checkout/status-badge";
 import { LiveStatus } from "@/components/checkout/live-status";
+import { installmentWords } from "@/components/checkout/installments-field";
+import { quoteOf } from "@/lib/installments/stored";
 
 export async function resultPage({ params, t, locale, formatTag }: BuyerContext): Promise<BuyerPage> {
   const txId = params.txId!;
@@ -28,6 +30,7 @@ export async function resultPage({ params, t, locale, formatTag }: BuyerContext)
     ) };
   }
   const retry = await retryOffer(tx.id, tx.status);
+  const plan = quoteOf(tx.installments);
   const body = tx.status === "completed" && (await storeNotified(tx)) ? t.completedNotified : (t.resultBody[tx.status] ?? "");
   return { title, body: (
     <BuyerFrame t={t} locale={locale} path={path} merchantName={tx.merchantName} sandbox={tx.environment === "sandbox"}>
@@ -48,6 +51,14 @@ export async function resultPage({ params, t, locale, formatTag }: BuyerContext)
           <dd className="font-semibold text-slate-900">{formatMoney(toMajor(tx.amountLocal, tx.currencyLocal), tx.currencyLocal, formatTag)}</dd>
           <dt className="text-slate-600">{t.paymentMethod}</dt>
           <dd className="text-slate-900">{railLabel(t, railOf(tx), tx.railName)}</dd>
+          {plan ? (
+            <>
+              <dt className="text-slate-600">{t.installmentsPlan}</dt>
+              <dd className="text-slate-900" data-testid="result-installments">
+                {installmentWords(t, plan, tx.currencyLocal, tx.country, formatTag)}
+              </dd>
+            </>
+          ) : null}
           <dt className="text-slate-600">{t.order}</dt>
           <dd className="break-all font-mono text-slate-900">{tx.merchantOrderId ?? tx.id}</dd>
         </dl>
