@@ -6,7 +6,8 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { api, newMerchant, waitFor, PSP } from "./helpers.ts";
+import { extractText, getDocumentProxy } from "unpdf";
+import { API_URL, api, newMerchant, waitFor, PSP } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { setRate } from "@/lib/money/rates";
 import { verifyLedger } from "@/lib/ledger/verify";
@@ -121,4 +122,25 @@ describe("routing: only providers that split a payment are asked", () => {
     assert.deepEqual(r.body.error.details.attempts, []);
     assert.equal(await db().transaction.count({ where: { merchantId: m.merchantId, environment: "production", feeFinancing: { gt: 0n } } }), 1, "only the earlier 6 MSI payment");
   });
+});
+
+test("the settlement receipt shows a shop-paid plan's financing fee on its own line, in the total's fees", async () => {
+  const m = await newMerchant(); // premium: no reserve
+  const key = sk(m);
+  assert.equal((await api("/me/settlement-destination", { key, method: "PUT", body: { asset: "USDT", network: "TRON", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } })).status, 200);
+  const p = (await cardPayment(m, "sbx_br_card", 150, 12)).body;
+  assert.equal((await simulate(m, p.transactionId, "paid")).status, 200);
+  await settleNow(p.transactionId);
+  const row = await db().transaction.findUniqueOrThrow({ where: { id: p.transactionId }, select: { feeFinancing: true } });
+  assert.ok(row.feeFinancing > 0n);
+  // Under the batch minimum: the sandbox closes it anyway on request.
+  const run = await api("/settlements/run", { key, body: { waiveMinimum: true } });
+  assert.equal(run.status, 200, run.text);
+  const s = run.body.settlement;
+  await waitFor(async () => (await api(`/settlements/${s.id}`, { key })).body.settlement.receiptReady, "the receipt");
+  const res = await fetch(`${API_URL}/api/v1/settlements/${s.id}/receipt`, { headers: { authorization: `Bearer ${key}` } });
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(await res.arrayBuffer())), { mergePages: true });
+  const line = text.match(/Installment financing fees\s+(-?[\d.]+)/);
+  assert.ok(line, text);
+  assert.equal(Math.abs(Math.round(Number(line[1]) * 100)), Number(row.feeFinancing));
 });

@@ -9,8 +9,10 @@
 //   https://docs.ebanx.com/docs/payments/guides/features/installments
 // - the common protocol's simulators pagosur and rapidpay take `installments` {count, total};
 //   andespay does not.
-// - Stripe: Mexico's plans exist (payment_method_options.card.installments), but our connector
-//   does not send them yet, so Stripe is not asked for installment payments.
+// - Stripe: Mexico's plans exist on a PaymentIntent (payment_method_options[card][installments][plan],
+//   built by installmentsPlanOptions in lib/providers/stripe/transformers.ts from spec3), but our card
+//   charge is a Checkout Session, which takes no plan, so the plan is not sent yet and Stripe is not
+//   asked for installment payments. Brazil: Stripe has no installments there.
 const SPLITS: Record<string, ReadonlySet<string>> = {
   mercadopago: new Set(["BRA", "MEX"]),
   ebanx: new Set(["BRA", "MEX"]),

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import Stripe from "stripe";
-import { checkoutSessionParams, checkoutSessionStatus, disputeOutcome, instructionsOf, paymentIntentOutcome, paymentIntentParams, paymentIntentStatus, referenceQuery, refundStatusOf, resultUrl } from "@/lib/providers/stripe/transformers";
+import { checkoutSessionParams, checkoutSessionStatus, installmentsPlanOptions, disputeOutcome, instructionsOf, paymentIntentOutcome, paymentIntentParams, paymentIntentStatus, referenceQuery, refundStatusOf, resultUrl } from "@/lib/providers/stripe/transformers";
 import { chargeFailure, isMissing } from "@/lib/providers/stripe/errors";
 import { readStripeNotice, subjectsOf } from "@/lib/providers/stripe/notices";
 import type { ChargeRequest } from "@/lib/providers/types";
@@ -132,4 +132,12 @@ test("notices: a signed timestamp too far in the future is stale too (the librar
   assert.deepEqual(read(at + 3600), { kind: "refused", check: "stale" });
   assert.deepEqual(read(at + 301), { kind: "refused", check: "stale" });
   assert.equal(read(at + 60).kind, "verified", "a clock a minute ahead is within the tolerance");
+});
+
+test("Mexico's installment plan: 6 months fixed_count for MXN, none for count 1 or another currency", () => {
+  const inst = (count: number) => ({ count, totalMinor: 12345n, paidBy: "merchant" as const });
+  assert.deepEqual(installmentsPlanOptions(req("1", { currency: "MXN", installments: inst(6) })), { card: { installments: { plan: { count: 6, interval: "month", type: "fixed_count" } } } });
+  assert.equal(installmentsPlanOptions(req("1", { currency: "MXN", installments: inst(1) })), null);
+  assert.equal(installmentsPlanOptions(req("1", { currency: "MXN" })), null);
+  assert.equal(installmentsPlanOptions(req("1", { currency: "BRL", installments: inst(6) })), null);
 });

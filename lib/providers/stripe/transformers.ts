@@ -226,3 +226,17 @@ export function refundStatusOf(r: any): RefundStatus {
       return { kind: "unknown", reason: "unreadable_answer" };
   }
 }
+
+/**
+ * Mexico's installment plan ("meses sin intereses") for a card PaymentIntent (issue 42 point 5):
+ * `payment_method_options[card][installments][plan]` = {count, interval: "month", type: "fixed_count"},
+ * per Stripe's spec3: paths./v1/payment_intents.post.requestBody (x-www-form-urlencoded)
+ * .payment_method_options.card.installments.plan (lib/providers/stripe/openapi/spec3.subset.json;
+ * count, interval and type all required). MXN only; none for a payment at once (count 1).
+ * NOT YET SENT: our card charge is a Checkout Session (checkoutSessionParams), and a session takes
+ * no plan, so this helper is not wired into a request and Stripe stays out of SPLITS.
+ */
+export function installmentsPlanOptions(req: ChargeRequest) {
+  if (!req.installments || req.installments.count <= 1 || req.currency.toUpperCase() !== "MXN") return null;
+  return { card: { installments: { plan: { count: req.installments.count, interval: "month" as const, type: "fixed_count" as const } } } };
+}
