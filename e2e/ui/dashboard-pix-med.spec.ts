@@ -2,7 +2,8 @@
 // test PIX from the payment's page (PIX has no chargebacks; the button is offered on PIX only),
 // the claim blocks the amount and shows in the payment's timeline; on the claim's page the words
 // are the MED's ("Return the PIX", "Simulate released / returned"), released needs a defence, and
-// returned ends it lost with the payment shown refunded in the timeline. Screenshots and axe-core.
+// returned ends it lost with the payment shown refunded in the timeline. The claims list and the
+// claim's page count the defence window down. Screenshots and axe-core.
 import { test, expect } from "@playwright/test";
 import { api, checkPage, newMerchant, signIn } from "./dashboard-helpers";
 
@@ -40,7 +41,12 @@ test("a tester opens a MED on a paid PIX, sees the amount blocked, and decides i
 
   const claims = (await api(`/claims?transactionId=${id}`, key)).body.data as Array<{ id: string; kind: string }>;
   const med = claims.find((c) => c.kind === "pix_med")!;
+  // The claims list counts the defence window down: 7 days by default, a moment already gone.
+  await page.goto("/dashboard/claims");
+  const medRow = page.getByTestId("claim-row").filter({ hasText: "PIX MED claim" });
+  await expect(medRow.getByTestId("due-countdown")).toHaveText(/^Defence due: 6 days left · due /);
   await page.goto(`/dashboard/claims/${med.id}`);
+  await expect(page.getByTestId("due-countdown")).toHaveText(/^Evidence due: 6 days left · due /);
   await expect(page.getByTestId("claim-title")).toContainText("PIX MED claim on");
   await expect(page.getByRole("heading", { name: "Return the PIX" })).toBeVisible();
   await expect(page.getByRole("form", { name: "Send evidence" })).toBeVisible();

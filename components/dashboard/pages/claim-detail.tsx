@@ -22,6 +22,7 @@ import { claimKindLabel } from "@/components/dashboard/payment-labels";
 import { claimStatusOf } from "@/components/dashboard/status-words";
 import { useQueryClient } from "@tanstack/react-query";
 import { EVIDENCE_FILE_LIMIT, EVIDENCE_FILES_PER_REQUEST, type claim } from "@/lib/claims/schema";
+import { DueCountdown } from "@/components/ui/due-countdown";
 
 export type Claim = z.infer<typeof claim>;
 
@@ -78,7 +79,7 @@ export function ClaimDetailView({ environment, initial, canRespond, canSimulate 
                 ["USD", <Money key="u" amount={c.amountUsd} currency="USD" />],
                 ["Payment", <a key="p" className="text-indigo-700 underline underline-offset-2" href={`/dashboard/payments/${c.transactionId}`} title={c.transactionId}>View the payment</a>],
                 ["Reason", c.reason ? <Term key="r" tech={c.reason}>{claimReasonWord(c.reason)}</Term> : "—"],
-                ["Evidence due by", c.dueBy ? formatDateTime(c.dueBy) : "—"],
+                ["Evidence due by", c.dueBy ? (open ? <DueCountdown key="d" dueIso={c.dueBy} label="Evidence due" /> : formatDateTime(c.dueBy)) : "—"],
                 ["Opened", formatDateTime(c.createdAt)],
                 ["Resolved", formatDateTime(c.resolvedAt)],
               ]}

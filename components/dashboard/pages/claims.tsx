@@ -10,6 +10,7 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { useTimes } from "@/components/ui/time-zone";
 import { DateTimeCell } from "@/components/ui/date-time";
+import { DueCountdown } from "@/components/ui/due-countdown";
 import { CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/schema";
 import { CLAIM_KIND_FILTER_LABELS, CLAIM_STATUS_LABELS, claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
 import { claimStatusOf } from "@/components/dashboard/status-words";
@@ -81,7 +82,9 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
                       <StatusBadge of={claimStatusOf(c.kind)} status={c.status} />
                     </span>
                   </span>
-                  {c.kind === "chargeback" && c.status === "open" && c.dueBy ? <span className="block text-xs text-slate-600">evidence due {formatDateTime(c.dueBy)}</span> : null}
+                  {(c.kind === "chargeback" || c.kind === "pix_med") && c.status === "open" && c.dueBy ? (
+                    <DueCountdown className="block text-xs" dueIso={c.dueBy} label={c.kind === "pix_med" ? "Defence due" : "Evidence due"} />
+                  ) : null}
                 </>
               ),
             },
