@@ -9,7 +9,7 @@ import { api, newMerchant, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { releaseDueReserves } from "@/lib/ledger/release-reserves";
-import { resolveChargeback } from "@/lib/claims/transitions";
+import { resolveDispute } from "@/lib/claims/resolve-dispute";
 import { verifyLedger } from "@/lib/ledger/verify";
 import { verifyLedgers } from "@/lib/ledger/verify-ledgers";
 import { DAY, type Bucket, j } from "./ledger-property-model.ts";
@@ -177,7 +177,7 @@ test("a rejected refund and a won chargeback give back to `pending` what they fr
   assert.equal((await api(`/payments/${id}/simulate`, { key, body: { action: "chargeback" } })).status, 200);
   const claim = await db().claim.findFirstOrThrow({ where: { transactionId: id, kind: "chargeback" } });
   assert.ok(claim.frozenFromPending > 0n);
-  await resolveChargeback(claim.id, "won");
+  await resolveDispute(claim.id, "won");
   assert.deepEqual(await balance(), afterRefunds);
 
   await settleDueBalances({ now: new Date(Date.now() + 31 * DAY), merchantId: m.merchantId });

@@ -10,8 +10,7 @@ import { toMajor } from "@/lib/money/amount";
 import { runScheduledActions } from "@/lib/jobs/run-scheduled-actions";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { releaseDueReserves } from "@/lib/ledger/release-reserves";
-import { resolveChargeback } from "@/lib/claims/transitions";
-import { resolveMed } from "@/lib/claims/pix-med";
+import { resolveDispute } from "@/lib/claims/resolve-dispute";
 import { DAY, RAIL_DATA, type Cmd, PAYOUT_METHODS, RECIPIENTS, openChargebacks, usdMinor, j } from "./ledger-property-model.ts";
 
 /** What a command needs of its run (ledger-property-run.ts' Run): its merchant, its requests, what it made so far. */
@@ -209,8 +208,7 @@ export async function execCmd(run: CommandRun, cmd: Cmd): Promise<string> {
       const claimId = open[cmd.pick % Math.max(1, open.length)];
       if (!claimId) return "skipped (no open chargeback)";
       try {
-        const kind = (await db().claim.findUniqueOrThrow({ where: { id: claimId }, select: { kind: true } })).kind;
-        const c = kind === "pix_med" ? await resolveMed(claimId, cmd.outcome) : await resolveChargeback(claimId, cmd.outcome);
+        const c = await resolveDispute(claimId, cmd.outcome);
         return `${claimId} ${c.status}`;
       } catch (err) {
         // Only this test resolves chargebacks, but a claim found open may not be open any more.

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { api, assertEnvelope, newMerchant, waitFor } from "./helpers.ts";
 import { outboundSecret, signedNotice } from "./provider-notices.ts";
 import { db } from "@/lib/platform/db";
-import { resolveChargeback } from "@/lib/claims/transitions";
+import { resolveDispute } from "@/lib/claims/resolve-dispute";
 import { email, psp, behave, seedRates, paidPayment } from "./provider-outcomes-fixtures.ts";
 
 after(() => db().$disconnect());
@@ -66,7 +66,7 @@ describe("notices once", () => {
     const first = await api("/providers/pagosur/notifications", { raw: body, headers });
     assert.deepEqual(first.body, { received: true, applied: true });
     const opened = await db().claim.findFirstOrThrow({ where: { transactionId: tx, kind: "chargeback" } });
-    await resolveChargeback(opened.id, "won");
+    await resolveDispute(opened.id, "won");
     const replay = await api("/providers/pagosur/notifications", { raw: body, headers });
     assert.equal(replay.status, 200, replay.text);
     assert.deepEqual(replay.body, { received: true, applied: false });

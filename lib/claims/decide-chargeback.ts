@@ -1,10 +1,9 @@
 // A merchant's accept (POST /claims/{id}/accept: the chargeback or MED claim is conceded, lost at
 // once) and the sandbox decision (POST /claims/{id}/simulate: won needs evidence submitted before
-// dueBy). Both go through the kernel's resolveChargeback or resolveMed, scoped to the caller's claims.
+// dueBy). Both go through the kernel's resolveDispute, scoped to the caller's claims.
 import { AppError } from "@/lib/platform/errors";
 import { bindIdempotency, bindOnNextTransition } from "@/lib/platform/idempotency/bind";
-import { resolveChargeback } from "@/lib/claims/transitions";
-import { resolveMed } from "@/lib/claims/pix-med";
+import { resolveDispute } from "@/lib/claims/resolve-dispute";
 import { findOwnedClaim, resolveScope } from "@/lib/claims/find-claim";
 import { getClaim } from "@/lib/claims/get-claim";
 import type { Owner, OwnerWith } from "@/lib/platform/scope";
@@ -19,14 +18,13 @@ async function disputeOf(auth: Owner, id: string) {
 export async function acceptChargeback(auth: OwnerWith<"merchant" | "shop">, id: string) {
   const c = await disputeOf(auth, id);
   const opts = { scope: resolveScope(auth), before: (tx: Tx) => bindIdempotency(tx, { resource: "claim", id: c.id }) };
-  await (c.kind === "pix_med" ? resolveMed(c.id, "lost", opts) : resolveChargeback(c.id, "lost", opts));
+  await resolveDispute(c.id, "lost", opts);
   return getClaim(auth, c.id);
 }
 
 export async function simulateChargebackOutcome(auth: OwnerWith<"merchant" | "shop">, id: string, action: "won" | "lost") {
   const c = await disputeOf(auth, id);
   bindOnNextTransition({ resource: "claim", id: c.id });
-  const scope = resolveScope(auth);
-  await (c.kind === "pix_med" ? resolveMed(c.id, action, { scope, requireDefence: true }) : resolveChargeback(c.id, action, { scope, requireEvidence: true }));
+  await resolveDispute(c.id, action, { scope: resolveScope(auth), requireEvidence: true });
   return getClaim(auth, c.id);
 }

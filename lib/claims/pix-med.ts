@@ -4,17 +4,19 @@
 // (PIX_MED_RESPONSE_DAYS, 7 by default) and the outcome either releases the money (`won`) or
 // returns it to the payer (`lost`: a debit of the blocked amount, as a refund, with no fee).
 // A claim is taken up to 80 days after the payment; an older one is refused and logged.
-// Each step is an operation of the money kernel on the payment's row, as every claim transition.
+// Each step is an operation of the money kernel on the payment's row, as every claim transition;
+// the end of a MED is the one of every dispute (resolve-dispute.ts).
 import { AppError } from "@/lib/platform/errors";
 import { config } from "@/lib/platform/config";
 import type { EventType } from "@/lib/platform/outbox/emit";
-import { freeze, freezeRelease, medReturned } from "@/lib/ledger/recipes";
-import { transition, type Emit } from "@/lib/ledger/transition";
-import { lockTransaction, paymentEvents, paymentOp, scopeOf, type InTransaction } from "@/lib/payments/transitions";
-import { EVIDENCE_META, presentClaim, type ClaimHistory } from "@/lib/claims/present";
-import { freezeFunds, lockClaim, newClaimId, refundUsdShare, releaseToPending } from "@/lib/claims/transitions";
+import { freeze } from "@/lib/ledger/recipes";
+import { transition } from "@/lib/ledger/transition";
+import { paymentOp, type InTransaction } from "@/lib/payments/transitions";
+import { freezeFunds, newClaimId, refundUsdShare } from "@/lib/claims/transitions";
+import { presentClaim } from "@/lib/claims/present";
+import { resolveDispute } from "@/lib/claims/resolve-dispute";
 import type { Claim, Transaction } from "@/lib/generated/prisma/client";
-import { db, type Tx } from "@/lib/platform/db";
+import { db } from "@/lib/platform/db";
 
 /** MED claims are accepted up to this many days after the payment (BCB's MED rules; decisions.md). */
 export const MED_WINDOW_DAYS = 80;
@@ -57,59 +59,6 @@ export async function openMed(id: string, opts: InTransaction & { amountLocal?: 
   return { opened: r.changed ? r.result : null, refusal };
 }
 
-export type ResolveMedOptions = {
-  scope?: { merchantId: string; environment: Transaction["environment"]; shopId?: string | null };
-  /** `won` only with a defence submitted before dueBy (the sandbox outcome, as for chargebacks). */
-  requireDefence?: boolean;
-  before?: (tx: Tx) => Promise<void>;
-  now?: Date;
-};
-
-/**
- * open -> won (the blocked money back where it came from) | lost (returned to the payer: the
- * payment's refunded amount grows, and a payment returned in full reads refunded).
- * A claim no longer open: 409 claim_already_resolved.
- */
-export async function resolveMed(claimId: string, outcome: "won" | "lost", opts: ResolveMedOptions = {}): Promise<Claim> {
-  const { scope } = opts;
-  const r = await transition({
-    name: "resolveMed",
-    before: opts.before,
-    load: async (tx) => {
-      const claim = await lockClaim(tx, claimId);
-      if (!claim || claim.kind !== "pix_med") return null;
-      if (scope && (claim.merchantId !== scope.merchantId || claim.environment !== scope.environment)) return null;
-      const payment = (await lockTransaction(tx, claim.transactionId))!;
-      if (scope?.shopId && payment.shopId !== scope.shopId) return null;
-      return { claim, payment };
-    },
-    missing: () => new AppError("claim_not_found", "No such MED claim.", { param: "id" }),
-    ledger: ({ payment }) => scopeOf(payment),
-    status: ({ claim }) => claim.status,
-    from: ["open"],
-    refuse: ({ claim }) => new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } }),
-    apply: async (tx, { claim: c, payment: t }) => {
-      const at = opts.now ?? new Date();
-      const evidence = await tx.claimEvidence.findMany({ where: { claimId }, select: EVIDENCE_META, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-      if (outcome === "won" && opts.requireDefence && !evidence.some((e) => !c.dueBy || e.createdAt <= c.dueBy)) {
-        throw new AppError("missing_required_fields", "A MED claim is won with a defence: submit it with POST /claims/{id}/evidence before dueBy.", { param: "evidence" });
-      }
-      const posting = outcome === "won" ? freezeRelease("med_released", c, await releaseToPending(tx, t, c)) : medReturned(c);
-      const updated = await tx.claim.update({ where: { id: claimId }, data: { status: outcome, resolvedAt: at, history: [...(c.history as ClaimHistory), { status: outcome, at: at.toISOString() }] } });
-      const events: Emit[] = [{ type: "claim.resolved", object: presentClaim(updated, evidence) }];
-      if (outcome === "lost") {
-        // The money went back to the payer: the payment's refunded amount grows and
-        // payment.refunded fires, as for a refund the shop made.
-        const refunded = t.refundedLocal + c.amountLocal;
-        const payment = await tx.transaction.update({ where: { id: t.id }, data: { refundedLocal: refunded, ...(refunded >= t.amountLocal ? { status: "refunded" } : {}) } });
-        events.push(...paymentEvents(payment, ["payment.refunded"]));
-      }
-      return { result: updated, postings: [posting], events };
-    },
-  });
-  return r.changed ? r.result : r.row!.claim;
-}
-
 /**
  * The MED claims whose answer window closed without a defence in it: each is decided for the payer
  * (lost), as the payer's bank does when the shop does not answer. Idempotent: a claim decided in
@@ -126,7 +75,7 @@ export async function closeUnansweredMeds(now = new Date(), opts: { merchantId?:
   let decided = 0;
   for (const c of due) {
     try {
-      await resolveMed(c.id, "lost", { now });
+      await resolveDispute(c.id, "lost", { now });
       decided++;
     } catch (e) {
       if (!(e instanceof AppError && e.code === "claim_already_resolved")) throw e;

@@ -1,5 +1,5 @@
-// Claim transitions (API reference 3.4 and decisions.md): refunds in full, chargebacks opened and
-// resolved, and the freezes they share. Each is an operation of the money kernel
+// Claim transitions (API reference 3.4 and decisions.md): refunds in full, chargebacks opened (their
+// end, with a MED's: resolve-dispute.ts), and the freezes they share. Each is an operation of the money kernel
 // (lib/ledger/transition.ts) on the payment's row (pay-in transitions: lib/payments/transitions.ts):
 // the claim, then its payment, then the merchant's ledger, the order every money move takes.
 import type { Tx } from "@/lib/platform/db";
@@ -8,10 +8,10 @@ import { AppError } from "@/lib/platform/errors";
 import type { EventType } from "@/lib/platform/outbox/emit";
 import { mulDivHalfUp, toMajor } from "@/lib/money/amount";
 import { bucketTotals } from "@/lib/ledger/post";
-import { chargebackLost, freeze, freezeRelease, netOf, refundImmediate, type FreezeSplit } from "@/lib/ledger/recipes";
+import { freeze, netOf, refundImmediate, type FreezeSplit } from "@/lib/ledger/recipes";
 import { lockRow, transition, type Emit } from "@/lib/ledger/transition";
-import { lockTransaction, payment, paymentEvents, paymentOp, scopeOf, type InTransaction, type TransitionResult } from "@/lib/payments/transitions";
-import { EVIDENCE_META, presentClaim, type ClaimHistory } from "@/lib/claims/present";
+import { payment, paymentEvents, paymentOp, type InTransaction, type TransitionResult } from "@/lib/payments/transitions";
+import { presentClaim } from "@/lib/claims/present";
 import type { Transaction, Claim } from "@/lib/generated/prisma/client";
 
 export const CHARGEBACK_FEE_USD_MINOR = 1500n;
@@ -128,49 +128,3 @@ export async function openChargeback(id: string, reason = "chargeback", opts: In
 /** Evidence against a chargeback is taken for this many days after it opens (decisions.md). */
 export const CHARGEBACK_EVIDENCE_DAYS = 7;
 
-export type ResolveChargebackOptions = {
-  /** Only a claim of this merchant and environment (and shop, for a shop-bound key): others are claim_not_found. */
-  scope?: { merchantId: string; environment: Transaction["environment"]; shopId?: string | null };
-  /** `won` only with evidence submitted before dueBy (the sandbox outcome; decisions.md). */
-  requireEvidence?: boolean;
-  /** Runs first in the transition's transaction (bindIdempotency of the accept). */
-  before?: (tx: Tx) => Promise<void>;
-};
-
-/**
- * open -> won (the frozen money back to the bucket it came from) | lost (it leaves, plus the
- * chargeback fee; payment -> chargeback). A claim no longer open: 409 claim_already_resolved.
- */
-export async function resolveChargeback(claimId: string, outcome: "won" | "lost", opts: ResolveChargebackOptions = {}): Promise<Claim> {
-  const { scope } = opts;
-  const r = await transition({
-    name: "resolveChargeback",
-    before: opts.before,
-    // The claim, then its payment, then (in the kernel) the ledger: the order every money move takes.
-    load: async (tx) => {
-      const claim = await lockClaim(tx, claimId);
-      if (!claim || claim.kind !== "chargeback") return null;
-      if (scope && (claim.merchantId !== scope.merchantId || claim.environment !== scope.environment)) return null;
-      const payment = (await lockTransaction(tx, claim.transactionId))!;
-      if (scope?.shopId && payment.shopId !== scope.shopId) return null;
-      return { claim, payment };
-    },
-    missing: () => new AppError("claim_not_found", "No such chargeback claim.", { param: "id" }),
-    ledger: ({ payment }) => scopeOf(payment),
-    status: ({ claim }) => claim.status,
-    from: ["open"],
-    refuse: ({ claim }) => new AppError("claim_already_resolved", `The claim is already ${claim.status}.`, { details: { status: claim.status } }),
-    apply: async (tx, { claim: c, payment: t }) => {
-      const at = new Date();
-      const evidence = await tx.claimEvidence.findMany({ where: { claimId }, select: EVIDENCE_META, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-      if (outcome === "won" && opts.requireEvidence && !evidence.some((e) => !c.dueBy || e.createdAt <= c.dueBy)) {
-        throw new AppError("missing_required_fields", "A chargeback is won with evidence: submit it with POST /claims/{id}/evidence before dueBy.", { param: "evidence" });
-      }
-      const posting = outcome === "won" ? freezeRelease("chargeback_won", c, await releaseToPending(tx, t, c)) : chargebackLost(c, CHARGEBACK_FEE_USD_MINOR);
-      const updated = await tx.claim.update({ where: { id: claimId }, data: { status: outcome, resolvedAt: at, history: [...(c.history as ClaimHistory), { status: outcome, at: at.toISOString() }] } });
-      if (outcome === "lost") await tx.transaction.update({ where: { id: t.id }, data: { status: "chargeback" } });
-      return { result: { claim: updated, evidence }, postings: [posting], events: [{ type: "claim.resolved", object: presentClaim(updated, evidence) }] };
-    },
-  });
-  return r.changed ? r.result.claim : r.row!.claim;
-}
