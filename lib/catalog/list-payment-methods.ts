@@ -23,10 +23,10 @@ export function railIconUrl(rail: Rail): string {
   return `${config().APP_URL}${railIconPath(rail)}`;
 }
 
-/** Which providers of the rail can take a charge now, in cascade order; `installments`: only those that split it. */
-export function routableProviders(rail: Rail, environment: Environment, installments = false): string[] {
+/** Which providers of the rail can take a charge now, in cascade order; `installments` (who pays the plan's financing): only those that split it. */
+export function routableProviders(rail: Rail, environment: Environment, installments: "merchant" | "buyer" | null = null): string[] {
   if (environment === "sandbox") return ["sandbox"];
-  return rail.providers.filter((p) => providerServesRail(p, rail.paymentMethodId) && (!installments || splitsInstallments(p, rail.countryIso3)));
+  return rail.providers.filter((p) => providerServesRail(p, rail.paymentMethodId) && (!installments || splitsInstallments(p, rail.countryIso3, installments)));
 }
 
 import { railExpiry } from "@/lib/catalog/expiry";

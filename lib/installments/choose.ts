@@ -12,6 +12,10 @@ export type ChosenInstallments = { quote: InstallmentQuote | null; feeFinancingU
 export async function chooseForPayment(shopId: string, rail: Rail, local: bigint, usd: bigint, count: number | undefined): Promise<ChosenInstallments> {
   if (count === undefined || count === 1) return { quote: null, feeFinancingUsd: 0n };
   const quote = chooseInstallments(rail, await shopPlan(shopId, rail), local, count);
-  const feeFinancingUsd = quote && quote.paidBy === "merchant" ? mulDivHalfUp(usd, quote.financingFee, local) : 0n;
-  return { quote, feeFinancingUsd };
+  return { quote, feeFinancingUsd: quote ? financingFeeUsd(quote, usd, local) : 0n };
+}
+
+/** A shop-paid plan's fee in USD: the local fee's share of the USD headline, half-up; a buyer-paid plan books none. */
+export function financingFeeUsd(quote: InstallmentQuote, usd: bigint, local: bigint): bigint {
+  return quote.paidBy === "merchant" ? mulDivHalfUp(usd, quote.financingFee, local) : 0n;
 }

@@ -1,6 +1,6 @@
 // The plan a shop offers on a card rail: its own row, else the rail's default (defaults.ts);
 // null for a rail without installments.
-import { db } from "@/lib/platform/db";
+import { db, type Tx } from "@/lib/platform/db";
 import { defaultPlan, type InstallmentPlan, type PaidBy } from "@/lib/installments/defaults";
 import type { Rail } from "@/lib/rails/rails";
 
@@ -11,11 +11,11 @@ export function planFromRow(row: PlanRow): InstallmentPlan {
   return { counts: [...row.counts].sort((a, b) => a - b), minInstallment: row.minInstallment, paidBy: row.paidBy as PaidBy, rates };
 }
 
-/** The shop's plan on `rail` (scoped by the shop, whose rails are of one environment by id). */
-export async function shopPlan(shopId: string, rail: Rail): Promise<InstallmentPlan | null> {
+/** The shop's plan on `rail` (scoped by the shop, whose rails are of one environment by id); `client`: a transaction's, to read it there. */
+export async function shopPlan(shopId: string, rail: Rail, client: Tx = db()): Promise<InstallmentPlan | null> {
   const fallback = defaultPlan(rail);
   if (!fallback) return null;
-  const row = await db().installmentPlan.findUnique({ where: { shopId_paymentMethodId: { shopId, paymentMethodId: rail.paymentMethodId } } });
+  const row = await client.installmentPlan.findUnique({ where: { shopId_paymentMethodId: { shopId, paymentMethodId: rail.paymentMethodId } } });
   return row ? planFromRow(row) : fallback;
 }
 

@@ -5,18 +5,20 @@ import { completePayment, failPayment, type InTransaction } from "@/lib/payments
 import { openChargeback, refundInFull } from "@/lib/claims/transitions";
 import type { ProviderStatus } from "@/lib/providers/types";
 
-export async function applyProviderStatus(transactionId: string, status: ProviderStatus | "chargeback", opts: InTransaction & { paidBy?: { provider: string; providerRef: string } } = {}): Promise<boolean> {
+// `installmentsCount`: the plan the buyer chose at the provider, booked with the completion (CompleteOptions).
+export async function applyProviderStatus(transactionId: string, status: ProviderStatus | "chargeback", opts: InTransaction & { paidBy?: { provider: string; providerRef: string }; installmentsCount?: number } = {}): Promise<boolean> {
+  const { installmentsCount, ...rest } = opts;
   switch (status) {
     case "paid":
-      return (await completePayment(transactionId, { ...opts, late: true })).changed;
+      return (await completePayment(transactionId, { ...rest, late: true, ...(installmentsCount !== undefined ? { installmentsCount } : {}) })).changed;
     case "failed":
-      return (await failPayment(transactionId, "failed", opts)).changed;
+      return (await failPayment(transactionId, "failed", rest)).changed;
     case "expired":
-      return (await failPayment(transactionId, "expired", opts)).changed;
+      return (await failPayment(transactionId, "expired", rest)).changed;
     case "refunded":
-      return (await refundInFull(transactionId, { ...opts, reason: "provider_refund" })).changed;
+      return (await refundInFull(transactionId, { ...rest, reason: "provider_refund" })).changed;
     case "chargeback":
-      return (await openChargeback(transactionId, "provider_chargeback", opts)).changed;
+      return (await openChargeback(transactionId, "provider_chargeback", rest)).changed;
     default:
       return false;
   }

@@ -68,7 +68,7 @@ async function applyCharge(c: RealConnector, noticeId: string, subject: Extract<
   const inTransaction = async (t: Tx) => {
     if (!(await recordNoticeId(t, c.code, noticeId))) throw new AlreadyRecorded();
   };
-  return applyProviderStatus(tx.id, back.status, { inTransaction, ...(back.status === "paid" ? { paidBy: { provider: c.code, providerRef: back.providerRef } } : {}) });
+  return applyProviderStatus(tx.id, back.status, { inTransaction, ...(back.status === "paid" ? { paidBy: { provider: c.code, providerRef: back.providerRef }, ...(back.installmentsCount !== undefined ? { installmentsCount: back.installmentsCount } : {}) } : {}) });
 }
 
 /** A refund's or payout's notice: its status job asks the provider now rather than at its next turn. */

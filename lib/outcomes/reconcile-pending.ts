@@ -200,26 +200,31 @@ export async function reconcilePending(opts: ReconcileOptions = {}): Promise<Rec
   return out;
 }
 
+type Read = { status: ProviderStatus | "chargeback" | null; installmentsCount?: number };
+
 /**
  * A charge's status by the provider's id. A real provider's charge is read back whole and money
  * moves only when its amount and currency are ours (the notice path's rule): anything else is
- * no answer now, and an amount that differs is logged for an operator.
+ * no answer now, and an amount that differs is logged for an operator. With it, the installments
+ * the buyer chose at the provider, when it says (ChargeReadBack.installmentsCount).
  */
-async function statusOf(code: string, providerRef: string, t: Due): Promise<ProviderStatus | "chargeback" | null> {
+async function readOf(code: string, providerRef: string, t: Due): Promise<Read> {
   const c = connectorFor(code);
-  if (!isRealConnector(c)) return c.getStatus(providerRef);
+  if (!isRealConnector(c)) return { status: await c.getStatus(providerRef) };
   const back = await c.readCharge(providerRef);
-  if (back.kind !== "found") return null;
-  if (back.status === "pending" || back.status === "failed" || back.status === "expired") return back.status;
-  if (back.amountMinor === t.amount_local && back.currency?.toUpperCase() === t.currency_local) return back.status;
+  if (back.kind !== "found") return { status: null };
+  if (back.status === "pending" || back.status === "failed" || back.status === "expired") return { status: back.status };
+  if (back.amountMinor === t.amount_local && back.currency?.toUpperCase() === t.currency_local) return { status: back.status, ...(back.status === "paid" && back.installmentsCount !== undefined ? { installmentsCount: back.installmentsCount } : {}) };
   if (back.amountMinor !== null && back.currency) log.error({ provider: code, transactionId: t.id, amount: back.amountMinor.toString(), expected: t.amount_local.toString() }, "provider's charge differs from ours in amount or currency; not applied");
-  return null;
+  return { status: null };
 }
 
+const apply = (t: Due, r: Read) => applyProviderStatus(t.id, r.status!, r.installmentsCount !== undefined ? { installmentsCount: r.installmentsCount } : {});
+
 async function checkRouted(t: Due): Promise<boolean> {
-  const status = await statusOf(t.provider, t.provider_ref!, t);
-  if (!status || status === "pending") return false;
-  return applyProviderStatus(t.id, status);
+  const r = await readOf(t.provider, t.provider_ref!, t);
+  if (!r.status || r.status === "pending") return false;
+  return apply(t, r);
 }
 
 async function checkUnrouted(t: Due): Promise<boolean> {
@@ -236,8 +241,8 @@ async function checkUnrouted(t: Due): Promise<boolean> {
     if (r.kind !== "found") continue;
     await db().transaction.updateMany({ where: { id: t.id, providerRef: null }, data: { provider: code, providerRef: r.providerRef } });
     // A real provider's find is read back whole (its amount checked); the common protocol's answer is its status.
-    const status = r.status === "pending" ? null : isRealConnector(connectorFor(code)) ? await statusOf(code, r.providerRef, t) : r.status;
-    return !!status && status !== "pending" && (await applyProviderStatus(t.id, status));
+    const read: Read = r.status === "pending" ? { status: null } : isRealConnector(connectorFor(code)) ? await readOf(code, r.providerRef, t) : { status: r.status };
+    return !!read.status && read.status !== "pending" && (await apply(t, read));
   }
   // Every provider that may have it said it never received it: no charge exists.
   return !unknown && (await failPayment(t.id, "failed")).changed;

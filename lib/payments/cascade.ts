@@ -38,7 +38,7 @@ export type CascadeOptions = { enabledForShop: boolean; behaviour?: SandboxBehav
 
 export async function runCascade(environment: Environment, req: ChargeRequest, opts: CascadeOptions): Promise<CascadeResult> {
   if (environment === "sandbox") return sandboxCascade(req, opts);
-  const routable = routableProviders(req.rail, environment, !!req.installments);
+  const routable = routableProviders(req.rail, environment, req.installments?.paidBy ?? null);
   const plan = await planFor(req, routable, opts);
   const version = plan.version;
   const attempts: Attempt[] = [];

@@ -11,7 +11,8 @@ import { presentTransaction } from "@/lib/payments/present";
 import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/pricing/fees";
 import { AppError } from "@/lib/platform/errors";
 import { mirrorToQrOrder } from "@/lib/payments/qr-mirror";
-import type { Transaction } from "@/lib/generated/prisma/client";
+import { finalInstallments } from "@/lib/installments/final";
+import { Prisma, type Transaction } from "@/lib/generated/prisma/client";
 
 export type TransitionResult = { transaction: Transaction; changed: boolean; eventsFired: EventType[] };
 
@@ -48,6 +49,12 @@ export type CompleteOptions = {
   late?: boolean;
   /** The charge that was paid: a cascade attempt we had left behind becomes the route (refunds and chargebacks go to it). */
   paidBy?: { provider: string; providerRef: string };
+  /**
+   * The installments the buyer chose at the provider (1: at once), when the provider reports it
+   * (ChargeReadBack.installmentsCount): the row's plan and financing fee become that count's
+   * (lib/installments/final.ts) before the completion's postings are computed from the row.
+   */
+  installmentsCount?: number;
 } & InTransaction;
 
 /** pending (or, late, failed | expired) -> completed: the net to `pending`, the reserve to `reserve`, fees to their accounts. */
@@ -56,6 +63,9 @@ export async function completePayment(id: string, opts: CompleteOptions = {}): P
     const at = opts.at ?? new Date();
     const late = t.status !== "pending";
     const moved = opts.paidBy && (opts.paidBy.provider !== t.provider || opts.paidBy.providerRef !== t.providerRef) ? opts.paidBy : null;
+    // In this transaction, under the row's lock: the plan the ledger books is the plan paid on.
+    const plan = await finalInstallments(tx, t, opts.installmentsCount);
+    const paid = plan ? { ...t, installments: plan.installments, feeFinancing: plan.feeFinancing } : t;
     const updated = await tx.transaction.update({
       where: { id },
       data: {
@@ -66,12 +76,13 @@ export async function completePayment(id: string, opts: CompleteOptions = {}): P
         nextCheckAt: null,
         ...(late ? { lateCompletion: true } : {}),
         ...(moved ? { provider: moved.provider, providerRef: moved.providerRef } : {}),
+        ...(plan ? { installments: plan.installments ?? Prisma.DbNull, feeFinancing: plan.feeFinancing } : {}),
       },
     });
     await mirrorToQrOrder(tx, id, "paid", at);
     const eventsFired: EventType[] = opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"];
     const events = paymentEvents(updated, eventsFired).map((e) => (late ? { ...e, data: { lateCompletion: true } } : e));
-    return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(t)], events };
+    return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(paid)], events };
   }));
 }
 

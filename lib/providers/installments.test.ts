@@ -43,6 +43,10 @@ test("EBANX spells it instalments, on the Direct API and the Payment Page", () =
 test("the common protocol carries {count, total, paidBy}; who splits", () => {
   assert.deepEqual(chargeBody(charge("1007", { count: 6, totalMinor: 300_000n, paidBy: "buyer" }), "rapidpay").installments, { count: 6, total: "300000", paidBy: "buyer" });
   assert.equal("installments" in chargeBody(charge("1007"), "rapidpay"), false);
-  assert.deepEqual(["mercadopago", "ebanx", "pagosur", "rapidpay", "andespay", "stripe"].map((p) => splitsInstallments(p, "MEX")), [true, true, true, true, false, false]);
+  assert.deepEqual(["mercadopago", "ebanx", "pagosur", "rapidpay", "andespay", "stripe"].map((p) => splitsInstallments(p, "MEX")), [true, true, true, true, false, true]);
   assert.equal(splitsInstallments("mercadopago", "COL"), false);
+  // Stripe: Mexico's meses sin intereses only, the shop paying the financing; none in Brazil.
+  assert.equal(splitsInstallments("stripe", "BRA"), false);
+  assert.equal(splitsInstallments("stripe", "MEX", "buyer"), false);
+  assert.equal(splitsInstallments("mercadopago", "MEX", "buyer"), true);
 });

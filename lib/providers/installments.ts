@@ -9,18 +9,28 @@
 //   https://docs.ebanx.com/docs/payments/guides/features/installments
 // - the common protocol's simulators pagosur and rapidpay take `installments` {count, total};
 //   andespay does not.
-// - Stripe: Mexico's plans exist on a PaymentIntent (payment_method_options[card][installments][plan],
-//   built by installmentsPlanOptions in lib/providers/stripe/transformers.ts from spec3), but our card
-//   charge is a Checkout Session, which takes no plan, so the plan is not sent yet and Stripe is not
-//   asked for installment payments. Brazil: Stripe has no installments there.
+// - Stripe: Mexico only (MXN, Mexican cards), meses sin intereses on the card Checkout Session:
+//   `payment_method_options[card][installments][enabled]` (installmentsOptions in
+//   lib/providers/stripe/transformers.ts; https://docs.stripe.com/payments/meses-sin-intereses/accept-a-payment?payment-ui=checkout).
+//   A session takes no count: the buyer picks the plan on Stripe's page (or pays at once), and the
+//   plan paid on is read back from the charge (`payment_method_details.card.installments.plan`) and
+//   booked on completion (lib/installments/final.ts). Sin intereses: the buyer pays the price, so
+//   Stripe takes only shop-paid plans (SHOP_PAID_ONLY); a buyer-paid plan routes elsewhere.
+//   Brazil: Stripe has no installments there.
 const SPLITS: Record<string, ReadonlySet<string>> = {
   mercadopago: new Set(["BRA", "MEX"]),
   ebanx: new Set(["BRA", "MEX"]),
   pagosur: new Set(["BRA", "MEX"]),
   rapidpay: new Set(["BRA", "MEX"]),
   sandbox: new Set(["BRA", "MEX"]),
+  stripe: new Set(["MEX"]),
 };
 
-export function splitsInstallments(provider: string, countryIso3: string): boolean {
+/** Providers whose installments cost the buyer nothing: a plan whose buyer pays the interest is not theirs to charge. */
+const SHOP_PAID_ONLY: ReadonlySet<string> = new Set(["stripe"]);
+
+/** Whether `provider` splits a payment of `countryIso3` on a plan `paidBy` pays (default: the shop). */
+export function splitsInstallments(provider: string, countryIso3: string, paidBy: "merchant" | "buyer" = "merchant"): boolean {
+  if (paidBy === "buyer" && SHOP_PAID_ONLY.has(provider)) return false;
   return SPLITS[provider]?.has(countryIso3) ?? false;
 }

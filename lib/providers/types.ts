@@ -67,8 +67,13 @@ export type InboundNotice = { rawBody: string; headers: Headers; url: URL; now: 
  */
 export type NoticeSubject = { kind: "charge"; providerRef: string } | { kind: "refund"; reference: string } | { kind: "payout"; reference: string };
 export type NoticeReading = { kind: "refused"; check: Exclude<NoticeCheck, "ok"> } | { kind: "verified"; noticeId: string; subjects: NoticeSubject[] };
-/** A charge read back from the provider by its id: our reference (the transaction id) as the provider holds it. */
-export type ChargeReadBack = { kind: "found"; providerRef: string; reference: string | null; status: ProviderStatus | "chargeback"; amountMinor: bigint | null; currency: string | null } | { kind: "not_found" } | Unknown;
+/**
+ * A charge read back from the provider by its id: our reference (the transaction id) as the provider holds it.
+ * `installmentsCount`: the installments the buyer chose at the provider (1: paid at once), where the
+ * buyer chooses on the provider's own page (Stripe Checkout's meses sin intereses); absent when
+ * the provider does not say, and then the count we asked stands.
+ */
+export type ChargeReadBack = { kind: "found"; providerRef: string; reference: string | null; status: ProviderStatus | "chargeback"; amountMinor: bigint | null; currency: string | null; installmentsCount?: number } | { kind: "not_found" } | Unknown;
 
 export interface Connector {
   readonly code: string;

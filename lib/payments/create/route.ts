@@ -43,7 +43,7 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
       },
     );
   // Until the cascade has run, the row names the provider about to be asked first.
-  const unrouted: CascadeResult = { provider: routableProviders(rail, auth.environment, !!priced.installments.quote)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
+  const unrouted: CascadeResult = { provider: routableProviders(rail, auth.environment, priced.installments.quote?.paidBy ?? null)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
   if (auth.environment === "production") return { route, cascade: unrouted, keptAfter: null };
   try {
     return { route, cascade: await route(), keptAfter: null };

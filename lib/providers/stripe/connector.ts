@@ -73,7 +73,9 @@ export class StripeConnector implements RealConnector {
         const s: any = await this.stripe.checkout.sessions.retrieve(providerRef, { expand: ["payment_intent.latest_charge"] });
         const status = wire.checkoutSessionStatus(s, await this.disputesOf(s.payment_intent));
         if (!status) return { kind: "unknown", reason: "unreadable_answer" };
-        return { kind: "found", providerRef: s.id, reference: wire.referenceOf(s), status, amountMinor: typeof s.amount_total === "number" ? BigInt(s.amount_total) : null, currency: typeof s.currency === "string" ? s.currency.toUpperCase() : null };
+        // The plan the buyer chose on the hosted page is on the session's charge (wire.installmentsChosen).
+        const count = status === "paid" ? wire.installmentsChosen(s.payment_intent?.latest_charge) : undefined;
+        return { kind: "found", providerRef: s.id, reference: wire.referenceOf(s), status, amountMinor: typeof s.amount_total === "number" ? BigInt(s.amount_total) : null, currency: typeof s.currency === "string" ? s.currency.toUpperCase() : null, ...(count !== undefined ? { installmentsCount: count } : {}) };
       }
       if (!providerRef.startsWith("pi_")) return { kind: "not_found" };
       const pi: any = await this.stripe.paymentIntents.retrieve(providerRef, { expand: ["latest_charge"] });

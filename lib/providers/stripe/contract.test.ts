@@ -52,6 +52,22 @@ test("PIX: the same PaymentIntent shape; its type word postdates the pin and is 
   for (const field of ["data?: string", "hosted_instructions_url?: string", "expires_at?: number"]) assert.ok(pixAction.includes(field), field);
 });
 
+test("meses sin intereses: the session's installment switch postdates the pin and is in the library's generated types, as is the plan on the charge", () => {
+  const msi: ChargeRequest = { ...req("1007", "MXN"), installments: { count: 6, totalMinor: 5000n, paidBy: "merchant" } };
+  // v127 names no `card` options on a session; everything else of the request is the pin's.
+  assert.deepEqual(requestFindings("/v1/checkout/sessions", checkoutSessionParams(msi, "card")), ["body.payment_method_options.card: not a parameter of the reference"]);
+  const sessions = stripeTypes("Checkout/Sessions.d.ts");
+  const create = /interface SessionCreateParams \{[\s\S]*?\n {4}\}\n {4}namespace SessionCreateParams \{([\s\S]*)/.exec(sessions)?.[1] ?? "";
+  assert.match(create, /interface Card \{[\s\S]*?installments\?: Card\.Installments;/);
+  assert.match(create, /interface Installments \{\s*\/\*\*[\s\S]*?Setting to true enables installments for this Checkout Session\.[\s\S]*?\*\/\s*enabled\?: boolean;/);
+  const charges = stripeTypes("Charges.d.ts");
+  assert.match(charges, /installments: Card\.Installments \| null;/);
+  assert.match(charges, /interface Installments \{\s*\/\*\*\s*\* Installment plan selected for the payment\.\s*\*\/\s*plan: Installments\.Plan \| null;/);
+  const plan = /namespace Installments \{\s*interface Plan \{([\s\S]*?)\n {16}\}/.exec(charges)?.[1] ?? "";
+  for (const field of ["count: number | null;", "interval: 'month' | null;", "type: Plan.Type;"]) assert.ok(plan.includes(field), field);
+  assert.match(charges, /type Type = 'bonus' \| 'fixed_count' \| 'revolving'/);
+});
+
 test("the lookups' query parameters are the list and search endpoints' own", () => {
   assert.deepEqual(queryFindings("/v1/payment_intents/search", { query: referenceQuery("tx_1"), limit: 10 }), []);
   assert.deepEqual(queryFindings("/v1/payment_intents", { created: { gte: 1700000000 }, limit: 100, starting_after: "pi_1" }), []);

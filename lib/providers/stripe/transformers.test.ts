@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import Stripe from "stripe";
-import { checkoutSessionParams, checkoutSessionStatus, installmentsPlanOptions, disputeOutcome, instructionsOf, paymentIntentOutcome, paymentIntentParams, paymentIntentStatus, referenceQuery, refundStatusOf, resultUrl } from "@/lib/providers/stripe/transformers";
+import { checkoutSessionParams, checkoutSessionStatus, installmentsChosen, installmentsOptions, disputeOutcome, instructionsOf, paymentIntentOutcome, paymentIntentParams, paymentIntentStatus, referenceQuery, refundStatusOf, resultUrl } from "@/lib/providers/stripe/transformers";
 import { chargeFailure, isMissing } from "@/lib/providers/stripe/errors";
 import { readStripeNotice, subjectsOf } from "@/lib/providers/stripe/notices";
 import type { ChargeRequest } from "@/lib/providers/types";
@@ -134,10 +134,29 @@ test("notices: a signed timestamp too far in the future is stale too (the librar
   assert.equal(read(at + 60).kind, "verified", "a clock a minute ahead is within the tolerance");
 });
 
-test("Mexico's installment plan: 6 months fixed_count for MXN, none for count 1 or another currency", () => {
+test("meses sin intereses: an MXN card session in installments enables them, nothing else does", () => {
   const inst = (count: number) => ({ count, totalMinor: 12345n, paidBy: "merchant" as const });
-  assert.deepEqual(installmentsPlanOptions(req("1", { currency: "MXN", installments: inst(6) })), { card: { installments: { plan: { count: 6, interval: "month", type: "fixed_count" } } } });
-  assert.equal(installmentsPlanOptions(req("1", { currency: "MXN", installments: inst(1) })), null);
-  assert.equal(installmentsPlanOptions(req("1", { currency: "MXN" })), null);
-  assert.equal(installmentsPlanOptions(req("1", { currency: "BRL", installments: inst(6) })), null);
+  const mx = checkoutSessionParams(req("1007", { currency: "MXN", installments: inst(6) }), "card");
+  assert.deepEqual(mx.payment_method_options, { card: { installments: { enabled: true } } });
+  assert.equal(installmentsOptions(req("1007", { currency: "MXN", installments: inst(1) }), "card").payment_method_options, undefined);
+  assert.equal(installmentsOptions(req("1007", { currency: "MXN" }), "card").payment_method_options, undefined);
+  assert.equal(installmentsOptions(req("1006", { currency: "BRL", installments: inst(6) }), "card").payment_method_options, undefined);
+  assert.equal(installmentsOptions(req("1007", { currency: "MXN", installments: inst(6) }), "boleto").payment_method_options, undefined);
+  assert.equal("payment_method_options" in checkoutSessionParams(req("1007", { currency: "MXN" }), "card"), false);
+});
+
+test("the plan the buyer chose, from the charge's payment_method_details.card.installments.plan", () => {
+  const charge = (installments: unknown) => ({ id: "ch_1", object: "charge", payment_method_details: { type: "card", card: { brand: "visa", installments } } });
+  assert.equal(installmentsChosen(charge({ plan: { count: 6, interval: "month", type: "fixed_count" } })), 6);
+  assert.equal(installmentsChosen(charge({ plan: { count: 3, interval: "month", type: "fixed_count" } })), 3);
+  // Paid at once on the hosted page: no installments, or no plan.
+  assert.equal(installmentsChosen(charge(null)), 1);
+  assert.equal(installmentsChosen(charge({ plan: null })), 1);
+  // Not a fixed count of monthly payments: booked as paid at once.
+  assert.equal(installmentsChosen(charge({ plan: { count: null, interval: null, type: "revolving" } })), 1);
+  // Nothing readable: what we asked stands.
+  assert.equal(installmentsChosen(charge({ plan: { count: null, interval: null, type: "fixed_count" } })), undefined);
+  assert.equal(installmentsChosen("ch_1"), undefined);
+  assert.equal(installmentsChosen(null), undefined);
+  assert.equal(installmentsChosen({ id: "ch_1", payment_method_details: { type: "pix", pix: {} } }), undefined);
 });

@@ -80,10 +80,47 @@ export function checkoutSessionParams(req: ChargeRequest, type: "card" | "boleto
     ...(req.buyer.email ? { customer_email: req.buyer.email } : {}),
     // `via` tells a notice about this PaymentIntent that our charge is its session (readCharge).
     payment_intent_data: { metadata: { reference: req.transactionId, via: CHECKOUT_SESSION } },
+    ...installmentsOptions(req, type),
     metadata: { reference: req.transactionId },
     success_url: back,
     cancel_url: back,
   };
+}
+
+/**
+ * Mexico's meses sin intereses on a card Checkout Session (issue 42 point 5): MXN only, and only
+ * for a payment asked in installments (count > 1). A session takes no plan, only the switch
+ * `payment_method_options[card][installments][enabled]` ("Setting to true enables installments for
+ * this Checkout Session"): Stripe's hosted page then offers the buyer the plans their card and the
+ * amount allow, and the buyer picks one there or pays at once
+ * (https://docs.stripe.com/payments/meses-sin-intereses/accept-a-payment?payment-ui=checkout).
+ * The field postdates the pinned spec3 (v127); it is in the `stripe` library's types generated
+ * from the current spec3 (Checkout/Sessions.d.ts, SessionCreateParams.PaymentMethodOptions.Card.Installments),
+ * which the contract test reads. What the buyer chose comes back on the charge (installmentsChosen).
+ */
+export function installmentsOptions(req: ChargeRequest, type: "card" | "boleto") {
+  if (type !== "card" || !req.installments || req.installments.count <= 1 || req.currency.toUpperCase() !== "MXN") return {};
+  return { payment_method_options: { card: { installments: { enabled: true } } } };
+}
+
+/**
+ * The plan the buyer paid on, from the Charge: `payment_method_details.card.installments.plan`
+ * {count, interval, type} (https://docs.stripe.com/api/charges/object#charge_object-payment_method_details-card-installments-plan;
+ * in spec3 as the `stripe` library's Charges.d.ts types it: `installments: Card.Installments | null`,
+ * `plan: Installments.Plan | null`, `count: number | null`, `type: 'bonus' | 'fixed_count' | 'revolving'`).
+ * The count of installments the buyer makes, 1 when they paid at once (no installments, or no
+ * plan). Only a `fixed_count` plan has a count of monthly payments ("For fixed_count installment
+ * plans, this is the number of installment payments"); a `bonus` or `revolving` plan is not
+ * meses sin intereses and is booked as paid at once. undefined: the charge says nothing we can
+ * read (not a card charge, not expanded), so what we asked stands.
+ */
+export function installmentsChosen(charge: any): number | undefined {
+  const card = charge && typeof charge === "object" ? charge.payment_method_details?.card : undefined;
+  if (!card || typeof card !== "object" || !("installments" in card)) return undefined;
+  const plan = card.installments?.plan;
+  if (!plan) return 1;
+  if (plan.type !== "fixed_count") return 1;
+  return Number.isInteger(plan.count) && plan.count >= 1 ? plan.count : undefined;
 }
 
 /** The instructions our /pay page shows (lib/checkout/instructions.ts' keys) from a PaymentIntent's next_action. */
@@ -225,18 +262,4 @@ export function refundStatusOf(r: any): RefundStatus {
     default:
       return { kind: "unknown", reason: "unreadable_answer" };
   }
-}
-
-/**
- * Mexico's installment plan ("meses sin intereses") for a card PaymentIntent (issue 42 point 5):
- * `payment_method_options[card][installments][plan]` = {count, interval: "month", type: "fixed_count"},
- * per Stripe's spec3: paths./v1/payment_intents.post.requestBody (x-www-form-urlencoded)
- * .payment_method_options.card.installments.plan (lib/providers/stripe/openapi/spec3.subset.json;
- * count, interval and type all required). MXN only; none for a payment at once (count 1).
- * NOT YET SENT: our card charge is a Checkout Session (checkoutSessionParams), and a session takes
- * no plan, so this helper is not wired into a request and Stripe stays out of SPLITS.
- */
-export function installmentsPlanOptions(req: ChargeRequest) {
-  if (!req.installments || req.installments.count <= 1 || req.currency.toUpperCase() !== "MXN") return null;
-  return { card: { installments: { plan: { count: req.installments.count, interval: "month" as const, type: "fixed_count" as const } } } };
 }

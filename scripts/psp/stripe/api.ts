@@ -82,11 +82,15 @@ export function createApi(s: State, life: Lifecycle, base: string) {
     const type = p.payment_method_types?.[0];
     if (p.mode !== "payment" || !item?.price_data || !["card", "boleto"].includes(type)) return invalid("Unsupported Checkout Session.", "line_items");
     if (!p.success_url) return invalid("Missing required param: success_url.", "success_url", "parameter_missing");
+    // payment_method_options[card][installments][enabled] (https://docs.stripe.com/api/checkout/sessions/create#create_checkout_session-payment_method_options-card-installments-enabled), a boolean.
+    const installments = p.payment_method_options?.card?.installments?.enabled;
+    if (installments !== undefined && installments !== "true" && installments !== "false") return invalid("Invalid boolean: " + String(installments), "payment_method_options[card][installments][enabled]", "parameter_invalid_boolean");
     const rule = s.pick(p.customer_email, ["refuse", "timeout", "error", "rate_limited", "garbage", "succeed_then_timeout", "succeed_then_error"]);
     const early = knobAnswer(rule);
     if (early) return early;
     const cs = o.checkoutSession({ amount: Number(item.price_data.unit_amount) * Number(item.quantity ?? 1), currency: String(item.price_data.currency), type, clientReferenceId: p.client_reference_id ?? null, customerEmail: p.customer_email ?? null, metadata: p.metadata ?? {}, successUrl: p.success_url, cancelUrl: p.cancel_url ?? null, base });
     cs._piMetadata = p.payment_intent_data?.metadata ?? {};
+    if (installments !== undefined) cs.payment_method_options = { card: { installments: { enabled: installments === "true" } } };
     s.sessions.set(cs.id, cs);
     return lost(rule, cs);
   };

@@ -5,6 +5,8 @@
 //   POST /_control/webhook {url}                           the endpoint registered "in the Dashboard"
 //   POST /_control/search-lag {ms}                         new PaymentIntents stay out of search for ms
 //   POST /_control/charges/{pi_…|cs_…}/{pay|fail|expire|cancel|dispute} {notify?, duplicate?, delayMs?, code?, declineCode?}
+//        pay of a cs_ takes {installments?}: the months the buyer picks on the hosted page of an MXN
+//        card session with installments enabled (3, 6, 9, 12, 18, 24; absent or 1: at once)
 //   POST /_control/charges/{id}/deny                       retrievals answer 404 resource_missing from now on
 //   POST /_control/refunds/{re_…}/{succeed|fail} {notify?}
 //   POST /_control/events {type, object, secret?, at?, duplicate?}   any event, signed (a wrong secret or an old t on request)
@@ -16,7 +18,7 @@
 import type http from "node:http";
 import * as o from "./objects.ts";
 import type { Mode, State } from "./state.ts";
-import type { Lifecycle } from "./lifecycle.ts";
+import { planRefusal, type Lifecycle } from "./lifecycle.ts";
 
 type Ctx = { s: State; life: Lifecycle; base: string };
 const MODES: Mode[] = ["accept", "decline", "refuse", "timeout", "error", "rate_limited", "garbage", "succeed_then_timeout", "succeed_then_error", "refund_pending"];
@@ -63,6 +65,11 @@ export async function serveControl(ctx: Ctx, req: http.IncomingMessage, res: htt
     if (!s.paymentIntents.has(id) && !s.sessions.has(id)) return json(res, 404, { error: "no such charge" });
     if (action === "deny") return (s.denied.add(id), json(res, 200, { denied: id }));
     if (action === "fail-reads") return (s.failingReads.set(id, Number(body.times ?? 1)), json(res, 200, { failing: id }));
+    if (action === "pay" && body.installments !== undefined) {
+      const cs = s.sessions.get(id);
+      const why = !Number.isInteger(body.installments) ? "installments must be an integer" : cs ? planRefusal(cs, body.installments) : body.installments === 1 ? null : "installments are chosen on a Checkout Session's page";
+      if (why) return json(res, 400, { error: why });
+    }
     const verbs = { pay: life.pay, fail: life.fail, expire: life.expire, cancel: life.cancel, dispute: life.dispute } as const;
     const verb = verbs[action as keyof typeof verbs];
     if (!verb) return json(res, 400, { error: "action must be pay, fail, expire, cancel, dispute or deny" });

@@ -7,6 +7,17 @@ import * as o from "./objects.ts";
 import type { State } from "./state.ts";
 
 export type NoticeOpts = { notify?: boolean; duplicate?: boolean; delayMs?: number; secret?: string; at?: number };
+/** `installments`: the count the simulated buyer picks on the hosted page (absent or 1: pays at once). */
+export type PayOpts = NoticeOpts & { installments?: number };
+
+/** Why the simulated buyer cannot pick `count` on this session's page, or null when they can. */
+export function planRefusal(cs: o.Obj, count: number | undefined): string | null {
+  if (count === undefined || count === 1) return null;
+  if (cs.payment_method_options?.card?.installments?.enabled !== true) return "this session has no installments enabled (payment_method_options[card][installments][enabled])";
+  if (cs.currency !== "mxn" || cs.payment_method_types[0] !== "card") return "meses sin intereses are for MXN card sessions only";
+  if (!o.MSI_COUNTS.includes(count)) return `the hosted page offers ${o.MSI_COUNTS.join(", ")} months`;
+  return null;
+}
 
 const signer = new Stripe("sk_test_simulator_signer", { maxNetworkRetries: 0 });
 
@@ -51,6 +62,10 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
   function intentOfSession(cs: o.Obj): o.Obj {
     if (cs.payment_intent) return s.paymentIntents.get(cs.payment_intent)!;
     const pi = o.paymentIntent({ amount: cs.amount_total, currency: cs.currency, type: cs.payment_method_types[0], metadata: cs._piMetadata ?? {}, billing: { email: cs.customer_email } });
+    // The session's installment switch carries over to its PaymentIntent's options
+    // (https://docs.stripe.com/api/payment_intents/object#payment_intent_object-payment_method_options-card-installments).
+    const enabled = cs.payment_method_options?.card?.installments?.enabled;
+    if (enabled !== undefined) pi.payment_method_options = { card: { installments: { enabled, plan: null, available_plans: enabled ? o.MSI_COUNTS.map(o.installmentPlan) : [] } } };
     s.paymentIntents.set(pi.id, pi);
     cs.payment_intent = pi.id;
     return pi;
@@ -66,10 +81,15 @@ export function createLifecycle(s: State, noticeSecret: string, log: (m: string)
     send,
     deliverEvent,
     sessionOf,
-    async pay(id: string, opts: NoticeOpts) {
+    async pay(id: string, opts: PayOpts) {
       if (id.startsWith("cs_")) {
         const cs = s.sessions.get(id)!;
         const pi = intentOfSession(cs);
+        // The plan the buyer picked on the hosted page: on the PaymentIntent's options and on its charge.
+        if (opts.installments && opts.installments > 1) {
+          pi._plan = o.installmentPlan(opts.installments);
+          if (pi.payment_method_options?.card?.installments) pi.payment_method_options.card.installments.plan = pi._plan;
+        }
         succeed(pi);
         Object.assign(cs, { status: "complete", payment_status: "paid" });
         // A voucher (boleto) completes the session unpaid first and is paid later: async_payment_succeeded.

@@ -75,6 +75,28 @@ export function checkoutSession(p: { amount: number; currency: string; type: str
   };
 }
 
+/**
+ * The months the simulated hosted page offers on an MXN card session with installments enabled
+ * (meses sin intereses, https://docs.stripe.com/payments/mx-installments). Stripe's own page offers
+ * what the card's issuer and the amount allow; a test picks one of these with the pay control.
+ */
+export const MSI_COUNTS = [3, 6, 9, 12, 18, 24];
+
+/** An installment plan as Stripe writes it on a charge and a PaymentIntent: {count, interval, type}. */
+export const installmentPlan = (count: number): Obj => ({ count, interval: "month", type: "fixed_count" });
+
+/**
+ * `payment_method_details` of a charge (https://docs.stripe.com/api/charges/object#charge_object-payment_method_details):
+ * `type` and a hash of that name; a card's `installments` is null when the buyer paid at once and
+ * `{ plan }` with the plan chosen otherwise (`_plan` of the PaymentIntent).
+ */
+function paymentMethodDetails(pi: Obj): Obj {
+  const type = pi.payment_method_types[0];
+  if (type !== "card") return { type, [type]: {} };
+  const mx = pi.currency === "mxn";
+  return { type: "card", card: { brand: "visa", country: mx ? "MX" : "BR", exp_month: 12, exp_year: 2030, funding: "credit", last4: "4242", network: "visa", installments: pi._plan ? { plan: pi._plan } : null } };
+}
+
 export function charge(pi: Obj): Obj {
   return {
     id: stripeId("ch"),
@@ -91,6 +113,7 @@ export function charge(pi: Obj): Obj {
     metadata: pi.metadata,
     paid: true,
     payment_intent: pi.id,
+    payment_method_details: paymentMethodDetails(pi),
     refunded: false,
     // Listed as API versions before 2022-11-15 list them (the pinned reference's): a charge.refunded
     // event then names its refunds.

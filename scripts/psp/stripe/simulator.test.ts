@@ -56,3 +56,26 @@ test("payouts and CLABEs are not Stripe's here: refused as unsupported, never at
   assert.deepEqual(await c.provisionClabe(), { kind: "refused", reason: "unsupported_by_provider" });
   assert.deepEqual(await c.payoutStatus(), { kind: "not_found" });
 });
+
+test("meses sin intereses: a session with installments enabled takes the buyer's plan, which its charge carries", async () => {
+  const c = new StripeConnector(cfg());
+  const session = (over: string) => fetch(`${sim.url}/v1/checkout/sessions`, { method: "POST", headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/x-www-form-urlencoded" }, body: `mode=payment&payment_method_types[0]=card&line_items[0][quantity]=1&line_items[0][price_data][currency]=mxn&line_items[0][price_data][unit_amount]=300000&line_items[0][price_data][product_data][name]=x&success_url=http%3A%2F%2Fx%2F&client_reference_id=tx_msi&payment_intent_data[metadata][reference]=tx_msi&payment_intent_data[metadata][via]=checkout_session${over}` }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  const pay = (id: string, body: unknown) => fetch(`${sim.url}/_control/charges/${id}/pay`, { method: "POST", body: JSON.stringify(body) });
+  assert.equal((await session("&payment_method_options[card][installments][enabled]=yes")).status, 400);
+  const plain = (await session("")).body;
+  assert.equal((await pay(plain.id, { installments: 6 })).status, 400, "no plan without installments enabled");
+  const msi = (await session("&payment_method_options[card][installments][enabled]=true")).body;
+  assert.deepEqual(msi.payment_method_options, { card: { installments: { enabled: true } } });
+  assert.equal((await pay(msi.id, { installments: 5 })).status, 400, "5 months is not a plan the page offers");
+  assert.equal((await pay(msi.id, { installments: 9 })).status, 200);
+  const read = await c.readCharge(msi.id);
+  assert.equal(read.kind === "found" && read.installmentsCount, 9);
+  const pi = await (await fetch(`${sim.url}/v1/checkout/sessions/${msi.id}?expand[]=payment_intent.latest_charge`, { headers: { authorization: `Bearer ${SECRET}` } })).json();
+  assert.deepEqual(pi.payment_intent.latest_charge.payment_method_details.card.installments, { plan: { count: 9, interval: "month", type: "fixed_count" } });
+  assert.deepEqual(pi.payment_intent.payment_method_options.card.installments.plan, { count: 9, interval: "month", type: "fixed_count" });
+  // Paid at once on the page: the charge has no installments, read as a count of 1.
+  const once = (await session("&payment_method_options[card][installments][enabled]=true")).body;
+  assert.equal((await pay(once.id, {})).status, 200);
+  const readOnce = await c.readCharge(once.id);
+  assert.equal(readOnce.kind === "found" && readOnce.installmentsCount, 1);
+});
