@@ -3,7 +3,8 @@
 //   1. expire: a mandate still pending_authorization after its startDate (São Paulo time) ends
 //      expired (mandate.expired): the payer did not authorize it by the end of its first day.
 //   2. close out charges: a scheduled charge whose send window closed unsent is missed; a
-//      retrying one with no retry left (3 done, or 7 days past its due date) is failed.
+//      retrying one with no retry left (3 done, or 7 days past its due date) is failed, one of a
+//      mandate that has ended is cancelled.
 //   3. send: each charge whose window is open (10 to 2 days before its due date), or whose
 //      retry is due (from the due date on, a day after the last failure), of an active mandate, is
 //      claimed (scheduled|retrying -> sending, the attempt counted, its payment id derived from
@@ -59,7 +60,7 @@ async function expirePendingMandates(now: Date, opts: Opts): Promise<number> {
   return n;
 }
 
-async function closeOutCharges(now: Date, opts: Opts): Promise<{ missed: number; failed: number }> {
+async function closeOutCharges(now: Date, opts: Opts): Promise<{ missed: number; failed: number; cancelled: number }> {
   const today = isoDayOf(todayAt(now));
   const missed = await db().$executeRawUnsafe(
     `UPDATE mandate_charges c SET status = 'missed', updated_at = now() WHERE c.status = 'scheduled' AND c.due_date - ${SEND_WINDOW_DAYS.last} < $1::date AND ($2::text IS NULL OR c.merchant_id = $2)`,
@@ -71,7 +72,12 @@ async function closeOutCharges(now: Date, opts: Opts): Promise<{ missed: number;
     today,
     merchantOf(opts),
   );
-  return { missed, failed };
+  // A failed send of a mandate that has since ended is not tried again.
+  const cancelled = await db().$executeRawUnsafe(
+    `UPDATE mandate_charges c SET status = 'cancelled', updated_at = now() FROM mandates m WHERE m.id = c.mandate_id AND c.status = 'retrying' AND m.status <> 'active' AND ($1::text IS NULL OR c.merchant_id = $1)`,
+    merchantOf(opts),
+  );
+  return { missed, failed, cancelled };
 }
 
 /** Claims what is due (see the header, pass 3) and commits the claim before any payment is made. */
