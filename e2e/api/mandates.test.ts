@@ -54,7 +54,7 @@ test("a monthly mandate: authorized, three charges each sent inside its window a
   assert.equal(pending.amount, 49.9);
   assert.equal(pending.maxAmount, null);
   assert.equal(pending.currency, "BRL");
-  assert.match(pending.authorizationUrl, /\/mandates\/[A-Za-z0-9]{24}$/);
+  assert.match(pending.authorizationUrl, /\/pay\/mandate\/[A-Za-z0-9]{24}$/);
   const page = await fetch(pending.authorizationUrl.replace(/^https?:\/\/[^/]+/, API_URL));
   assert.equal(page.status, 200);
   assert.match(await page.text(), /Plano Família/);
