@@ -3,9 +3,9 @@ import { config } from "@/lib/platform/config";
 import { isoDayOf } from "@/lib/mandates/dates";
 import type { Mandate, MandateCharge } from "@/lib/generated/prisma/client";
 
-/** The payer's authorization page (app/mandates/[token]). */
+/** The payer's authorization page (app/pay/mandate/[token], a buyer page). */
 export function authorizationUrl(token: string): string {
-  return `${config().APP_URL}/mandates/${token}`;
+  return `${config().APP_URL}/pay/mandate/${token}`;
 }
 
 export function presentMandate(m: Mandate) {
