@@ -14,6 +14,8 @@ import { getLoggedRequest } from "@/lib/dashboard/request-log";
 import { listPaymentsQuery } from "@/lib/payments/schema";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
 import { getClaim } from "@/lib/claims/get-claim";
+import { listMandatesWithNextCharge, mandateWithCharges } from "@/lib/dashboard/subscriptions";
+import { MANDATE_STATUSES } from "@/lib/mandates/schema";
 import { getQrOrder, listQrOrders } from "@/lib/qr/orders";
 import { listQrOrdersEndpoint } from "@/lib/qr/schema";
 import { listSettlements } from "@/lib/settlements/list-settlements";
@@ -46,6 +48,7 @@ function loader<Q extends Query, T>(query: Q, load: (d: Dashboard, q: z.output<Q
 const none = z.object({});
 const id = z.object({ id: z.string().min(1).max(64) });
 const claimsQuery = z.object({ ...pageQuery(), kind: z.enum(CLAIM_KINDS).optional(), status: z.enum(CLAIM_STATUSES).optional() });
+const mandatesQuery = z.object({ ...pageQuery(), status: z.enum(MANDATE_STATUSES).optional() });
 const deliveriesQuery = z.object({ ...pageQuery(), id: z.string().min(1).max(64), status: z.enum(["pending", "succeeded", "failed"]).optional(), event: z.string().max(60).optional() });
 const pageOf = z.object({ ...pageQuery(), id: z.string().min(1).max(64) });
 const depositsQuery = z.object({ ...pageQuery({ max: 200 }), id: z.string().min(1).max(64) });
@@ -57,6 +60,9 @@ export const LOADERS = {
   payment: loader(id, (d, q) => paymentDetail(d.ctx, q.id)),
   claims: loader(claimsQuery, (d, q) => listClaims(d.ctx, q)),
   claim: loader(id, (d, q) => getClaim(d.ctx, q.id)),
+  // Recurring PIX mandates of every shop of the merchant, each with its next charge.
+  mandates: loader(mandatesQuery, (d, q) => listMandatesWithNextCharge(d.ctx, q)),
+  mandate: loader(id, (d, q) => mandateWithCharges(d.ctx, q.id)),
   withdrawals: loader(listWithdrawalsEndpoint.query, (d, q) => listWithdrawals(d.ctx, q)),
   topups: loader(listTopupsEndpoint.query, (d, q) => listTopups(d.ctx, q)),
   settlements: loader(listSettlementsEndpoint.query, (d, q) => listSettlements(d.ctx, q)),

@@ -17,6 +17,10 @@ export const EVENT_WORDS: Record<EventType, string> = {
   "withdrawal.failed": "Withdrawal failed",
   "payout.completed": "Payout completed",
   "payout.failed": "Payout failed",
+  "mandate.authorized": "Subscription authorized by the payer",
+  "mandate.rejected": "Subscription refused by the payer",
+  "mandate.cancelled": "Subscription cancelled",
+  "mandate.expired": "Subscription not authorized in time",
   "webhook.test": "Test event",
 };
 
@@ -26,6 +30,7 @@ export const EVENT_GROUPS: Array<{ name: string; types: EventType[] }> = [
   { name: "Refunds and chargebacks", types: ["claim.opened", "chargeback.created", "claim.resolved"] },
   { name: "Settlements and withdrawals", types: ["settlement.closed", "settlement.pdf_ready", "withdrawal.completed", "withdrawal.failed"] },
   { name: "Payouts", types: ["payout.completed", "payout.failed"] },
+  { name: "Recurring PIX (subscriptions)", types: ["mandate.authorized", "mandate.rejected", "mandate.cancelled", "mandate.expired"] },
 ];
 
 /** One event name in words ("*" is every event); an unknown name stays as it is. */

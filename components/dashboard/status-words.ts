@@ -30,6 +30,10 @@ export const STATUS_WORDS = {
   qrOrder: { pending: "Waiting for payment", paid: "Paid", expired: "Expired", cancelled: "Cancelled" },
   /** A provider's circuit breaker in routing: closed is healthy, open is skipped while failing. */
   circuit: { closed: "Healthy", open: "Skipped (failing)", half_open: "Being probed" },
+  /** A recurring PIX mandate (Pix Automático): the payer's authorization in their bank's app. */
+  mandate: { pending_authorization: "Waiting for the payer", active: "Active", rejected: "Refused by the payer", expired: "Not authorized in time", cancelled: "Cancelled", completed: "Ended" },
+  /** One charge of a mandate, from scheduled to paid. */
+  mandateCharge: { scheduled: "Scheduled", sending: "Being sent", sent: "With the payer's bank", paid: "Paid", retrying: "Retrying", failed: "Failed", cancelled: "Cancelled", missed: "Not sent in time" },
   /** A team member's invite, while it is not accepted. */
   invite: { pending: "Invited", expired: "Invite expired" },
 } as const satisfies Record<string, Record<string, string>>;

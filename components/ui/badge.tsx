@@ -53,6 +53,12 @@ const STATUS_TONES: Record<string, Tone> = {
   awaiting_funds: "yellow",
   provisioning: "yellow",
   cancelled: "gray",
+  pending_authorization: "yellow",
+  scheduled: "gray",
+  sending: "yellow",
+  sent: "yellow",
+  retrying: "yellow",
+  missed: "red",
 };
 
 /** The colour of a status (any resource's API word); the words beside it carry the meaning, never colour alone. */

@@ -10,6 +10,7 @@ import path from "node:path";
 import { api, newMerchant, waitFor, listenLocal } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { EVENT_TYPES, type EventType } from "@/lib/platform/outbox/emit";
+import { runMandates } from "@/lib/mandates/send-due-charges";
 import { EVENT_SCHEMAS, anyEvent, eventComponentName } from "@/lib/events/payloads";
 import { settleDueBalances } from "@/lib/settlements/settle-balances";
 import { clabeCheckDigit } from "@/lib/rails/document-rules";
@@ -130,6 +131,19 @@ test("a delivery of every event type validates against its schema, and GET /even
       assert.equal(sent.status, 200, sent.text);
       assert.equal((await api(`/me/payout/send/${sent.body.payout.id}/simulate`, { key, body: { action } })).status, 200);
     }
+
+    // mandate.authorized, mandate.cancelled, mandate.rejected, mandate.expired.
+    const startDate = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
+    const mandate = async () => {
+      const made = await api("/mandates", { key, body: { amount: 10, period: "monthly", startDate, customer: { name: "Ana Souza", email: "ana@example.com", documentId: "529.982.247-25" }, description: "Plano" } });
+      assert.equal(made.status, 201, made.text);
+      return made.body.mandate.id as string;
+    };
+    const authorized = await mandate();
+    for (const action of ["authorize", "cancel_by_payer"]) assert.equal((await api(`/mandates/${authorized}/simulate`, { key, body: { action } })).status, 200);
+    assert.equal((await api(`/mandates/${await mandate()}/simulate`, { key, body: { action: "reject" } })).status, 200);
+    await mandate();
+    assert.equal((await runMandates({ now: new Date(Date.now() + 2 * DAY), merchantId: m.merchantId })).expired, 1);
 
     const missing = () => EVENT_TYPES.filter((t) => !received.some((r) => r.type === t));
     await waitFor(async () => missing().length === 0, `deliveries of every type (missing: ${missing().join(", ")})`, 30_000).catch(() => {

@@ -12,6 +12,7 @@ import { payout } from "@/lib/payouts/schema";
 import { settlement } from "@/lib/settlements/schema";
 import { withdrawal } from "@/lib/withdrawals/schema";
 import { subscription } from "@/lib/webhooks/schema";
+import { mandate } from "@/lib/mandates/schema";
 
 /** What each event type carries as `data.object`, and when it fires. */
 export const EVENT_OBJECTS = {
@@ -28,6 +29,10 @@ export const EVENT_OBJECTS = {
   "withdrawal.failed": { object: withdrawal, summary: "A withdrawal failed and its funds returned to the balance" },
   "payout.completed": { object: payout, summary: "A payout was confirmed by its provider" },
   "payout.failed": { object: payout, summary: "A payout failed (or was returned) and its debit was reversed" },
+  "mandate.authorized": { object: mandate, summary: "The payer authorized a recurring PIX mandate in their bank's app: it is active and its charges will be sent" },
+  "mandate.rejected": { object: mandate, summary: "The payer refused a recurring PIX mandate" },
+  "mandate.cancelled": { object: mandate, summary: "An active mandate was cancelled (cancelledBy payer or merchant): none of its charges is sent again" },
+  "mandate.expired": { object: mandate, summary: "A mandate was not authorized by the end of its startDate (São Paulo time)" },
   "webhook.test": { object: subscription, summary: "A test event, sent on request (sandbox, POST /webhooks/{id}/test or the dashboard's Send a test event) to that one subscription, whatever its events list" },
 } as const satisfies Record<EventType, { object: z.ZodType; summary: string }>;
 

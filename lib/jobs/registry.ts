@@ -24,6 +24,7 @@ import { purgeExpired } from "@/lib/jobs/purge-expired";
 import { closeDueSettlements } from "@/lib/settlements/close-due-settlements";
 import { renderDueReceipts } from "@/lib/settlements/render-receipt";
 import { expireQrOrders } from "@/lib/qr/expire-orders";
+import { runMandates } from "@/lib/mandates/send-due-charges";
 import { foldPaymentRollups } from "@/lib/payments/rollups";
 
 export type JobStep = { name: string; run: () => Promise<unknown> };
@@ -151,6 +152,17 @@ export const JOBS: JobDef[] = [
     cron: "* * * * *",
     retries: 3,
     steps: [{ name: "expire-due", run: () => expireQrOrders() }],
+  },
+  {
+    name: "run-mandates",
+    description: "Recurring PIX mandates: pending ones past their start date expired, due charges sent once as PIX payments (10 to 2 days before their due date; failed ones retried up to 3 times within 7 days), ended ones completed",
+    // Windows are days wide: a minute's latency is plenty, and a missed run is caught up by the next.
+    everyMs: () => Math.max(tick(), 60_000),
+    cron: "* * * * *",
+    retries: 3,
+    steps: [{ name: "expire-send-complete", run: () => runMandates() }],
+    // A full batch of claimed charges: more are due.
+    moreWork: (r) => ((r["expire-send-complete"] as { claimed?: number } | undefined)?.claimed ?? 0) >= 100,
   },
   {
     name: "verify-ledgers",

@@ -142,7 +142,7 @@ export async function transition<R, T>(op: Operation<R, T>): Promise<Outcome<R, 
 }
 
 /** `SELECT ... FOR UPDATE` of one row by id, then the row (a helper for `load`). */
-export async function lockRow<R>(tx: Tx, table: "transactions" | "claims" | "payouts" | "payout_swaps" | "deposit_accounts" | "settlements" | "qr_orders" | "withdrawals" | "topups", id: string, read: () => Promise<R | null>, opts: { skipLocked?: boolean; where?: string } = {}): Promise<R | null> {
+export async function lockRow<R>(tx: Tx, table: "transactions" | "claims" | "payouts" | "payout_swaps" | "deposit_accounts" | "settlements" | "qr_orders" | "withdrawals" | "topups" | "mandates" | "mandate_charges", id: string, read: () => Promise<R | null>, opts: { skipLocked?: boolean; where?: string } = {}): Promise<R | null> {
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM ${table} WHERE id = $1${opts.where ? ` AND ${opts.where}` : ""} FOR UPDATE${opts.skipLocked ? " SKIP LOCKED" : ""}`, id);
   if (rows.length === 0) return null;
   return read();

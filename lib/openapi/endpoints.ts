@@ -10,6 +10,7 @@ import { createTopupEndpoint, getTopupEndpoint, listTopupsEndpoint, simulateTopu
 import { custodyNoticeEndpoint } from "@/lib/custody/schema";
 import { createWithdrawalEndpoint, getWithdrawalEndpoint, listWithdrawalsEndpoint, simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { cancelQrOrderEndpoint, createQrOrderEndpoint, getEstablishmentEndpoint, getQrOrderEndpoint, listQrOrdersEndpoint, simulateQrOrderEndpoint } from "@/lib/qr/schema";
+import { cancelMandateEndpoint, createMandateEndpoint, getMandateEndpoint, listChargesEndpoint, listMandatesEndpoint, scheduleChargeEndpoint, simulateMandateEndpoint } from "@/lib/mandates/schema";
 import { acceptClaimEndpoint, getClaimEndpoint, getEvidenceFileEndpoint, listClaimsEndpoint, refundPaymentEndpoint, simulateClaimEndpoint, submitEvidenceEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint, settleNowEndpoint } from "@/lib/ledger/schema";
 import { getSettlementEndpoint, listSettlementsEndpoint, runSettlementEndpoint, settlementReceiptEndpoint, simulateSettlementEndpoint } from "@/lib/settlements/schema";
@@ -62,6 +63,13 @@ export const ENDPOINTS: EndpointDef[] = [
   getQrOrderEndpoint,
   cancelQrOrderEndpoint,
   simulateQrOrderEndpoint,
+  createMandateEndpoint,
+  listMandatesEndpoint,
+  getMandateEndpoint,
+  cancelMandateEndpoint,
+  scheduleChargeEndpoint,
+  listChargesEndpoint,
+  simulateMandateEndpoint,
   createCheckoutSessionEndpoint,
   getCheckoutSessionEndpoint,
   selectCheckoutMethodEndpoint,

@@ -8,7 +8,9 @@ import type { Attempt } from "@/lib/payments/cascade";
 import { presentInstallments } from "@/lib/installments/stored";
 
 /** What presenting needs of a row (a freshly inserted one has no Decimal fxRate object; the search keys are derived on insert, lib/payments/search.ts). */
-export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "checkedAt" | "lateCompletion" | "declineCode" | "routingVersion" | "installments" | "feeFinancing"> & {
+export type PresentableTransaction = Omit<Transaction, "fxRate" | "updatedAt" | "settlementBatchId" | "searchOrderKey" | "searchEmailKey" | "searchNameTerms" | "searchAmount" | "nextCheckAt" | "checkedAt" | "lateCompletion" | "declineCode" | "routingVersion" | "installments" | "feeFinancing" | "mandateId"> & {
+  /** The recurring PIX mandate whose charge this is (lib/mandates); absent or null: none. */
+  mandateId?: string | null;
   /** The chosen installment plan (lib/installments/stored.ts); absent or null: paid at once. */
   installments?: Transaction["installments"];
   feeFinancing?: bigint;
@@ -48,6 +50,7 @@ function common(tx: PresentableTransaction) {
     paymentData: { method: tx.method },
     merchantOrderId: tx.merchantOrderId,
     ...(tx.qrOrderId ? { qrOrderId: tx.qrOrderId } : {}),
+    ...(tx.mandateId ? { mandateId: tx.mandateId } : {}),
     tag1: tx.tag1,
     tag2: tx.tag2,
     tag3: tx.tag3,

@@ -58,6 +58,7 @@ const paymentFields = {
   paymentData: z.object({ method: z.string() }),
   merchantOrderId: z.string().nullable(),
   qrOrderId: z.string().optional().describe("The QR order (qro_…) whose money this payment carries; absent on other payments"),
+  mandateId: z.string().optional().describe("The recurring PIX mandate (mdt_…) this payment is a charge of; absent on other payments"),
   tag1: z.string().nullable(),
   tag2: z.string().nullable(),
   tag3: z.string().nullable(),

@@ -39,6 +39,7 @@ const COLUMNS: Array<[column: string, value: (t: PresentableTransaction, rate: s
   ["return_url", (t) => t.returnUrl],
   ["merchant_order_id", (t) => t.merchantOrderId],
   ["qr_order_id", (t) => t.qrOrderId],
+  ["mandate_id", (t) => t.mandateId ?? null],
   ["tag1", (t) => t.tag1],
   ["tag2", (t) => t.tag2],
   ["tag3", (t) => t.tag3],

@@ -12,6 +12,7 @@ import { addDays, RESERVE_HOLD_DAYS, settlementDays } from "@/lib/pricing/fees";
 import { AppError } from "@/lib/platform/errors";
 import { mirrorToQrOrder } from "@/lib/payments/qr-mirror";
 import { finalInstallments } from "@/lib/installments/final";
+import { mirrorToMandateCharge } from "@/lib/payments/mandate-mirror";
 import { Prisma, type Transaction } from "@/lib/generated/prisma/client";
 
 export type TransitionResult = { transaction: Transaction; changed: boolean; eventsFired: EventType[] };
@@ -80,6 +81,7 @@ export async function completePayment(id: string, opts: CompleteOptions = {}): P
       },
     });
     await mirrorToQrOrder(tx, id, "paid", at);
+    await mirrorToMandateCharge(tx, t, "paid", at);
     const eventsFired: EventType[] = opts.alsoCaptured ? ["payment.completed", "payment.captured"] : ["payment.completed"];
     const events = paymentEvents(updated, eventsFired).map((e) => (late ? { ...e, data: { lateCompletion: true } } : e));
     return { result: { transaction: updated, eventsFired }, postings: [paymentCompleted(paid)], events };
@@ -88,9 +90,10 @@ export async function completePayment(id: string, opts: CompleteOptions = {}): P
 
 /** pending -> failed | expired. */
 export async function failPayment(id: string, to: "failed" | "expired", opts: InTransaction = {}): Promise<TransitionResult> {
-  return payment(paymentOp(id, "failPayment", ["pending"], opts, async (tx) => {
+  return payment(paymentOp(id, "failPayment", ["pending"], opts, async (tx, t) => {
     const updated = await tx.transaction.update({ where: { id }, data: { status: to, nextCheckAt: null } });
     await mirrorToQrOrder(tx, id, "expired", new Date());
+    await mirrorToMandateCharge(tx, t, "failed", new Date());
     return { result: { transaction: updated, eventsFired: ["payment.failed"] }, events: paymentEvents(updated, ["payment.failed"]) };
   }));
 }

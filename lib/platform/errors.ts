@@ -78,6 +78,8 @@ const table = {
   deposit_method_unavailable: [422, "invalid_request_error"],
   cascade_exhausted: [422, "invalid_request_error"],
   payout_dispatch_failed: [422, "invalid_request_error"],
+  // Not in section 7's table: a variable mandate's charge above its maxAmount (decisions.md "Recurring PIX (mandates)").
+  amount_above_mandate_maximum: [422, "invalid_request_error"],
   // Not found / conflicts
   payout_not_found: [404, "invalid_request_error"],
   event_not_found: [404, "invalid_request_error"],
@@ -85,6 +87,11 @@ const table = {
   qr_establishment_not_found: [404, "invalid_request_error"],
   qr_order_not_found: [404, "invalid_request_error"],
   qr_order_not_pending: [409, "invalid_request_error"],
+  // Not in section 7's table: recurring PIX mandates (decisions.md "Recurring PIX (mandates)").
+  mandate_not_found: [404, "invalid_request_error"],
+  mandate_not_active: [409, "invalid_request_error"],
+  mandate_not_pending: [409, "invalid_request_error"],
+  charge_already_scheduled: [409, "invalid_request_error"],
   deposit_account_not_found: [404, "invalid_request_error"],
   deposit_account_conflict: [409, "invalid_request_error"],
   payout_proof_unavailable: [404, "invalid_request_error"],

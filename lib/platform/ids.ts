@@ -59,6 +59,8 @@ export const ID_PREFIXES = {
   topup: "top",
   qrEstablishment: "qre",
   qrOrder: "qro",
+  mandate: "mdt",
+  mandateCharge: "mdc",
   routingConfig: "rtc",
   declineRule: "dcl",
 } as const;

@@ -62,7 +62,7 @@ test("static segments win over [param], which wins over [...rest]; unknown paths
 test("the buyer pages' route files are the page table, reached by their paths; their other routes stay with Next", () => {
   const all = { ...manifest, ...["checkout", "pay", "c", "qr"].reduce((m, d) => ({ ...m, ...manifestOfRouteFiles(`app/${d}`) }), {}) };
   const pages = apiRoutes(all, true);
-  assert.deepEqual(pages.map((r) => r.page).sort(), ["/c/[txId]/result/route", "/checkout/[token]/route", "/pay/[provider]/[txId]/route", "/pay/sandbox/[txId]/route", "/qr/[token]/route"]);
+  assert.deepEqual(pages.map((r) => r.page).sort(), ["/c/[txId]/result/route", "/checkout/[token]/route", "/pay/[provider]/[txId]/route", "/pay/mandate/[token]/route", "/pay/sandbox/[txId]/route", "/qr/[token]/route"]);
   assert.equal(matchRoute(pages, ["pay", "sandbox", "tx_1"])?.route.page, "/pay/sandbox/[txId]/route");
   assert.deepEqual(matchRoute(pages, ["pay", "pagosur", "tx_1"])?.params, { provider: "pagosur", txId: "tx_1" });
   assert.equal(matchRoute(pages, ["checkout", "cs_1", "select"]), null);

@@ -612,6 +612,108 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/mandates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List mandates
+         * @description Newest first; offset or cursor paging; filter by status.
+         */
+        get: operations["getMandates"];
+        put?: never;
+        /**
+         * Create a recurring PIX mandate (Pix Automático)
+         * @description Brazil, BRL. The mandate starts pending_authorization; send the payer to `authorizationUrl` (a QR code to scan in their bank's app). Authorized: active (mandate.authorized), then charges scheduled with POST /mandates/{id}/charges are sent 2 to 10 days before their due date. Not authorized by the end of startDate (São Paulo time): expired (mandate.expired).
+         */
+        post: operations["postMandates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mandates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mandate */
+        get: operations["getMandatesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mandates/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an active mandate (the merchant's cancel)
+         * @description active -> cancelled with cancelledBy merchant (mandate.cancelled); its charges not yet sent are cancelled, none is sent again. Another status: 409 mandate_not_active with details.status.
+         */
+        post: operations["postMandatesIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mandates/{id}/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mandate's charges, by due date */
+        get: operations["getMandatesIdCharges"];
+        put?: never;
+        /**
+         * Schedule one charge of a mandate
+         * @description One charge per mandate and due date (a second: 409 charge_already_scheduled). The mandate job sends it as a PIX payment (tx_… with mandateId, the usual payment.* events) 2 to 10 days before dueDate, once the mandate is active; a send that fails is tried again from the due date on, at most once a day, up to 3 times within 7 days. A variable mandate refuses an amount above its ceiling (422 amount_above_mandate_maximum with details.maxAmount).
+         */
+        post: operations["postMandatesIdCharges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mandates/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer's answer to a mandate (sandbox)
+         * @description authorize (pending_authorization -> active, mandate.authorized) and reject (-> rejected, mandate.rejected) stand for the payer's bank app; cancel_by_payer (active -> cancelled, cancelledBy payer, mandate.cancelled). A charge's payment is failed or paid with POST /payments/{id}/simulate.
+         */
+        post: operations["postMandatesIdSimulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/sessions": {
         parameters: {
             query?: never;
@@ -1749,6 +1851,86 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "mandate.authorized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer authorized a recurring PIX mandate in their bank's app: it is active and its charges will be sent
+         * @description Delivered to each subscription whose events include `mandate.authorized` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookMandateAuthorizedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer refused a recurring PIX mandate
+         * @description Delivered to each subscription whose events include `mandate.rejected` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookMandateRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An active mandate was cancelled (cancelledBy payer or merchant): none of its charges is sent again
+         * @description Delivered to each subscription whose events include `mandate.cancelled` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookMandateCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A mandate was not authorized by the end of its startDate (São Paulo time)
+         * @description Delivered to each subscription whose events include `mandate.expired` (or `*`): verify the signature on the raw body, answer any 2xx within 10 s; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["webhookMandateExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2081,6 +2263,8 @@ export type components = {
             merchantOrderId: string | null;
             /** @description The QR order (qro_…) whose money this payment carries; absent on other payments */
             qrOrderId?: string;
+            /** @description The recurring PIX mandate (mdt_…) this payment is a charge of; absent on other payments */
+            mandateId?: string;
             tag1: string | null;
             tag2: string | null;
             tag3: string | null;
@@ -2126,6 +2310,8 @@ export type components = {
             merchantOrderId: string | null;
             /** @description The QR order (qro_…) whose money this payment carries; absent on other payments */
             qrOrderId?: string;
+            /** @description The recurring PIX mandate (mdt_…) this payment is a charge of; absent on other payments */
+            mandateId?: string;
             tag1: string | null;
             tag2: string | null;
             tag3: string | null;
@@ -2315,6 +2501,63 @@ export type components = {
             transactionId: string;
             createdAt: string;
             paidAt: string | null;
+        };
+        Mandate: {
+            /** @description mdt_… */
+            id: string;
+            shopId: string;
+            /** @enum {string} */
+            status: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "completed";
+            /** @enum {string} */
+            period: "weekly" | "monthly" | "quarterly" | "yearly";
+            /** @description A fixed mandate's amount per charge, in `currency`; null on a variable one */
+            amount: number | null;
+            /** @description A variable mandate's ceiling per charge; null on a fixed one */
+            maxAmount: number | null;
+            /** @constant */
+            currency: "BRL";
+            /** @description YYYY-MM-DD */
+            startDate: string;
+            /** @description YYYY-MM-DD; null: until cancelled */
+            endDate: string | null;
+            customer: {
+                /** @description The payer's full name (first and last) */
+                name: string;
+                /** Format: email */
+                email: string;
+                /** @description The payer's CPF or CNPJ */
+                documentId: string;
+            };
+            description: string;
+            /** @description Our hosted page with the QR code the payer scans to authorize the mandate in their bank's app */
+            authorizationUrl: string;
+            cancelledBy: ("payer" | "merchant") | null;
+            authorizedAt: string | null;
+            /** @description When it was rejected, expired, cancelled or completed */
+            endedAt: string | null;
+            createdAt: string;
+        };
+        MandateCharge: {
+            /** @description mdc_… */
+            id: string;
+            mandateId: string;
+            /** @description YYYY-MM-DD: the day the payer's bank debits it */
+            dueDate: string;
+            amount: number;
+            /** @constant */
+            currency: "BRL";
+            /**
+             * @description scheduled; sending/sent (its payment is with the provider); paid; retrying (a send failed and another is due); failed (no retry left); cancelled (the mandate ended first); missed (its send window closed unsent)
+             * @enum {string}
+             */
+            status: "scheduled" | "sending" | "sent" | "paid" | "retrying" | "failed" | "cancelled" | "missed";
+            /** @description Sends so far: 1, and up to 3 retries */
+            attempts: number;
+            /** @description The payment (tx_…) of the latest send: an ordinary PIX payment with mandateId */
+            paymentId: string | null;
+            /** @description Every send's payment, oldest first */
+            paymentIds: string[];
+            createdAt: string;
         };
         CheckoutSession: {
             /** @description cs_…; also the token of the hosted page */
@@ -2667,7 +2910,7 @@ export type components = {
             paidAt: string | null;
             failureReason: string | null;
         };
-        Event: components["schemas"]["PaymentCompletedEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["ChargebackCreatedEvent"] | components["schemas"]["ClaimOpenedEvent"] | components["schemas"]["ClaimResolvedEvent"] | components["schemas"]["SettlementClosedEvent"] | components["schemas"]["SettlementPdfReadyEvent"] | components["schemas"]["WithdrawalCompletedEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["WebhookTestEvent"];
+        Event: components["schemas"]["PaymentCompletedEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["ChargebackCreatedEvent"] | components["schemas"]["ClaimOpenedEvent"] | components["schemas"]["ClaimResolvedEvent"] | components["schemas"]["SettlementClosedEvent"] | components["schemas"]["SettlementPdfReadyEvent"] | components["schemas"]["WithdrawalCompletedEvent"] | components["schemas"]["WithdrawalFailedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["MandateAuthorizedEvent"] | components["schemas"]["MandateRejectedEvent"] | components["schemas"]["MandateCancelledEvent"] | components["schemas"]["MandateExpiredEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description A payment was captured: the funds are in the merchant's balance (the canonical signal) */
         PaymentCompletedEvent: {
             /** @description evt_…; also the webhook-id header */
@@ -3006,6 +3249,110 @@ export type components = {
                 lateCompletion?: true;
             };
         };
+        /** @description The payer authorized a recurring PIX mandate in their bank's app: it is active and its charges will be sent */
+        MandateAuthorizedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mandate.authorized";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Mandate"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description The payer refused a recurring PIX mandate */
+        MandateRejectedEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mandate.rejected";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Mandate"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description An active mandate was cancelled (cancelledBy payer or merchant): none of its charges is sent again */
+        MandateCancelledEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mandate.cancelled";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Mandate"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
+        /** @description A mandate was not authorized by the end of its startDate (São Paulo time) */
+        MandateExpiredEvent: {
+            /** @description evt_…; also the webhook-id header */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mandate.expired";
+            createdAt: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            apiVersion: string;
+            data: {
+                object: components["schemas"]["Mandate"];
+                /** @description The object's status before this change (null when unknown or first) */
+                previousStatus: string | null;
+                /** @description 1, 2, … among the events of this object: order deliveries by it */
+                sequence: number;
+                /**
+                 * @description payment.completed only: the provider reported the payment paid after we had failed or expired it (previousStatus says which); the money is booked as for any completion
+                 * @constant
+                 */
+                lateCompletion?: true;
+            };
+        };
         /** @description A test event, sent on request (sandbox, POST /webhooks/{id}/test or the dashboard's Send a test event) to that one subscription, whatever its events list */
         WebhookTestEvent: {
             /** @description evt_…; also the webhook-id header */
@@ -3035,7 +3382,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "installments_unavailable" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "installments_unavailable" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "amount_above_mandate_maximum" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "mandate_not_found" | "mandate_not_active" | "mandate_not_pending" | "charge_already_scheduled" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
                 type: string;
                 message: string;
                 param?: string;
@@ -3047,7 +3394,7 @@ export type components = {
             };
         };
         /** @enum {string} */
-        ErrorCode: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "installments_unavailable" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
+        ErrorCode: "missing_credentials" | "invalid_api_key" | "invalid_token" | "token_expired" | "shop_required" | "mobile_auth_failed" | "mobile_session_invalid" | "invalid_signature" | "production_key_refused" | "environment_mismatch" | "key_kind_not_allowed" | "forbidden" | "permission_denied" | "merchant_suspended" | "shop_suspended" | "method_not_enabled_for_shop" | "qr_establishment_suspended" | "two_factor_required" | "two_factor_invalid" | "last_owner" | "dashboard_user_not_found" | "dashboard_user_exists" | "content_type_required" | "payload_too_large" | "invalid_json" | "invalid_request" | "missing_field" | "unsupported_method" | "unsupported_country" | "unsupported_currency" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "installments_unavailable" | "simulate_sandbox_only" | "fund_sandbox_only" | "route_not_found" | "method_not_allowed" | "idempotency_conflict" | "card_declined" | "insufficient_funds" | "fraud_blocked" | "kyc_required" | "three_ds_required" | "three_ds_failed" | "expired_card" | "missing_required_fields" | "amount_out_of_limits" | "balance_insufficient" | "fx_unavailable" | "currency_not_funded" | "payout_method_unavailable" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable" | "cascade_exhausted" | "payout_dispatch_failed" | "amount_above_mandate_maximum" | "payout_not_found" | "event_not_found" | "topup_not_found" | "qr_establishment_not_found" | "qr_order_not_found" | "qr_order_not_pending" | "mandate_not_found" | "mandate_not_active" | "mandate_not_pending" | "charge_already_scheduled" | "deposit_account_not_found" | "deposit_account_conflict" | "payout_proof_unavailable" | "settlement_already_paid" | "claim_already_resolved" | "evidence_window_closed" | "shop_not_found" | "merchant_not_found" | "transaction_not_found" | "checkout_session_not_found" | "checkout_session_already_completed" | "settlement_not_found" | "claim_not_found" | "wallet_not_found" | "withdrawal_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "payment_instructions_unavailable" | "deposit_account_provisioning_failed" | "topup_address_unavailable" | "rate_limited" | "service_unavailable" | "internal_error";
     };
     responses: never;
     parameters: never;
@@ -6507,6 +6854,714 @@ export interface operations {
             };
         };
     };
+    getMandates: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 50); clamped silently */
+                limit?: unknown;
+                /** @description Rows to skip (default 0); clamped silently */
+                offset?: unknown;
+                /** @description Cursor: the id of an item; answers the items after it (older). Not with offset or endingBefore */
+                startingAfter?: string;
+                /** @description Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter */
+                endingBefore?: string;
+                status?: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "completed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Mandate"][];
+                        /** @description More items after this page (or before it, when paging with endingBefore) */
+                        hasMore: boolean;
+                        /** @description Pass as startingAfter for the next (older) page */
+                        nextCursor: string | null;
+                        /** @description Pass as endingBefore for the previous (newer) page */
+                        previousCursor: string | null;
+                        /** @description Offset paging only */
+                        pagination?: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMandates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A fixed amount per charge, > 0, major units of BRL. Send `amount` or `maxAmount`, not both */
+                    amount?: number;
+                    /** @description A variable mandate: each charge names its amount, up to this ceiling */
+                    maxAmount?: number;
+                    /** @enum {string} */
+                    period: "weekly" | "monthly" | "quarterly" | "yearly";
+                    /** @description The first day a charge may be due; the payer must authorize by the end of it (São Paulo time) or the mandate expires */
+                    startDate: string;
+                    /** @description The last day a charge may be due; absent: until cancelled */
+                    endDate?: string;
+                    customer: {
+                        /** @description The payer's full name (first and last) */
+                        name: string;
+                        email: string;
+                        /** @description The payer's CPF or CNPJ */
+                        documentId: string;
+                    };
+                    /** @description Shown to the payer in their bank's app and on the authorization page */
+                    description: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mandate: components["schemas"]["Mandate"];
+                    };
+                };
+            };
+            /** @description Error: invalid_json, invalid_request, missing_field, amount_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed, method_not_enabled_for_shop */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_required_fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMandatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mandate: components["schemas"]["Mandate"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: mandate_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMandatesIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mandate: components["schemas"]["Mandate"];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: mandate_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: mandate_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMandatesIdCharges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MandateCharge"][];
+                    };
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: mandate_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMandatesIdCharges: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The day the payer's bank debits the charge: at least 2 days from today (São Paulo time), within the mandate's start and end dates */
+                    dueDate: string;
+                    /** @description Major units of BRL. A fixed mandate: its amount (may be left out). A variable one: required, up to maxAmount */
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        charge: components["schemas"]["MandateCharge"];
+                    };
+                };
+            };
+            /** @description Error: invalid_json, invalid_request, missing_field, amount_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: mandate_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict, mandate_not_active, charge_already_scheduled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: amount_above_mandate_maximum */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMandatesIdSimulate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key replay the first answer for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "authorize" | "reject" | "cancel_by_payer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mandate: components["schemas"]["Mandate"];
+                    };
+                };
+            };
+            /** @description Error: production_key_refused, invalid_json, invalid_request, missing_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired, shop_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: mandate_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: idempotency_conflict, mandate_not_pending, mandate_not_active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postCheckoutSessions: {
         parameters: {
             query?: never;
@@ -7237,7 +8292,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event names of section 6, or * for all */
-                    events: ("payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "*")[];
+                    events: ("payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "mandate.authorized" | "mandate.rejected" | "mandate.cancelled" | "mandate.expired" | "*")[];
                     /** @description Merchant-wide credentials only: receive this shop's events only (omitted: every shop's). A shop key's subscription is always its shop's */
                     shopId?: string;
                 };
@@ -7506,7 +8561,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "*")[];
+                    events?: ("payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "mandate.authorized" | "mandate.rejected" | "mandate.cancelled" | "mandate.expired" | "*")[];
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
                 };
@@ -10556,7 +11611,7 @@ export interface operations {
                 startingAfter?: string;
                 /** @description Cursor: the id of an item; answers the items before it (newer). Not with offset or startingAfter */
                 endingBefore?: string;
-                type?: "payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "webhook.test";
+                type?: "payment.completed" | "payment.failed" | "payment.refunded" | "payment.captured" | "chargeback.created" | "claim.opened" | "claim.resolved" | "settlement.closed" | "settlement.pdf_ready" | "withdrawal.completed" | "withdrawal.failed" | "payout.completed" | "payout.failed" | "mandate.authorized" | "mandate.rejected" | "mandate.cancelled" | "mandate.expired" | "webhook.test";
                 /** @description Events created at or after this instant */
                 createdFrom?: string;
                 /** @description Events created before this instant */
@@ -11555,6 +12610,146 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMandateAuthorizedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateAuthorizedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMandateRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMandateCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMandateExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v0=<the same with the previous secret during a rotation>] */
+                "X-Service-Signature": string;
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…) */
+                "X-Service-Delivery": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, one per active secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateExpiredEvent"];
             };
         };
         responses: {

@@ -22,6 +22,13 @@ export type CreatePaymentOptions = {
   payerUnknown?: boolean;
   /** The QR order this payment carries the money of (its id is written on the row, qrOrderId). */
   qrOrderId?: string;
+  /** The recurring PIX mandate this payment is a charge of (written on the row, mandateId). */
+  mandateId?: string;
+  /**
+   * A deadline set by the caller instead of the rail's: a mandate charge is sent days before its
+   * due date and the payer's bank debits it on that day, so it lives until the due date ends.
+   */
+  expiresAt?: Date;
   /** Runs in the database transaction that inserts the payment (a checkout session completes there). */
   inTransaction?: (tx: Prisma.TransactionClient) => Promise<void>;
 };

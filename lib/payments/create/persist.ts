@@ -51,6 +51,7 @@ export function paymentRow(auth: AuthContext, id: string, shopId: string, rail: 
     returnUrl: input.returnUrl ?? null,
     merchantOrderId: input.merchantOrderId ?? null,
     qrOrderId: opts.qrOrderId ?? null,
+    mandateId: opts.mandateId ?? null,
     tag1: input.tag1 ?? null,
     tag2: input.tag2 ?? null,
     tag3: input.tag3 ?? null,

@@ -29,7 +29,7 @@ export async function pricePayment(auth: AuthContext, shopId: string, rail: Rail
   const extra: Requirement[] = opts.requireBuyer || input.hostedCheckout ? ["userName", "userEmail", "documentId"] : [];
   if (!opts.payerUnknown) checkRailRequirements(rail, input, extra);
   // Checked before any provider is called; the deadline itself counts from the row's creation.
-  const expiryFrom = (at: Date) => expiresAtFor(rail, at, input.expiresInMinutes);
+  const expiryFrom = (at: Date) => opts.expiresAt ?? expiresAtFor(rail, at, input.expiresInMinutes);
   expiryFrom(new Date());
   // The installment count against the shop's plan (400 installments_unavailable before anything is created).
   const installments = await chooseForPayment(shopId, rail, local, usd, input.installments);

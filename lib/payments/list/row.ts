@@ -9,7 +9,7 @@ import type { PresentableTransaction } from "@/lib/payments/present";
 export const COLUMNS = `id, merchant_id, shop_id, environment, status, amount_usd, amount_local, currency_local, input_currency, input_amount,
   payment_method_id, method, rail_name, country, fee_platform, fee_provider, fee_network, reserve_amount, settlement_delay,
   settlement_status, refunded_local, provider, attempts, payment_form_url, hosted_checkout, return_url, merchant_order_id,
-  qr_order_id, tag1, tag2, tag3, user_name, user_email, expires_at, completed_at, created_at, decline_code, routing_version,
+  qr_order_id, mandate_id, tag1, tag2, tag3, user_name, user_email, expires_at, completed_at, created_at, decline_code, routing_version,
   late_completion, installments, fee_financing`;
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
@@ -59,6 +59,7 @@ export function fromRow(r: Record<string, any>): PresentableTransaction {
     returnUrl: r.return_url,
     merchantOrderId: r.merchant_order_id,
     qrOrderId: r.qr_order_id,
+    mandateId: r.mandate_id,
     tag1: r.tag1,
     tag2: r.tag2,
     tag3: r.tag3,

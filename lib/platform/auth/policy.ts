@@ -52,6 +52,8 @@ export const POLICY = {
   registerQrSandbox: { label: "Register the shop for QR charges (sandbox)", keys: [], roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   runSettlement: { label: "Run the settlement batch now (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   simulateCrypto: { label: "Simulate a settlement's, withdrawal's or top-up's outcome", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
+  // Authorize, reject or cancel (as the payer) a recurring PIX mandate: what the payer's bank does in production.
+  simulateMandate: { label: "Simulate a payer's answer to a recurring PIX mandate (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   simulateDispute: { label: "Decide a chargeback's outcome (sandbox)", keys: SECRET, roles: STAFF, environments: SANDBOX, outside: "production_key_refused", money: true },
   respondToDisputes: { label: "Answer chargebacks: submit evidence, accept the loss", keys: SECRET, roles: STAFF, money: true },
   manageWebhooks: { label: "Change webhook subscriptions and replay deliveries", keys: SECRET, roles: STAFF, money: true },

@@ -20,6 +20,10 @@ export const EVENT_TYPES = [
   "withdrawal.failed",
   "payout.completed",
   "payout.failed",
+  "mandate.authorized",
+  "mandate.rejected",
+  "mandate.cancelled",
+  "mandate.expired",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -75,6 +79,7 @@ async function shopOfObject(tx: Tx, type: EventType, objectId: string | null): P
     const claim = await tx.claim.findUnique({ where: { id: objectId }, select: { transaction: { select: { shopId: true } } } });
     return claim?.transaction?.shopId ?? null;
   }
+  if (type.startsWith("mandate.")) return (await tx.mandate.findUnique({ where: { id: objectId }, select: { shopId: true } }))?.shopId ?? null;
   if (type.startsWith("payout.")) return (await tx.payout.findUnique({ where: { id: objectId }, select: { shopId: true } }))?.shopId ?? null;
   return null;
 }

@@ -3,7 +3,7 @@
 // precedence (static segments before [param] before [...rest]).
 
 /** The buyer pages' route files (GET only), and the paths that may be one of them. */
-const BUYER_PAGES = new Set(["/checkout/[token]/route", "/pay/[provider]/[txId]/route", "/pay/sandbox/[txId]/route", "/c/[txId]/result/route", "/qr/[token]/route"]);
+const BUYER_PAGES = new Set(["/checkout/[token]/route", "/pay/[provider]/[txId]/route", "/pay/sandbox/[txId]/route", "/pay/mandate/[token]/route", "/c/[txId]/result/route", "/qr/[token]/route"]);
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "rest"; name: string };
 export type ApiRoute = { page: string; file: string; segments: Segment[] };
 
