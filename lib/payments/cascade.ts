@@ -9,6 +9,7 @@ import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
 import { routableProviders } from "@/lib/catalog/list-payment-methods";
 import { connectorFor } from "@/lib/providers/connectors";
+import { providerCost } from "@/lib/providers/registry";
 import type { ChargeRequest } from "@/lib/providers/types";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { failedAttempt, type SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
@@ -101,6 +102,7 @@ async function planFor(req: ChargeRequest, routable: string[], opts: CascadeOpti
     score: (p) => snap.score(p, rail, band),
     circuit: (p) => snap.circuit(p, rail),
     fallen: (p) => snap.fallen(p, rail, band),
+    cost: (p) => providerCost(p, rail),
   });
   // No rule matched: the platform default, under the shop's version all the same.
   if (plan.version === null) plan.version = routing?.version ?? 0;
