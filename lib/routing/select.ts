@@ -128,20 +128,22 @@ export function successRateOrder(providers: string[], score: (p: string) => Scor
     return { p, value: values ? v.gain * rate - v.loss : rate, i };
   });
   const order = keyed.sort((a, b) => b.value - a.value || a.i - b.i).map((k) => k.p);
-  if (algorithm !== "ids" || providers.length < 2) return values && costOf ? cheapestAlike(order, providers, scores, costOf) : order;
+  if (algorithm !== "ids" || providers.length < 2) return values && costOf ? cheapestAlike(order, providers, scores, values, costOf) : order;
   const first = providers[informationDirected(scores, rng, IDS_DRAWS, values)]!;
   const ranked = [first, ...order.filter((p) => p !== first)];
-  return values && costOf ? cheapestAlike(ranked, providers, scores, costOf) : ranked;
+  return values && costOf ? cheapestAlike(ranked, providers, scores, values, costOf) : ranked;
 }
 
 /**
  * Approvals "the data cannot tell apart": both providers hold at least TIE_MIN_EVIDENCE (discounted)
  * answers and their posterior means differ by at most TIE_Z combined standard deviations. Without
- * the minimum, a provider nobody has tried yet would tie with everyone and the cheapest would take
- * every payment before anything was learned (measured in scripts/bench-routing.ts --offline).
+ * the minimum, a provider barely tried would tie with everyone and a cheaper, worse one would take
+ * its payments before anything was learned (20 answers: −1 to −3 points of the net-revenue oracle
+ * on the tied market). Measured offline, 8 seeds of 2,000 (lib/routing/net-revenue.test.ts with
+ * NET_N=2000): z 1 or 2 and a minimum of 40 or 100 within noise on approvals; 2 and 40 the cheapest.
  */
-export const TIE_Z = 1;
-export const TIE_MIN_EVIDENCE = 20;
+export const TIE_Z = 2;
+export const TIE_MIN_EVIDENCE = 40;
 export function cannotTellApart(x: Score, y: Score): boolean {
   const nx = x.approved + x.failed;
   const ny = y.approved + y.failed;
@@ -156,15 +158,25 @@ export function cannotTellApart(x: Score, y: Score): boolean {
   return Math.abs(mx.mean - my.mean) <= TIE_Z * Math.sqrt(mx.variance + my.variance);
 }
 
-/** `ranked` with its first replaced by the cheapest provider whose approval cannot be told apart from the first's (the rest keep their order). */
-function cheapestAlike(ranked: string[], providers: string[], scores: Score[], costOf: (p: string) => number): string[] {
+/**
+ * `ranked` with its first replaced by the cheapest provider whose approval cannot be told apart
+ * from the first's and whose expected value (at the posterior means) is at least the first's: the
+ * data does not say the dearer one is worth its price. (The value condition keeps a provider
+ * that is a few points better and worth far more than its fee: approval alone, within one
+ * standard deviation, handed the steady market's best provider's payments to a cheaper and worse
+ * one, −0.6 points of the net-revenue oracle.) The rest keep their order.
+ */
+function cheapestAlike(ranked: string[], providers: string[], scores: Score[], values: Value[], costOf: (p: string) => number): string[] {
   const first = ranked[0]!;
-  const s0 = scores[providers.indexOf(first)]!;
+  const k0 = providers.indexOf(first);
+  const s0 = scores[k0]!;
+  const meanValue = (k: number) => values[k]!.gain * ((1 + scores[k]!.approved) / (2 + scores[k]!.approved + scores[k]!.failed)) - values[k]!.loss;
+  const v0 = meanValue(k0);
   let pick = first;
   for (let i = 0; i < providers.length; i++) {
     const p = providers[i]!;
     if (p === first || costOf(p) >= costOf(pick)) continue;
-    if (cannotTellApart(s0, scores[i]!)) pick = p;
+    if (cannotTellApart(s0, scores[i]!) && meanValue(i) >= v0) pick = p;
   }
   return pick === first ? ranked : [pick, ...ranked.filter((p) => p !== pick)];
 }

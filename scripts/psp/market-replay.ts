@@ -3,14 +3,19 @@
 // with time counted in payments — one bucket per payment, half-lives in payments. Many seeds in
 // seconds: how the algorithm and its settings were chosen (npm run bench:routing -- --offline),
 // and what lib/routing/market.test.ts pins.
-import { SPEI_PROVIDERS, decide, oracle, type Scenario } from "./market.ts";
+import { SPEI_PROVIDERS, attemptCost, decide, netOracle, oracle, type Scenario } from "./market.ts";
+import type { Objective } from "../../lib/routing/schema.ts";
 import { compileRoutingRules, selectRoute, seededRng, type Algorithm } from "../../lib/routing/select.ts";
 import { FRESH, evidenceOf, probeDue, watchBuckets, type Bucket, type Memory, type ProbeConfig } from "../../lib/routing/window.ts";
 
 /** SPEI's five providers in the platform order; the three-provider runs pass COMMON_PROVIDERS (./market.ts). */
 export const PROVIDERS = SPEI_PROVIDERS;
 /** `probe`: a fallen provider's probe schedule, in payments (none: no probes, no restore of its history; the earlier algorithm). */
-export type ReplayVariant = { name: string; algorithm: Algorithm; halfLife: number; threshold: number; exploration: number; legacy?: boolean; probe?: ProbeConfig };
+export type ReplayVariant = { name: string; algorithm: Algorithm; halfLife: number; threshold: number; exploration: number; legacy?: boolean; probe?: ProbeConfig; objective?: Objective };
+/** The bench's payment: USD 25 (in cents), as the online run sends. */
+export const AMOUNT_CENTS = 2500;
+/** A run's money (USD cents): what every attempt cost, what the approved payments netted after it, and the net-revenue oracle's. */
+export type ReplayResult = { approved: number; oracle: number; costCents: number; netCents: number; netOracleCents: number };
 /** The shipped settings, in payments (lib/platform/config.ts turns them into time). */
 export const CHOSEN: ReplayVariant = { name: "IDS + change detector + probes of a fallen provider, no random exploration (shipped)", algorithm: "ids", halfLife: 300, threshold: 5, exploration: 0, probe: { intervalMs: 30, maxIntervalMs: 120 } };
 
@@ -20,8 +25,12 @@ export const CHOSEN: ReplayVariant = { name: "IDS + change detector + probes of 
  * as through the API; a fallen provider's next probe waits for the first one's answer, as the
  * servers do). `providers`: the routable ones, in the platform order.
  */
-export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, providers: string[] = PROVIDERS): { approved: number; oracle: number } {
-  const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, providers: providers.map((provider) => ({ provider })) }]);
+export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, providers: string[] = PROVIDERS, timings?: number[]): ReplayResult {
+  const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, ...(v.objective ? { objective: v.objective } : {}), providers: providers.map((provider) => ({ provider })) }]);
+  // The market's fee table as the production one reads (lib/providers/costs.ts): the fixed fee on every attempt.
+  const cost = (p: string) => ({ bp: s.providers[p]!.costBp, fixedUsdMinor: s.providers[p]!.fixedCents, failedUsdMinor: s.providers[p]!.fixedCents });
+  let costCents = 0;
+  let netOracleCents = 0;
   const buckets = new Map(providers.map((p) => [p, [] as Bucket[]]));
   const memories = new Map<string, Memory>(providers.map((p) => [p, FRESH]));
   const cfg = { halfLifeMs: v.halfLife, changeThreshold: v.threshold };
@@ -43,6 +52,7 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, 
       learn(x.provider, x.evidence, x.at);
     }
     if (oracle(s, i, providers).approved) best++;
+    netOracleCents += netOracle(s, i, providers, AMOUNT_CENTS).net;
     const scores = new Map(
       providers.map((p) => {
         if (v.legacy) {
@@ -58,14 +68,18 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, 
         return [p, r.score];
       }),
     );
-    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: 2500n, country: "MEX", currency: "USD", documentType: "rfc" }, providers, {
+    const started = timings ? performance.now() : 0;
+    const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: BigInt(AMOUNT_CENTS), country: "MEX", currency: "USD", documentType: "rfc" }, providers, {
       rng,
       algorithm: v.algorithm,
       score: (p) => scores.get(p)!,
+      cost,
       fallen: (p) => (!v.probe || !memories.get(p)!.fallen ? null : !late.some((x) => x.provider === p) && probeDue(buckets.get(p)!, memories.get(p)!, i, v.probe) ? "due" : "fallen"),
     });
+    if (timings) timings.push(performance.now() - started);
     for (const step of plan.steps) {
       const d = decide(s, step.provider, i);
+      costCents += attemptCost(s.providers[step.provider]!, d.mode === "accept", AMOUNT_CENTS);
       const e = v.legacy ? (d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "declined") : evidenceOf(d.mode === "accept" ? "approved" : d.mode === "error" ? "error" : "hard", d.reason ?? null);
       if (e && lag > 0) late.push({ known: i + 1 + lag, provider: step.provider, evidence: e, at: i });
       else if (e) learn(step.provider, e, i);
@@ -78,7 +92,7 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, 
     // Buckets older than eight half-lives weigh nothing: dropped (keeps a run linear).
     for (const list of buckets.values()) while (list.length && i - list[0]!.start > 8 * v.halfLife) list.shift();
   }
-  return { approved, oracle: best };
+  return { approved, oracle: best, costCents, netCents: approved * AMOUNT_CENTS - costCents, netOracleCents };
 }
 
 /** Fixed priority (the platform order: `providers`) over scenario `s`: approvals. */

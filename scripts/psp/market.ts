@@ -70,6 +70,26 @@ export function oracle(s: Scenario, i: number, eligible: string[]): { provider: 
   return { provider: best, approved: decide(s, best, i).mode === "accept" };
 }
 
+/** What one attempt costs in USD cents (the fixed fee always, the basis points when approved): the bench's provider cost. */
+export function attemptCost(m: ProviderModel, approved: boolean, amountCents: number): number {
+  return m.fixedCents + (approved ? (amountCents * m.costBp) / 10_000 : 0);
+}
+
+/** A provider's expected net revenue on a payment of `amountCents` at time t: P × (amount − its fee) − the fee of a failure. */
+export const expectedNet = (m: ProviderModel, t: number, amountCents: number) => approvalAt(m, t) * (amountCents - (amountCents * m.costBp) / 10_000) - m.fixedCents;
+
+/**
+ * The net-revenue oracle (issue 45): payment i sent only to the provider with the highest true
+ * expected net revenue at its moment; what it nets (the amount less the fee when approved, less
+ * the fixed fee when not).
+ */
+export function netOracle(s: Scenario, i: number, eligible: string[], amountCents: number): { provider: string; approved: boolean; net: number } {
+  const t = i / s.n;
+  const best = [...eligible].sort((a, b) => expectedNet(s.providers[b]!, t, amountCents) - expectedNet(s.providers[a]!, t, amountCents))[0]!;
+  const approved = decide(s, best, i).mode === "accept";
+  return { provider: best, approved, net: (approved ? amountCents : 0) - attemptCost(s.providers[best]!, approved, amountCents) };
+}
+
 const base = (approval: number, latencyMs: number, costBp: number, fixedCents: number): ProviderModel => ({ approval, latencyMs, costBp, fixedCents });
 
 /** SPEI's providers in the platform order (lib/rails/rails.ts: the real providers first). */
@@ -86,6 +106,9 @@ export const COMMON_PROVIDERS = ["pagosur", "andespay", "rapidpay"];
  * three-provider oracle's and what the newcomers change is the baseline and the choice to make.
  */
 export function scenarios(n: number, seed = 22): Scenario[] {
+  // Fees (issue 45): the same in every scenario, so one cost table (PROVIDER_<CODE>_COSTS) serves
+  // the online run; andespay is the dear one (95 bp, 0.40 % above rapidpay's 55; it was 75 bp
+  // before net-revenue routing, which changed no approval, only the bench's provider cost).
   const mercadopago = base(0.88, 3, 70, 8);
   const ebanx = base(0.82, 4, 65, 15);
   return [
@@ -95,7 +118,7 @@ export function scenarios(n: number, seed = 22): Scenario[] {
       seed,
       n,
       hardDeclineShare: 0.08,
-      providers: { mercadopago: { ...mercadopago, approval: 0.84 }, ebanx: { ...ebanx, approval: 0.8 }, pagosur: base(0.82, 2, 60, 10), andespay: base(0.9, 3, 75, 10), rapidpay: base(0.86, 2, 55, 12) },
+      providers: { mercadopago: { ...mercadopago, approval: 0.84 }, ebanx: { ...ebanx, approval: 0.8 }, pagosur: base(0.82, 2, 60, 10), andespay: base(0.9, 3, 95, 10), rapidpay: base(0.86, 2, 55, 12) },
     },
     {
       name: "degrading",
@@ -103,7 +126,7 @@ export function scenarios(n: number, seed = 22): Scenario[] {
       seed,
       n,
       hardDeclineShare: 0.08,
-      providers: { mercadopago: { ...mercadopago, drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, ebanx, pagosur: { ...base(0.9, 2, 60, 10), drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
+      providers: { mercadopago: { ...mercadopago, drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, ebanx, pagosur: { ...base(0.9, 2, 60, 10), drift: [{ from: 1 / 3, to: 2 / 3, approval: 0.2 }] }, andespay: base(0.86, 3, 95, 10), rapidpay: base(0.84, 2, 55, 12) },
     },
     {
       name: "outage",
@@ -111,7 +134,15 @@ export function scenarios(n: number, seed = 22): Scenario[] {
       seed,
       n,
       hardDeclineShare: 0.08,
-      providers: { mercadopago: { ...mercadopago, outage: { from: 0.45, to: 0.55 } }, ebanx, pagosur: { ...base(0.9, 2, 60, 10), outage: { from: 0.45, to: 0.55 } }, andespay: base(0.86, 3, 75, 10), rapidpay: base(0.84, 2, 55, 12) },
+      providers: { mercadopago: { ...mercadopago, outage: { from: 0.45, to: 0.55 } }, ebanx, pagosur: { ...base(0.9, 2, 60, 10), outage: { from: 0.45, to: 0.55 } }, andespay: base(0.86, 3, 95, 10), rapidpay: base(0.84, 2, 55, 12) },
+    },
+    {
+      name: "tied",
+      description: "andespay and rapidpay approve alike (0.88) but andespay costs 0.40 % more (95 bp against 55, the fees of every scenario): approval cannot choose, net revenue takes rapidpay",
+      seed,
+      n,
+      hardDeclineShare: 0.08,
+      providers: { mercadopago: { ...mercadopago, approval: 0.8 }, ebanx: { ...ebanx, approval: 0.78 }, pagosur: base(0.82, 2, 60, 10), andespay: base(0.88, 3, 95, 10), rapidpay: base(0.88, 2, 55, 12) },
     },
   ];
 }
