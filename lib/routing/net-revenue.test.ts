@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { scenarios } from "../../scripts/psp/market.ts";
-import { CHOSEN, replay, type ReplayResult } from "../../scripts/psp/market-replay.ts";
+import { CHOSEN, replay } from "../../scripts/psp/market-replay.ts";
 
 const SEEDS = Number(process.env.NET_SEEDS ?? 8);
 const N = Number(process.env.NET_N ?? 600);
@@ -14,11 +14,11 @@ const NET = { ...CHOSEN, name: "net revenue", objective: "net_revenue" as const 
 
 function measure(name: string, v: typeof CHOSEN) {
   const base = scenarios(N, 22).find((s) => s.name === name)!;
-  const sum: ReplayResult = { approved: 0, oracle: 0, costCents: 0, netCents: 0, netOracleCents: 0 };
+  const sum = { approved: 0, oracle: 0, costCents: 0, netCents: 0, netOracleCents: 0 };
   let worstNet = Infinity;
   for (let k = 0; k < SEEDS; k++) {
     const r = replay({ ...base, seed: 22 + k }, v, 1000 + k);
-    for (const key of Object.keys(sum) as Array<keyof ReplayResult>) sum[key] += r[key];
+    for (const key of Object.keys(sum) as Array<keyof typeof sum>) sum[key] += r[key];
     worstNet = Math.min(worstNet, r.netCents / r.netOracleCents);
   }
   return { ...sum, approvalShare: sum.approved / sum.oracle, netShare: sum.netCents / sum.netOracleCents, worstNet };
