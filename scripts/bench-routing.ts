@@ -41,7 +41,7 @@ import { startSimulatedProvider } from "./psp/simulator.ts";
 import { startRealSimulators } from "./psp/real-simulators.ts";
 import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { SPEI_PROVIDERS, benchEmail, netOracle, oracle, scenarios, type Scenario } from "./psp/market.ts";
+import { SPEI_PROVIDERS, amountOf, benchEmail, netOracle, oracle, scenarios, type Scenario } from "./psp/market.ts";
 import { AMOUNT_CENTS, CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
 import type { Algorithm } from "../lib/routing/select.ts";
 
@@ -49,7 +49,6 @@ const { values } = parseArgs({ options: { n: { type: "string", default: "2000" }
 const N = Number(values.n);
 const SEED = Number(values.seed);
 const PROVIDERS = SPEI_PROVIDERS;
-const AMOUNT_USD = 25;
 
 type Policy = { name: string; rules: unknown[] };
 const POLICIES: Policy[] = [
@@ -66,7 +65,7 @@ function costEnv(s: Scenario): Record<string, string> {
   return Object.fromEntries(Object.entries(s.providers).map(([code, m]) => [`PROVIDER_${code.toUpperCase()}_COSTS`, `1003:${m.costBp}:${m.fixedCents}:${m.fixedCents}`]));
 }
 
-type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; netOracleCents: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null; run: RunTiming; cpu: RunTiming };
+type Result = { scenario: string; policy: string; approved: number; approvedCents: number; attempts: number; costCents: number; oracle: number; netOracleCents: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null; run: RunTiming; cpu: RunTiming };
 /** This run's decisions alone, from the histogram's counter deltas: p99 as the bucket it falls in ("≤ 0.25 ms"), and how many took over 1 ms. */
 type RunTiming = { count: number; p99LeMs: number | null; over1ms: number };
 type Buckets = Map<number, number>;
@@ -94,13 +93,13 @@ function runTiming(before: Buckets, after: Buckets): RunTiming {
   return { count, p99LeMs: count && p99 !== undefined ? p99 * 1000 : null, over1ms: count - delta(0.001) };
 }
 
-function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>): number {
+function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>, amountCents: number): number {
   let cents = 0;
   for (const a of attempts) {
     const m = s.providers[a.provider];
     if (!m) continue;
     cents += m.fixedCents;
-    if (a.outcome === "accepted") cents += (AMOUNT_USD * 100 * m.costBp) / 10_000;
+    if (a.outcome === "accepted") cents += (amountCents * m.costBp) / 10_000;
   }
   return cents;
 }
@@ -114,7 +113,7 @@ function table(rows: Result[]) {
   console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | net revenue (USD) | share of oracle | share of net-revenue oracle | decision p50 | decision p99 | this run's decision p99 (bucket) | over 1 ms | its CPU time p99 | over 1 ms (CPU) | routing step p99 | provider call p50 |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${((r.approved * AMOUNT_CENTS - r.costCents) / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${pct((r.approved * AMOUNT_CENTS - r.costCents) / r.netOracleCents)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${le(r.run)} | ${r.run.over1ms} of ${r.run.count} | ${le(r.cpu)} | ${r.cpu.over1ms} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
+    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${((r.approvedCents - r.costCents) / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${pct((r.approvedCents - r.costCents) / r.netOracleCents)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${le(r.run)} | ${r.run.over1ms} of ${r.run.count} | ${le(r.cpu)} | ${r.cpu.over1ms} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
   }
   // The issue's table: success-rate against the oracle and against fixed priority.
   console.log("\n| scenario | oracle | fixed priority | success-rate routing | % of oracle | gain over fixed (payments) |");
@@ -190,7 +189,7 @@ async function online() {
         let netOracleCents = 0;
         for (let i = 0; i < N; i++) {
           if (oracle(s, i, PROVIDERS).approved) oracleApprovals++;
-          netOracleCents += netOracle(s, i, PROVIDERS, AMOUNT_CENTS).net;
+          netOracleCents += netOracle(s, i, PROVIDERS).net;
         }
         for (const policy of POLICIES.filter((p) => values.policies.split(",").includes(p.name))) {
           // Every policy starts from nothing learned.
@@ -204,6 +203,7 @@ async function online() {
           let approved = 0;
           let attempts = 0;
           let cost = 0;
+          let approvedCents = 0;
           const durations: number[] = [];
           // Which providers the policy sent attempts to (all five of SPEI's take part).
           const byProvider = new Map<string, number>(PROVIDERS.map((p) => [p, 0]));
@@ -215,16 +215,18 @@ async function online() {
             for (let i = next++; i < N; i = next++) {
               const wait = started + (i * 1000) / RATE - performance.now();
               if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-              const r = await call("/payments", key, "POST", { amount: AMOUNT_USD, paymentMethodId: "1003", userName: "Juan Perez", userEmail: benchEmail(i), documentId: "GODE561231GR8" });
+              const amountCents = amountOf(s, i);
+              const r = await call("/payments", key, "POST", { amount: amountCents / 100, paymentMethodId: "1003", userName: "Juan Perez", userEmail: benchEmail(i), documentId: "GODE561231GR8" });
               let tried: Array<{ provider: string; outcome: string; durationMs: number }>;
               if (r.status === 200) {
                 approved++;
+                approvedCents += amountCents;
                 tried = (await call(`/payments/${r.body.transactionId}`, key, "GET")).body.attempts;
               } else {
                 tried = r.body?.error?.details?.attempts ?? [];
               }
               attempts += tried.length;
-              cost += costOf(s, tried);
+              cost += costOf(s, tried, amountCents);
               for (const a of tried) durations.push(a.durationMs), byProvider.set(a.provider, (byProvider.get(a.provider) ?? 0) + 1);
             }
           };
@@ -235,7 +237,7 @@ async function online() {
           const bucketsAfter = await decisionHistograms(server.url);
           const run = runTiming(bucketsBefore.wall, bucketsAfter.wall);
           const cpu = runTiming(bucketsBefore.cpu, bucketsAfter.cpu);
-          results.push({ run, cpu, scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, netOracleCents, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
+          results.push({ run, cpu, scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, approvedCents, oracle: oracleApprovals, netOracleCents, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
           console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved (oracle ${oracleApprovals}), ${(attempts / N).toFixed(2)} attempts per payment, decision p99 ${le(run)} (CPU ${le(cpu)}), ${run.over1ms} of ${run.count} over 1 ms (CPU: ${cpu.over1ms}); attempts by provider: ${[...byProvider].map(([p, k]) => `${p} ${k}`).join(", ")}`);
         }
       }
@@ -257,9 +259,9 @@ async function offline() {
   const seeds = Number(values.seeds);
   const objectives: ReplayVariant[] = [CHOSEN, { ...CHOSEN, name: "net_revenue (shipped settings)", objective: "net_revenue" }];
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-  console.log(`\n${N} payments of USD ${AMOUNT_CENTS / 100} per run, ${seeds} seeds${Number(values.lag) ? `, answers ${values.lag} payments late` : ""}`);
-  console.log("\n| scenario | objective | approvals: share of oracle (mean) | worst seed | provider cost per payment (USD) | net revenue per payment (USD) | share of net-revenue oracle (mean) | worst seed | decision p99 (µs, wall) |");
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log(`\n${N} payments per run (USD ${AMOUNT_CENTS / 100} each; the segment market's in three bands), ${seeds} seeds${Number(values.lag) ? `, answers ${values.lag} payments late` : ""}`);
+  console.log("\n| scenario | objective | approvals: share of oracle (mean) | worst seed | provider cost per payment (USD) | net revenue per payment (USD) | share of net-revenue oracle (mean) | worst seed | decision p99 (µs, wall) | each amount band's share of its oracle |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const base of scenarios(N, SEED)) {
     for (const v of objectives) {
       const shares: number[] = [];
@@ -267,8 +269,13 @@ async function offline() {
       let cost = 0;
       let net = 0;
       const timings: number[] = [];
+      const bands = new Map<string, { approved: number; oracle: number }>();
       for (let k = 0; k < seeds; k++) {
         const r = replay({ ...base, seed: SEED + k }, v, 1000 + k, Number(values.lag), PROVIDERS, timings);
+        for (const [b, x] of Object.entries(r.bands ?? {})) {
+          const t = bands.get(b) ?? { approved: 0, oracle: 0 };
+          bands.set(b, { approved: t.approved + x.approved, oracle: t.oracle + x.oracle });
+        }
         shares.push(r.approved / r.oracle);
         netShares.push(r.netCents / r.netOracleCents);
         cost += r.costCents;
@@ -279,7 +286,7 @@ async function offline() {
       timings.sort((a, b) => a - b);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const p99 = timings[Math.floor(timings.length * 0.99)]! * 1000;
-      console.log(`| ${base.name} | ${v.objective ?? "approval"} | ${pct(mean(shares))} | ${pct(shares[0]!)} | ${(cost / 100 / (seeds * N)).toFixed(4)} | ${(net / 100 / (seeds * N)).toFixed(4)} | ${pct(mean(netShares))} | ${pct(netShares[0]!)} | ${p99.toFixed(0)} |`);
+      console.log(`| ${base.name} | ${v.objective ?? "approval"} | ${pct(mean(shares))} | ${pct(shares[0]!)} | ${(cost / 100 / (seeds * N)).toFixed(4)} | ${(net / 100 / (seeds * N)).toFixed(4)} | ${pct(mean(netShares))} | ${pct(netShares[0]!)} | ${p99.toFixed(0)} | ${bands.size > 1 ? [...bands].map(([b, x]) => `${b} ${pct(x.approved / x.oracle)}`).join(", ") : "—"} |`);
     }
   }
   if (!values["all-variants"] && !values.variant) return;
