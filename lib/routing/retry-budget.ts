@@ -65,7 +65,7 @@ export type Reservation = { allowed: true } | { allowed: false; max: number; win
  */
 export async function reserveReattempt(input: { environment: Environment; cardKey: string; merchantId: string; transactionId: string; provider: string }): Promise<Reservation> {
   return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-reattempt|${input.environment}|${input.cardKey}`}, 45))`;
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-reattempt|${input.environment}|${input.cardKey}`}, 45))::text AS locked`;
     await tx.$executeRaw`DELETE FROM card_reattempts WHERE environment = ${input.environment}::"Environment" AND card_key = ${input.cardKey} AND at < now() - make_interval(secs => ${LONGEST_MS / 1000})`;
     for (const limit of CARD_REATTEMPT_LIMITS) {
       const [row] = await tx.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM card_reattempts WHERE environment = ${input.environment}::"Environment" AND card_key = ${input.cardKey} AND at > now() - make_interval(secs => ${limit.windowMs / 1000})`;
