@@ -251,8 +251,8 @@ async function online() {
 /**
  * The selector alone against the market model, many seeds (scripts/psp/market-replay.ts): the
  * shipped settings under each objective (issue 45), against the approval oracle and the
- * net-revenue oracle, with what the providers were paid and what the payments netted; the
- * decision's time in process (wall, which bounds its CPU time: nothing else runs here). With
+ * net-revenue oracle, with what the providers were paid and what the payments netted; each
+ * decision's CPU time (process.cpuUsage around selectRoute, as the servers' histogram). With
  * --all-variants, also the algorithms and settings compared when success-rate was chosen.
  */
 async function offline() {
@@ -260,7 +260,7 @@ async function offline() {
   const objectives: ReplayVariant[] = [CHOSEN, { ...CHOSEN, name: "net_revenue (shipped settings)", objective: "net_revenue" }];
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   console.log(`\n${N} payments per run (USD ${AMOUNT_CENTS / 100} each; the segment market's in three bands), ${seeds} seeds${Number(values.lag) ? `, answers ${values.lag} payments late` : ""}`);
-  console.log("\n| scenario | objective | approvals: share of oracle (mean) | worst seed | provider cost per payment (USD) | net revenue per payment (USD) | share of net-revenue oracle (mean) | worst seed | decision p99 (µs, wall) | each amount band's share of its oracle |");
+  console.log("\n| scenario | objective | approvals: share of oracle (mean) | worst seed | provider cost per payment (USD) | net revenue per payment (USD) | share of net-revenue oracle (mean) | worst seed | decision CPU time p99 (µs) | each amount band's share of its oracle |");
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const base of scenarios(N, SEED)) {
     for (const v of objectives) {
@@ -285,7 +285,7 @@ async function offline() {
       netShares.sort((a, b) => a - b);
       timings.sort((a, b) => a - b);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const p99 = timings[Math.floor(timings.length * 0.99)]! * 1000;
+      const p99 = timings[Math.floor(timings.length * 0.99)]!;
       console.log(`| ${base.name} | ${v.objective ?? "approval"} | ${pct(mean(shares))} | ${pct(shares[0]!)} | ${(cost / 100 / (seeds * N)).toFixed(4)} | ${(net / 100 / (seeds * N)).toFixed(4)} | ${pct(mean(netShares))} | ${pct(netShares[0]!)} | ${p99.toFixed(0)} | ${bands.size > 1 ? [...bands].map(([b, x]) => `${b} ${pct(x.approved / x.oracle)}`).join(", ") : "—"} |`);
     }
   }

@@ -25,6 +25,7 @@ export const CHOSEN: ReplayVariant = { name: "IDS + change detector + probes of 
  * as through the API; a fallen provider's next probe waits for the first one's answer, as the
  * servers do). `providers`: the routable ones, in the platform order.
  */
+/** `timings`: each decision's CPU time in µs is pushed there. */
 export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, providers: string[] = PROVIDERS, timings?: number[]): ReplayResult {
   const rules = compileRoutingRules([{ paymentMethodId: "1003", strategy: "success_rate", exploration: v.exploration, fallback: true, ...(v.objective ? { objective: v.objective } : {}), providers: providers.map((provider) => ({ provider })) }]);
   // The market's fee table as the production one reads (lib/providers/costs.ts): the fixed fee on every attempt.
@@ -85,7 +86,9 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, 
       for (const other of bandNames) if (other !== band) (parent.approved += segScores.get(keyOf(p, other))!.approved), (parent.failed += segScores.get(keyOf(p, other))!.failed);
       return pooledScore(own, parent, v.pool ?? POOL_PSEUDO);
     };
-    const started = timings ? performance.now() : 0;
+    // CPU time (µs) of the decision, as lp_routing_decision_cpu_seconds measures it in the servers:
+    // wall time on a shared machine is mostly the OS preempting the process.
+    const started = timings ? process.cpuUsage() : null;
     const plan = selectRoute(rules, 1, { paymentMethodId: "1003", amountUsdMinor: BigInt(amount), country: "MEX", currency: "USD", documentType: "rfc" }, providers, {
       rng,
       algorithm: v.algorithm,
@@ -96,7 +99,10 @@ export function replay(s: Scenario, v: ReplayVariant, rngSeed: number, lag = 0, 
         return !v.probe || !memories.get(k)!.fallen ? null : !late.some((x) => x.key === k) && probeDue(buckets.get(k)!, memories.get(k)!, i, v.probe) ? "due" : "fallen";
       },
     });
-    if (timings) timings.push(performance.now() - started);
+    if (timings && started) {
+      const used = process.cpuUsage(started);
+      timings.push(used.user + used.system);
+    }
     for (const step of plan.steps) {
       const d = decide(s, step.provider, i);
       costCents += attemptCost(s.providers[step.provider]!, d.mode === "accept", amount);
