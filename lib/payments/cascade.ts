@@ -52,7 +52,8 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
   let declinedBefore: Classification | null = null;
   for (const [k, { provider: code, reason: routingReason }] of plan.steps.entries()) {
     if (card && declinedBefore && k > 0) {
-      const spent: Reservation = card.key ? await reserveReattempt({ environment, cardKey: card.key, merchantId: opts.merchantId ?? "unknown", transactionId: req.transactionId, provider: code }) : { allowed: false, max: 0, windowMs: 0, network: "no card identity (neither document nor e-mail): a card is never reattempted without one", used: 0 };
+      // A card the payment cannot identify (neither document nor e-mail) cascades uncounted.
+      const spent: Reservation = card.key ? await reserveReattempt({ environment, cardKey: card.key, merchantId: opts.merchantId ?? "unknown", transactionId: req.transactionId, provider: code }) : { allowed: true };
       if (!spent.allowed) throw budgetSpent(attempts, declinedBefore, spent);
     }
     const connector = connectorFor(code);

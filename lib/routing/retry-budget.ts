@@ -25,11 +25,12 @@
 // about its holder: the document (CPF, RFC…) when given, else the e-mail, keyed with an HMAC so
 // the table holds no identity. It counts per buyer, not per card: a buyer with two cards shares
 // one budget, which is stricter than the networks' rule, never looser. A card payment with
-// neither is never reattempted after a soft decline (nothing to count it by).
+// neither cannot be counted: it cascades as before, uncounted (the one gap; a provider's card
+// fingerprint read back from the charge would close it).
 //
-// The count is the platform's, across merchants: the providers' accounts are the platform's
-// (PROVIDER_* credentials), so the networks see one acceptor, and a card retried by two merchants
-// is retried by it twice. Each row keeps the merchant and transaction it was spent for.
+// The count is per merchant: the networks count reattempts per card and acceptor, and each
+// merchant is its own acceptor to the issuer (its name and category on the authorization). Each
+// row keeps the transaction and provider it was spent for.
 import { createHmac } from "node:crypto";
 import { db } from "@/lib/platform/db";
 import { config } from "@/lib/platform/config";
@@ -65,10 +66,10 @@ export type Reservation = { allowed: true } | { allowed: false; max: number; win
  */
 export async function reserveReattempt(input: { environment: Environment; cardKey: string; merchantId: string; transactionId: string; provider: string }): Promise<Reservation> {
   return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-reattempt|${input.environment}|${input.cardKey}`}, 45))::text AS locked`;
-    await tx.$executeRaw`DELETE FROM card_reattempts WHERE environment = ${input.environment}::"Environment" AND card_key = ${input.cardKey} AND at < now() - make_interval(secs => ${LONGEST_MS / 1000})`;
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-reattempt|${input.environment}|${input.merchantId}|${input.cardKey}`}, 45))::text AS locked`;
+    await tx.$executeRaw`DELETE FROM card_reattempts WHERE environment = ${input.environment}::"Environment" AND merchant_id = ${input.merchantId} AND card_key = ${input.cardKey} AND at < now() - make_interval(secs => ${LONGEST_MS / 1000})`;
     for (const limit of CARD_REATTEMPT_LIMITS) {
-      const [row] = await tx.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM card_reattempts WHERE environment = ${input.environment}::"Environment" AND card_key = ${input.cardKey} AND at > now() - make_interval(secs => ${limit.windowMs / 1000})`;
+      const [row] = await tx.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM card_reattempts WHERE environment = ${input.environment}::"Environment" AND merchant_id = ${input.merchantId} AND card_key = ${input.cardKey} AND at > now() - make_interval(secs => ${limit.windowMs / 1000})`;
       const used = Number(row?.n ?? 0n);
       if (used >= limit.max) return { allowed: false as const, max: limit.max, windowMs: limit.windowMs, network: limit.network, used };
     }
