@@ -10,9 +10,13 @@
 //   success_rate  a success-rate rule over all five (information-directed sampling on a long
 //                 discounted memory, a change detector, scheduled probes of a provider that fell,
 //                 no random exploration, the circuit)
+//   net_revenue   the same rule with objective net_revenue (issue 45): expected value from the
+//                 provider cost table (the market's fees, as PROVIDER_<CODE>_COSTS), the cheapest
+//                 of providers whose approval the data cannot tell apart first
 // and the oracle: each payment sent only to the provider with the highest true approval at its
-// moment. Prints approval rate, attempts per payment, provider cost, each policy's share of the
-// oracle's approvals, and what choosing the route cost inside the payment path beside the
+// moment (and the net-revenue oracle: the highest true expected net revenue). Prints approval rate,
+// attempts per payment, provider cost, net revenue, each policy's share of the oracle's approvals
+// and of the net-revenue oracle's, and what choosing the route cost inside the payment path beside the
 // provider calls' own latency: lp_routing_decision_seconds (a timer around the decision in
 // lib/payments/cascade.ts, p50 and p99) and lp_routing_plan_seconds (the whole step, with the
 // cached rules and window reads, p99). The summaries are read from the server's /metrics after
@@ -25,34 +29,43 @@
 // steady share, and swings ±2 points with the seed.
 // The bench's server uses the PostgreSQL routing store (REDIS_URL is ignored here).
 //   npm run bench:routing [-- --n 2000 --rate 24 --seed 22 --policies fixed,rules,success_rate]
-//   npm run bench:routing -- --offline [--n 600 --seeds 20 --lag 0]   (the selector alone, in
-//        process: compares algorithms and settings over many seeds; how they were chosen. --lag L:
-//        each answer known L payments late, as with payments in flight through the API)
+//   npm run bench:routing -- --offline [--n 600 --seeds 20 --lag 0 --all-variants]   (the selector
+//        alone, in process: each objective's share of the approval oracle and of the net-revenue
+//        oracle, provider cost and net revenue, over many seeds; --all-variants adds the algorithms
+//        and settings compared when success-rate was chosen. --lag L: each answer known L
+//        payments late, as with payments in flight through the API). Issue 45's acceptance:
+//        --n 2000 --seeds 40.
 import { parseArgs } from "node:util";
 import { withBenchServer, sql } from "./lib/bench-server.ts";
 import { startSimulatedProvider } from "./psp/simulator.ts";
 import { startRealSimulators } from "./psp/real-simulators.ts";
 import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { SPEI_PROVIDERS, benchEmail, oracle, scenarios, type Scenario } from "./psp/market.ts";
-import { CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
+import { SPEI_PROVIDERS, amountOf, benchEmail, netOracle, oracle, scenarios, type Scenario } from "./psp/market.ts";
+import { AMOUNT_CENTS, CHOSEN, replay, replayFixed, type ReplayVariant } from "./psp/market-replay.ts";
 import type { Algorithm } from "../lib/routing/select.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "2000" }, rate: { type: "string", default: "24" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, lag: { type: "string", default: "0" }, variant: { type: "string" }, policies: { type: "string", default: "fixed,rules,success_rate" } } });
+const { values } = parseArgs({ options: { n: { type: "string", default: "2000" }, rate: { type: "string", default: "24" }, concurrency: { type: "string", default: "16" }, seed: { type: "string", default: "22" }, offline: { type: "boolean", default: false }, seeds: { type: "string", default: "20" }, lag: { type: "string", default: "0" }, variant: { type: "string" }, policies: { type: "string", default: "fixed,rules,success_rate,net_revenue" }, "all-variants": { type: "boolean", default: false } } });
 const N = Number(values.n);
 const SEED = Number(values.seed);
 const PROVIDERS = SPEI_PROVIDERS;
-const AMOUNT_USD = 25;
 
 type Policy = { name: string; rules: unknown[] };
 const POLICIES: Policy[] = [
   { name: "fixed", rules: [] },
-  // Cheapest first by the market's basis points (rapidpay 55, pagosur 60, ebanx 65, mercadopago 70, andespay 75).
+  // Cheapest first by the market's basis points (rapidpay 55, pagosur 60, ebanx 65, mercadopago 70, andespay 95).
   { name: "rules", rules: [{ paymentMethodId: "1003", strategy: "split", providers: [{ provider: "rapidpay", weight: 30 }, { provider: "pagosur", weight: 25 }, { provider: "ebanx", weight: 20 }, { provider: "mercadopago", weight: 15 }, { provider: "andespay", weight: 10 }] }] },
   { name: "success_rate", rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: CHOSEN.exploration, providers: PROVIDERS.map((provider) => ({ provider })) }] },
+  // The same rule maximising net revenue (issue 45), from the market's fee table (costEnv).
+  { name: "net_revenue", rules: [{ paymentMethodId: "1003", strategy: "success_rate", objective: "net_revenue", exploration: CHOSEN.exploration, providers: PROVIDERS.map((provider) => ({ provider })) }] },
 ];
 
-type Result = { scenario: string; policy: string; approved: number; attempts: number; costCents: number; oracle: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null; run: RunTiming; cpu: RunTiming };
+/** The market's fees as the server's provider cost table (lib/providers/costs.ts): the same in every scenario. */
+function costEnv(s: Scenario): Record<string, string> {
+  return Object.fromEntries(Object.entries(s.providers).map(([code, m]) => [`PROVIDER_${code.toUpperCase()}_COSTS`, `1003:${m.costBp}:${m.fixedCents}:${m.fixedCents}`]));
+}
+
+type Result = { scenario: string; policy: string; approved: number; approvedCents: number; attempts: number; costCents: number; oracle: number; netOracleCents: number; routingP50Ms: number | null; routingP99Ms: number | null; planP99Ms: number | null; providerP50Ms: number | null; run: RunTiming; cpu: RunTiming };
 /** This run's decisions alone, from the histogram's counter deltas: p99 as the bucket it falls in ("≤ 0.25 ms"), and how many took over 1 ms. */
 type RunTiming = { count: number; p99LeMs: number | null; over1ms: number };
 type Buckets = Map<number, number>;
@@ -80,13 +93,13 @@ function runTiming(before: Buckets, after: Buckets): RunTiming {
   return { count, p99LeMs: count && p99 !== undefined ? p99 * 1000 : null, over1ms: count - delta(0.001) };
 }
 
-function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>): number {
+function costOf(s: Scenario, attempts: Array<{ provider: string; outcome: string }>, amountCents: number): number {
   let cents = 0;
   for (const a of attempts) {
     const m = s.providers[a.provider];
     if (!m) continue;
     cents += m.fixedCents;
-    if (a.outcome === "accepted") cents += (AMOUNT_USD * 100 * m.costBp) / 10_000;
+    if (a.outcome === "accepted") cents += (amountCents * m.costBp) / 10_000;
   }
   return cents;
 }
@@ -97,10 +110,10 @@ const le = (t: RunTiming) => (t.p99LeMs === null ? "—" : t.p99LeMs === Infinit
 function table(rows: Result[]) {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const ms = (x: number | null) => (x === null || Number.isNaN(x) ? "—" : `${x.toFixed(3)} ms`);
-  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | share of oracle | decision p50 | decision p99 | this run's decision p99 (bucket) | over 1 ms | its CPU time p99 | over 1 ms (CPU) | routing step p99 | provider call p50 |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("\n| scenario | policy | approval | attempts / payment | provider cost (USD) | net revenue (USD) | share of oracle | share of net-revenue oracle | decision p50 | decision p99 | this run's decision p99 (bucket) | over 1 ms | its CPU time p99 | over 1 ms (CPU) | routing step p99 | provider call p50 |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${le(r.run)} | ${r.run.over1ms} of ${r.run.count} | ${le(r.cpu)} | ${r.cpu.over1ms} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
+    console.log(`| ${r.scenario} | ${r.policy} | ${pct(r.approved / N)} | ${(r.attempts / N).toFixed(2)} | ${(r.costCents / 100).toFixed(2)} | ${((r.approvedCents - r.costCents) / 100).toFixed(2)} | ${pct(r.approved / r.oracle)} | ${pct((r.approvedCents - r.costCents) / r.netOracleCents)} | ${ms(r.routingP50Ms)} | ${ms(r.routingP99Ms)} | ${le(r.run)} | ${r.run.over1ms} of ${r.run.count} | ${le(r.cpu)} | ${r.cpu.over1ms} | ${ms(r.planP99Ms)} | ${r.providerP50Ms === null ? "—" : `${r.providerP50Ms} ms`} |`);
   }
   // The issue's table: success-rate against the oracle and against fixed priority.
   console.log("\n| scenario | oracle | fixed priority | success-rate routing | % of oracle | gain over fixed (payments) |");
@@ -137,6 +150,7 @@ async function online() {
     const env = {
       ...providerEnv(sims),
       ...real.env,
+      ...costEnv(scenarios(N, SEED)[0]!),
       ...Object.fromEntries([...sims.map((sim) => sim.code), ...real.sims.map((r) => r.code)].map((code) => [`PROVIDER_${code.toUpperCase()}_TIMEOUT_MS`, "2000"])),
       ROUTING_REFRESH_MS: "100",
       ROUTING_BUCKET_MS: inMs(1),
@@ -172,7 +186,11 @@ async function online() {
           if (!set.ok) throw new Error(`POST ${url}/_control/market: ${set.status}`);
         }
         let oracleApprovals = 0;
-        for (let i = 0; i < N; i++) if (oracle(s, i, PROVIDERS).approved) oracleApprovals++;
+        let netOracleCents = 0;
+        for (let i = 0; i < N; i++) {
+          if (oracle(s, i, PROVIDERS).approved) oracleApprovals++;
+          netOracleCents += netOracle(s, i, PROVIDERS).net;
+        }
         for (const policy of POLICIES.filter((p) => values.policies.split(",").includes(p.name))) {
           // Every policy starts from nothing learned.
           await sql(server.databaseUrl, "TRUNCATE routing_outcomes");
@@ -185,6 +203,7 @@ async function online() {
           let approved = 0;
           let attempts = 0;
           let cost = 0;
+          let approvedCents = 0;
           const durations: number[] = [];
           // Which providers the policy sent attempts to (all five of SPEI's take part).
           const byProvider = new Map<string, number>(PROVIDERS.map((p) => [p, 0]));
@@ -196,16 +215,18 @@ async function online() {
             for (let i = next++; i < N; i = next++) {
               const wait = started + (i * 1000) / RATE - performance.now();
               if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-              const r = await call("/payments", key, "POST", { amount: AMOUNT_USD, paymentMethodId: "1003", userName: "Juan Perez", userEmail: benchEmail(i), documentId: "GODE561231GR8" });
+              const amountCents = amountOf(s, i);
+              const r = await call("/payments", key, "POST", { amount: amountCents / 100, paymentMethodId: "1003", userName: "Juan Perez", userEmail: benchEmail(i), documentId: "GODE561231GR8" });
               let tried: Array<{ provider: string; outcome: string; durationMs: number }>;
               if (r.status === 200) {
                 approved++;
+                approvedCents += amountCents;
                 tried = (await call(`/payments/${r.body.transactionId}`, key, "GET")).body.attempts;
               } else {
                 tried = r.body?.error?.details?.attempts ?? [];
               }
               attempts += tried.length;
-              cost += costOf(s, tried);
+              cost += costOf(s, tried, amountCents);
               for (const a of tried) durations.push(a.durationMs), byProvider.set(a.provider, (byProvider.get(a.provider) ?? 0) + 1);
             }
           };
@@ -216,7 +237,7 @@ async function online() {
           const bucketsAfter = await decisionHistograms(server.url);
           const run = runTiming(bucketsBefore.wall, bucketsAfter.wall);
           const cpu = runTiming(bucketsBefore.cpu, bucketsAfter.cpu);
-          results.push({ run, cpu,  scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, oracle: oracleApprovals, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
+          results.push({ run, cpu, scenario: s.name, policy: policy.name, approved, attempts, costCents: cost, approvedCents, oracle: oracleApprovals, netOracleCents, routingP50Ms: ((await metric("lp_routing_decision_seconds", "0.5")) ?? NaN) * 1000, routingP99Ms: ((await metric("lp_routing_decision_seconds", "0.99")) ?? NaN) * 1000, planP99Ms: ((await metric("lp_routing_plan_seconds", "0.99")) ?? NaN) * 1000, providerP50Ms: durations.length ? durations[Math.floor(durations.length / 2)]! : null });
           console.log(`${s.name} / ${policy.name}: ${approved} of ${N} approved (oracle ${oracleApprovals}), ${(attempts / N).toFixed(2)} attempts per payment, decision p99 ${le(run)} (CPU ${le(cpu)}), ${run.over1ms} of ${run.count} over 1 ms (CPU: ${cpu.over1ms}); attempts by provider: ${[...byProvider].map(([p, k]) => `${p} ${k}`).join(", ")}`);
         }
       }
@@ -227,9 +248,48 @@ async function online() {
   table(results);
 }
 
-/** The selector alone against the market model, many seeds (scripts/psp/market-replay.ts). */
+/**
+ * The selector alone against the market model, many seeds (scripts/psp/market-replay.ts): the
+ * shipped settings under each objective (issue 45), against the approval oracle and the
+ * net-revenue oracle, with what the providers were paid and what the payments netted; each
+ * decision's CPU time (process.cpuUsage around selectRoute, as the servers' histogram). With
+ * --all-variants, also the algorithms and settings compared when success-rate was chosen.
+ */
 async function offline() {
   const seeds = Number(values.seeds);
+  const objectives: ReplayVariant[] = [CHOSEN, { ...CHOSEN, name: "net_revenue (shipped settings)", objective: "net_revenue" }];
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  console.log(`\n${N} payments per run (USD ${AMOUNT_CENTS / 100} each; the segment market's in three bands), ${seeds} seeds${Number(values.lag) ? `, answers ${values.lag} payments late` : ""}`);
+  console.log("\n| scenario | objective | approvals: share of oracle (mean) | worst seed | provider cost per payment (USD) | net revenue per payment (USD) | share of net-revenue oracle (mean) | worst seed | decision CPU time p99 (µs) | each amount band's share of its oracle |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const base of scenarios(N, SEED)) {
+    for (const v of objectives) {
+      const shares: number[] = [];
+      const netShares: number[] = [];
+      let cost = 0;
+      let net = 0;
+      const timings: number[] = [];
+      const bands = new Map<string, { approved: number; oracle: number }>();
+      for (let k = 0; k < seeds; k++) {
+        const r = replay({ ...base, seed: SEED + k }, v, 1000 + k, Number(values.lag), PROVIDERS, timings);
+        for (const [b, x] of Object.entries(r.bands ?? {})) {
+          const t = bands.get(b) ?? { approved: 0, oracle: 0 };
+          bands.set(b, { approved: t.approved + x.approved, oracle: t.oracle + x.oracle });
+        }
+        shares.push(r.approved / r.oracle);
+        netShares.push(r.netCents / r.netOracleCents);
+        cost += r.costCents;
+        net += r.netCents;
+      }
+      shares.sort((a, b) => a - b);
+      netShares.sort((a, b) => a - b);
+      timings.sort((a, b) => a - b);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const p99 = timings[Math.floor(timings.length * 0.99)]!;
+      console.log(`| ${base.name} | ${v.objective ?? "approval"} | ${pct(mean(shares))} | ${pct(shares[0]!)} | ${(cost / 100 / (seeds * N)).toFixed(4)} | ${(net / 100 / (seeds * N)).toFixed(4)} | ${pct(mean(netShares))} | ${pct(netShares[0]!)} | ${p99.toFixed(0)} | ${bands.size > 1 ? [...bands].map(([b, x]) => `${b} ${pct(x.approved / x.oracle)}`).join(", ") : "—"} |`);
+    }
+  }
+  if (!values["all-variants"] && !values.variant) return;
   const variants: ReplayVariant[] = [
     { algorithm: "thompson", name: "before: discounted thompson, half-life 50, errors as failures", halfLife: 50, threshold: Infinity, exploration: 0.05, legacy: true },
     { algorithm: "thompson", name: "thompson, half-life 100, no detector", halfLife: 100, threshold: Infinity, exploration: 0.03 },

@@ -9,6 +9,7 @@ import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
 import { routableProviders } from "@/lib/catalog/list-payment-methods";
 import { connectorFor } from "@/lib/providers/connectors";
+import { providerCost } from "@/lib/providers/registry";
 import type { ChargeRequest } from "@/lib/providers/types";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { failedAttempt, type SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
@@ -16,6 +17,7 @@ import { classifyDecline, classifyWith, declineRules, errorCodeFor, type Classif
 import { currentRouting } from "@/lib/routing/rules";
 import { selectRoute, type PaymentFacts, type Plan } from "@/lib/routing/select";
 import { amountBand, recordOutcome, routingSnapshot, type OutcomeKind } from "@/lib/routing/stats";
+import { cardKeyOf, isCardRail, reserveReattempt, type Reservation } from "@/lib/routing/retry-budget";
 import type { RoutingReason } from "@/lib/routing/schema";
 import { metrics } from "@/lib/platform/metrics/registry";
 
@@ -34,7 +36,7 @@ export type Attempt = {
   routingReason?: RoutingReason | null;
 };
 export type CascadeResult = { provider: string; providerRef: string; paymentFormUrl: string; instructions: Record<string, unknown> | null; attempts: Attempt[]; routingVersion?: number | null };
-export type CascadeOptions = { enabledForShop: boolean; behaviour?: SandboxBehaviour; shopId?: string; facts?: PaymentFacts; rng?: () => number };
+export type CascadeOptions = { enabledForShop: boolean; behaviour?: SandboxBehaviour; shopId?: string; merchantId?: string; facts?: PaymentFacts; rng?: () => number };
 
 export async function runCascade(environment: Environment, req: ChargeRequest, opts: CascadeOptions): Promise<CascadeResult> {
   if (environment === "sandbox") return sandboxCascade(req, opts);
@@ -45,7 +47,15 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
   const band = opts.facts ? amountBand(opts.facts.amountUsdMinor) : "lt50";
   const rail = req.rail.paymentMethodId;
   let failedBefore = false;
-  for (const { provider: code, reason: routingReason } of plan.steps) {
+  // Card rails: a reattempt after a soft decline spends the card's budget (lib/routing/retry-budget.ts).
+  const card = isCardRail(req.rail) ? { key: cardKeyOf(req.buyer) } : null;
+  let declinedBefore: Classification | null = null;
+  for (const [k, { provider: code, reason: routingReason }] of plan.steps.entries()) {
+    if (card && declinedBefore && k > 0) {
+      // A card the payment cannot identify (neither document nor e-mail) cascades uncounted.
+      const spent: Reservation = card.key ? await reserveReattempt({ environment, cardKey: card.key, merchantId: opts.merchantId ?? "unknown", transactionId: req.transactionId, provider: code }) : { allowed: true };
+      if (!spent.allowed) throw budgetSpent(attempts, declinedBefore, spent);
+    }
     const connector = connectorFor(code);
     const started = performance.now();
     // An exception is our own failure: its text goes to the log, never into the attempts a
@@ -73,6 +83,8 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
     metrics().routingDecisions.inc({ provider: code, reason: routingReason, decision: c.decision });
     failedBefore = true;
     if (c.decision !== "retry_next") throw declined(attempts, c);
+    // Only an answer counts against the card: a timeout or 5xx reached no issuer that said no.
+    if (kind === "declined") declinedBefore = c;
   }
   return exhausted(attempts, plan.steps.length, opts.enabledForShop);
 }
@@ -101,6 +113,7 @@ async function planFor(req: ChargeRequest, routable: string[], opts: CascadeOpti
     score: (p) => snap.score(p, rail, band),
     circuit: (p) => snap.circuit(p, rail),
     fallen: (p) => snap.fallen(p, rail, band),
+    cost: (p) => providerCost(p, rail),
   });
   // No rule matched: the platform default, under the shop's version all the same.
   if (plan.version === null) plan.version = routing?.version ?? 0;
@@ -145,6 +158,17 @@ function declined(attempts: Attempt[], c: Classification): AppError {
   return new AppError(errorCodeFor(c.declineCode), later ? `The payment was declined (${c.declineCode}); the buyer may retry later.` : `The payment was declined (${c.declineCode}). Another provider would receive the same answer, so no other was tried.`, {
     declineCode: c.declineCode,
     details: { declineCode: c.declineCode, decision: c.decision, attempts },
+  });
+}
+
+/**
+ * A soft decline the card's reattempt budget does not allow retrying elsewhere: 402 as a decline
+ * (the code the last provider's answer maps to), with the limit that was reached.
+ */
+function budgetSpent(attempts: Attempt[], c: Classification, r: Extract<Reservation, { allowed: false }>): AppError {
+  return new AppError(errorCodeFor(c.declineCode), `The payment was declined (${c.declineCode}). Another provider was not tried: this card has used the reattempts the card networks allow (${r.network}).`, {
+    declineCode: c.declineCode,
+    details: { declineCode: c.declineCode, decision: c.decision, attempts, reattemptBudget: { exhausted: true, max: r.max, windowHours: r.windowMs / 3_600_000, used: r.used, rule: r.network } },
   });
 }
 

@@ -15,11 +15,14 @@
 //   PROVIDER_<CODE>_URL replacing the provider's own API host (tests point it at a simulator; in
 //   production it must be https and no loopback or private address).
 // Any provider's PROVIDER_<CODE>_RAILS (catalog ids, comma-separated) narrows the rails it serves
-// to a subset of those the catalog lists it for; PROVIDER_<CODE>_TIMEOUT_MS bounds each call.
+// to a subset of those the catalog lists it for; PROVIDER_<CODE>_TIMEOUT_MS bounds each call;
+// PROVIDER_<CODE>_COSTS is its cost table (lib/providers/costs.ts), read by net_revenue routing.
 // A malformed value stops the start (`providerConfigErrors`), never a payment.
 import { createPublicKey } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import { singleton } from "@/lib/platform/singleton";
+import { costFrom, parseCosts, type CostTable, type ProviderCost } from "@/lib/providers/costs";
+import { railById } from "@/lib/rails/rails";
 export { providerName } from "@/lib/providers/names";
 
 export const SIMULATED_PROVIDER_CODES = ["pagosur", "andespay", "rapidpay"] as const;
@@ -50,10 +53,10 @@ const REAL_PROVIDER_ENV: Record<RealProviderCode, { secret: string; noticeSecret
 };
 
 /** The variables a provider is configured by: the real providers' own names, `_SECRET` / `_NOTICE_SECRET` for the common protocol's. */
-export function providerEnvNames(code: ProviderCode): { url: string; secret: string; noticeSecret: string; rails: string; timeout: string } {
+export function providerEnvNames(code: ProviderCode): { url: string; secret: string; noticeSecret: string; rails: string; timeout: string; costs: string } {
   const upper = code.toUpperCase();
   const own = isReal(code) ? REAL_PROVIDER_ENV[code] : { secret: `PROVIDER_${upper}_SECRET`, noticeSecret: `PROVIDER_${upper}_NOTICE_SECRET` };
-  return { url: `PROVIDER_${upper}_URL`, ...own, rails: `PROVIDER_${upper}_RAILS`, timeout: `PROVIDER_${upper}_TIMEOUT_MS` };
+  return { url: `PROVIDER_${upper}_URL`, ...own, rails: `PROVIDER_${upper}_RAILS`, timeout: `PROVIDER_${upper}_TIMEOUT_MS`, costs: `PROVIDER_${upper}_COSTS` };
 }
 
 export type ProviderConfig = {
@@ -65,6 +68,8 @@ export type ProviderConfig = {
   timeoutMs: number;
   /** The catalog ids this provider is limited to (PROVIDER_<CODE>_RAILS); null: every rail the catalog lists it for. */
   rails: ReadonlySet<string> | null;
+  /** PROVIDER_<CODE>_COSTS by rail (null: the rails' published fees). */
+  costs?: CostTable | null;
 };
 
 function isReal(code: string): code is RealProviderCode {
@@ -88,6 +93,8 @@ function readConfig(code: ProviderCode, env: Record<string, string | undefined>)
     noticeSecret: noticeSecret === secret ? null : noticeSecret,
     timeoutMs: Number(env[names.timeout] ?? 8000),
     rails: rails ? new Set(rails.split(",").map((r) => r.trim()).filter(Boolean)) : null,
+    // A malformed table stops the start (providerConfigErrors); here it reads as none.
+    costs: env[names.costs] ? ((c) => (typeof c === "string" ? null : c))(parseCosts(env[names.costs]!)) : null,
   };
 }
 
@@ -107,6 +114,12 @@ export function providerConfigErrors(env: Record<string, string | undefined> = p
       else if (production && isReal(code) && isLocalHost(parsed.hostname)) errors.push(`${names.url} names a loopback or private address: no simulator stands in for ${REAL_PROVIDERS[code].name} in production`);
     }
     const timeout = env[names.timeout];
+    const costs = env[names.costs];
+    if (costs) {
+      const parsed = parseCosts(costs);
+      if (typeof parsed === "string") errors.push(`${names.costs}: ${parsed}`);
+      else for (const rail of parsed.keys()) if (rail !== "*" && !railById(rail)) errors.push(`${names.costs}: no rail ${rail} in the catalog`);
+    }
     if (timeout !== undefined && !(Number.isInteger(Number(timeout)) && Number(timeout) >= 100 && Number(timeout) <= 120_000)) errors.push(`${names.timeout} must be a whole number of milliseconds from 100 to 120000`);
     if (!isReal(code)) continue;
     const spec = REAL_PROVIDERS[code];
@@ -167,6 +180,13 @@ export function providerConfigs(): Map<string, ProviderConfig> {
 
 export function isProviderConfigured(code: string): boolean {
   return providerConfigs().has(code);
+}
+
+/** What an attempt at `code` on catalog rail `railId` costs (lib/providers/costs.ts; an unknown rail costs nothing). */
+export function providerCost(code: string, railId: string): ProviderCost {
+  const rail = railById(railId);
+  if (!rail) return { bp: 0, fixedUsdMinor: 0, failedUsdMinor: 0 };
+  return costFrom(providerConfigs().get(code)?.costs ?? null, rail);
 }
 
 /** Whether a configured provider serves catalog rail `railId` now (PROVIDER_<CODE>_RAILS narrows it). */

@@ -54,3 +54,12 @@ test("moving a rule or a provider", () => {
   assert.deepEqual(moved(["a", "b", "c"], 2, 0), ["c", "a", "b"]);
   assert.deepEqual(moved(["a", "b", "c"], 0, -1), ["a", "b", "c"]);
 });
+
+test("the objective: written only when net revenue is chosen on a best-approval rule, read back as approval when absent", () => {
+  const d = newDraft("1003", "rapidpay");
+  assert.equal(d.objective, "approval");
+  assert.equal("objective" in draftToRule({ ...d, strategy: "success_rate" }), false, "approval, the default, is not written");
+  assert.equal(draftToRule({ ...d, strategy: "success_rate", objective: "net_revenue" }).objective, "net_revenue");
+  assert.equal("objective" in draftToRule({ ...d, strategy: "priority", objective: "net_revenue" }), false, "a priority rule has none");
+  assert.equal(ruleToDraft({ paymentMethodId: "1003", strategy: "success_rate", objective: "net_revenue", fallback: true, providers: [{ provider: "rapidpay" }] }).objective, "net_revenue");
+});

@@ -16,6 +16,8 @@ export type RuleDraft = {
   maxAmountUsd: string;
   strategy: Strategy;
   providers: ProviderDraft[];
+  /** success_rate: what it maximises ("approval", the default, or "net_revenue"). */
+  objective: NonNullable<RoutingRule["objective"]>;
   /** success_rate: the exploration share in percent, "" for the default. */
   explorationPercent: string;
   fallback: boolean;
@@ -52,6 +54,7 @@ export function ruleToDraft(r: RoutingRule): RuleDraft {
     maxAmountUsd: w.maxAmountUsd === undefined ? "" : String(w.maxAmountUsd),
     strategy: r.strategy ?? "priority",
     providers: r.providers.map((p) => ({ provider: p.provider, weight: p.weight === undefined ? "" : String(p.weight) })),
+    objective: r.objective ?? "approval",
     explorationPercent: percentText(r.exploration),
     fallback: r.fallback !== false,
     kept: { ...(w.currencies ? { currencies: w.currencies } : {}), ...(w.documentTypes ? { documentTypes: w.documentTypes } : {}), ...(w.countries && w.countries.length > 1 ? { countries: w.countries } : {}) },
@@ -80,6 +83,8 @@ export function draftToRule(d: RuleDraft): Record<string, unknown> {
       return weight === undefined ? { provider: p.provider } : { provider: p.provider, weight };
     }),
   };
+  // Approval is the default: written only when net revenue is chosen, so a rule saved from the form reads as it did before objectives.
+  if (d.strategy === "success_rate" && d.objective === "net_revenue") rule.objective = "net_revenue";
   const exploration = d.strategy === "success_rate" ? shareOf(d.explorationPercent) : undefined;
   if (exploration !== undefined) rule.exploration = exploration;
   if (!d.fallback) rule.fallback = false;
@@ -91,7 +96,7 @@ export const rulesToDrafts = (rules: RoutingRule[]) => rules.map(ruleToDraft);
 
 /** A new rule for a rail: its first provider, in this order. */
 export function newDraft(paymentMethodId: string, firstProvider: string | undefined): RuleDraft {
-  return { name: "", paymentMethodId, country: "", minAmountUsd: "", maxAmountUsd: "", strategy: "priority", providers: firstProvider ? [{ provider: firstProvider, weight: "" }] : [], explorationPercent: "", fallback: true, kept: {} };
+  return { name: "", paymentMethodId, country: "", minAmountUsd: "", maxAmountUsd: "", strategy: "priority", providers: firstProvider ? [{ provider: firstProvider, weight: "" }] : [], objective: "approval", explorationPercent: "", fallback: true, kept: {} };
 }
 
 /** Moves item `from` to `to` (a copy). */
@@ -114,6 +119,7 @@ const FIELD_WORDS: Record<string, string> = {
   provider: "provider",
   weight: "share",
   exploration: "exploration",
+  objective: "what to maximise",
   fallback: "other providers",
 };
 

@@ -13,7 +13,7 @@ import { declineCodeList, putRoutingBody, type PutRoutingInput, type RoutingRule
 import type { Environment } from "@/lib/generated/prisma/enums";
 import type { OwnerWith } from "@/lib/platform/scope";
 import { rememberBounded } from "@/lib/platform/bounded";
-import { providerServesRail } from "@/lib/providers/registry";
+import { providerCost, providerServesRail } from "@/lib/providers/registry";
 import { providerName } from "@/lib/providers/names";
 import { ruleProviders } from "@/lib/routing/providers";
 
@@ -79,6 +79,7 @@ export function checkRules(rules: RoutingRule[]): void {
       if (seen.has(p.provider)) throw new AppError("invalid_request", `Rule ${i + 1}: ${providerName(p.provider)} is listed twice.`, { param: `rules[${i}].providers[${j}].provider` });
       seen.add(p.provider);
     });
+    if (r.objective && r.strategy !== "success_rate") throw new AppError("invalid_request", `Rule ${i + 1}: an objective chooses what success-rate routing maximises; a ${r.strategy} rule has none.`, { param: `rules[${i}].objective` });
     if (r.strategy === "split" && !r.providers.some((p) => (p.weight ?? 0) > 0)) throw new AppError("invalid_request", `Rule ${i + 1}: a split needs a weight above 0 on at least one provider.`, { param: `rules[${i}].providers` });
     const w = r.when;
     // Thresholds are amounts: at most USD's decimals, through the one amount parser (400
@@ -127,7 +128,7 @@ export async function previewRouting(scope: OwnerWith<"actor">, input: { payment
   const facts = { paymentMethodId: rail.paymentMethodId, amountUsdMinor: amount, country: rail.countryIso3, currency: (input.currency || "USD").toUpperCase(), documentType: documentTypeOf(input.documentId, rail.countryIso3) };
   const band = amountBand(amount);
   const routable = scope.environment === "production" ? routableProviders(rail, "production") : ruleProviders(rail);
-  const plan = selectRoute(routing.compiled, routing.version, facts, routable, { rng: Math.random, score: (p) => snap.score(p, rail.paymentMethodId, band), circuit: (p) => snap.circuit(p, rail.paymentMethodId) });
+  const plan = selectRoute(routing.compiled, routing.version, facts, routable, { rng: Math.random, score: (p) => snap.score(p, rail.paymentMethodId, band), circuit: (p) => snap.circuit(p, rail.paymentMethodId), cost: (p) => providerCost(p, rail.paymentMethodId) });
   const rule = plan.rule === null ? null : routing.rules[plan.rule]!;
   return {
     version: routing.version,

@@ -7,6 +7,9 @@ import { defineEndpoint } from "@/lib/platform/contract/endpoint";
 import { DECLINE_CODES } from "@/lib/routing/declines";
 
 export const STRATEGIES = ["priority", "split", "success_rate"] as const;
+/** What success-rate routing maximises (issue 45): approvals, or the money a payment is expected to leave once its provider is paid. */
+export const OBJECTIVES = ["approval", "net_revenue"] as const;
+export type Objective = (typeof OBJECTIVES)[number];
 export const DOCUMENT_TYPES = ["cpf", "cnpj", "rfc", "curp", "co_document", "other"] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 export const ROUTING_REASONS = ["rule", "split", "success_rate", "exploration", "fallback"] as const;
@@ -35,6 +38,12 @@ export const routingRule = z
       .array(z.object({ provider: z.string().min(1).max(40), weight: z.number().int().min(0).max(1000).optional().describe("split: the provider's share of first attempts") }).strict())
       .min(1)
       .max(10),
+    objective: z
+      .enum(OBJECTIVES)
+      .optional()
+      .describe(
+        "success_rate: what the order maximises. approval (the default): the chance the payment is approved. net_revenue: P(approve) × (amount − the provider's fee) − the fee of a failed attempt, from the provider cost table; among providers whose approval the data cannot tell apart, the cheapest goes first",
+      ),
     exploration: z.number().min(0).max(0.5).optional().describe("success_rate: the share of payments sent to a provider drawn at random (default 0.05)"),
     fallback: z.boolean().default(true).describe("After the listed providers, try the rail's other providers"),
   })

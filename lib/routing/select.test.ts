@@ -119,3 +119,37 @@ test("success-rate: a fallen provider's due probe goes first; random exploration
     assert.notEqual(plan.steps[0]!.provider, "pagosur", "exploration (share 1 here) never picks the fallen provider");
   }
 });
+
+test("net_revenue: of two providers whose approval the data cannot tell apart, the cheaper goes first (approval: either)", () => {
+  const rules = compileRoutingRules([rule({ strategy: "success_rate", objective: "net_revenue", exploration: 0, providers: [{ provider: "andespay" }, { provider: "rapidpay" }] })]);
+  const cost = (p: string) => (p === "andespay" ? { bp: 95, fixedUsdMinor: 10, failedUsdMinor: 10 } : { bp: 55, fixedUsdMinor: 12, failedUsdMinor: 12 });
+  // 88 of 100 each: alike.
+  const score = () => ({ approved: 88, failed: 12 });
+  const rng = seededRng(5);
+  let rapid = 0;
+  for (let i = 0; i < 200; i++) if (selectRoute(rules, 1, facts(), ALL, { rng, score, cost }).steps[0]!.provider === "rapidpay") rapid++;
+  assert.equal(rapid, 200, "the cheaper one every time");
+  const approval = compileRoutingRules([rule({ strategy: "success_rate", exploration: 0, providers: [{ provider: "andespay" }, { provider: "rapidpay" }] })]);
+  let rapidA = 0;
+  for (let i = 0; i < 200; i++) if (selectRoute(approval, 1, facts(), ALL, { rng, score, cost }).steps[0]!.provider === "rapidpay") rapidA++;
+  assert.ok(rapidA > 40 && rapidA < 160, `approval: rapidpay first ${rapidA} of 200 (a coin between equals)`);
+});
+
+test("net_revenue: a provider a little better but far dearer loses; one clearly better and a little dearer wins", () => {
+  const rules = compileRoutingRules([rule({ strategy: "success_rate", objective: "net_revenue", exploration: 0, providers: [{ provider: "andespay" }, { provider: "rapidpay" }] })]);
+  const first = (scores: Record<string, { approved: number; failed: number }>, cost: (p: string) => { bp: number; fixedUsdMinor: number; failedUsdMinor: number }, amount = 2_500n) => {
+    const rng = seededRng(9);
+    const tally = new Map<string, number>();
+    for (let i = 0; i < 200; i++) {
+      const p = selectRoute(rules, 1, facts({ amountUsdMinor: amount }), ALL, { rng, score: (p) => scores[p]!, cost }).steps[0]!.provider;
+      tally.set(p, (tally.get(p) ?? 0) + 1);
+    }
+    return tally;
+  };
+  // 91 % against 90 % over thousands of answers, but andespay takes 5 % of the amount more.
+  const dear = first({ andespay: { approved: 2730, failed: 270 }, rapidpay: { approved: 2700, failed: 300 } }, (p) => (p === "andespay" ? { bp: 600, fixedUsdMinor: 10, failedUsdMinor: 10 } : { bp: 100, fixedUsdMinor: 10, failedUsdMinor: 10 }));
+  assert.ok((dear.get("rapidpay") ?? 0) >= 190, `rapidpay first ${dear.get("rapidpay")} of 200`);
+  // 90 % against 84 %, andespay 0.4 % dearer: worth it.
+  const better = first({ andespay: { approved: 900, failed: 100 }, rapidpay: { approved: 840, failed: 160 } }, (p) => (p === "andespay" ? { bp: 95, fixedUsdMinor: 10, failedUsdMinor: 10 } : { bp: 55, fixedUsdMinor: 10, failedUsdMinor: 10 }));
+  assert.ok((better.get("andespay") ?? 0) >= 190, `andespay first ${better.get("andespay")} of 200`);
+});

@@ -17,7 +17,7 @@ import { singleton } from "@/lib/platform/singleton";
 import { CLOSE_ORDER, onShutdown } from "@/lib/platform/lifecycle";
 import type { CircuitState, Fallen, Score } from "@/lib/routing/select";
 import { PgRoutingStore, RedisRoutingStore, circuitKey, scoreKey, type RoutingStore } from "@/lib/routing/store";
-import { FRESH, evidenceOf, probeDue, watchBuckets, type Bucket, type Memory } from "@/lib/routing/window";
+import { FRESH, POOL_PSEUDO, evidenceOf, pooledScore, probeDue, watchBuckets, type Bucket, type Memory } from "@/lib/routing/window";
 
 import type { RoutingOutcomeInput } from "@/lib/routing/outcome";
 export type { OutcomeKind, RoutingOutcomeInput } from "@/lib/routing/outcome";
@@ -46,6 +46,9 @@ export const ROUTING = {
     return { windowMs: c.ROUTING_CIRCUIT_WINDOW_MS, errorRate: c.ROUTING_CIRCUIT_ERROR_RATE, minVolume: c.ROUTING_CIRCUIT_MIN_VOLUME, coolDownMs: c.ROUTING_CIRCUIT_COOLDOWN_MS };
   },
 };
+
+/** The amount bands, in order (the segments a provider's evidence is kept in, pooled: window.ts pooledScore). */
+export const AMOUNT_BANDS = ["lt50", "lt500", "ge500"] as const;
 
 /** Amount bands (USD) so a provider good at small tickets is not assumed good at large ones. */
 export function amountBand(usdMinor: bigint): string {
@@ -155,7 +158,20 @@ function snapshotView(): { score: (provider: string, rail: string, band: string)
   const snap = state.snapshot;
   if ((!snap || now - snap.at > ROUTING.refreshMs) && !state.loading) reload(now).catch((err) => log.warn({ err: String(err) }, "routing stats refresh failed"));
   return {
-    score: (p, rail, band) => snap?.scores.get(scoreKey(p, rail, band)) ?? { approved: 0, failed: 0 },
+    score: (p, rail, band) => {
+      const own = snap?.scores.get(scoreKey(p, rail, band)) ?? { approved: 0, failed: 0 };
+      // A segment seen to fall is itself, not its parent: no prior (pooling kept a fallen
+      // band looking like the provider's good ones, measured −10 points of its oracle).
+      if (state.memories.get(scoreKey(p, rail, band))?.fallen) return own;
+      // The parent: the same provider and rail in the other bands.
+      const parent = { approved: 0, failed: 0 };
+      for (const other of AMOUNT_BANDS) {
+        if (other === band) continue;
+        const s = snap?.scores.get(scoreKey(p, rail, other));
+        if (s) (parent.approved += s.approved), (parent.failed += s.failed);
+      }
+      return pooledScore(own, parent, POOL_PSEUDO);
+    },
     circuit: (p, rail) => {
       const inputs = snap?.circuits.get(circuitKey(p, rail));
       const s = inputs ? circuitState(inputs, now, ROUTING.circuit) : "closed";

@@ -170,3 +170,21 @@ export function probeDue(buckets: Bucket[], memory: Memory, now: number, cfg: Pr
   const interval = Math.min(cfg.maxIntervalMs, cfg.intervalMs * Math.pow(2, refusals));
   return now >= (last ? last.start : f.at) + interval;
 }
+
+/**
+ * Segments with pooling (issue 45): a provider's evidence is kept per rail (its country) and
+ * amount band, and a sparse segment borrows its parent's — the same provider on the same rail in
+ * the other bands — by hierarchical shrinkage: a Beta prior with the parent's rate as its mean and
+ * at most `pseudo` answers of weight (fewer when the parent itself has fewer). A segment with
+ * hundreds of its own answers is hardly moved; one with a handful starts from what the provider
+ * does elsewhere instead of from nothing; a fall in one band is that band's (the change detector
+ * runs per segment, on its own outcomes, before the prior is added).
+ */
+export const POOL_PSEUDO = 10;
+export function pooledScore(segment: Score, parent: Score, pseudo = POOL_PSEUDO): Score {
+  const n = parent.approved + parent.failed;
+  if (n <= 0 || pseudo <= 0) return segment;
+  const m = Math.min(pseudo, n);
+  const rate = (parent.approved + 1) / (n + 2);
+  return { approved: segment.approved + m * rate, failed: segment.failed + m * (1 - rate) };
+}

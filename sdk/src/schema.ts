@@ -2084,6 +2084,11 @@ export type components = {
                     /** @description split: the provider's share of first attempts */
                     weight?: number;
                 }[];
+                /**
+                 * @description success_rate: what the order maximises. approval (the default): the chance the payment is approved. net_revenue: P(approve) × (amount − the provider's fee) − the fee of a failed attempt, from the provider cost table; among providers whose approval the data cannot tell apart, the cheapest goes first
+                 * @enum {string}
+                 */
+                objective?: "approval" | "net_revenue";
                 /** @description success_rate: the share of payments sent to a provider drawn at random (default 0.05) */
                 exploration?: number;
                 /**
@@ -2129,6 +2134,11 @@ export type components = {
                     /** @description split: the provider's share of first attempts */
                     weight?: number;
                 }[];
+                /**
+                 * @description success_rate: what the order maximises. approval (the default): the chance the payment is approved. net_revenue: P(approve) × (amount − the provider's fee) − the fee of a failed attempt, from the provider cost table; among providers whose approval the data cannot tell apart, the cheapest goes first
+                 * @enum {string}
+                 */
+                objective?: "approval" | "net_revenue";
                 /** @description success_rate: the share of payments sent to a provider drawn at random (default 0.05) */
                 exploration?: number;
                 /**

@@ -11,7 +11,7 @@ import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { providerName } from "@/lib/providers/names";
 import { draftsToRules, moved, newDraft, rulesToDrafts, type RuleDraft, type Strategy } from "@/lib/routing/rule-form";
 import type { RoutingRule } from "@/lib/routing/schema";
-import { STRATEGY_HINTS, STRATEGY_WORDS, countryName, type Choice, type Rule } from "@/components/dashboard/pages/routing-words";
+import { OBJECTIVE_HINTS, OBJECTIVE_WORDS, STRATEGY_HINTS, STRATEGY_WORDS, countryName, type Choice, type Rule } from "@/components/dashboard/pages/routing-words";
 import { MethodOptions } from "@/components/dashboard/pages/method-options";
 
 const json = (drafts: RuleDraft[]) => JSON.stringify(draftsToRules(drafts), null, 2);
@@ -48,7 +48,7 @@ export type RuleDrafts = ReturnType<typeof useRuleDrafts>;
 function paramsOf(drafts: RuleDraft[]): string[] {
   return drafts.flatMap((d, i) => {
     const r = `rules[${i}]`;
-    return [`${r}.name`, `${r}.paymentMethodId`, `${r}.when.countries`, `${r}.when.minAmountUsd`, `${r}.when.maxAmountUsd`, `${r}.strategy`, `${r}.exploration`, `${r}.providers`, ...d.providers.flatMap((_, j) => [`${r}.providers[${j}].provider`, `${r}.providers[${j}].weight`])];
+    return [`${r}.name`, `${r}.paymentMethodId`, `${r}.when.countries`, `${r}.when.minAmountUsd`, `${r}.when.maxAmountUsd`, `${r}.strategy`, `${r}.objective`, `${r}.exploration`, `${r}.providers`, ...d.providers.flatMap((_, j) => [`${r}.providers[${j}].provider`, `${r}.providers[${j}].weight`])];
   });
 }
 
@@ -166,6 +166,19 @@ function RuleFields({ i, draft: d, count, choices, f, onChange, onMove, onRemove
             </Select>
           )}
         </Field>
+        {d.strategy === "success_rate" ? (
+          <Field label="Maximise" tech={`objective: ${d.objective}`} error={f.error(at("objective"))} hint={OBJECTIVE_HINTS[d.objective]}>
+            {(p) => (
+              <Select {...p} name={at("objective")} value={d.objective} onChange={(e) => onChange({ ...d, objective: e.target.value as RuleDraft["objective"] })}>
+                {Object.entries(OBJECTIVE_WORDS).map(([v, w]) => (
+                  <option key={v} value={v}>
+                    {w}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        ) : null}
         {d.strategy === "success_rate" ? (
           <Field label="Exploration (%)" tech="exploration" error={f.error(at("exploration"))} hint="The share of payments sent to another provider to keep learning. Empty: 5 %.">
             {(p) => <Input {...p} name={at("exploration")} inputMode="decimal" value={d.explorationPercent} onChange={(e) => onChange({ ...d, explorationPercent: e.target.value })} />}

@@ -8,6 +8,11 @@ export type Rule = Routing["rules"][number];
 export type Choice = Routing["choices"][number];
 
 export const STRATEGY_WORDS: Record<string, string> = { priority: "In this order", split: "Split by share", success_rate: "Best approval" };
+export const OBJECTIVE_WORDS: Record<string, string> = { approval: "Approvals", net_revenue: "Net revenue (approvals minus provider fees)" };
+export const OBJECTIVE_HINTS: Record<string, string> = {
+  approval: "The provider most likely to approve goes first, whatever it costs.",
+  net_revenue: "What a payment is expected to leave once the provider is paid: a slightly better provider that costs much more loses, and of providers that approve alike the cheapest goes first.",
+};
 export const STRATEGY_HINTS: Record<string, string> = {
   priority: "The first provider takes the payment; the next ones are tried if it fails.",
   split: "Each payment's first provider is drawn by share: 70 and 30 send about 7 in 10 to the first.",

@@ -65,6 +65,7 @@ export function RoutingView({ environment, initial, canEdit, canTry }: { environ
                     {providersText(r)}
                     <span className="block text-xs text-slate-600">
                       {STRATEGY_WORDS[r.strategy]?.toLowerCase()}
+                      {r.strategy === "success_rate" && r.objective === "net_revenue" ? ", for net revenue" : ""}
                       {r.strategy === "success_rate" && r.exploration !== undefined ? ` (${Math.round(r.exploration * 1000) / 10} % exploration)` : ""}
                       {r.fallback === false ? "; no other provider after these" : "; then the other providers"}
                     </span>

@@ -39,6 +39,7 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
         enabledForShop: enabled,
         behaviour: opts.behaviour,
         shopId,
+        merchantId: auth.merchant.id,
         facts: { paymentMethodId: rail.paymentMethodId, amountUsdMinor: priced.usd, country: rail.countryIso3, currency: priced.currency, documentType: documentTypeOf(input.documentId, rail.countryIso3) },
       },
     );
