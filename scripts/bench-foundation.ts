@@ -67,7 +67,7 @@ async function main() {
   const raw = await rawNode();
   try {
     await deployMigrations(databaseUrl);
-    buildIfStale();
+    await buildIfStale();
     const start = async (fast: boolean) => {
       const port = await freePort();
       // Limits scaled away so the benchmark measures the service, not the 429 path.

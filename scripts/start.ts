@@ -4,6 +4,9 @@
 // prints its sandbox keys, builds the app if the sources changed, and serves it on PORT (default
 // 3000). `npm run dev` does the same with `next dev`. Production (APP_ENV=production) gets no
 // demo data at all: merchants come from `npm run merchant:create`.
+// `npm start` runs this file compiled (`node .next/node/start.js`, built by its `prestart`,
+// scripts/lib/compile-server.ts), with no transpiler in the process; `npm run dev` runs it
+// through tsx.
 import "./lib/tracing-first.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,14 +15,11 @@ import { parseConfig, ConfigError } from "../lib/platform/config.ts";
 import { EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/database.ts";
 import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
 import { deployMigrations, root } from "./lib/schema-engine.ts";
-import { buildIfStale } from "./lib/build.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { startSimulatedProvider } from "./psp/simulator.ts";
-import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
-import { startCustodySimulator } from "./custody/simulator.ts";
-import { startRealSimulators } from "./psp/real-simulators.ts";
 import { randomBytes } from "node:crypto";
+// The simulators (scripts/psp, scripts/custody) are imported where a development start runs
+// them: a production process never loads them (compiled, each is a chunk of its own).
 
 const started = Date.now();
 const dev = process.argv.includes("--dev");
@@ -128,6 +128,9 @@ async function main() {
         if (p !== config.PORT) return p;
       }
     };
+    const { startSimulatedProvider } = await import("./psp/simulator.ts");
+    const { SIMULATED_PROVIDERS, providerEnv } = await import("./psp/providers.ts");
+    const { startRealSimulators } = await import("./psp/real-simulators.ts");
     const sims = SIMULATED_PROVIDERS([await simPort(), await simPort(), await simPort()], ["dev-pagosur-secret", "dev-andespay-secret", "dev-rapidpay-secret"]);
     for (const p of sims) await startSimulatedProvider(p);
     pspEnv = providerEnv(sims);
@@ -140,12 +143,16 @@ async function main() {
   }
   // Development: a simulated custody provider makes production withdrawals work end to end.
   if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !process.env.CUSTODY_URL) {
+    const { startCustodySimulator } = await import("./custody/simulator.ts");
     const custody = await startCustodySimulator({ secret: randomBytes(24).toString("hex"), noticeSecret: randomBytes(24).toString("hex"), noticeUrl: `http://127.0.0.1:${config.PORT}/api/v1/custody/notifications` });
     Object.assign(pspEnv, { CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret, CUSTODY_NOTICE_SECRET: custody.noticeSecret });
     say(`simulated custody provider :${custody.port}`);
   }
 
-  if (!dev) buildIfStale(say);
+  // Compiled (.next/node/start.js, what `npm start` runs) it builds nothing: its `prestart` built
+  // what was stale before this process started, so the server it runs is of the same sources.
+  // Run from source (node --import tsx scripts/start.ts) it builds what is stale here.
+  if (!dev && import.meta.url.endsWith(".ts")) await (await import("./lib/build.ts")).buildIfStale(say);
   // The server runs in this process (or its WEB_CONCURRENCY workers, forked from it): one tree
   // that stops as one (scripts/serve.ts). APP_ENV and the database go to it through the
   // environment; `next` sets NODE_ENV=production itself for a built app.

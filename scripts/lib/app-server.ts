@@ -16,7 +16,8 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
   const log = opts.log ?? ((s: string) => console.log(`[server ${process.pid}] ${s}`));
   if (!opts.dev) (process.env as Record<string, string>).NODE_ENV = "production";
   // Tracing patches http and pg as they load: it starts before Next and the app's modules.
-  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) (await import(path.join(root, "lib/platform/telemetry/tracing.ts"))).startTracing();
+  // A literal import: the compiled server (scripts/lib/compile-server.ts) makes it a chunk loaded only here.
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) (await import("../../lib/platform/telemetry/tracing.ts")).startTracing();
   const { default: next } = await import("next");
   const app = next({ dev: opts.dev, dir: root, hostname: opts.host, port: opts.port, quiet: !opts.dev });
   await app.prepare();
@@ -60,7 +61,7 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
     (stopping ??= (async () => {
       const until = Date.now() + deadlineMs;
       draining = true;
-      const { startDraining, shutdownResources } = await import(path.join(root, "lib/platform/lifecycle.ts"));
+      const { startDraining, shutdownResources } = await import("../../lib/platform/lifecycle.ts");
       startDraining();
       // No new connections (net.Server's close: http's would also drop idle keep-alive
       // connections at once, racing a client that is just sending on one). Requests on open
