@@ -12,9 +12,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseConfig, ConfigError } from "../lib/platform/config.ts";
-import { EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/database.ts";
+import { DATA_DIR, EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/database.ts";
 import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
-import { deployMigrations, root } from "./lib/schema-engine.ts";
+import { deployMigrations } from "./lib/schema-engine.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { randomBytes } from "node:crypto";
@@ -37,7 +37,7 @@ type Demo = { merchantId: string; sandbox: { publishableKey: string; secretKey: 
  */
 async function ensureDemoMerchant(databaseKey: string): Promise<Demo> {
   // Keyed by the database's stable name (the embedded one listens on a new port every start).
-  const file = path.join(root, ".data", `demo-merchant-${createHash("sha256").update(databaseKey).digest("hex").slice(0, 12)}.json`);
+  const file = path.join(DATA_DIR, `demo-merchant-${createHash("sha256").update(databaseKey).digest("hex").slice(0, 12)}.json`);
   const { db } = await import("../lib/platform/db.ts");
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as Demo & { production?: unknown };

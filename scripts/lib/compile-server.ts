@@ -27,6 +27,9 @@ import { readFile } from "node:fs/promises";
 import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
+// Spelled so that this file, compiled with the rest, has no such expression for the rewrite to meet in a string.
+const META = ["import", "meta"].join(".");
+
 /** Where the compiled server goes (two levels under the root, like scripts/lib). */
 export const SERVER_OUT = ".next/node";
 /** The entries, each compiled to SERVER_OUT/<name>.js. */
@@ -56,11 +59,13 @@ export function serverIsStale(root: string): boolean {
 }
 
 /** Compiles the entries to SERVER_OUT; returns the number of our source files it read and the time. */
-export async function compileServer(root: string): Promise<{ files: number; ms: number }> {
+export async function compileServer(root: string, out = SERVER_OUT): Promise<{ files: number; ms: number }> {
+  // The source-path rewrite below assumes it ("../../<source>").
+  if (out.split("/").length !== 2) throw new Error(`the compiled server must sit two levels under the root, not at ${out}`);
   const started = Date.now();
   // Loaded here only: the compiled server itself never loads esbuild.
   const esbuild = await import("esbuild");
-  const outdir = path.join(root, SERVER_OUT);
+  const outdir = path.join(root, out);
   rmSync(outdir, { recursive: true, force: true });
   const entries = new Set(SERVER_ENTRIES.map((e) => path.join(root, e)));
   const result = await esbuild.build({
@@ -102,10 +107,10 @@ export async function compileServer(root: string): Promise<{ files: number; ms: 
             if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
             let contents = await readFile(args.path, "utf8");
             const loader = args.path.endsWith(".tsx") ? "tsx" : "ts";
-            if (entries.has(args.path) || !contents.includes("import.meta.")) return { contents, loader };
+            if (entries.has(args.path) || !contents.includes(`${META}.`)) return { contents, loader };
             // The output file's URL is <root>/.next/node/x.js: "../../<source>" is the source file's URL.
             const rel = path.relative(root, args.path).split(path.sep).join("/");
-            const url = `new URL(${JSON.stringify(`../../${rel}`)}, import.meta.url)`;
+            const url = `new URL(${JSON.stringify(`../../${rel}`)}, ${META}.url)`;
             contents = contents
               .replace(/\bimport\.meta\.url\b/g, `${url}.href`)
               .replace(/\bimport\.meta\.filename\b/g, `decodeURIComponent(${url}.pathname)`)
@@ -119,8 +124,9 @@ export async function compileServer(root: string): Promise<{ files: number; ms: 
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith("node_modules/") && !f.includes("/node_modules/"));
   // Plus the configuration the compile read.
   for (const f of ["tsconfig.json", "package.json", "scripts/lib/compile-server.ts"]) if (!inputs.includes(f)) inputs.push(f);
-  writeFileSync(path.join(root, SERVER_INPUTS), JSON.stringify({ inputs }, null, 1));
+  const marker = path.join(outdir, path.basename(SERVER_INPUTS));
+  writeFileSync(marker, JSON.stringify({ inputs }, null, 1));
   // Dated when the compile started: a file edited while it ran makes the next check compile again.
-  utimesSync(path.join(root, SERVER_INPUTS), new Date(started), new Date(started));
+  utimesSync(marker, new Date(started), new Date(started));
   return { files: inputs.length, ms: Date.now() - started };
 }
