@@ -24,10 +24,11 @@ import { gzipSync } from "node:zlib";
 import { availableParallelism, loadavg } from "node:os";
 import autocannon from "autocannon";
 import { freePort } from "./lib/embedded-db.ts";
-import { deployMigrations } from "./lib/schema-engine.ts";
+import { deployMigrations, root } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
+import path from "node:path";
 import { measureStart, printStartRows, type StartSpec } from "./lib/bench-memory.ts";
 
 const { values } = parseArgs({
@@ -108,6 +109,8 @@ async function memoryPhase(): Promise<void> {
     const quick = { RATE_LIMIT_SCALE: "100000" };
     const specs: StartSpec[] = [
       { what: "production start (node .next/node/start.js)", env: production, key: async () => m.sandbox.secretKey },
+      // The server alone (npm run serve), migrations already applied: the start's own share is the difference.
+      { what: "production server alone (node .next/node/serve.js)", argv: [path.join(root, ".next/node/serve.js")], env: production, key: async () => m.sandbox.secretKey },
       ...(values["from-source"] ? [{ what: "production start from source (node --import tsx scripts/start.ts)", argv: ["--import", "tsx", "scripts/start.ts"], env: production, key: async () => m.sandbox.secretKey }] : []),
       ...(values.before ? [{ what: `production start of ${values.before} (tsx)`, argv: ["--import", "tsx", `${values.before}/scripts/start.ts`], env: production, key: async () => m.sandbox.secretKey }] : []),
       { what: "quick start (embedded database, fresh .data)", env: quick, key: async (out: string) => out.match(/secret\s+(sk_test_\w+)/)?.[1] ?? Promise.reject(new Error(`no demo key in:\n${out}`)) },

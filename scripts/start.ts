@@ -17,6 +17,7 @@ import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
 import { deployMigrations } from "./lib/schema-engine.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
+import { memoryMark } from "./lib/memory-marks.ts";
 import { randomBytes } from "node:crypto";
 // The simulators (scripts/psp, scripts/custody) are imported where a development start runs
 // them: a production process never loads them (compiled, each is a chunk of its own).
@@ -77,6 +78,7 @@ async function main() {
     throw err;
   }
 
+  memoryMark("start: modules loaded, configuration read");
   let stopDb = async () => {};
   let databaseUrl = config.DATABASE_URL;
   let poolSize = String(config.DATABASE_POOL_SIZE);
@@ -102,7 +104,9 @@ async function main() {
   process.env.DATABASE_URL = databaseUrl;
   process.env.DATABASE_POOL_SIZE = "2";
 
+  memoryMark("start: database open");
   const applied = await deployMigrations(databaseUrl);
+  memoryMark("start: migrations applied");
   say(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema is up to date");
   const demo = config.APP_ENV === "development" ? await ensureDemoMerchant(config.DATABASE_URL ?? EMBEDDED_DATA_DIR) : null;
   if (config.APP_ENV !== "production") {
@@ -110,11 +114,15 @@ async function main() {
     const { SANDBOX_RATES, setRate } = await import("../lib/money/rates.ts");
     for (const [quote, rate] of Object.entries(SANDBOX_RATES)) if (quote !== "USD") await setRate(quote, rate, "development-seed");
   }
-  const { db } = await import("../lib/platform/db.ts");
-  await db().$disconnect();
   // The server runs in this process and shares its globals: it must open its own pool, with its
-  // own size, not find this closed one.
-  delete (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.db")];
+  // own size, not find this closed one. A production start never opened one (migrations have
+  // their own connection): it does not load the Prisma client just to close nothing.
+  const dbKey = Symbol.for("latam-payments.db");
+  if (dbKey in globalThis) {
+    const { db } = await import("../lib/platform/db.ts");
+    await db().$disconnect();
+    delete (globalThis as Record<symbol, unknown>)[dbKey];
+  }
 
   // Development: simulated upstream providers on loopback make the production rails routable.
   // Real deployments set their providers' variables themselves (or PSP_SIMULATORS=off).
@@ -152,6 +160,7 @@ async function main() {
   // Compiled (.next/node/start.js, what `npm start` runs) it builds nothing: its `prestart` built
   // what was stale before this process started, so the server it runs is of the same sources.
   // Run from source (node --import tsx scripts/start.ts) it builds what is stale here.
+  memoryMark("start: demo data, simulators");
   if (!dev && import.meta.url.endsWith(".ts")) await (await import("./lib/build.ts")).buildIfStale(say);
   // The server runs in this process (or its WEB_CONCURRENCY workers, forked from it): one tree
   // that stops as one (scripts/serve.ts). APP_ENV and the database go to it through the

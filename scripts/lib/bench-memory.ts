@@ -31,6 +31,8 @@ export type StartRow = {
   soak: Memory;
   hwmKiB: number;
   soakRequests: number;
+  /** The server's own `[memory]` lines (MEMORY_MARKS=1, scripts/lib/memory-marks.ts): each step of its start. */
+  marks: string[];
 };
 
 function proc(pid: number): Proc | null {
@@ -104,7 +106,7 @@ export async function measureStart(spec: StartSpec, opts: { idleMs: number; soak
   const token = "bench-metrics-token-0123456789abcdef";
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "lp-bench-data-"));
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", METRICS_TOKEN: token, DATA_DIR: dataDir, LOG_LEVEL: "warn", ...spec.env } as NodeJS.ProcessEnv;
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", METRICS_TOKEN: token, DATA_DIR: dataDir, LOG_LEVEL: "warn", MEMORY_MARKS: "1", ...spec.env } as NodeJS.ProcessEnv;
   for (const k of ["NODE_OPTIONS", "npm_lifecycle_event", "TEST_REDIS_URL"]) delete env[k];
   let out = "";
   const t0 = performance.now();
@@ -153,7 +155,7 @@ export async function measureStart(spec: StartSpec, opts: { idleMs: number; soak
     clearInterval(sampler);
     const soak = await memory(pid, base, token);
     const hwmKiB = proc(pid)?.hwmKiB ?? 0;
-    return { what: spec.what, readyMs, tree, transpilers: tree.filter(isTranspiler), idle, warm, soakPeakTreeKiB: Math.max(peak, soak.treeRssKiB), soak, hwmKiB, soakRequests: soaked.requests.total };
+    return { what: spec.what, readyMs, tree, transpilers: tree.filter(isTranspiler), idle, warm, soakPeakTreeKiB: Math.max(peak, soak.treeRssKiB), soak, hwmKiB, soakRequests: soaked.requests.total, marks: out.split("\n").filter((l) => l.startsWith("[memory]")) };
   } finally {
     try {
       process.kill(-child.pid!, "SIGTERM");
@@ -181,5 +183,6 @@ export function printStartRows(rows: StartRow[]): void {
   for (const r of rows) {
     console.log(`\n${r.what}: process tree at idle (${r.soakRequests.toLocaleString("en")} requests in the soak)`);
     for (const p of r.tree) console.log(`  ${p.pid} (parent ${p.ppid}) ${mib(p.rssKiB)} MiB  ${p.cmd.slice(0, 140)}`);
+    for (const m of r.marks) console.log(`  ${m}`);
   }
 }
