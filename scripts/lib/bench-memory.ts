@@ -11,14 +11,14 @@
 //   metrics, lib/platform/metrics/registry.ts: lp_nodejs_heap_size_used_bytes and _total_bytes,
 //   lp_nodejs_external_memory_bytes), with METRICS_TOKEN as production demands it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { freePort } from "./embedded-db.ts";
 import { root } from "./schema-engine.ts";
+import { isTranspiler, proc, processTree, type Proc } from "./process-tree.ts";
 
-export type Proc = { pid: number; ppid: number; comm: string; cmd: string; rssKiB: number; hwmKiB: number };
 export type Memory = { treeRssKiB: number; serverRssKiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number };
 export type StartRow = {
   what: string;
@@ -35,35 +35,6 @@ export type StartRow = {
   marks: string[];
 };
 
-function proc(pid: number): Proc | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kib = (k: string) => Number(status.match(new RegExp(`^${k}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0);
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
-    return { pid, ppid, comm, cmd, rssKiB: kib("VmRSS"), hwmKiB: kib("VmHWM") };
-  } catch {
-    return null;
-  }
-}
-
-/** The process `pid` and all its descendants, read from /proc. */
-export function processTree(pid: number): Proc[] {
-  const all = readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .map((d) => proc(Number(d)))
-    .filter((p): p is Proc => p !== null);
-  const tree = new Set([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of all) if (tree.has(p.ppid) && !tree.has(p.pid)) (tree.add(p.pid), (grew = true));
-  }
-  return all.filter((p) => tree.has(p.pid));
-}
-
-const isTranspiler = (p: Proc) => /\btsx\b|esbuild/.test(`${p.comm} ${p.cmd}`);
 
 async function memory(pid: number, base: string, token: string): Promise<Memory> {
   const tree = processTree(pid);
