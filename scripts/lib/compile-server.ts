@@ -54,8 +54,9 @@ export function serverIsStale(root: string): boolean {
     return true;
   }
   for (const entry of SERVER_ENTRIES) if (!existsSync(path.join(root, SERVER_OUT, `${path.basename(entry, ".ts")}.js`))) return true;
-  // A file gone (moved or deleted) was imported by a file that changed too; and a new import is a change of the importer.
-  return inputs.some((f) => !existsSync(path.join(root, f)) || statSync(path.join(root, f)).mtimeMs > built);
+  // A new import is a change of its importer, and so is a file gone (moved or deleted) from the
+  // imports; a source not there at all (a deployment that ships the build without scripts/) is not a change.
+  return inputs.some((f) => existsSync(path.join(root, f)) && statSync(path.join(root, f)).mtimeMs > built);
 }
 
 /** Compiles the entries to SERVER_OUT; returns the number of our source files it read and the time. */
