@@ -29,6 +29,8 @@ import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
 import path from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { measureStart, printStartRows, type StartSpec } from "./lib/bench-memory.ts";
 
 const { values } = parseArgs({
@@ -107,13 +109,17 @@ async function memoryPhase(): Promise<void> {
       RATE_LIMIT_SCALE: "100000",
     };
     const quick = { RATE_LIMIT_SCALE: "100000" };
+    const quickData = mkdtempSync(path.join(tmpdir(), "lp-bench-quick-"));
+    let demoKey: string | undefined;
     const specs: StartSpec[] = [
       { what: "production start (node .next/node/start.js)", env: production, key: async () => m.sandbox.secretKey },
       // The server alone (npm run serve), migrations already applied: the start's own share is the difference.
       { what: "production server alone (node .next/node/serve.js)", argv: [path.join(root, ".next/node/serve.js")], env: production, key: async () => m.sandbox.secretKey },
       ...(values["from-source"] ? [{ what: "production start from source (node --import tsx scripts/start.ts)", argv: ["--import", "tsx", "scripts/start.ts"], env: production, key: async () => m.sandbox.secretKey }] : []),
       ...(values.before ? [{ what: `production start of ${values.before} (tsx)`, argv: ["--import", "tsx", `${values.before}/scripts/start.ts`], env: production, key: async () => m.sandbox.secretKey }] : []),
-      { what: "quick start (embedded database, fresh .data)", env: quick, key: async (out: string) => out.match(/secret\s+(sk_test_\w+)/)?.[1] ?? Promise.reject(new Error(`no demo key in:\n${out}`)) },
+      // The README's quick start, twice on one data directory: the first creates the database and the demo merchant, the second finds them.
+      { what: "quick start, first (embedded database, fresh data)", env: quick, dataDir: quickData, key: async (out: string) => (demoKey = out.match(/secret\s+(sk_test_\w+)/)?.[1]) ?? Promise.reject(new Error(`no demo key in:\n${out}`)) },
+      { what: "quick start, again (the same data)", env: quick, dataDir: quickData, key: async (out: string) => demoKey ?? out.match(/secret\s+(sk_test_\w+)/)?.[1] ?? Promise.reject(new Error(`no demo key in:\n${out}`)) },
     ];
     const rows = [];
     for (const spec of specs) rows.push(await measureStart(spec, { idleMs: Number(values.idle) * 1000, soakSeconds: Number(values.soak), connections: Math.min(connections, 20) }));
@@ -122,6 +128,7 @@ load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${availableParalle
     printStartRows(rows);
     const bad = rows.filter((r) => !r.what.includes("tsx") && r.transpilers.length);
     if (bad.length) throw new Error(`a transpiler in the compiled server's tree: ${bad.map((r) => r.transpilers.map((p) => p.cmd).join("; ")).join(" | ")}`);
+    rmSync(quickData, { recursive: true, force: true });
   } finally {
     await scratch.drop();
   }

@@ -66,6 +66,8 @@ export type StartSpec = {
   env: Record<string, string>;
   /** A sandbox secret key once the server is ready: from the start's own output (quick start) or made by the caller. */
   key: (output: string) => Promise<string>;
+  /** The embedded database's directory (kept: a second start finds it); a fresh one, removed after, when unset. */
+  dataDir?: string;
 };
 
 /**
@@ -76,7 +78,7 @@ export async function measureStart(spec: StartSpec, opts: { idleMs: number; soak
   const port = await freePort();
   const token = "bench-metrics-token-0123456789abcdef";
   const base = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "lp-bench-data-"));
+  const dataDir = spec.dataDir ?? mkdtempSync(path.join(tmpdir(), "lp-bench-data-"));
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", METRICS_TOKEN: token, DATA_DIR: dataDir, LOG_LEVEL: "warn", MEMORY_MARKS: "1", ...spec.env } as NodeJS.ProcessEnv;
   for (const k of ["NODE_OPTIONS", "npm_lifecycle_event", "TEST_REDIS_URL"]) delete env[k];
   let out = "";
@@ -136,7 +138,7 @@ export async function measureStart(spec: StartSpec, opts: { idleMs: number; soak
       try {
         process.kill(-child.pid!, "SIGKILL");
       } catch {}
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!spec.dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
