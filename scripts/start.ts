@@ -14,11 +14,11 @@ import path from "node:path";
 import { parseConfig, ConfigError } from "../lib/platform/config.ts";
 import { DATA_DIR, EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/database.ts";
 import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
-import { deployMigrations } from "./lib/schema-engine.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { memoryMark } from "./lib/memory-marks.ts";
 import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
 // The simulators (scripts/psp, scripts/custody) are imported where a development start runs
 // them: a production process never loads them (compiled, each is a chunk of its own).
 
@@ -66,6 +66,24 @@ async function ensureDemoMerchant(databaseKey: string): Promise<Demo> {
   return { ...demo, password: existingUser ? undefined : password };
 }
 
+/**
+ * Applies pending migrations in a child process (`migrate deploy`, compiled beside this file or
+ * through tsx from source) that exits when done: the schema engine (5 MB of WASM and the heap it
+ * grows) is not kept for the server's whole life by the process that serves, as it was when the
+ * migrations ran here (docs/operators/memory-and-startup.md).
+ */
+async function migrate(databaseUrl: string): Promise<string[]> {
+  const compiled = !import.meta.url.endsWith(".ts");
+  const args = compiled ? [path.join(import.meta.dirname, "migrate.js")] : ["--import", "tsx", path.join(import.meta.dirname, "migrate.ts")];
+  const child = spawn(process.execPath, [...args, "deploy", "--json"], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  const result = out.split("\n").reverse().find((l) => l.startsWith('{"applied"'));
+  if (code !== 0 || !result) throw new Error(`migrations failed (exit ${code})${out ? `:\n${out}` : ""}`);
+  return (JSON.parse(result) as { applied: string[] }).applied;
+}
+
 async function main() {
   let config;
   try {
@@ -105,7 +123,7 @@ async function main() {
   process.env.DATABASE_POOL_SIZE = "2";
 
   memoryMark("start: database open");
-  const applied = await deployMigrations(databaseUrl);
+  const applied = await migrate(databaseUrl);
   memoryMark("start: migrations applied");
   say(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema is up to date");
   const demo = config.APP_ENV === "development" ? await ensureDemoMerchant(config.DATABASE_URL ?? EMBEDDED_DATA_DIR) : null;

@@ -33,7 +33,7 @@ const META = ["import", "meta"].join(".");
 /** Where the compiled server goes (two levels under the root, like scripts/lib). */
 export const SERVER_OUT = ".next/node";
 /** The entries, each compiled to SERVER_OUT/<name>.js. */
-export const SERVER_ENTRIES = ["scripts/start.ts", "scripts/serve.ts", "scripts/lib/tracing-first.ts"];
+export const SERVER_ENTRIES = ["scripts/start.ts", "scripts/serve.ts", "scripts/lib/tracing-first.ts", "scripts/migrate.ts"];
 /** The sources the last compile read (relative to the root), for the staleness check. */
 export const SERVER_INPUTS = `${SERVER_OUT}/inputs.json`;
 
