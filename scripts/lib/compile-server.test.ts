@@ -43,6 +43,8 @@ test("the server compiles to plain JavaScript that loads no transpiler, tracing,
     if (entry !== "migrate.js") assert.doesNotMatch(code, /^\/\/ scripts\/(psp|custody)\//m, `${entry} loads a simulator up front`);
     assert.doesNotMatch(code, /^\/\/ lib\/platform\/telemetry\//m, `${entry} loads tracing up front`);
   }
+  // ES modules under .next, whose own package.json says "commonjs".
+  assert.equal((JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { type: string }).type, "module");
   // start.js runs serve.js as its own file (the cluster forks serve.js), not a copy folded into it.
   assert.match(readFileSync(path.join(dir, "start.js"), "utf8"), /from "\.\/serve\.js"/);
   // A bundled file's import.meta names its source file: the root computed from it is the root.

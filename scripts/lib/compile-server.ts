@@ -122,6 +122,8 @@ export async function compileServer(root: string, out = SERVER_OUT): Promise<{ f
       },
     ],
   });
+  // ES modules: .next/package.json (Next's) says "commonjs" for everything under .next.
+  writeFileSync(path.join(outdir, "package.json"), JSON.stringify({ type: "module" }) + "\n");
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith("node_modules/") && !f.includes("/node_modules/"));
   // Plus the configuration the compile read.
   for (const f of ["tsconfig.json", "package.json", "scripts/lib/compile-server.ts"]) if (!inputs.includes(f)) inputs.push(f);
