@@ -5,6 +5,12 @@
 // through Next's router). autocannon runs in this process, on the same machine, so it shares
 // the CPU with the servers; read the ratios, absolute numbers move with the machine.
 //   npm run bench [-- --duration 8 --connections 50 --payments 200 --history 1000000]
+//   npm run bench -- --phase memory [--soak 20 --idle 5 --from-source --before <dir>]
+// --phase: all (default), throughput (the rows below) or memory (scripts/lib/bench-memory.ts:
+// the compiled server's start-up time to /readyz, its process tree, and its RSS and heap idle,
+// warm and soaked, for a production start and for the quick start; --from-source adds the same
+// production start run from source through tsx, --before <dir> one of another checkout's
+// scripts/start.ts through tsx, for ratios measured in one session).
 // Rows: raw node, GET /api/v1/ping, POST /api/v1/payments (sbx_card, a new Idempotency-Key
 // each), GET /api/v1/payments?limit=50 (a merchant with --payments payments), GET
 // /checkout/<token> (the buyer's selector page, pt-BR: a route handler on the fast path too), and the
@@ -18,12 +24,28 @@ import { gzipSync } from "node:zlib";
 import { availableParallelism, loadavg } from "node:os";
 import autocannon from "autocannon";
 import { freePort } from "./lib/embedded-db.ts";
-import { deployMigrations } from "./lib/schema-engine.ts";
+import { deployMigrations, root } from "./lib/schema-engine.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
+import path from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { measureStart, printStartRows, type StartSpec } from "./lib/bench-memory.ts";
 
-const { values } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" }, payments: { type: "string", default: "200" }, history: { type: "string", default: "1000000" } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "8" },
+    connections: { type: "string", default: "50" },
+    payments: { type: "string", default: "200" },
+    history: { type: "string", default: "1000000" },
+    phase: { type: "string", default: "all" },
+    soak: { type: "string", default: "20" },
+    idle: { type: "string", default: "5" },
+    "from-source": { type: "boolean", default: false },
+    before: { type: "string" },
+  },
+});
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
@@ -60,14 +82,71 @@ async function pageScripts(pageUrl: string): Promise<{ count: number; gzipBytes:
   return { count: new Set(srcs).size, gzipBytes };
 }
 
+/**
+ * The memory and start-up rows: a production start (APP_ENV=production, WEB_CONCURRENCY=1, its
+ * own database, bench-only secrets) and the quick start (no DATABASE_URL: the embedded database,
+ * in a fresh data directory), each as `npm start` runs it.
+ */
+async function memoryPhase(): Promise<void> {
+  const scratch = await scratchDatabase("lp_bench_mem");
+  try {
+    await deployMigrations(scratch.url);
+    await buildIfStale();
+    process.env.DATABASE_URL = scratch.url;
+    const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
+    const m = await createMerchant({ name: "Bench memory", tier: "premium" });
+    // What production demands (lib/platform/config.ts): secrets of 32+ characters, an https
+    // APP_URL, a database, shared rate limits or the explicit opt-out. Bench-only values.
+    const production = {
+      APP_ENV: "production",
+      WEB_CONCURRENCY: "1",
+      DATABASE_URL: scratch.url,
+      APP_URL: "https://bench.example.test",
+      AUTH_SECRET: "bench-auth-secret-0123456789abcdef0123456789",
+      JWT_SECRET: "bench-jwt-secret-0123456789abcdef0123456789",
+      ENCRYPTION_KEY: "bench-encryption-key-0123456789abcdef012345",
+      ALLOW_LOCAL_RATE_LIMITS: "1",
+      RATE_LIMIT_SCALE: "100000",
+    };
+    const quick = { RATE_LIMIT_SCALE: "100000" };
+    const quickData = mkdtempSync(path.join(tmpdir(), "lp-bench-quick-"));
+    let demoKey: string | undefined;
+    const specs: StartSpec[] = [
+      { what: "production start (node .next/node/start.js)", env: production, key: async () => m.sandbox.secretKey },
+      // The server alone (npm run serve), migrations already applied: the start's own share is the difference.
+      { what: "production server alone (node .next/node/serve.js)", argv: [path.join(root, ".next/node/serve.js")], env: production, key: async () => m.sandbox.secretKey },
+      ...(values["from-source"] ? [{ what: "production start from source (node --import tsx scripts/start.ts)", argv: ["--import", "tsx", "scripts/start.ts"], env: production, key: async () => m.sandbox.secretKey }] : []),
+      ...(values.before ? [{ what: `production start of ${values.before} (tsx)`, argv: ["--import", "tsx", `${values.before}/scripts/start.ts`], env: production, key: async () => m.sandbox.secretKey }] : []),
+      // The README's quick start, twice on one data directory: the first creates the database and the demo merchant, the second finds them.
+      { what: "quick start, first (embedded database, fresh data)", env: quick, dataDir: quickData, key: async (out: string) => (demoKey = out.match(/secret\s+(sk_test_\w+)/)?.[1]) ?? Promise.reject(new Error(`no demo key in:\n${out}`)) },
+      { what: "quick start, again (the same data)", env: quick, dataDir: quickData, key: async (out: string) => demoKey ?? out.match(/secret\s+(sk_test_\w+)/)?.[1] ?? Promise.reject(new Error(`no demo key in:\n${out}`)) },
+    ];
+    const rows = [];
+    for (const spec of specs) rows.push(await measureStart(spec, { idleMs: Number(values.idle) * 1000, soakSeconds: Number(values.soak), connections: Math.min(connections, 20) }));
+    console.log(`
+load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${availableParallelism()} cores; soak ${values.soak} s at ${Math.min(connections, 20)} connections (ping, POST /payments, GET /payments, checkout page, /readyz)`);
+    printStartRows(rows);
+    const bad = rows.filter((r) => !r.what.includes("tsx") && r.transpilers.length);
+    if (bad.length) throw new Error(`a transpiler in the compiled server's tree: ${bad.map((r) => r.transpilers.map((p) => p.cmd).join("; ")).join(" | ")}`);
+    rmSync(quickData, { recursive: true, force: true });
+  } finally {
+    await scratch.drop();
+  }
+}
+
 async function main() {
+  if (values.phase === "memory" || values.phase === "all") await memoryPhase();
+  if (values.phase === "throughput" || values.phase === "all") await throughputPhase();
+}
+
+async function throughputPhase() {
   const scratch = await scratchDatabase("lp_bench");
   const databaseUrl = scratch.url;
   const servers: RunningServer[] = [];
   const raw = await rawNode();
   try {
     await deployMigrations(databaseUrl);
-    buildIfStale();
+    await buildIfStale();
     const start = async (fast: boolean) => {
       const port = await freePort();
       // Limits scaled away so the benchmark measures the service, not the 429 path.

@@ -12,12 +12,13 @@ import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
 import { root } from "./lib/schema-engine.ts";
+import { serveArgs } from "./lib/server.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 
 async function measure(label: string, workers: number, pinned: boolean, databaseUrl: string) {
   const port = await freePort();
-  const args = ["--import", "tsx", path.join(root, "scripts/serve.ts")];
+  const args = serveArgs();
   const child = pinned ? spawn("taskset", ["-c", "0", process.execPath, ...args], { cwd: root, env: envFor(port, workers, databaseUrl), stdio: "ignore" }) : spawn(process.execPath, args, { cwd: root, env: envFor(port, workers, databaseUrl), stdio: "ignore" });
   try {
     const url = `http://127.0.0.1:${port}`;
@@ -53,7 +54,7 @@ const scratch = await scratchDatabase("lp_bench_proc");
 const u = new URL(scratch.url);
 try {
   await deployMigrations(u.toString());
-  buildIfStale();
+  await buildIfStale();
   const rows = [];
   rows.push(await measure("1 process, pinned to 1 core", 1, true, u.toString()));
   for (const n of [1, 2, 4]) rows.push(await measure(`${n} process${n > 1 ? "es" : ""}, 2 cores`, n, false, u.toString()));

@@ -59,7 +59,7 @@ async function main() {
   const slow = await receiver(2_000);
   const port = await freePort();
   await deployMigrations(databaseUrl);
-  buildIfStale();
+  await buildIfStale();
   const server = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, JOBS_TICK_MS: "50", LOG_LEVEL: "warn", APP_ENV: "test" } });
   const db = new pg.Client(parseDatabaseUrl(databaseUrl));
   try {

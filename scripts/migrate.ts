@@ -44,7 +44,9 @@ async function main() {
   switch (command) {
     case "deploy": {
       const applied = await withDatabase((url) => deployMigrations(url));
-      console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
+      // --json: the names alone, for `npm start`, which runs this in a child process (scripts/start.ts).
+      if (process.argv.includes("--json")) console.log(JSON.stringify({ applied }));
+      else console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
       return 0;
     }
     case "create": {

@@ -45,7 +45,7 @@ async function main() {
   const databaseUrl = scratch.url;
   try {
     await deployMigrations(databaseUrl);
-    buildIfStale();
+    await buildIfStale();
     const port = await freePort();
     // --cpu-prof is not allowed in NODE_OPTIONS: the server is started here with it (as startNext would).
     const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", path.join(import.meta.dirname, "serve.ts")], {

@@ -9,7 +9,8 @@
 //   primary for its workers), even after a SIGKILL of it, so nothing of the service is left
 //   listening; and then by the same clean stop, after a grace in which a signal on its way wins.
 //   A shell or script above it may exit (`nohup npm start &`): the service keeps running.
-//   node --import tsx scripts/serve.ts            (PORT, HOST, WEB_CONCURRENCY, DEV=1)
+//   npm run serve = node .next/node/serve.js     (PORT, HOST, WEB_CONCURRENCY; compiled by npm run build)
+//   node --import tsx scripts/serve.ts            (the same from source; DEV=1 for next dev)
 import "./lib/tracing-first.ts";
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
@@ -117,7 +118,7 @@ export async function serve(o: ServeOptions): Promise<void> {
   });
 }
 
-// Run directly (`node --import tsx scripts/serve.ts`), or as a cluster worker of either entry.
+// Run directly (`node .next/node/serve.js`, or from source), or as a cluster worker of either entry.
 const direct = process.argv[1] && new URL(import.meta.url).pathname === process.argv[1];
 if (direct || process.env.SERVE_ROLE === "worker") {
   const o = serveOptionsFromEnv();

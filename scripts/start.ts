@@ -4,22 +4,23 @@
 // prints its sandbox keys, builds the app if the sources changed, and serves it on PORT (default
 // 3000). `npm run dev` does the same with `next dev`. Production (APP_ENV=production) gets no
 // demo data at all: merchants come from `npm run merchant:create`.
+// `npm start` runs this file compiled (`node .next/node/start.js`, built by its `prestart`,
+// scripts/lib/compile-server.ts), with no transpiler in the process; `npm run dev` runs it
+// through tsx.
 import "./lib/tracing-first.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseConfig, ConfigError } from "../lib/platform/config.ts";
-import { EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/database.ts";
+import { DATA_DIR, EMBEDDED_DATA_DIR, EMBEDDED_DB_ENV, EMBEDDED_STATE_FILE } from "./lib/database.ts";
 import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
-import { deployMigrations, root } from "./lib/schema-engine.ts";
-import { buildIfStale } from "./lib/build.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
-import { startSimulatedProvider } from "./psp/simulator.ts";
-import { SIMULATED_PROVIDERS, providerEnv } from "./psp/providers.ts";
-import { startCustodySimulator } from "./custody/simulator.ts";
-import { startRealSimulators } from "./psp/real-simulators.ts";
+import { memoryMark } from "./lib/memory-marks.ts";
 import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
+// The simulators (scripts/psp, scripts/custody) are imported where a development start runs
+// them: a production process never loads them (compiled, each is a chunk of its own).
 
 const started = Date.now();
 const dev = process.argv.includes("--dev");
@@ -37,7 +38,7 @@ type Demo = { merchantId: string; sandbox: { publishableKey: string; secretKey: 
  */
 async function ensureDemoMerchant(databaseKey: string): Promise<Demo> {
   // Keyed by the database's stable name (the embedded one listens on a new port every start).
-  const file = path.join(root, ".data", `demo-merchant-${createHash("sha256").update(databaseKey).digest("hex").slice(0, 12)}.json`);
+  const file = path.join(DATA_DIR, `demo-merchant-${createHash("sha256").update(databaseKey).digest("hex").slice(0, 12)}.json`);
   const { db } = await import("../lib/platform/db.ts");
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as Demo & { production?: unknown };
@@ -65,6 +66,24 @@ async function ensureDemoMerchant(databaseKey: string): Promise<Demo> {
   return { ...demo, password: existingUser ? undefined : password };
 }
 
+/**
+ * Applies pending migrations in a child process (`migrate deploy`, compiled beside this file or
+ * through tsx from source) that exits when done: the schema engine (5 MB of WASM and the heap it
+ * grows) is not kept for the server's whole life by the process that serves, as it was when the
+ * migrations ran here (docs/operators/memory-and-startup.md).
+ */
+async function migrate(databaseUrl: string): Promise<string[]> {
+  const compiled = !import.meta.url.endsWith(".ts");
+  const args = compiled ? [path.join(import.meta.dirname, "migrate.js")] : ["--import", "tsx", path.join(import.meta.dirname, "migrate.ts")];
+  const child = spawn(process.execPath, [...args, "deploy", "--json"], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  const result = out.split("\n").reverse().find((l) => l.startsWith('{"applied"'));
+  if (code !== 0 || !result) throw new Error(`migrations failed (exit ${code})${out ? `:\n${out}` : ""}`);
+  return (JSON.parse(result) as { applied: string[] }).applied;
+}
+
 async function main() {
   let config;
   try {
@@ -77,6 +96,7 @@ async function main() {
     throw err;
   }
 
+  memoryMark("start: modules loaded, configuration read");
   let stopDb = async () => {};
   let databaseUrl = config.DATABASE_URL;
   let poolSize = String(config.DATABASE_POOL_SIZE);
@@ -102,7 +122,9 @@ async function main() {
   process.env.DATABASE_URL = databaseUrl;
   process.env.DATABASE_POOL_SIZE = "2";
 
-  const applied = await deployMigrations(databaseUrl);
+  memoryMark("start: database open");
+  const applied = await migrate(databaseUrl);
+  memoryMark("start: migrations applied");
   say(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema is up to date");
   const demo = config.APP_ENV === "development" ? await ensureDemoMerchant(config.DATABASE_URL ?? EMBEDDED_DATA_DIR) : null;
   if (config.APP_ENV !== "production") {
@@ -110,11 +132,15 @@ async function main() {
     const { SANDBOX_RATES, setRate } = await import("../lib/money/rates.ts");
     for (const [quote, rate] of Object.entries(SANDBOX_RATES)) if (quote !== "USD") await setRate(quote, rate, "development-seed");
   }
-  const { db } = await import("../lib/platform/db.ts");
-  await db().$disconnect();
   // The server runs in this process and shares its globals: it must open its own pool, with its
-  // own size, not find this closed one.
-  delete (globalThis as Record<symbol, unknown>)[Symbol.for("latam-payments.db")];
+  // own size, not find this closed one. A production start never opened one (migrations have
+  // their own connection): it does not load the Prisma client just to close nothing.
+  const dbKey = Symbol.for("latam-payments.db");
+  if (dbKey in globalThis) {
+    const { db } = await import("../lib/platform/db.ts");
+    await db().$disconnect();
+    delete (globalThis as Record<symbol, unknown>)[dbKey];
+  }
 
   // Development: simulated upstream providers on loopback make the production rails routable.
   // Real deployments set their providers' variables themselves (or PSP_SIMULATORS=off).
@@ -128,6 +154,9 @@ async function main() {
         if (p !== config.PORT) return p;
       }
     };
+    const { startSimulatedProvider } = await import("./psp/simulator.ts");
+    const { SIMULATED_PROVIDERS, providerEnv } = await import("./psp/providers.ts");
+    const { startRealSimulators } = await import("./psp/real-simulators.ts");
     const sims = SIMULATED_PROVIDERS([await simPort(), await simPort(), await simPort()], ["dev-pagosur-secret", "dev-andespay-secret", "dev-rapidpay-secret"]);
     for (const p of sims) await startSimulatedProvider(p);
     pspEnv = providerEnv(sims);
@@ -140,12 +169,17 @@ async function main() {
   }
   // Development: a simulated custody provider makes production withdrawals work end to end.
   if (process.env.PSP_SIMULATORS !== "off" && config.APP_ENV !== "production" && !process.env.CUSTODY_URL) {
+    const { startCustodySimulator } = await import("./custody/simulator.ts");
     const custody = await startCustodySimulator({ secret: randomBytes(24).toString("hex"), noticeSecret: randomBytes(24).toString("hex"), noticeUrl: `http://127.0.0.1:${config.PORT}/api/v1/custody/notifications` });
     Object.assign(pspEnv, { CUSTODY_URL: custody.url, CUSTODY_SECRET: custody.secret, CUSTODY_NOTICE_SECRET: custody.noticeSecret });
     say(`simulated custody provider :${custody.port}`);
   }
 
-  if (!dev) buildIfStale(say);
+  // Compiled (.next/node/start.js, what `npm start` runs) it builds nothing: its `prestart` built
+  // what was stale before this process started, so the server it runs is of the same sources.
+  // Run from source (node --import tsx scripts/start.ts) it builds what is stale here.
+  memoryMark("start: demo data, simulators");
+  if (!dev && import.meta.url.endsWith(".ts")) await (await import("./lib/build.ts")).buildIfStale(say);
   // The server runs in this process (or its WEB_CONCURRENCY workers, forked from it): one tree
   // that stops as one (scripts/serve.ts). APP_ENV and the database go to it through the
   // environment; `next` sets NODE_ENV=production itself for a built app.

@@ -94,7 +94,7 @@ async function main(): Promise<number> {
       ok = (await nodeTests(["lib", "scripts", "inngest"].flatMap((d) => findTests(path.join(root, d), /\.test\.ts$/)), baseEnv)) && ok;
     }
     if (run("--api") || run("--e2e")) {
-      buildIfStale((s) => say(s));
+      await buildIfStale((s) => say(s));
       // The simulated upstream providers: separate HTTP services on loopback.
       const providers = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["sim-pagosur-secret", "sim-andespay-secret", "sim-rapidpay-secret"], ["sim-pagosur-notices", "sim-andespay-notices", "sim-rapidpay-notices"]);
       for (const p of providers) stops.push((await startSimulatedProvider(p)).stop);

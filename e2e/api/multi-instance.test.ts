@@ -12,6 +12,7 @@ import { api, newMerchant, waitFor } from "./helpers.ts";
 import { db, sql } from "@/lib/platform/db";
 import { newId } from "@/lib/platform/ids";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
+import { serveArgs } from "../../scripts/lib/server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const instances: { child: ChildProcess; port: number; output: () => string }[] = [];
@@ -30,7 +31,7 @@ before(async () => {
   hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/serve.ts")], {
+    const child = spawn(process.execPath, serveArgs(), {
       cwd: root,
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", WEB_CONCURRENCY: "2", REDIS_URL: process.env.TEST_REDIS_URL!, RATE_LIMIT_SCALE: "0.02", DATABASE_POOL_SIZE: "5" },
       stdio: ["ignore", "pipe", "pipe"],

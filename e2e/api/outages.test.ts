@@ -16,6 +16,7 @@ import { api, assertEnvelope, newMerchant, waitFor, type ApiResponse } from "./h
 import { db } from "@/lib/platform/db";
 import { setMerchantStatus } from "@/lib/merchants/set-status";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
+import { serveArgs } from "../../scripts/lib/server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const target = new URL(process.env.DATABASE_URL!);
@@ -67,7 +68,7 @@ before(async () => {
   viaProxy.port = String(proxyPort);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/serve.ts")], {
+  child = spawn(process.execPath, serveArgs(), {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", APP_URL: base, DATABASE_URL: viaProxy.toString(), DATABASE_POOL_SIZE: "4", LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "pipe"],

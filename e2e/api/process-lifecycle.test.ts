@@ -17,11 +17,13 @@ import { api, newMerchant, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { groupAlive, listening, spawnGroup } from "../../scripts/lib/process-group.ts";
+import { serveArgs } from "../../scripts/lib/server.ts";
 
 after(() => db().$disconnect());
 
 const root = path.resolve(import.meta.dirname, "../..");
-const SERVE = path.join(root, "scripts/serve.ts");
+// The compiled server, as `npm run serve` runs it (built by the run's buildIfStale).
+const SERVE = serveArgs();
 
 type Proc = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 function run(cmd: string, args: string[], env: Record<string, string>): Proc {
@@ -109,7 +111,7 @@ function assertAllAnswered(load: Load) {
 test("SIGTERM during load: every accepted request is answered (no 5xx, no reset) and the process exits 0 within 10 s", async () => {
   const m = await newMerchant({ tier: "premium" });
   const port = await freePort();
-  const p = run(process.execPath, ["--import", "tsx", SERVE], { PORT: String(port), HOST: "127.0.0.1" });
+  const p = run(process.execPath, SERVE, { PORT: String(port), HOST: "127.0.0.1" });
   try {
     await ready(port);
     const load = startLoad(port, m.sandbox.secretKey);
@@ -214,7 +216,7 @@ test("a SIGKILL of the launcher leaves nothing listening soon after: one process
     const port = await freePort();
     // The launcher stands for npm or a supervisor: it starts the server and is killed with SIGKILL.
     // It declares itself part of the service (SERVE_WITH_PARENT=1), as `npm start`'s npm is.
-    const launcher = run(process.execPath, ["-e", `require("child_process").spawn(process.execPath, ["--import", "tsx", ${JSON.stringify(SERVE)}], { stdio: "inherit" }); setInterval(() => {}, 1000);`], {
+    const launcher = run(process.execPath, ["-e", `require("child_process").spawn(process.execPath, ${JSON.stringify(SERVE)}, { stdio: "inherit" }); setInterval(() => {}, 1000);`], {
       SERVE_WITH_PARENT: "1",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -256,7 +258,7 @@ test("/healthz answers while alive; /readyz turns 503 while PostgreSQL is unreac
   const viaProxy = new URL(target);
   viaProxy.port = String(proxyPort);
   const port = await freePort();
-  const p = run(process.execPath, ["--import", "tsx", SERVE], { PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: viaProxy.toString() });
+  const p = run(process.execPath, SERVE, { PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: viaProxy.toString() });
   try {
     await ready(port);
     const readyz = async () => {

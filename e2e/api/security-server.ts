@@ -12,6 +12,7 @@ import { waitFor } from "./helpers.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { parseDatabaseUrl, root } from "../../scripts/lib/schema-engine.ts";
 import { scratchDatabase, type ScratchDatabase } from "../../scripts/lib/scratch-database.ts";
+import { startArgs } from "../../scripts/lib/server.ts";
 import { setResolver } from "@/lib/webhooks/url-policy";
 
 export const redisBase = (process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379").replace(/\/\d*$/, "");
@@ -90,7 +91,7 @@ export async function startProduction() {
   };
   // `npm start`, as docs/operators/security.md says for production. It builds only if the sources are newer
   // than the harness' build (they are not), migrates, and serves.
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env: cleanEnv(prodEnv) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, startArgs(), { cwd: root, env: cleanEnv(prodEnv) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   start = { child, ...collect(child) };
   await waitFor(async () => start.output().includes("is running at") || (child.exitCode !== null && Promise.reject(new Error(`start exited: ${start.output()}`))), "npm start to serve", 180_000);
 

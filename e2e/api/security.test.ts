@@ -19,6 +19,7 @@ import { BUILD_ENV_MARKER, BUILD_WITHOUT } from "../../scripts/lib/build.ts";
 import { assertDeliverableUrl, setResolver } from "@/lib/webhooks/url-policy";
 import { postChecked } from "@/lib/webhooks/outbound";
 import { secret, AUTH_FAILURES_PER_MINUTE, cleanEnv, collect, base, prodEnv, start, databaseUrl, live, sandbox, query, serverRssKiB, startProduction, stopProduction, REFUSED_URLS, bigPost } from "./security-server.ts";
+import { startArgs } from "../../scripts/lib/server.ts";
 
 before(startProduction);
 after(stopProduction);
@@ -37,7 +38,7 @@ describe("nothing to guess", () => {
     const secrets = { AUTH_SECRET: secret("auth"), JWT_SECRET: secret("jwt"), ENCRYPTION_KEY: secret("enc") };
     for (const extra of [{}, secrets]) {
       const env = cleanEnv({ NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(await freePort()), ...extra }) as NodeJS.ProcessEnv;
-      const viaStart = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const viaStart = spawn(process.execPath, startArgs(), { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
       const s = collect(viaStart);
       assert.equal(await s.exited, 1, s.output());
       assert.match(s.output(), /NODE_ENV=production but APP_ENV is not set/);

@@ -13,6 +13,7 @@ import { waitFor } from "./helpers.ts";
 import { freePort } from "../../scripts/lib/embedded-db.ts";
 import { groupAlive, listening, spawnGroup, type Started } from "../../scripts/lib/process-group.ts";
 import { buildIsStale } from "../../scripts/lib/build.ts";
+import { isTranspiler, processTree } from "../../scripts/lib/process-tree.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -78,6 +79,11 @@ test("a fresh clone: npm start, pay, SIGTERM, start again, the payment is there;
 
     const first = start();
     await running(first);
+    // The service runs compiled (issue 44): npm, its sh, node .next/node/start.js; no tsx or esbuild
+    // under it (the prestart's build, when there was one, has exited).
+    const tree = processTree(first.child.pid!);
+    assert.ok(tree.some((p) => p.cmd.includes(".next/node/start.js")), tree.map((p) => p.cmd).join("\n"));
+    assert.deepEqual(tree.filter(isTranspiler).map((p) => p.cmd), [], "no transpiler in npm start's tree");
     const key = first.output().match(/secret\s+(sk_test_\w+)/)?.[1];
     assert.ok(key, first.output());
     const base = `http://127.0.0.1:${port}/api/v1`;

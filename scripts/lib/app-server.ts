@@ -7,6 +7,7 @@ import http from "node:http";
 import net, { type Socket } from "node:net";
 import path from "node:path";
 import { createApiDispatch } from "./api-dispatch.ts";
+import { memoryMark } from "./memory-marks.ts";
 // Not from schema-engine.ts: that loads pg, which tracing must patch before anything loads it.
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -16,10 +17,13 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
   const log = opts.log ?? ((s: string) => console.log(`[server ${process.pid}] ${s}`));
   if (!opts.dev) (process.env as Record<string, string>).NODE_ENV = "production";
   // Tracing patches http and pg as they load: it starts before Next and the app's modules.
-  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) (await import(path.join(root, "lib/platform/telemetry/tracing.ts"))).startTracing();
+  // A literal import: the compiled server (scripts/lib/compile-server.ts) makes it a chunk loaded only here.
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) (await import("../../lib/platform/telemetry/tracing.ts")).startTracing();
+  memoryMark("server: before Next");
   const { default: next } = await import("next");
   const app = next({ dev: opts.dev, dir: root, hostname: opts.host, port: opts.port, quiet: !opts.dev });
   await app.prepare();
+  memoryMark("server: Next prepared (instrumentation ran: config, job ticker)");
   const handle = app.getRequestHandler();
   // /api/v1 straight to the compiled route handlers (scripts/lib/api-dispatch.ts); pages through
   // Next. API_FAST_PATH=off sends everything through Next (for comparison and as an escape hatch).
@@ -53,14 +57,15 @@ export async function startAppServer(opts: { port: number; host: string; dev: bo
   const url = `http://${opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host}:${opts.port}`;
   // Loaded after the server listens and never awaited: a start (and its signal handlers) never
   // waits on it, and a request that comes first loads its own route.
-  if (api) setImmediate(() => void api.warm());
+  memoryMark("server: listening");
+  if (api) setImmediate(() => void api.warm().then(() => memoryMark("server: every route module loaded (fast path warm-up)")));
 
   let stopping: Promise<void> | null = null;
   const stop = (deadlineMs = 9_000) =>
     (stopping ??= (async () => {
       const until = Date.now() + deadlineMs;
       draining = true;
-      const { startDraining, shutdownResources } = await import(path.join(root, "lib/platform/lifecycle.ts"));
+      const { startDraining, shutdownResources } = await import("../../lib/platform/lifecycle.ts");
       startDraining();
       // No new connections (net.Server's close: http's would also drop idle keep-alive
       // connections at once, racing a client that is just sending on one). Requests on open

@@ -15,7 +15,7 @@ export async function withBenchServer<T>(env: Record<string, string>, run: (s: {
   try {
     const port = await freePort();
     await deployMigrations(databaseUrl);
-    buildIfStale();
+    await buildIfStale();
     const server = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", APP_ENV: "test", ...env } });
     try {
       await waitForHttp(`${server.url}/api/v1/ping`);

@@ -1,8 +1,13 @@
-// `next build` when the sources are newer than the last build (or there is none).
+// The production build (`npm run build`): `next build` (the app: app/, lib/, server-start.ts…),
+// then the server's own code compiled to JavaScript beside it (scripts/lib/compile-server.ts:
+// what `npm start` and `npm run serve` run with plain node). `buildIfStale` does only what the
+// sources changed since: both when the app's sources did (`next build` empties .next), only the
+// server's compile (about a second) when only its files did.
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { root } from "./schema-engine.ts";
+import { compileServer, serverIsStale } from "./compile-server.ts";
 
 const SOURCES = ["app", "lib", "server", "components", "public", "inngest", "instrumentation.ts", "server-start.ts", "auth.ts", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
@@ -20,15 +25,28 @@ export const BUILD_WITHOUT = ["AUTH_SECRET", "JWT_SECRET", "ENCRYPTION_KEY", "DA
 /** Written after a successful build: the environment it ran with. */
 export const BUILD_ENV_MARKER = ".next/build-env.json";
 
-export function buildIsStale(): boolean {
+/** Whether Next's build is missing or older than the app's sources. */
+export function appIsStale(): boolean {
   const marker = path.join(root, ".next/BUILD_ID");
   if (!existsSync(marker)) return true;
   const built = statSync(marker).mtimeMs;
   return SOURCES.some((s) => newestMtime(path.join(root, s)) > built);
 }
 
-export function buildIfStale(log: (s: string) => void = console.log): void {
-  if (!buildIsStale()) return;
+/** Whether `npm run build` has something to do: the app's build or the compiled server is missing or stale. */
+export function buildIsStale(): boolean {
+  return appIsStale() || serverIsStale(root);
+}
+
+/** Builds what is stale: the app (and then the server, since `next build` empties .next), or the server alone. */
+export async function buildIfStale(log: (s: string) => void = console.log): Promise<void> {
+  if (appIsStale()) buildApp(log);
+  else if (!serverIsStale(root)) return;
+  const compiled = await compileServer(root);
+  log(`server compiled to JavaScript (.next/node, ${compiled.files} source files) in ${(compiled.ms / 1000).toFixed(1)} s`);
+}
+
+function buildApp(log: (s: string) => void): void {
   log("building the app (next build)…");
   const started = Date.now();
   // Built as a production pipeline would: APP_ENV=production and no runtime secret or database,
@@ -43,4 +61,12 @@ export function buildIfStale(log: (s: string) => void = console.log): void {
   const startedAt = new Date(started);
   utimesSync(path.join(root, ".next/BUILD_ID"), startedAt, startedAt);
   log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** `npm run build`: the app and the compiled server, always (`--if-stale`: only what changed, as `npm start` does first). */
+export async function build(args: string[], log: (s: string) => void = console.log): Promise<void> {
+  if (args.includes("--if-stale")) return buildIfStale(log);
+  buildApp(log);
+  const compiled = await compileServer(root);
+  log(`server compiled to JavaScript (.next/node, ${compiled.files} source files) in ${(compiled.ms / 1000).toFixed(1)} s`);
 }

@@ -6,8 +6,10 @@ import path from "node:path";
 import { root } from "./schema-engine.ts";
 import { startEmbeddedPostgres } from "./embedded-db.ts";
 
-export const EMBEDDED_DATA_DIR = path.join(root, ".data/pglite");
-export const EMBEDDED_STATE_FILE = path.join(root, ".data/embedded.json");
+/** Where `npm start`'s embedded database and demo keys live: .data/, or DATA_DIR (a benchmark's quick start uses a fresh one). */
+export const DATA_DIR = process.env.DATA_DIR ? path.resolve(process.env.DATA_DIR) : path.join(root, ".data");
+export const EMBEDDED_DATA_DIR = path.join(DATA_DIR, "pglite");
+export const EMBEDDED_STATE_FILE = path.join(DATA_DIR, "embedded.json");
 
 function reachable(port: number): Promise<boolean> {
   return new Promise((resolve) => {

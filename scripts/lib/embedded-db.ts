@@ -3,8 +3,8 @@
 // a time: the app's pool is kept at or below maxConnections.
 import { mkdirSync } from "node:fs";
 import net from "node:net";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+// PGlite is loaded by the start that runs it: a start with DATABASE_URL (production) never loads it.
+import type { PGlite as PGliteType } from "@electric-sql/pglite";
 
 export const EMBEDDED_MAX_CONNECTIONS = 8;
 
@@ -23,7 +23,9 @@ export async function freePort(): Promise<number> {
 /** dataDir undefined keeps everything in memory (used for migration shadow databases). */
 export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: number } = {}) {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const db = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const db: PGliteType = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();
   const port = opts.port ?? (await freePort());
   const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: EMBEDDED_MAX_CONNECTIONS });
   await server.start();
