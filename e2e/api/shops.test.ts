@@ -45,6 +45,13 @@ async function twoShops(): Promise<World> {
   await registerEstablishment({ shopId: m.shopId, name: "Padaria Sol", city: "Sao Paulo", mcc: "5812" });
   const qr = await api("/qr/orders", { key, body: { amount: 25.5, merchantOrderId: "qr-a" } });
   assert.ok(qr.status === 200 || qr.status === 201, qr.text);
+  // A recurring PIX mandate, authorized, with one charge scheduled (its due date 20 days ahead).
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
+  const inDays = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  const mandate = await api("/mandates", { key, body: { amount: 49.9, period: "monthly", startDate: inDays(15), customer: { name: "Ana Souza", email: "ana@example.com", documentId: "529.982.247-25" }, description: "Plano A" } });
+  assert.equal(mandate.status, 201, mandate.text);
+  ok(await api(`/mandates/${mandate.body.mandate.id}/simulate`, { key, body: { action: "authorize" } }));
+  assert.equal((await api(`/mandates/${mandate.body.mandate.id}/charges`, { key, body: { dueDate: inDays(20) } })).status, 201);
   const sub = await api("/webhooks", { key, body: { events: ["*"] } });
   ok(sub);
   // A delivery under A's subscription, from a payment made after it.
@@ -65,6 +72,7 @@ async function twoShops(): Promise<World> {
       payoutPosting: payoutPosting.id,
       ...Object.fromEntries(payoutPosting.entries.map((e, i) => [`payoutEntry${i}`, e.id])),
       qr: qr.body.id ?? qr.body.order?.id,
+      mandate: mandate.body.mandate.id,
       subscription: sub.body.id,
       delivery,
       event,
@@ -83,6 +91,7 @@ function pathFor(path: string, a: Record<string, string>): string | null {
   if (path.startsWith("/me/deposit-accounts/{id}")) return fill(a.account!);
   if (path.startsWith("/me/payout/send/{id}")) return fill(a.payout!);
   if (path.startsWith("/qr/orders/{id}")) return fill(a.qr!);
+  if (path.startsWith("/mandates/{id}")) return fill(a.mandate!);
   if (path.startsWith("/webhooks/{id}")) return fill(a.subscription!, { deliveryId: a.delivery! });
   if (path === "/events/{id}") return fill(a.event!);
   return null;
@@ -102,6 +111,8 @@ const BODIES: Record<string, unknown> = {
   "POST /me/payout/send/{id}/simulate": { action: "failed" },
   "POST /qr/orders/{id}/simulate": { action: "paid" },
   "POST /qr/orders/{id}/cancel": {},
+  "POST /mandates/{id}/charges": { dueDate: "2099-01-01" },
+  "POST /mandates/{id}/simulate": { action: "cancel_by_payer" },
   "PATCH /webhooks/{id}": { url: "https://example.com/stolen" },
   "POST /webhooks/{id}/rotate-secret": {},
   "POST /webhooks/{id}/deliveries/{deliveryId}/replay": {},
