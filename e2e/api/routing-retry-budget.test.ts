@@ -16,12 +16,12 @@ let key: string;
 let merchantId: string;
 let second: Awaited<ReturnType<typeof extraServer>>;
 before(async () => {
-  await setRate("MXN", "18.20", "test");
+  await setRate("BRL", "5.00", "test");
   const m = await newMerchant();
   key = m.production.secretKey;
   merchantId = m.merchantId;
-  // rapidpay first, andespay after it, nothing else: every reattempt is andespay's.
-  const put = await api("/me/routing", { key, method: "PUT", body: { rules: [{ paymentMethodId: "1007", providers: [{ provider: "rapidpay" }, { provider: "andespay" }], fallback: false }] } });
+  // rapidpay first, pagosur after it, nothing else: every reattempt is pagosur's.
+  const put = await api("/me/routing", { key, method: "PUT", body: { rules: [{ paymentMethodId: "1006", providers: [{ provider: "rapidpay" }, { provider: "pagosur" }], fallback: false }] } });
   assert.equal(put.status, 200, put.text);
   second = await extraServer(process.env as Record<string, string>);
 });
@@ -30,7 +30,9 @@ after(async () => {
   await db().$disconnect();
 });
 
-const card = (email: string, documentId?: string) => ({ amount: 300, currency: "MXN", paymentMethodId: "1007", userEmail: email, ...(documentId ? { documentId } : {}) });
+// Brazil's card rail: the success-rate test of routing-rules.test.ts, which runs beside this file,
+// watches rapidpay's circuit on Mexico's (1007), and this file's declines must not reach it.
+const card = (email: string, documentId?: string) => ({ amount: 300, currency: "BRL", paymentMethodId: "1006", userEmail: email, ...(documentId ? { documentId } : {}) });
 
 test("a card's soft declines cascade ten times in 24 hours (five through each instance); the eleventh stops at 402 with the limit, one attempt", async () => {
   const email = `budget-${randomUUID().slice(0, 8)}@example.com`;
@@ -39,18 +41,18 @@ test("a card's soft declines cascade ten times in 24 hours (five through each in
     const r = await api("/payments", { key, body: card(email), base: i % 2 ? second.url : undefined });
     assert.equal(r.status, 200, `payment ${i + 1}: ${r.text}`);
     const got = (await api(`/payments/${r.body.transactionId}`, { key })).body;
-    assert.deepEqual(got.attempts.map((a: any) => [a.provider, a.outcome, a.decision]), [["rapidpay", "declined", "retry_next"], ["andespay", "accepted", null]], `payment ${i + 1}`);
+    assert.deepEqual(got.attempts.map((a: any) => [a.provider, a.outcome, a.decision]), [["rapidpay", "declined", "retry_next"], ["pagosur", "accepted", null]], `payment ${i + 1}`);
   }
   const cardKey = cardKeyOf({ email })!;
   assert.equal(await db().cardReattempt.count({ where: { cardKey, environment: "production" } }), 10);
   const row = await db().cardReattempt.findFirst({ where: { cardKey }, select: { cardKey: true, merchantId: true, provider: true } });
-  assert.deepEqual(row, { cardKey, merchantId, provider: "andespay" });
+  assert.deepEqual(row, { cardKey, merchantId, provider: "pagosur" });
   assert.ok(!cardKey.includes(email) && /^[0-9a-f]{64}$/.test(cardKey), "the table holds an HMAC, not the e-mail");
 
   await behave("rapidpay", "decline", email, "rate_limited");
   const r = await api("/payments", { key, body: card(email) });
   assertEnvelope(r, "card_declined", 402);
-  assert.deepEqual(r.body.error.details.attempts.map((a: any) => [a.provider, a.outcome]), [["rapidpay", "declined"]], "andespay was not tried");
+  assert.deepEqual(r.body.error.details.attempts.map((a: any) => [a.provider, a.outcome]), [["rapidpay", "declined"]], "pagosur was not tried");
   assert.equal(r.body.error.details.reattemptBudget.max, 10);
   assert.equal(r.body.error.details.reattemptBudget.windowHours, 24);
   assert.match(r.body.error.details.reattemptBudget.rule, /Mastercard/);
@@ -67,7 +69,7 @@ test("the card is its holder's document when the payment has one: another e-mail
   const doc = `GODE${Math.floor(100000 + Math.random() * 899999)}GR8`;
   const cardKey = cardKeyOf({ documentId: doc })!;
   // Nine reattempts spent already for this document today (rows as the cascade writes them).
-  await db().cardReattempt.createMany({ data: Array.from({ length: 9 }, () => ({ environment: "production" as const, cardKey, merchantId, transactionId: "tx_seed", provider: "andespay" })) });
+  await db().cardReattempt.createMany({ data: Array.from({ length: 9 }, () => ({ environment: "production" as const, cardKey, merchantId, transactionId: "tx_seed", provider: "pagosur" })) });
   await behave("rapidpay", "decline", "one@example.com", "rate_limited");
   const tenth = await api("/payments", { key, body: card("one@example.com", doc) });
   assert.equal(tenth.status, 200, tenth.text);
@@ -84,7 +86,7 @@ test("the 30-day limit (Visa's 15): ten reattempts older than 24 hours and five 
   const email = `visa-${randomUUID().slice(0, 8)}@example.com`;
   const cardKey = cardKeyOf({ email })!;
   const days = (n: number) => new Date(Date.now() - n * 86_400_000);
-  await db().cardReattempt.createMany({ data: [...Array.from({ length: 10 }, (_, i) => ({ at: days(2 + i) })), ...Array.from({ length: 5 }, () => ({ at: new Date() }))].map((r) => ({ ...r, environment: "production" as const, cardKey, merchantId, transactionId: "tx_seed", provider: "andespay" })) });
+  await db().cardReattempt.createMany({ data: [...Array.from({ length: 10 }, (_, i) => ({ at: days(2 + i) })), ...Array.from({ length: 5 }, () => ({ at: new Date() }))].map((r) => ({ ...r, environment: "production" as const, cardKey, merchantId, transactionId: "tx_seed", provider: "pagosur" })) });
   await behave("rapidpay", "decline", email, "rate_limited");
   const r = await api("/payments", { key, body: card(email) });
   assertEnvelope(r, "card_declined", 402);
