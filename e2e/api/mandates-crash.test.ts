@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { api, newMerchant, waitFor } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
+import { day } from "./mandates-fixtures.ts";
 import { setRate } from "@/lib/money/rates";
 import { runMandates } from "@/lib/mandates/send-due-charges";
 import { chargePaymentId } from "@/lib/mandates/charge-payment-id";
@@ -16,11 +17,6 @@ import { chargePaymentId } from "@/lib/mandates/charge-payment-id";
 before(() => setRate("BRL", "5.00", "test"));
 after(() => db().$disconnect());
 
-const DAY = 86_400_000;
-function day(n: number): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
-}
 
 /** Starts the job process; resolves once it has loaded, with a way to kill it and its exit. */
 async function startJob(env: Record<string, string>) {

@@ -3,29 +3,26 @@
 // sent by the mandate job inside their window (10 to 2 days before the due date) as ordinary PIX
 // payments carrying mandateId, a failed send retried from the due date, nothing sent for a
 // cancelled mandate, a variable mandate's ceiling, and the job run twice (or after a crash between
-// claim and send) making one payment. The job runs in this process on a future clock, scoped to
+// claim and send) making one payment, and a charge paid twice refunded once. The job runs in this process on a future clock, scoped to
 // the test's merchant (as the settlement and MED tests run theirs); the server's own ticker runs
 // it on the real clock, where none of these due dates is yet in its window.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { api, assertEnvelope, newMerchant, API_URL } from "./helpers.ts";
+import { api, assertEnvelope, newMerchant, waitFor, API_URL } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
+import { day, noonOf } from "./mandates-fixtures.ts";
 import { setRate } from "@/lib/money/rates";
 import { runMandates } from "@/lib/mandates/send-due-charges";
 import { chargePaymentId } from "@/lib/mandates/charge-payment-id";
+import { applyProviderStatus } from "@/lib/outcomes/apply-provider-status";
+import { DUPLICATE_REFUND_REASON } from "@/lib/mandates/refund-duplicates";
+import { verifyLedger } from "@/lib/ledger/verify";
+import { settleNow } from "./payments-fixtures.ts";
 
 before(() => setRate("BRL", "5.00", "test"));
 after(() => db().$disconnect());
 
-const DAY = 86_400_000;
 const CUSTOMER = { name: "Ana Souza", email: "ana@example.com", documentId: "529.982.247-25" };
-/** Today in São Paulo, as YYYY-MM-DD, plus `n` days. */
-function day(n: number): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
-}
-/** Noon in São Paulo (15:00 UTC) of `iso` plus `n` days: the job's future clock. */
-const noonOf = (iso: string, n = 0) => new Date(Date.parse(`${iso}T15:00:00Z`) + n * DAY);
 
 async function activeMandate(key: string, body: Record<string, unknown> = {}) {
   const made = await api("/mandates", { key, body: { amount: 49.9, period: "monthly", startDate: day(15), endDate: day(100), customer: CUSTOMER, description: "Plano Família", ...body } });
@@ -39,6 +36,12 @@ async function schedule(key: string, id: string, dueDate: string, amount?: numbe
   const r = await api(`/mandates/${id}/charges`, { key, body: { dueDate, ...(amount !== undefined ? { amount } : {}) } });
   assert.equal(r.status, 201, r.text);
   return r.body.charge;
+}
+/** Schedules a charge due on `due` and has the job send it (5 days before): the charge as sent. */
+async function sentCharge(key: string, merchantId: string, mandateId: string, due: string) {
+  await schedule(key, mandateId, due);
+  assert.equal((await runMandates({ now: noonOf(due, -5), merchantId })).sent, 1);
+  return (await charges(key, mandateId)).find((c) => c.dueDate === due);
 }
 const charges = async (key: string, id: string) => (await api(`/mandates/${id}/charges`, { key })).body.data as any[];
 const mandatePayments = (mandateId: string) => db().transaction.findMany({ where: { mandateId }, orderBy: { createdAt: "asc" } });
@@ -116,9 +119,7 @@ test("a failed charge is retried from its due date, once, and paid", async () =>
   const key = m.sandbox.secretKey;
   const mandate = await activeMandate(key);
   const due = day(20);
-  await schedule(key, mandate.id, due);
-  assert.equal((await runMandates({ now: noonOf(due, -5), merchantId: m.merchantId })).sent, 1);
-  const first = (await charges(key, mandate.id))[0];
+  const first = await sentCharge(key, m.merchantId, mandate.id, due);
   assert.equal((await api(`/payments/${first.paymentId}/simulate`, { key, body: { action: "failed" } })).status, 200);
   assert.equal((await charges(key, mandate.id))[0].status, "retrying");
   // Before the due date a failed send waits.
@@ -237,4 +238,34 @@ test("the job run twice at once, again, and after a crash between claim and send
   assert.equal(after.attempts, 1);
   assert.deepEqual(after.paymentIds, [chargePaymentId(mandate.id, day(50), 1)]);
   assert.equal((await mandatePayments(mandate.id)).length, 2);
+});
+
+test("a charge paid twice (an earlier send's money arriving after the retry was paid) has the later payment refunded in full", async () => {
+  const m = await newMerchant();
+  const key = m.sandbox.secretKey;
+  const mandate = await activeMandate(key);
+  const due = day(20);
+  const first = await sentCharge(key, m.merchantId, mandate.id, due);
+  assert.equal((await api(`/payments/${first.paymentId}/simulate`, { key, body: { action: "expired" } })).status, 200);
+  assert.equal((await runMandates({ now: noonOf(due), merchantId: m.merchantId })).sent, 1);
+  const retried = (await charges(key, mandate.id))[0];
+  assert.equal((await api(`/payments/${retried.paymentId}/simulate`, { key, body: { action: "paid" } })).status, 200);
+  // The first send's PAID arrives late, as a provider's notice or status check brings it (decisions.md "Late payments").
+  assert.ok(await applyProviderStatus(first.paymentId, "paid"));
+  assert.deepEqual((await mandatePayments(mandate.id)).map((p) => p.status), ["completed", "completed"]);
+  assert.equal((await charges(key, mandate.id))[0].status, "paid");
+  // Refunded from the shop's available balance: until the payments settle the refund is refused
+  // (balance_insufficient) and asked again at each run.
+  assert.equal((await runMandates({ now: noonOf(due, 1), merchantId: m.merchantId })).duplicatesRefunded, 0);
+  for (const p of [first.paymentId, retried.paymentId]) await settleNow(p);
+  const run = await runMandates({ now: noonOf(due, 1), merchantId: m.merchantId });
+  assert.equal(run.duplicatesRefunded, 1);
+  assert.equal((await runMandates({ now: noonOf(due, 1), merchantId: m.merchantId })).duplicatesRefunded, 0, "asked once");
+  const claims = await db().claim.findMany({ where: { transactionId: { in: [first.paymentId, retried.paymentId] } } });
+  assert.equal(claims.length, 1);
+  assert.equal(claims[0]!.transactionId, first.paymentId, "the payment that completed second is the one refunded");
+  assert.equal(claims[0]!.reason, DUPLICATE_REFUND_REASON);
+  assert.equal(claims[0]!.amountLocal, 4990n);
+  await waitFor(async () => (await db().claim.findUniqueOrThrow({ where: { id: claims[0]!.id } })).status === "resolved", "the sandbox refund confirmed");
+  assert.deepEqual((await verifyLedger(m.merchantId, "sandbox")).warnings, []);
 });

@@ -155,7 +155,7 @@ export const JOBS: JobDef[] = [
   },
   {
     name: "run-mandates",
-    description: "Recurring PIX mandates: pending ones past their start date expired, due charges sent once as PIX payments (10 to 2 days before their due date; failed ones retried up to 3 times within 7 days), ended ones completed",
+    description: "Recurring PIX mandates: pending recurrences read back from their PSP, pending ones past their start date expired, due charges sent once as PIX payments (10 to 2 days before their due date; failed ones retried up to 3 times within 7 days), ended ones completed and their recurrences cancelled at the PSP, a charge paid twice refunded once",
     // Windows are days wide: a minute's latency is plenty, and a missed run is caught up by the next.
     everyMs: () => Math.max(tick(), 60_000),
     cron: "* * * * *",

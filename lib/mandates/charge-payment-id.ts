@@ -7,13 +7,25 @@ import { ID_PREFIXES } from "@/lib/platform/ids";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-export function chargePaymentId(mandateId: string, dueDate: string, attempt: number): string {
-  const digest = createHash("sha256").update(`mandate-charge:${mandateId}:${dueDate}:${attempt}`).digest();
-  let n = BigInt(`0x${digest.toString("hex")}`);
+function derived(seed: string, length: number): string {
+  let n = BigInt(`0x${createHash("sha256").update(seed).digest("hex")}`);
   let out = "";
-  for (let i = 0; i < 24; i++) {
+  for (let i = 0; i < length; i++) {
     out += ALPHABET[Number(n % 62n)];
     n /= 62n;
   }
-  return `${ID_PREFIXES.transaction}_${out}`;
+  return out;
+}
+
+export function chargePaymentId(mandateId: string, dueDate: string, attempt: number): string {
+  return `${ID_PREFIXES.transaction}_${derived(`mandate-charge:${mandateId}:${dueDate}:${attempt}`, 24)}`;
+}
+
+/**
+ * The txid of a due date's CobR at the mandate's PSP (API Pix TxId, [a-zA-Z0-9]{26,35}): one per
+ * mandate and due date, whichever send or instance asks, so a repeated PUT /cobr/{txid} is the
+ * same charge at the PSP too.
+ */
+export function cobrTxid(mandateId: string, dueDate: string): string {
+  return derived(`mandate-cobr:${mandateId}:${dueDate}`, 32);
 }

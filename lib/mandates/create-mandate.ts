@@ -2,6 +2,9 @@
 // page (authorizationUrl). No money moves here: each charge is a payment made later by the
 // mandate job (lib/mandates/send-due-charges.ts), so the payer's data is checked now against what
 // the PIX rail will ask of those payments (a valid CPF/CNPJ, a full name), not at the first send.
+// Production: the recurrence is created at a PSP that offers Pix Automático first
+// (lib/mandates/open-recurrence.ts), and the mandate keeps its id and QR code; the sandbox has no
+// PSP (POST /mandates/{id}/simulate plays the payer's bank).
 import { AppError } from "@/lib/platform/errors";
 import { newId, randomBase62 } from "@/lib/platform/ids";
 import { inBoundTransaction } from "@/lib/platform/idempotency/bind";
@@ -11,6 +14,7 @@ import { shopRails } from "@/lib/catalog/list-payment-methods";
 import { MANDATE_CURRENCY, MANDATE_PIX } from "@/lib/mandates/rail";
 import { dayOf, todayAt } from "@/lib/mandates/dates";
 import { presentMandate } from "@/lib/mandates/present";
+import { openRecurrence } from "@/lib/mandates/open-recurrence";
 import type { z } from "zod";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { createMandateBody } from "@/lib/mandates/schema";
@@ -31,6 +35,7 @@ export async function createMandate(auth: AuthContext, body: z.output<typeof cre
   const pix = (await shopRails(shop.id, auth.environment)).find((r) => r.rail.paymentMethodId === MANDATE_PIX[auth.environment]);
   if (!pix?.enabled) throw new AppError("method_not_enabled_for_shop", "PIX is not enabled for this shop: its mandates' charges could not be sent.", { param: "paymentMethodId" });
   const id = newId("mandate");
+  const held = auth.environment === "production" ? await openRecurrence({ mandateId: id, description: body.description, period: body.period, startDate: body.startDate, endDate: body.endDate ?? null, amountMinor: amount ?? null, payer: { name: body.customer.name, documentId: body.customer.documentId } }) : null;
   const created = await inBoundTransaction(
     (tx) =>
       tx.mandate.create({
@@ -50,6 +55,7 @@ export async function createMandate(auth: AuthContext, body: z.output<typeof cre
           customerEmail: body.customer.email,
           customerDocument: body.customer.documentId,
           description: body.description,
+          ...(held ? { provider: held.provider, providerRef: held.providerRef, providerCode: held.qrCode } : {}),
         },
       }),
     (m) => ({ resource: "mandate", id: m.id }),

@@ -1,10 +1,11 @@
 // The payer's authorization page's read (/pay/mandate/{token}): by public token only, what a page
 // the payer holds may show, and the code their bank app scans.
 //
-// The code is a dynamic PIX BR Code (lib/payments/br-code.ts) whose location names this mandate.
-// Pix Automático's own authorization QR carries the recurrence in fields of its own, which none of
-// the references we build from publishes: it is not invented here. A real provider's connector
-// that offers mandates gives its own code, which would be shown instead.
+// Production: the code is the one the mandate's PSP gave for its recurrence (API Pix
+// `dadosQR.pixCopiaECola`, JORNADA_2: a BR Code whose field 80 points the payer's bank at the
+// recurrence's location; lib/providers/http-psp/pix-automatico.ts). The sandbox has no PSP: its
+// code is a dynamic PIX BR Code (lib/payments/br-code.ts) whose location names this mandate, and
+// the simulate endpoint plays the bank that would read it.
 import { db } from "@/lib/platform/db";
 import { config } from "@/lib/platform/config";
 import { brCode } from "@/lib/payments/br-code";
@@ -14,6 +15,7 @@ export async function publicMandate(token: string) {
   const m = await db().mandate.findUnique({ where: { token } });
   if (!m) return null;
   const shop = await db().shop.findUnique({ where: { id: m.shopId }, select: { name: true } });
+  if (m.providerCode) return { mandate: m, shopName: shop?.name ?? null, payload: m.providerCode };
   const location = m.environment === "sandbox" ? `pix.sandbox.latampayments.example/rec/${m.id}` : `${new URL(config().APP_URL).host}/pix/rec/${m.id}`;
   const payload = brCode({
     url: location,

@@ -77,7 +77,7 @@ export const createMandateEndpoint = defineEndpoint({
   tag: "Recurring PIX",
   summary: "Create a recurring PIX mandate (Pix Automático)",
   description:
-    "Brazil, BRL. The mandate starts pending_authorization; send the payer to `authorizationUrl` (a QR code to scan in their bank's app). Authorized: active (mandate.authorized), then charges scheduled with POST /mandates/{id}/charges are sent 2 to 10 days before their due date. Not authorized by the end of startDate (São Paulo time): expired (mandate.expired).",
+    "Brazil, BRL. The mandate starts pending_authorization; send the payer to `authorizationUrl` (a QR code to scan in their bank's app). Authorized: active (mandate.authorized), then charges scheduled with POST /mandates/{id}/charges are sent 2 to 10 days before their due date. Not authorized by the end of startDate (São Paulo time): expired (mandate.expired). Production: the recurrence is created first at the PSP that holds recurring PIX (API Pix /rec), whose QR the page shows; a PSP that does not answer or refuses gives 503 service_unavailable with Retry-After, nothing created, safe to retry with the same Idempotency-Key.",
   auth: "secret",
   permission: "collect",
   shop: "required",
@@ -85,7 +85,7 @@ export const createMandateEndpoint = defineEndpoint({
   body: createMandateBody,
   response: one,
   successStatus: 201,
-  errors: ["invalid_request", "amount_invalid", "missing_required_fields", "method_not_enabled_for_shop"],
+  errors: ["invalid_request", "amount_invalid", "missing_required_fields", "method_not_enabled_for_shop", "service_unavailable"],
 });
 
 export const listMandatesEndpoint = defineEndpoint({
@@ -179,4 +179,25 @@ export const simulateMandateEndpoint = defineEndpoint({
   body: z.object({ action: z.enum(MANDATE_SIMULATE_ACTIONS) }),
   response: one,
   errors: [...MANDATE_ERRORS, "mandate_not_pending", "mandate_not_active"],
+});
+
+/** A PSP's Pix Automático notices (API Pix's webhookrec / webhookcobr callbacks), lib/mandates/apply-pix-notice.ts. */
+export const pixNoticeEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/providers/{provider}/pix/{kind}",
+  tag: "Providers",
+  summary: "Recurring PIX notices from a PSP",
+  description:
+    "Called by a PSP holding recurring PIX recurrences, not by merchants: API Pix's callbacks `{webhookUrl}/rec` (`{recs: [{idRec, status, …}]}`) and `{webhookUrl}/cobr` (`{cobsr: [{idRec, txid, status, …}]}`), webhookUrl being `/api/v1/providers/{provider}/pix`. Signed `X-Provider-Signature` as the provider's other notices (401 otherwise). The body only points: each recurrence and charge named is read back from the PSP, and what it says is applied once.",
+  auth: "none",
+  rateLimit: false,
+  params: z.object({ provider: z.string().min(1).max(40), kind: z.enum(["rec", "cobr"]) }),
+  response: z.object({ received: z.boolean(), applied: z.number().int() }),
+  errors: ["invalid_signature", "invalid_json", "invalid_request", "service_unavailable"],
+});
+
+/** The parts of RecNotification / CobRNotification read: which recurrences and charges to read back. */
+export const pixNoticeBody = z.object({
+  recs: z.array(z.object({ idRec: z.string().regex(/^[a-zA-Z0-9]{29}$/) }).passthrough()).max(100).optional(),
+  cobsr: z.array(z.object({ txid: z.string().regex(/^[a-zA-Z0-9]{26,35}$/) }).passthrough()).max(100).optional(),
 });

@@ -15,6 +15,10 @@
 //      id: an existing payment is adopted, a missing one created under that id, never a second.
 //      A run that misses days catches up while the window is open (the window is 8 days wide).
 //   4. complete: an active mandate past its endDate with no charge still open is completed.
+// Around them, for mandates held at a PSP (production): pending recurrences read back first (a
+// lost notice, lib/mandates/sync-recurrence.ts), and at the end the recurrences of mandates that
+// ended on our side cancelled at the PSP; and a charge paid twice (a late PAID of an earlier send
+// after a retry was paid) has the later payment refunded in full (lib/mandates/refund-duplicates.ts).
 // What a charge's payment then does (paid, failed, expired) reaches the charge through the
 // payment's own transitions (lib/payments/mandate-mirror.ts).
 import { db } from "@/lib/platform/db";
@@ -23,13 +27,17 @@ import { AppError } from "@/lib/platform/errors";
 import { toMajor } from "@/lib/money/amount";
 import { createPayment } from "@/lib/payments/create-payment";
 import { changeMandate } from "@/lib/mandates/transitions";
-import { chargePaymentId } from "@/lib/mandates/charge-payment-id";
+import { closeEndedRecurrences, syncPendingRecurrences } from "@/lib/mandates/sync-recurrence";
+import { refundDuplicateCharges } from "@/lib/mandates/refund-duplicates";
+import { mandateAuth } from "@/lib/mandates/mandate-auth";
+import { chargePaymentId, cobrTxid } from "@/lib/mandates/charge-payment-id";
 import { dayOf, endOfDay, isoDayOf, todayAt } from "@/lib/mandates/dates";
 import { MANDATE_PIX } from "@/lib/mandates/rail";
-import { RETRIES, SEND_LEASE_MS, SEND_WINDOW_DAYS } from "@/lib/mandates/send-window";
-import type { AuthContext } from "@/lib/platform/auth/authenticate";
+import { RETRIES, SEND_HOLD_MS, SEND_LEASE_MS, SEND_WINDOW_DAYS } from "@/lib/mandates/send-window";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
+import type { CreatePaymentOptions } from "@/lib/payments/create-payment";
 import type { Environment } from "@/lib/generated/prisma/enums";
+import type { Mandate } from "@/lib/generated/prisma/client";
 
 type Opts = { now?: Date; limit?: number; /** Tests: only this merchant's rows (a future clock must not move another test's). */ merchantId?: string };
 type Claimed = { id: string; mandate_id: string; /** YYYY-MM-DD */ due_date: string; attempts: number; amount: bigint; environment: Environment };
@@ -38,11 +46,14 @@ const MAX_SENDS = 1 + RETRIES.max;
 
 export async function runMandates(opts: Opts = {}) {
   const now = opts.now ?? new Date();
+  const synced = await syncPendingRecurrences(now, opts);
   const expired = await expirePendingMandates(now, opts);
   const closed = await closeOutCharges(now, opts);
   const sent = await sendDueCharges(now, opts);
   const completed = await completeEndedMandates(now, opts);
-  return { expired, ...closed, ...sent, completed };
+  const providerClosed = await closeEndedRecurrences(opts);
+  const duplicatesRefunded = await refundDuplicateCharges(opts);
+  return { synced, expired, ...closed, ...sent, completed, providerClosed, duplicatesRefunded };
 }
 
 // The merchant filter is always the last parameter: null reads every merchant's rows.
@@ -138,11 +149,27 @@ async function sendOne(c: Claimed & { paymentId: string }, now: Date): Promise<"
     await markSent(c);
     return "adopted";
   }
-  if (m.status !== "active") {
-    // Never sent for a mandate no longer active (it ended while this send was claimed).
-    await db().mandateCharge.updateMany({ where: { id: c.id, status: "sending" }, data: { status: "cancelled", leaseUntil: null } });
-    return "cancelled";
-  }
+  // The mandate is held (FOR SHARE) from this check until the payment is committed: a cancel
+  // (changeMandate locks it FOR UPDATE) waits for a send in progress, and a send that starts after
+  // a cancel committed sees it. Nothing on the payment's path locks the mandate row, so the two
+  // connections cannot wait on each other.
+  return db().$transaction(
+    async (tx) => {
+      const [held] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM mandates WHERE id = ${m.id} FOR SHARE`;
+      if (held?.status !== "active") {
+        // Never sent for a mandate no longer active (it ended while this send was claimed).
+        await tx.mandateCharge.updateMany({ where: { id: c.id, status: "sending" }, data: { status: "cancelled", leaseUntil: null } });
+        return "cancelled" as const;
+      }
+      return makePayment(c, m, now);
+    },
+    // Longer than a payment's provider call (PROVIDER_<CODE>_TIMEOUT_MS, 8 s by default).
+    { timeout: SEND_HOLD_MS, maxWait: 10_000 },
+  );
+}
+
+/** The claimed send's payment, made by the same use case as POST /payments under its derived id. */
+async function makePayment(c: Claimed & { paymentId: string }, m: Mandate, now: Date): Promise<"sent" | "refused"> {
   const input = {
     amount: toMajor(c.amount, m.currency),
     currency: m.currency,
@@ -156,7 +183,8 @@ async function sendOne(c: Claimed & { paymentId: string }, now: Date): Promise<"
   const expiresAt = new Date(Math.max(endOfDay(dayOf(c.due_date)).getTime(), endOfDay(todayAt(now)).getTime()));
   let refusal: unknown = null;
   try {
-    await createPayment(await mandateAuth(m.merchantId, m.shopId, m.environment), input, { id: c.paymentId, mandateId: m.id, expiresAt });
+    const mandateCharge = m.provider && m.providerRef ? await cobrAttempt(c, m, now) : undefined;
+    await createPayment(await mandateAuth(m.merchantId, m.shopId, m.environment), input, { id: c.paymentId, mandateId: m.id, expiresAt, ...(mandateCharge ? { mandateCharge } : {}) });
   } catch (err) {
     refusal = err;
   }
@@ -171,22 +199,29 @@ async function sendOne(c: Claimed & { paymentId: string }, now: Date): Promise<"
   return "refused";
 }
 
-async function markSent(c: { id: string; paymentId: string }): Promise<void> {
-  await db().mandateCharge.updateMany({ where: { id: c.id, paymentId: c.paymentId, status: "sending" }, data: { status: "sent", leaseUntil: null } });
+/**
+ * Production: the send as an attempt of the due date's CobR at the mandate's PSP. Its number is
+ * one more than the earlier sends of this charge that reached the PSP (a payment row naming a
+ * CobR attempt); a refused send left none (lib/providers/http-psp/pix-automatico.ts).
+ */
+async function cobrAttempt(c: Claimed & { paymentId: string }, m: Mandate, now: Date): Promise<NonNullable<CreatePaymentOptions["mandateCharge"]>> {
+  const charge = await db().mandateCharge.findUniqueOrThrow({ where: { id: c.id }, select: { paymentIds: true } });
+  const earlier = await db().transaction.count({ where: { id: { in: charge.paymentIds.filter((id) => id !== c.paymentId) }, providerRef: { startsWith: "cobr:" } } });
+  return {
+    provider: m.provider!,
+    idRec: m.providerRef!,
+    txid: cobrTxid(m.id, c.due_date),
+    attempt: earlier + 1,
+    dueDate: c.due_date,
+    retryDate: isoDayOf(todayAt(now)),
+    amountMinor: c.amount,
+    description: m.description,
+    payerEmail: m.customerEmail,
+  };
 }
 
-/** The mandate's shop acting as its own secret key would (the charge is the merchant's, scheduled by its key). */
-async function mandateAuth(merchantId: string, shopId: string, environment: Environment): Promise<AuthContext> {
-  const shop = await db().shop.findUniqueOrThrow({
-    where: { id: shopId },
-    select: { id: true, name: true, status: true, merchant: { select: { id: true, name: true, email: true, industry: true, tier: true, trustScore: true, status: true, timeZone: true } } },
-  });
-  if (shop.merchant.id !== merchantId) throw new Error("mandate shop of another merchant");
-  if (shop.merchant.status !== "active") throw new AppError("merchant_suspended", "The merchant cannot take payments right now.");
-  if (shop.status === "suspended") throw new AppError("shop_suspended", "The shop cannot take payments right now.");
-  const { merchant, ...rest } = shop;
-  const holder = `mandate:${shopId}`;
-  return { merchant, shop: rest, environment, keyKind: "secret", keyPairId: holder, keyId: "mandate_job", via: "api_key", actor: { kind: "key", keyKind: "secret" } };
+async function markSent(c: { id: string; paymentId: string }): Promise<void> {
+  await db().mandateCharge.updateMany({ where: { id: c.id, paymentId: c.paymentId, status: "sending" }, data: { status: "sent", leaseUntil: null } });
 }
 
 async function completeEndedMandates(now: Date, opts: Opts): Promise<number> {

@@ -10,7 +10,7 @@ import { createTopupEndpoint, getTopupEndpoint, listTopupsEndpoint, simulateTopu
 import { custodyNoticeEndpoint } from "@/lib/custody/schema";
 import { createWithdrawalEndpoint, getWithdrawalEndpoint, listWithdrawalsEndpoint, simulateWithdrawalEndpoint } from "@/lib/withdrawals/schema";
 import { cancelQrOrderEndpoint, createQrOrderEndpoint, getEstablishmentEndpoint, getQrOrderEndpoint, listQrOrdersEndpoint, simulateQrOrderEndpoint } from "@/lib/qr/schema";
-import { cancelMandateEndpoint, createMandateEndpoint, getMandateEndpoint, listChargesEndpoint, listMandatesEndpoint, scheduleChargeEndpoint, simulateMandateEndpoint } from "@/lib/mandates/schema";
+import { cancelMandateEndpoint, createMandateEndpoint, getMandateEndpoint, listChargesEndpoint, listMandatesEndpoint, scheduleChargeEndpoint, simulateMandateEndpoint, pixNoticeEndpoint } from "@/lib/mandates/schema";
 import { acceptClaimEndpoint, getClaimEndpoint, getEvidenceFileEndpoint, listClaimsEndpoint, refundPaymentEndpoint, simulateClaimEndpoint, submitEvidenceEndpoint } from "@/lib/claims/schema";
 import { getBalanceEndpoint, settleNowEndpoint } from "@/lib/ledger/schema";
 import { getSettlementEndpoint, listSettlementsEndpoint, runSettlementEndpoint, settlementReceiptEndpoint, simulateSettlementEndpoint } from "@/lib/settlements/schema";
@@ -106,6 +106,7 @@ export const ENDPOINTS: EndpointDef[] = [
   getPayoutEndpoint,
   simulatePayoutEndpoint,
   providerNoticeEndpoint,
+  pixNoticeEndpoint,
   depositNoticeEndpoint,
   payoutNoticeEndpoint,
   runSettlementEndpoint,

@@ -40,7 +40,8 @@ export type CascadeOptions = { enabledForShop: boolean; behaviour?: SandboxBehav
 
 export async function runCascade(environment: Environment, req: ChargeRequest, opts: CascadeOptions): Promise<CascadeResult> {
   if (environment === "sandbox") return sandboxCascade(req, opts);
-  const routable = routableProviders(req.rail, environment, req.installments?.paidBy ?? null);
+  // A recurring PIX charge goes only to the PSP holding its recurrence (lib/providers/mandates.ts).
+  const routable = req.mandate ? [req.mandate.provider] : routableProviders(req.rail, environment, req.installments?.paidBy ?? null);
   const plan = await planFor(req, routable, opts);
   const version = plan.version;
   const attempts: Attempt[] = [];

@@ -9,8 +9,10 @@ import type { Tx } from "@/lib/platform/db";
 export async function mirrorToMandateCharge(tx: Tx, t: { id: string; mandateId: string | null }, outcome: "paid" | "failed", at: Date): Promise<void> {
   if (!t.mandateId) return;
   if (outcome === "paid") {
-    // Any send of the charge that brings money pays it (a late PAID of an earlier send too): the money is the truth.
-    await tx.mandateCharge.updateMany({ where: { mandateId: t.mandateId, paymentIds: { has: t.id }, status: { not: "paid" } }, data: { status: "paid", leaseUntil: null } });
+    // Any send of the charge that brings money pays it (a late PAID of an earlier send too): the
+    // money is the truth. The first to complete is noted; another completing later has been paid
+    // twice for one due date, and the mandate job refunds it (lib/mandates/refund-duplicates.ts).
+    await tx.mandateCharge.updateMany({ where: { mandateId: t.mandateId, paymentIds: { has: t.id }, status: { not: "paid" } }, data: { status: "paid", paidPaymentId: t.id, leaseUntil: null } });
     return;
   }
   // Only the latest send's failure moves the charge; an earlier send ending late changes nothing.

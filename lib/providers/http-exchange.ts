@@ -4,7 +4,7 @@
 // the decline table's transport words (`timeout`, `connection_failed`), never as a refusal.
 export type Exchange = { ok: true; status: number; body: any } | { ok: false; reason: "timeout" | "connection_failed" };
 
-export type ExchangeRequest = { method: "GET" | "POST"; headers: Record<string, string>; body?: string; timeoutMs: number };
+export type ExchangeRequest = { method: "GET" | "POST" | "PUT" | "PATCH"; headers: Record<string, string>; body?: string; timeoutMs: number };
 
 const failureOf = (err: unknown): "timeout" | "connection_failed" => (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError") ? "timeout" : "connection_failed");
 

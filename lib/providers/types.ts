@@ -23,7 +23,41 @@ export type ChargeRequest = {
    * that split a charge are asked (lib/providers/installments.ts).
    */
   installments?: { count: number; totalMinor: bigint; paidBy: "merchant" | "buyer" };
+  /**
+   * A recurring PIX mandate's charge (lib/mandates): sent only to the PSP holding the recurrence,
+   * as its n-th attempt (`attempt`) of the charge due on `dueDate` (lib/providers/mandates.ts).
+   */
+  mandate?: CobrRequest & { provider: string; attempt: number; retryDate: string };
 };
+
+/** A recurrence (Pix Automático) to create at a PSP for mandate `mandateId`. */
+export type RecurrenceRequest = {
+  mandateId: string;
+  description: string;
+  period: "weekly" | "monthly" | "quarterly" | "yearly";
+  /** YYYY-MM-DD */
+  startDate: string;
+  endDate: string | null;
+  /** A fixed mandate's amount (BRL minor units); null: variable. */
+  amountMinor: bigint | null;
+  payer: { name: string; documentId: string };
+  /** Where the PSP's notices of recurrences and their charges go (without the /rec or /cobr it adds). */
+  notifyUrl: string;
+};
+export type RecurrenceState = { status: "pending" | "authorized" | "rejected" | "expired" } | { status: "cancelled"; by: "payer" | "merchant" };
+export type RecurrenceOutcome = { kind: "created"; providerRef: string; qrCode: string | null } | Refused | Unknown;
+export type RecurrenceLookup = ({ kind: "found" } & RecurrenceState) | { kind: "not_found" } | Unknown;
+export type RecurrenceCancel = { kind: "cancelled" } | Refused | Unknown;
+/** One due date's charge (CobR) of a recurrence: its txid is ours, derived from mandate and due date. */
+export type CobrRequest = { idRec: string; txid: string; dueDate: string; amountMinor: bigint; description: string; payerEmail: string | null };
+
+/** A PSP that holds Pix Automático recurrences (lib/providers/http-psp/pix-automatico.ts). */
+export interface MandateConnector {
+  readonly code: string;
+  createRecurrence(r: RecurrenceRequest): Promise<RecurrenceOutcome>;
+  readRecurrence(providerRef: string): Promise<RecurrenceLookup>;
+  cancelRecurrence(providerRef: string): Promise<RecurrenceCancel>;
+}
 
 /** `unavailable` is "unknown" for a charge: the cascade may move on (decisions.md's one exception). */
 export type ChargeOutcome =

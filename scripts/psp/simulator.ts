@@ -54,6 +54,9 @@
 // Notices are signed with the provider's NOTICE secret (not the one our calls carry as Bearer):
 //   X-Provider-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
 //
+// Recurring PIX (pagosur): Brazil's API Pix endpoints for Pix Automático and the payer's control,
+// in ./pix-automatico.ts.
+//
 // Its parts, beside it: the providers and their rails (providers.ts), what each holds (store.ts),
 // its failure knobs (behaviour.ts, decline-answers.ts, answers.ts), its notices (notices.ts), and
 // its handlers: the control API (control-api.ts), the hosted page (hosted-page.ts), payins
@@ -68,6 +71,7 @@ import { serveHostedPage } from "./hosted-page.ts";
 import { servePayins } from "./payins.ts";
 import { serveClabes } from "./clabes.ts";
 import { servePayouts } from "./payouts.ts";
+import { servePixAutomatico, servePixControl } from "./pix-automatico.ts";
 
 /** Starts one simulated provider on its port; `stop` drops the requests it never answered. */
 export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) => void = () => {}) {
@@ -78,12 +82,12 @@ export function startSimulatedProvider(p: SimulatedProvider, log: (s: string) =>
     const parts = url.pathname.split("/").filter(Boolean);
     try {
       // --- control API
-      if (parts[0] === "_control") return await serveControl(sim, req, res, parts, url);
+      if (parts[0] === "_control") return (await servePixControl(sim, req, res, parts)) || (await serveControl(sim, req, res, parts, url));
       // --- buyer-facing hosted page
       if (parts[0] === "checkout" && parts[1]) return serveHostedPage(sim, req, res, parts[1]);
       // --- merchant-facing API
       if (!safeEqual(req.headers.authorization ?? "", `Bearer ${p.secret}`)) return send(res, 401, { error: "unauthorized" });
-      if ((await servePayins(sim, req, res, parts)) || (await serveClabes(sim, req, res, parts)) || (await servePayouts(sim, req, res, parts))) return;
+      if ((await servePixAutomatico(sim, req, res, parts)) || (await servePayins(sim, req, res, parts)) || (await serveClabes(sim, req, res, parts)) || (await servePayouts(sim, req, res, parts))) return;
       return send(res, 404, { error: "not found" });
     } catch (err) {
       return send(res, 400, { error: (err as Error).message });

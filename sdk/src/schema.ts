@@ -627,7 +627,7 @@ export type paths = {
         put?: never;
         /**
          * Create a recurring PIX mandate (Pix Automático)
-         * @description Brazil, BRL. The mandate starts pending_authorization; send the payer to `authorizationUrl` (a QR code to scan in their bank's app). Authorized: active (mandate.authorized), then charges scheduled with POST /mandates/{id}/charges are sent 2 to 10 days before their due date. Not authorized by the end of startDate (São Paulo time): expired (mandate.expired).
+         * @description Brazil, BRL. The mandate starts pending_authorization; send the payer to `authorizationUrl` (a QR code to scan in their bank's app). Authorized: active (mandate.authorized), then charges scheduled with POST /mandates/{id}/charges are sent 2 to 10 days before their due date. Not authorized by the end of startDate (São Paulo time): expired (mandate.expired). Production: the recurrence is created first at the PSP that holds recurring PIX (API Pix /rec), whose QR the page shows; a PSP that does not answer or refuses gives 503 service_unavailable with Retry-After, nothing created, safe to retry with the same Idempotency-Key.
          */
         post: operations["postMandates"];
         delete?: never;
@@ -1286,6 +1286,26 @@ export type paths = {
          * @description Called by providers, not by merchants. The body is signed `X-Provider-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the provider's notice secret (not the secret our calls carry); unsigned, forged, outbound-secret or more than 5 minutes old notices get 401. The noticeId is recorded once with its effect: a replay is acknowledged and changes nothing. Real providers post here in their own schemes: `stripe` (a Stripe event, `Stripe-Signature`), `mercadopago` (a webhook notification, `x-signature` over its manifest), `ebanx` (a status-change notification naming payment hashes, RSA-SHA1-signed with EBANX's certificate: `X-SignatureContent`); each is verified first (401 otherwise) and only points: the status applied is read back from the provider's API (503 when it does not answer, so the provider delivers again).
          */
         post: operations["postProvidersProviderNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/{provider}/pix/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recurring PIX notices from a PSP
+         * @description Called by a PSP holding recurring PIX recurrences, not by merchants: API Pix's callbacks `{webhookUrl}/rec` (`{recs: [{idRec, status, …}]}`) and `{webhookUrl}/cobr` (`{cobsr: [{idRec, txid, status, …}]}`), webhookUrl being `/api/v1/providers/{provider}/pix`. Signed `X-Provider-Signature` as the provider's other notices (401 otherwise). The body only points: each recurrence and charge named is read back from the PSP, and what it says is applied once.
+         */
+        post: operations["postProvidersProviderPixKind"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7077,6 +7097,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMandatesId: {
@@ -10953,6 +10982,86 @@ export interface operations {
                     "application/json": {
                         received: boolean;
                         applied: boolean;
+                    };
+                };
+            };
+            /** @description Error: invalid_request, invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: invalid_signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postProvidersProviderPixKind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: boolean;
+                        applied: number;
                     };
                 };
             };

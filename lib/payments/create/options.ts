@@ -2,6 +2,7 @@
 // orders, the sandbox's headers).
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { SandboxBehaviour } from "@/lib/payments/sandbox-behaviour";
+import type { ChargeRequest } from "@/lib/providers/types";
 
 export type CreatePaymentOptions = {
   /** Sandbox-Provider-Behaviour header, already parsed (sandbox only). */
@@ -24,6 +25,8 @@ export type CreatePaymentOptions = {
   qrOrderId?: string;
   /** The recurring PIX mandate this payment is a charge of (written on the row, mandateId). */
   mandateId?: string;
+  /** Production: the mandate charge's attempt at the PSP holding its recurrence (ChargeRequest.mandate). */
+  mandateCharge?: NonNullable<ChargeRequest["mandate"]>;
   /**
    * A deadline set by the caller instead of the rail's: a mandate charge is sent days before its
    * due date and the payer's bank debits it on that day, so it lives until the due date ends.

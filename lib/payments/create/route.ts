@@ -6,6 +6,7 @@ import { AppError } from "@/lib/platform/errors";
 import { routableProviders } from "@/lib/catalog/list-payment-methods";
 import { runCascade, type Attempt, type CascadeResult } from "@/lib/payments/cascade";
 import { documentTypeOf } from "@/lib/routing/select";
+import { cobrRef } from "@/lib/providers/http-psp/pix-automatico";
 import type { Rail } from "@/lib/rails/rails";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
@@ -34,6 +35,7 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
         buyer: { name: input.userName, email: input.userEmail, phone: input.userPhone, documentId: input.documentId, ip: userIp ?? undefined },
         notifyUrl: `${config().APP_URL}/api/v1/providers/{provider}/notifications`,
         ...(priced.installments.quote ? { installments: { count: priced.installments.quote.count, totalMinor: priced.installments.quote.total, paidBy: priced.installments.quote.paidBy } } : {}),
+        ...(opts.mandateCharge ? { mandate: opts.mandateCharge } : {}),
       },
       {
         enabledForShop: enabled,
@@ -44,7 +46,12 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
       },
     );
   // Until the cascade has run, the row names the provider about to be asked first.
-  const unrouted: CascadeResult = { provider: routableProviders(rail, auth.environment, priced.installments.quote?.paidBy ?? null)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
+  // A recurring PIX charge's reference is ours before the call (its CobR txid and attempt), so
+  // the row names it even when the PSP's answer is lost (lib/providers/http-psp/pix-automatico.ts).
+  const m = opts.mandateCharge;
+  const unrouted: CascadeResult = m
+    ? { provider: m.provider, providerRef: cobrRef(m.txid, m.attempt), paymentFormUrl: null as unknown as string, instructions: null, attempts: [] }
+    : { provider: routableProviders(rail, auth.environment, priced.installments.quote?.paidBy ?? null)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
   if (auth.environment === "production") return { route, cascade: unrouted, keptAfter: null };
   try {
     return { route, cascade: await route(), keptAfter: null };

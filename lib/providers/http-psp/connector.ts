@@ -4,13 +4,17 @@
 import * as wire from "@/lib/providers/http-psp/transformers";
 import type { ProviderConfig } from "@/lib/providers/registry";
 import { providerExchange, type Exchange } from "@/lib/providers/http-exchange";
+import { isCobrRef, PixAutomatico } from "@/lib/providers/http-psp/pix-automatico";
 import type { CredentialCheck, ChargeLookup, ChargeOutcome, ChargeRequest, ClabeLookup, ClabeOutcome, ClabeRequest, Connector, NoticeCheck, PayoutOutcome, PayoutRequest, PayoutStatus, ProviderStatus, RefundOutcome, RefundRequest, RefundStatus } from "@/lib/providers/types";
 
 
 export class HttpPspConnector implements Connector {
   readonly code: string;
+  /** Recurring PIX (API Pix's Pix Automático) at the PSPs that offer it (MANDATE_PROVIDER_CODES). */
+  readonly pix: PixAutomatico;
   constructor(private cfg: ProviderConfig) {
     this.code = cfg.code;
+    this.pix = new PixAutomatico(cfg);
   }
 
   /** One HTTP exchange; `body` is undefined when the answer did not parse as JSON. */
@@ -28,11 +32,13 @@ export class HttpPspConnector implements Connector {
   }
 
   async createCharge(req: ChargeRequest): Promise<ChargeOutcome> {
+    if (req.mandate) return this.pix.sendCharge(req);
     const a = await this.call("POST", "/charges", wire.chargeBody(req, this.code));
     return a.ok ? wire.chargeOutcome(a.status, a.body) : { kind: "unavailable", reason: a.reason };
   }
 
   async getStatus(providerRef: string): Promise<ProviderStatus | null> {
+    if (isCobrRef(providerRef)) return this.pix.chargeStatus(providerRef);
     const a = await this.call("GET", `/charges/${encodeURIComponent(providerRef)}`);
     return a.ok && a.status === 200 ? wire.chargeStatus(a.body) : null;
   }
@@ -43,11 +49,13 @@ export class HttpPspConnector implements Connector {
   }
 
   async refund(req: RefundRequest): Promise<RefundOutcome> {
+    if (isCobrRef(req.providerRef)) return this.pix.refund(req);
     const a = await this.call("POST", `/charges/${encodeURIComponent(req.providerRef)}/refunds`, wire.refundBody(req));
     return a.ok ? wire.refundAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
   }
 
-  async refundStatus(reference: string): Promise<RefundStatus> {
+  async refundStatus(reference: string, paymentRef?: string | null): Promise<RefundStatus> {
+    if (isCobrRef(paymentRef)) return this.pix.refundStatus(reference, paymentRef);
     const a = await this.call("GET", `/refunds/${encodeURIComponent(reference)}`);
     return a.ok ? wire.refundStatusAnswer(a.status, a.body) : { kind: "unknown", reason: a.reason };
   }
