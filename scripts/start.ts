@@ -17,6 +17,7 @@ import { startEmbeddedPostgres } from "./lib/embedded-db.ts";
 import { serve, serveOptionsFromEnv } from "./serve.ts";
 import { freePort } from "./lib/embedded-db.ts";
 import { memoryMark } from "./lib/memory-marks.ts";
+import { migrationsUpToDate } from "./lib/migrations-applied.ts";
 import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 // The simulators (scripts/psp, scripts/custody) are imported where a development start runs
@@ -70,9 +71,12 @@ async function ensureDemoMerchant(databaseKey: string): Promise<Demo> {
  * Applies pending migrations in a child process (`migrate deploy`, compiled beside this file or
  * through tsx from source) that exits when done: the schema engine (5 MB of WASM and the heap it
  * grows) is not kept for the server's whole life by the process that serves, as it was when the
- * migrations ran here (docs/operators/memory-and-startup.md).
+ * migrations ran here (docs/operators/memory-and-startup.md). A database already up to date
+ * (./lib/migrations-applied.ts) needs no child at all.
  */
 async function migrate(databaseUrl: string): Promise<string[]> {
+  // Up to date (every start after the first): nothing to apply, no child to spawn.
+  if (await migrationsUpToDate(databaseUrl)) return [];
   const compiled = !import.meta.url.endsWith(".ts");
   const args = compiled ? [path.join(import.meta.dirname, "migrate.js")] : ["--import", "tsx", path.join(import.meta.dirname, "migrate.ts")];
   const child = spawn(process.execPath, [...args, "deploy", "--json"], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ["ignore", "pipe", "inherit"] });
