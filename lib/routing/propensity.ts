@@ -56,3 +56,48 @@ export function splitChoices(order: string[], weightOf: (provider: string) => nu
     return { propensity: candidates[p]!, candidates };
   });
 }
+
+/** What came back from one attempt, as the evaluation counts it: approved (the provider took the charge), declined, or unknown (timeout, 5xx, unreadable). */
+export type LoggedOutcome = "approved" | "declined" | "unknown";
+export type LoggedAttempt = { step: number; provider: string; reason: string; choice: StepChoice; outcome: LoggedOutcome; decision: string | null; costUsdMinor: bigint };
+/** One payment's routing decision as the cascade saw it (filled in as it runs; written by the payment's own transaction). */
+export type DecisionLog = {
+  context: { rail: string; country: string; band: string; brand: string | null; currency: string; documentType: string | null; amountUsdMinor: bigint; routable: string[]; routingVersion: number | null; rule: number | null } | null;
+  attempts: LoggedAttempt[];
+};
+export const newDecisionLog = (): DecisionLog => ({ context: null, attempts: [] });
+
+/** What an attempt costs at a provider (lib/providers/costs.ts), in USD minor units: basis points (rounded half up) and the fixed fee when approved, the failed fee otherwise. */
+export function attemptCostUsd(c: { bp: number; fixedUsdMinor: number; failedUsdMinor: number }, amountUsdMinor: bigint, approved: boolean): bigint {
+  return approved ? (amountUsdMinor * BigInt(c.bp) + 5_000n) / 10_000n + BigInt(c.fixedUsdMinor) : BigInt(c.failedUsdMinor);
+}
+
+/** The rows of routing_decisions for one payment's log (none when the cascade never planned). */
+export function decisionRows(owner: { merchantId: string; shopId: string; environment: "sandbox" | "production" }, transactionId: string, log: DecisionLog | undefined) {
+  const c = log?.context;
+  if (!c) return [];
+  return log.attempts.map((a) => ({
+    merchantId: owner.merchantId,
+    shopId: owner.shopId,
+    environment: owner.environment,
+    transactionId,
+    step: a.step,
+    provider: a.provider,
+    propensity: a.choice.propensity,
+    candidates: a.choice.candidates,
+    routable: c.routable,
+    routingVersion: c.routingVersion,
+    rule: c.rule,
+    reason: a.reason,
+    rail: c.rail,
+    country: c.country,
+    band: c.band,
+    brand: c.brand,
+    currency: c.currency,
+    documentType: c.documentType,
+    amountUsd: c.amountUsdMinor,
+    outcome: a.outcome,
+    decision: a.decision,
+    costUsd: a.costUsdMinor,
+  }));
+}
