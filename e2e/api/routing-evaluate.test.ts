@@ -7,10 +7,12 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { api, newMerchant } from "./helpers.ts";
 import { db } from "@/lib/platform/db";
+import { setRate } from "@/lib/money/rates";
 
 let key: string;
 let merchantId: string;
 before(async () => {
+  await setRate("MXN", "18.20", "test");
   const m = await newMerchant();
   key = m.production.secretKey;
   merchantId = m.merchantId;
@@ -24,13 +26,15 @@ test("every attempt of a routed payment is a decision row with its propensity; e
   const put = await api("/me/routing", { key, method: "PUT", body: { rules: [{ paymentMethodId: "1003", strategy: "success_rate", exploration: 0.2, providers }] } });
   assert.equal(put.status, 200, put.text);
   const ids: string[] = [];
+  const statuses: number[] = [];
   for (let i = 0; i < 8; i++) {
     const pay = await api("/payments", { key, body: { amount: 25 + i, paymentMethodId: "1003", userName: "Juan Pérez", userEmail: `evaluate${i}@example.com`, documentId: "GODE561231GR8" } });
     assert.ok([200, 402, 422].includes(pay.status), pay.text);
+    statuses.push(pay.status);
     const id = pay.body.transactionId ?? pay.body.error?.details?.transactionId;
     if (id) ids.push(id);
   }
-  assert.ok(ids.length > 0);
+  assert.ok(ids.length > 0, `no payment kept: ${statuses.join(", ")}`);
   for (const id of ids) {
     const rows = await db().routingDecision.findMany({ where: { transactionId: id }, orderBy: { step: "asc" } });
     const payment = await db().transaction.findUnique({ where: { id }, select: { attempts: true, shopId: true } });
