@@ -1,64 +1,39 @@
 // A candidate rule set tried on past traffic (issue 45, "policies tried on history"): the same use
 // case as POST /me/routing/evaluate and the dashboard's "Estimate on past traffic"
-// (lib/routing/evaluate-rules.ts), from the shell.
+// (lib/routing/evaluate-rules.ts), from the shell, run by the operator CLI (scripts/cli.ts opens
+// the database):
 //   npm run routing:evaluate -- --since 7d --rules candidate.json [--merchant mer_…] [--shop shp_…] [--env production|sandbox] [--json]
 // candidate.json: the body PUT /me/routing takes ({"rules": [...]}) or the rules array alone.
 // One of --merchant and --shop is needed (a shop names its merchant). With --json the last line
 // of stdout is the answer as the API gives it.
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { openDatabase } from "./lib/database.ts";
 
-const { values } = parseArgs({ options: { since: { type: "string", default: "7d" }, rules: { type: "string" }, merchant: { type: "string" }, shop: { type: "string" }, env: { type: "string", default: "production" }, json: { type: "boolean", default: false } } });
+type Args = { since?: string; rules?: string; merchant?: string; shop?: string; env?: string };
 
-async function main(): Promise<number> {
-  if (!values.rules || (!values.merchant && !values.shop)) {
-    console.error("usage: npm run routing:evaluate -- --since 7d --rules candidate.json [--merchant mer_…] [--shop shp_…] [--env production|sandbox] [--json]");
-    return 2;
-  }
-  if (values.env !== "production" && values.env !== "sandbox") throw new Error("--env is production or sandbox");
-  const raw = JSON.parse(readFileSync(values.rules, "utf8")) as unknown;
-  const database = await openDatabase();
-  process.env.DATABASE_URL = database.url;
-  process.env.DATABASE_POOL_SIZE ??= "2";
-  try {
-    const { db } = await import("@/lib/platform/db");
-    const { parseWith } = await import("@/lib/platform/contract/validation");
-    const { evaluateRoutingBody } = await import("@/lib/routing/evaluate-schema");
-    const { evaluateRoutingRules } = await import("@/lib/routing/evaluate-rules");
-    const input = parseWith(evaluateRoutingBody, { rules: Array.isArray(raw) ? raw : (raw as { rules?: unknown }).rules, since: values.since }, "body");
-    const shop = values.shop ? await db().shop.findFirst({ where: { id: values.shop, ...(values.merchant ? { merchantId: values.merchant } : {}) }, select: { id: true, merchantId: true } }) : null;
-    if (values.shop && !shop) throw new Error(`no shop ${values.shop}${values.merchant ? ` for merchant ${values.merchant}` : ""}`);
-    const merchantId = shop?.merchantId ?? values.merchant!;
-    const answer = await evaluateRoutingRules({ merchant: { id: merchantId }, environment: values.env, shop: shop ? { id: shop.id } : null }, {}, input);
-    if (values.json) {
-      console.log(JSON.stringify(answer));
-      return 0;
-    }
-    console.log(`${answer.payments} routed payments since ${answer.since} (${answer.matched} the candidate could have routed alike; effective sample ${answer.effectiveSampleSize})`);
-    const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-    const row = (name: string, f: typeof answer.inForce) =>
-      f ? `| ${name} | ${pct(f.approvalRate.value)} (${pct(f.approvalRate.low)} – ${pct(f.approvalRate.high)}) | ${f.netRevenuePerPaymentUsd.value.toFixed(2)} (${f.netRevenuePerPaymentUsd.low.toFixed(2)} – ${f.netRevenuePerPaymentUsd.high.toFixed(2)}) |` : `| ${name} | — | — |`;
-    console.log("\n| | approval rate (95 % interval) | net revenue per payment, USD (95 % interval) |\n|---|---|---|");
-    console.log(row("rules in force (observed)", answer.inForce));
-    if (!answer.enough) {
-      console.log(`\nNo estimate: ${answer.reason}`);
-      return 0;
-    }
-    console.log(row("candidate, IPS (self-normalised)", answer.ips));
-    console.log(row("candidate, doubly robust", answer.dr));
-    return 0;
-  } finally {
-    const { db } = await import("@/lib/platform/db");
-    await db().$disconnect();
-    await database.stop();
-  }
+export async function routingEvaluate(args: Args, out: (human: string, data: unknown) => void): Promise<number> {
+  if (!args.rules || (!args.merchant && !args.shop)) throw new Error("usage: npm run routing:evaluate -- --since 7d --rules candidate.json [--merchant mer_…] [--shop shp_…] [--env production|sandbox] [--json]");
+  const environment = args.env ?? "production";
+  if (environment !== "production" && environment !== "sandbox") throw new Error("--env must be sandbox or production");
+  const raw = JSON.parse(readFileSync(args.rules, "utf8")) as unknown;
+  const { db } = await import("@/lib/platform/db");
+  const { parseWith } = await import("@/lib/platform/contract/validation");
+  const { evaluateRoutingBody } = await import("@/lib/routing/evaluate-schema");
+  const { evaluateRoutingRules } = await import("@/lib/routing/evaluate-rules");
+  const input = parseWith(evaluateRoutingBody, { rules: Array.isArray(raw) ? raw : (raw as { rules?: unknown }).rules, since: args.since ?? "7d" }, "body");
+  const shop = args.shop ? await db().shop.findFirst({ where: { id: args.shop, ...(args.merchant ? { merchantId: args.merchant } : {}) }, select: { id: true, merchantId: true } }) : null;
+  if (args.shop && !shop) throw new Error(`no shop ${args.shop}${args.merchant ? ` for merchant ${args.merchant}` : ""}`);
+  const answer = await evaluateRoutingRules({ merchant: { id: shop?.merchantId ?? args.merchant! }, environment, shop: shop ? { id: shop.id } : null }, {}, input);
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const row = (name: string, f: typeof answer.inForce) =>
+    f ? `| ${name} | ${pct(f.approvalRate.value)} (${pct(f.approvalRate.low)} – ${pct(f.approvalRate.high)}) | ${f.netRevenuePerPaymentUsd.value.toFixed(2)} (${f.netRevenuePerPaymentUsd.low.toFixed(2)} – ${f.netRevenuePerPaymentUsd.high.toFixed(2)}) |` : `| ${name} | — | — |`;
+  const lines = [
+    `${answer.payments} routed payments since ${answer.since} (${answer.matched} the candidate could have routed alike; effective sample ${answer.effectiveSampleSize})`,
+    "",
+    "| | approval rate (95 % interval) | net revenue per payment, USD (95 % interval) |",
+    "|---|---|---|",
+    row("rules in force (observed)", answer.inForce),
+    ...(answer.enough ? [row("candidate, IPS (self-normalised)", answer.ips), row("candidate, doubly robust", answer.dr)] : ["", `No estimate: ${answer.reason}`]),
+  ];
+  out(lines.join("\n"), answer);
+  return 0;
 }
-
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
