@@ -117,7 +117,7 @@ test("@layout the estimate on past traffic at 390 px: its controls stay in view 
   await page.setViewportSize({ width: 390, height: 844 });
   const m = await newMerchant("routing-estimate");
   await signIn(page, m.owner, { at: "/dashboard/routing" });
-  const card = page.locator("#routing-estimate");
+  const card = page.getByRole("region", { name: "Estimate on past traffic" });
   await card.getByLabel("Payments from").selectOption({ label: "The last 30 days" });
   await card.getByRole("button", { name: "Estimate on past traffic" }).click();
   // Test payments are taken by the test provider, so none is routed: nothing to estimate on.
