@@ -24,6 +24,7 @@
 //   npm run decline:delete -- --provider pagosur --code 51                (or --pattern …; --provider * for every provider)
 //   npm run claims:attention -- [--json]      (refunds whose provider step failed or stayed unknown for an hour)
 //   npm run claims:retry -- --id CLM-…        (run such a refund's step now, not at its next hourly try)
+//   npm run routing:evaluate -- --since 7d --rules candidate.json [--merchant mer_…] [--shop shp_…] [--env production] (scripts/routing-evaluate.ts)
 // With --json the LAST line of stdout is exactly one JSON object. Secret keys are shown only here.
 // `tsx scripts/cli.ts --stdin` runs many commands in one process (see serveStdin). The commands
 // themselves are scripts/cli/commands.ts; this file opens the database and runs them.

@@ -97,9 +97,39 @@ test("build routing rules with the form, see a bad one refused beside its field,
   await expect(page.getByText("Answer time (average / slowest 5 %)")).toHaveAttribute("title", "latency: average / p95");
   await checkPage(page, info, "routing-analytics");
 
+  // The rules being edited estimated on those payments (issue 45): three are too few to estimate,
+  // and the page says so beside what the rules in force had.
+  await page.getByRole("navigation", { name: "Routing sections" }).getByRole("link", { name: "Rules" }).click();
+  await page.getByRole("button", { name: "Estimate on past traffic" }).click();
+  const estimate = page.getByTestId("routing-estimate-result");
+  await expect(estimate).toContainText("3 routed payments in the period.");
+  await expect(page.getByTestId("routing-estimate-too-little")).toContainText("No estimate: 3 routed payments in the period; an estimate needs at least 200.");
+  await expect(estimate.getByRole("row").filter({ hasText: "Rules in force (what happened)" })).toContainText("100.0 %");
+  await checkPage(page, info, "routing-estimate");
+
   await page.getByRole("navigation", { name: "Dashboard", exact: true }).getByRole("link", { name: "Overview", exact: true }).click();
   await expect(page.getByTestId("success-basis")).toContainText("Counts each payment once, when it ends: paid, or failed or expired. Routing analytics' approval counts something else");
   await checkPage(page, info, "routing-overview-figure");
+});
+
+test("@layout the estimate on past traffic at 390 px: its controls stay in view and its answer is read out", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const m = await newMerchant("routing-estimate");
+  await signIn(page, m.owner, { at: "/dashboard/routing" });
+  const card = page.getByRole("region", { name: "Estimate on past traffic" });
+  await card.getByLabel("Payments from").selectOption({ label: "The last 30 days" });
+  await card.getByRole("button", { name: "Estimate on past traffic" }).click();
+  // Test payments are taken by the test provider, so none is routed: nothing to estimate on.
+  await expect(page.getByTestId("routing-estimate-too-little")).toContainText("an estimate needs at least 200");
+  const width = page.viewportSize()!.width;
+  for (const control of await card.locator("select, button").all()) {
+    const box = (await control.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+  }
+  await expect(card.locator("[aria-live=polite]")).toContainText("0 routed payments in the period.");
+  await checkPage(page, info, "routing-estimate-390");
 });
 
 /** Every control of `area` lies inside the window, left to right (nothing off-screen or clipped at this width). */

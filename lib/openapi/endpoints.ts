@@ -18,6 +18,7 @@ import { getEventEndpoint, listEventsEndpoint } from "@/lib/events/schema";
 import { exportClaimsEndpoint, exportLedgerEndpoint, exportPaymentsEndpoint, exportPayoutsEndpoint, exportSettlementsEndpoint } from "@/lib/exports/schema";
 import { getDestinationEndpoint, setDestinationEndpoint } from "@/lib/crypto-assets/schema";
 import { getRoutingEndpoint, putRoutingEndpoint } from "@/lib/routing/schema";
+import { evaluateRoutingEndpoint } from "@/lib/routing/evaluate-schema";
 import { providerNoticeEndpoint } from "@/lib/providers/schema";
 import { createCheckoutSessionEndpoint, getCheckoutSessionEndpoint, selectCheckoutMethodEndpoint } from "@/lib/checkout/schema";
 import { getAccountEndpoint, getOrCreateAccountEndpoint, listAccountsEndpoint, listDepositMethodsEndpoint, listDepositsEndpoint, simulateDepositEndpoint, depositNoticeEndpoint } from "@/lib/deposits/schema";
@@ -36,6 +37,7 @@ export const ENDPOINTS: EndpointDef[] = [
   setDestinationEndpoint,
   getRoutingEndpoint,
   putRoutingEndpoint,
+  evaluateRoutingEndpoint,
   listPaymentMethodsEndpoint,
   createPaymentEndpoint,
   listPaymentsEndpoint,

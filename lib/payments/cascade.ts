@@ -20,6 +20,7 @@ import { amountBand, recordOutcome, routingSnapshot, type OutcomeKind } from "@/
 import { cardKeyOf, isCardRail, reserveReattempt, type Reservation } from "@/lib/routing/retry-budget";
 import type { RoutingReason } from "@/lib/routing/schema";
 import { metrics } from "@/lib/platform/metrics/registry";
+import { attemptCostUsd, type DecisionLog, type LoggedOutcome } from "@/lib/routing/propensity";
 
 export { sandboxPaymentPage } from "@/lib/providers/sandbox/connector";
 
@@ -36,7 +37,8 @@ export type Attempt = {
   routingReason?: RoutingReason | null;
 };
 export type CascadeResult = { provider: string; providerRef: string; paymentFormUrl: string; instructions: Record<string, unknown> | null; attempts: Attempt[]; routingVersion?: number | null };
-export type CascadeOptions = { enabledForShop: boolean; behaviour?: SandboxBehaviour; shopId?: string; merchantId?: string; facts?: PaymentFacts; rng?: () => number };
+/** `log`: filled with the routing decision and each attempt's propensity and outcome (lib/routing/propensity.ts), for the caller to write with the payment's attempts. */
+export type CascadeOptions = { enabledForShop: boolean; behaviour?: SandboxBehaviour; shopId?: string; merchantId?: string; facts?: PaymentFacts; rng?: () => number; log?: DecisionLog };
 
 export async function runCascade(environment: Environment, req: ChargeRequest, opts: CascadeOptions): Promise<CascadeResult> {
   if (environment === "sandbox") return sandboxCascade(req, opts);
@@ -51,6 +53,11 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
   // Card rails: a reattempt after a soft decline spends the card's budget (lib/routing/retry-budget.ts).
   const card = isCardRail(req.rail) ? { key: cardKeyOf(req.buyer) } : null;
   let declinedBefore: Classification | null = null;
+  const record = opts.log;
+  const amountUsd = opts.facts?.amountUsdMinor ?? 0n;
+  if (record) record.context = { rail, country: req.rail.countryIso3, band, brand: null, currency: opts.facts?.currency ?? req.currency, documentType: opts.facts?.documentType ?? null, amountUsdMinor: amountUsd, routable, routingVersion: version, rule: plan.rule };
+  const logged = (k: number, code: string, reason: RoutingReason, outcome: LoggedOutcome, decision: string | null) =>
+    record?.attempts.push({ step: k, provider: code, reason, choice: plan.choices[k]!, outcome, decision, costUsdMinor: attemptCostUsd(providerCost(code, rail), amountUsd, outcome === "approved") });
   for (const [k, { provider: code, reason: routingReason }] of plan.steps.entries()) {
     if (card && declinedBefore && k > 0) {
       // A card the payment cannot identify (neither document nor e-mail) cascades uncounted.
@@ -71,6 +78,7 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
       const page = outcome.paymentFormUrl ?? (outcome.instructions ? `${config().APP_URL}/pay/${code}/${req.transactionId}` : null);
       if (page) {
         attempts.push({ provider: code, outcome: "accepted", reason: null, durationMs, declineCode: null, decision: null, ...routed });
+        logged(k, code, routingReason, "approved", null);
         recordOutcome({ provider: code, rail, band, outcome: "approved", declineCode: null, latencyMs: durationMs, rescued: failedBefore });
         metrics().routingDecisions.inc({ provider: code, reason: routingReason, decision: "accepted" });
         return { provider: code, providerRef: outcome.providerRef, paymentFormUrl: page, instructions: outcome.instructions, attempts, routingVersion: version };
@@ -80,6 +88,7 @@ export async function runCascade(environment: Environment, req: ChargeRequest, o
     const raw = outcome.kind === "accepted" ? "no_instructions" : outcome.reason;
     const c = await classifyDecline(code, raw, outcome.kind === "declined" ? outcome.message : null);
     attempts.push({ provider: code, outcome: kind, reason: kind === "no_instructions" ? "accepted without a hosted page or instructions" : raw, durationMs, declineCode: c.declineCode, decision: c.decision, ...routed });
+    logged(k, code, routingReason, kind === "declined" ? "declined" : "unknown", c.decision);
     recordOutcome({ provider: code, rail, band, outcome: outcomeKind(kind, c), declineCode: c.declineCode, latencyMs: durationMs });
     metrics().routingDecisions.inc({ provider: code, reason: routingReason, decision: c.decision });
     failedBefore = true;

@@ -6,6 +6,7 @@
 import { toMinorUp } from "@/lib/money/amount";
 import type { DocumentType, Objective, RoutingReason, RoutingRule } from "@/lib/routing/schema";
 import type { ProviderCost } from "@/lib/providers/costs";
+import { EXPLORATION_FLOOR, certain, exploreOrder, splitChoices, type StepChoice } from "@/lib/routing/propensity";
 export type { ProviderCost } from "@/lib/providers/costs";
 
 export type PaymentFacts = { paymentMethodId: string; amountUsdMinor: bigint; country: string; currency: string; documentType: DocumentType | null };
@@ -13,7 +14,8 @@ export type CircuitState = "closed" | "open" | "half_open";
 /** What the window knows of a provider on this rail and amount band (counts may be discounted). */
 export type Score = { approved: number; failed: number };
 export type Step = { provider: string; reason: RoutingReason };
-export type Plan = { version: number | null; rule: number | null; steps: Step[]; skipped: string[] };
+/** `choices[k]`: the probability the selector put `steps[k]` where it is, given the steps before (lib/routing/propensity.ts). */
+export type Plan = { version: number | null; rule: number | null; steps: Step[]; skipped: string[]; choices: StepChoice[] };
 export type Rng = () => number;
 
 export type CompiledRule = RoutingRule & { minUsd: bigint | null; maxUsd: bigint | null };
@@ -276,12 +278,15 @@ export function selectRoute(rules: CompiledRule[], version: number | null, facts
   const ctx: SelectContext = { ...given, circuit: circuit && ((p) => seen.get(p) ?? (seen.set(p, circuit(p)), seen.get(p)!)), fallen: fallen && ((p) => (fallenSeen.has(p) ? fallenSeen.get(p)! : (fallenSeen.set(p, fallen(p)), fallenSeen.get(p)!))) };
   const idx = rules.findIndex((r) => ruleMatches(r, facts));
   let steps: Step[];
+  let stepChoices: StepChoice[];
   if (idx < 0) {
     steps = routable.map((provider) => ({ provider, reason: "fallback" as const }));
+    stepChoices = routable.map(certain);
   } else {
     const rule = rules[idx]!;
     const listed = rule.providers.filter((p) => routable.includes(p.provider));
     let order: string[];
+    let choices: StepChoice[] = [];
     let first: RoutingReason = "rule";
     if (rule.strategy === "split") {
       order = weightedOrder(listed.map((p) => ({ provider: p.provider, weight: p.weight ?? 0 })), ctx.rng);
@@ -290,41 +295,43 @@ export function selectRoute(rules: CompiledRule[], version: number | null, facts
       const names = listed.map((p) => p.provider);
       const rank = rankerFor(rule.objective ?? "approval", facts, ctx);
       const eligible = names.filter((p) => (ctx.circuit?.(p) ?? "closed") !== "open");
+      const closed = names.filter((p) => !eligible.includes(p));
       // A half-open circuit's probe goes first: only an answer can close it. So does a fallen
       // provider's scheduled probe (its way back: random exploration skips it).
       const probe = names.find((p) => ctx.circuit?.(p) === "half_open") ?? eligible.find((p) => ctx.fallen?.(p) === "due");
-      // (Asked only when no probe was found: then every eligible provider has been asked already.)
-      const explorable = probe ? [] : eligible.filter((p) => !ctx.fallen?.(p));
-      if (probe) {
-        order = [probe, ...rank(names.filter((p) => p !== probe))];
-        first = "exploration";
-      } else if (explorable.length > 1 && ctx.rng() < (rule.exploration ?? DEFAULT_EXPLORATION)) {
-        // Exploration goes to a provider other than the one success-rate would pick: the share
-        // is then all learning (picking the leader by chance, a third of the time with three
-        // providers, was exploration paid for and not had).
-        const ranked = rank(eligible);
-        // (Uniform among the others: weighting towards the least-known provider was measured
-        // worse, −0.5 to −0.7 points of the oracle on the steady and degrading markets.)
-        const others = ranked.slice(1).filter((p) => explorable.includes(p));
-        const pick = others[Math.floor(ctx.rng() * others.length)]!;
-        order = [pick, ...ranked.filter((p) => p !== pick), ...names.filter((p) => !eligible.includes(p))];
-        first = "exploration";
-      } else {
-        order = rank(names);
-        first = "success_rate";
-      }
+      // Exploration (lib/routing/propensity.ts exploreOrder): at every position, a provider other
+      // than the one success-rate would place there, with the rule's share and at least
+      // EXPLORATION_FLOOR, so every eligible provider has a propensity above zero (the share is
+      // then all learning: picking the leader by chance was exploration paid for and not had;
+      // uniform among the others: weighting towards the least-known provider was measured worse,
+      // −0.5 to −0.7 points of the oracle on the steady and degrading markets). A provider whose
+      // fallen state was not asked (the probe search stops at the first due one; asking schedules
+      // a probe) or that fell is not explored.
+      const explorable = (p: string) => eligible.includes(p) && (!fallen || (fallenSeen.has(p) && fallenSeen.get(p) === null));
+      const share = Math.max(rule.exploration ?? DEFAULT_EXPLORATION, EXPLORATION_FLOOR);
+      const ranked = rank(probe ? eligible.filter((p) => p !== probe) : eligible);
+      const walked = exploreOrder(ranked, explorable, share, ctx.rng);
+      order = [...(probe ? [probe] : []), ...walked.order, ...closed];
+      choices = [...(probe ? [certain(probe)] : []), ...walked.choices, ...closed.map(certain)];
+      first = probe || order[0] !== ranked[0] ? "exploration" : "success_rate";
     } else {
       order = listed.map((p) => p.provider);
+      choices = order.map(certain);
     }
+    if (rule.strategy === "split") choices = splitChoices(order, (p) => listed.find((l) => l.provider === p)?.weight ?? 0);
     steps = order.map((provider, i) => ({ provider, reason: i === 0 ? first : rule.strategy === "success_rate" ? "success_rate" : "rule" }));
-    if (rule.fallback !== false) for (const p of routable) if (!order.includes(p)) steps.push({ provider: p, reason: "fallback" });
+    stepChoices = choices;
+    if (rule.fallback !== false) for (const p of routable) if (!order.includes(p)) steps.push({ provider: p, reason: "fallback" }), stepChoices.push(certain(p));
   }
   // The circuit belongs to success-rate routing: fixed orders and splits try what they list.
   const watched = idx >= 0 && rules[idx]!.strategy === "success_rate";
   const skipped = watched ? steps.filter((s) => ctx.circuit?.(s.provider) === "open").map((s) => s.provider) : [];
   const open = new Set(skipped);
   const kept = steps.filter((s) => !open.has(s.provider));
-  return { version: idx < 0 ? null : version, rule: idx < 0 ? null : idx, steps: kept.length ? kept : steps, skipped: kept.length ? skipped : [] };
+  // A skipped provider leaves the plan: the positions after it keep their probabilities given
+  // what came before (the open ones are only ever placed after every eligible one, with certainty).
+  const keptChoices = stepChoices.filter((_, i) => !open.has(steps[i]!.provider));
+  return { version: idx < 0 ? null : version, rule: idx < 0 ? null : idx, steps: kept.length ? kept : steps, skipped: kept.length ? skipped : [], choices: kept.length ? keptChoices : stepChoices };
 }
 
 /** Success-rate's order of some providers under a rule's objective (approval: exactly the order before objectives existed). */

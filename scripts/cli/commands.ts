@@ -2,7 +2,7 @@
 // parses its flags and calls the same lib/ use case the API or the dashboard uses.
 import { parseArgs } from "node:util";
 
-const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:installments, shop:deposit-methods, deposit-account:disable, deposit:held, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete, claims:attention, claims:retry`;
+const USAGE = `commands: merchant:create, merchant:suspend, shop:create, shop:suspend, keys:roll, keys:merchant-wide, shop:methods, shop:installments, shop:deposit-methods, deposit-account:disable, deposit:held, fx:set, user:create, user:password, settlement:pay, settlement:fail, qr:register, qr:suspend, qr:reactivate, topup:addresses, ledger:verify, decline:list, decline:set, decline:delete, claims:attention, claims:retry, routing:evaluate`;
 
 type KeyPair = { publishableKey: string; secretKey: string };
 /** A new shop's two key pairs as merchant:create and shop:create print them. */
@@ -59,6 +59,8 @@ export async function runCommand(argv: string[], print: (human: string, data: un
       "paid-by": { type: "string" },
       rates: { type: "string" },
       reset: { type: "boolean", default: false },
+      since: { type: "string" },
+      rules: { type: "string" },
     },
     strict: true,
   });
@@ -248,6 +250,10 @@ export async function runCommand(argv: string[], print: (human: string, data: un
       if (!(await retryClaimStepNow(id))) throw new Error(`${id} has no refund step waiting`);
       out(`${id}: its refund step runs at the job's next tick`, { id, due: true });
       return 0;
+    }
+    case "routing:evaluate": {
+      const { routingEvaluate } = await import("../routing-evaluate.ts");
+      return routingEvaluate({ since: values.since, rules: values.rules, merchant: values.merchant, shop: values.shop, env: values.env }, out);
     }
     case "decline:list": {
       const { listDeclineRules } = await import("@/lib/routing/decline-table");

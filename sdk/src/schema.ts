@@ -157,6 +157,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/me/routing/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate routing rules on past traffic
+         * @description Estimates what a candidate rule set (the body PUT /me/routing takes) would have had on the shop's routed payments of the period: approval rate and net revenue per payment, by inverse propensity scoring and doubly robust estimators, each with a 95 % interval, beside what the rules in force had. Every routed payment records the probability with which its provider was chosen; with too little traffic, or a candidate that routes where the rules in force rarely went, `enough` is false and `reason` says why. Nothing is saved.
+         */
+        post: operations["postMeRoutingEvaluate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-methods": {
         parameters: {
             query?: never;
@@ -2168,6 +2188,84 @@ export type components = {
                 fallback: boolean;
             }[];
         };
+        RoutingEvaluation: {
+            /** @description The start of the period read (ISO 8601) */
+            since: string;
+            /** @description Routed payments in the period */
+            payments: number;
+            /** @description Of those, payments whose logged route the candidate could have taken */
+            matched: number;
+            /** @description (Σρ)² / Σρ² of the payments' weights: how many payments the estimate is worth */
+            effectiveSampleSize: number;
+            /** @description false: too little traffic to estimate (see reason); no estimate is given */
+            enough: boolean;
+            reason: string | null;
+            /** @description What the rules in force had over the period (observed) */
+            inForce: components["schemas"]["RoutingFigures"] | null;
+            /** @description Self-normalised inverse propensity scoring; interval: normal approximation (delta method) */
+            ips: components["schemas"]["RoutingFigures"] | null;
+            /** @description Doubly robust, with an outcome model per provider and segment fitted on the same payments; interval: normal approximation of its influence function */
+            dr: components["schemas"]["RoutingFigures"] | null;
+        };
+        RoutingFigures: {
+            /** @description Share of payments approved, 0 to 1 */
+            approvalRate: {
+                value: number;
+                low: number;
+                high: number;
+            };
+            /** @description USD per payment: the amount of an approved payment less every attempt's provider cost */
+            netRevenuePerPaymentUsd: {
+                value: number;
+                low: number;
+                high: number;
+            };
+        };
+        RoutingEvaluationInputInput: {
+            rules: {
+                name?: string;
+                /** @description The rail this rule routes (GET /payment-methods) */
+                paymentMethodId: string;
+                when?: {
+                    /** @description The payment's USD amount is at least this */
+                    minAmountUsd?: number;
+                    /** @description …and below this */
+                    maxAmountUsd?: number;
+                    countries?: string[];
+                    /** @description The currency the payment was asked in */
+                    currencies?: string[];
+                    documentTypes?: ("cpf" | "cnpj" | "rfc" | "curp" | "co_document" | "other")[];
+                };
+                /**
+                 * @description priority: in the listed order; split: the first provider drawn by weight; success_rate: ordered by recent approval rate
+                 * @default priority
+                 * @enum {string}
+                 */
+                strategy: "priority" | "split" | "success_rate";
+                providers: {
+                    provider: string;
+                    /** @description split: the provider's share of first attempts */
+                    weight?: number;
+                }[];
+                /**
+                 * @description success_rate: what the order maximises. approval (the default): the chance the payment is approved. net_revenue: P(approve) × (amount − the provider's fee) − the fee of a failed attempt, from the provider cost table; among providers whose approval the data cannot tell apart, the cheapest goes first
+                 * @enum {string}
+                 */
+                objective?: "approval" | "net_revenue";
+                /** @description success_rate: the share of payments sent to a provider drawn at random (default 0.05) */
+                exploration?: number;
+                /**
+                 * @description After the listed providers, try the rail's other providers
+                 * @default true
+                 */
+                fallback: boolean;
+            }[];
+            /**
+             * @description How far back to read the routed payments: 24h, 7d, 30d (at most 90 days)
+             * @default 7d
+             */
+            since: string;
+        };
         PaymentMethodList: {
             shop: {
                 id: string;
@@ -4147,6 +4245,96 @@ export interface operations {
             };
             /** @description Error: shop_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: content_type_required */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeRoutingEvaluate: {
+        parameters: {
+            query?: {
+                /** @description Required with a merchant-wide credential */
+                shopId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingEvaluationInputInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingEvaluation"];
+                };
+            };
+            /** @description Error: invalid_json, invalid_request, missing_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: missing_credentials, invalid_api_key, invalid_token, token_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: environment_mismatch, merchant_suspended, shop_suspended, key_kind_not_allowed, forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

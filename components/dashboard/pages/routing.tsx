@@ -16,6 +16,7 @@ import { providerName } from "@/lib/providers/names";
 import { draftsToRules } from "@/lib/routing/rule-form";
 import { RulesEditor, useRuleDrafts } from "@/components/dashboard/pages/routing-form";
 import { TrialCard } from "@/components/dashboard/pages/routing-trial";
+import { EstimateCard } from "@/components/dashboard/pages/routing-estimate";
 import { REASON_WORDS, STRATEGY_WORDS, conditions, providersText, railName, type Choice } from "@/components/dashboard/pages/routing-words";
 import { MethodOptions } from "@/components/dashboard/pages/method-options";
 
@@ -77,6 +78,7 @@ export function RoutingView({ environment, initial, canEdit, canTry }: { environ
         )}
       </Card>
       {canEdit ? <RulesEditor editor={editor} choices={choices} /> : null}
+      <EstimateCard rules={() => (canEdit ? draftsToRules(editor.drafts) : data.rules)} editing={canEdit} />
       {sandbox && canTry ? <TrialCard rules={() => (canEdit ? draftsToRules(editor.drafts) : data.rules)} choices={choices} editing={canEdit} suggested={(canEdit ? editor.drafts : data.rules)[0]?.paymentMethodId} /> : null}
       <PreviewCard choices={choices} />
       <Card title="Platform order" id="routing-platform" className="mt-6">

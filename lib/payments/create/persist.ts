@@ -13,6 +13,7 @@ import { presentCreated, type PresentableTransaction } from "@/lib/payments/pres
 import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import { insertTransaction } from "@/lib/payments/store";
 import { unknownAttempt, type Routed } from "@/lib/payments/create/route";
+import { decisionRows } from "@/lib/routing/propensity";
 import type { Rail } from "@/lib/rails/rails";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
@@ -77,7 +78,7 @@ export function paymentRow(auth: AuthContext, id: string, shopId: string, rail: 
 
 /** Stages 5-6, persist and bind, then present: the answer POST /payments gives. */
 export async function persistPayment(auth: AuthContext, row: PresentableTransaction, localRate: string, routed: Routed, opts: CreatePaymentOptions) {
-  if (auth.environment === "production") return routeCommitted(row, localRate, routed.route, opts);
+  if (auth.environment === "production") return routeCommitted(row, localRate, routed, opts);
   // One statement on the hot path; with a scheduled sandbox outcome, both rows commit together.
   const scheduled = auth.environment === "sandbox" ? [...(opts.simulate ? sandboxOutcomeRows(row.id, opts.simulate, row.createdAt) : []), ...behaviourActions(row.id, opts.behaviour, row.createdAt)] : [];
   if (scheduled.length || opts.inTransaction) {
@@ -111,9 +112,15 @@ function withTransactionId(err: AppError, transactionId: string, status: "pendin
 }
 
 /** Production: commit the row, then call the providers, then write the route (see the header). */
-async function routeCommitted(row: PresentableTransaction, localRate: string, route: () => Promise<CascadeResult>, opts: CreatePaymentOptions) {
+async function routeCommitted(row: PresentableTransaction, localRate: string, { route, log }: Routed, opts: CreatePaymentOptions) {
   await insertTransaction(row, localRate);
   let cascade: CascadeResult;
+  // The routing decision's rows (routing_decisions: each attempt's propensity and outcome) are
+  // written in the transaction that writes the attempts: one multi-row INSERT more in it.
+  const decisions = (client: Pick<Prisma.TransactionClient, "routingDecision"> = db()) => {
+    const data = decisionRows(row, row.id, log);
+    return data.length ? [client.routingDecision.createMany({ data })] : [];
+  };
   try {
     cascade = await route();
   } catch (err) {
@@ -125,17 +132,19 @@ async function routeCommitted(row: PresentableTransaction, localRate: string, ro
       await failPayment(row.id, "failed", {
         inTransaction: async (tx) => {
           await tx.transaction.update({ where: { id: row.id }, data: { provider: last?.provider ?? row.provider, attempts: attempts as unknown as Prisma.InputJsonValue, declineCode: err.declineCode, routingVersion: last?.routingVersion ?? null } });
+          await Promise.all(decisions(tx));
         },
       });
       throw withTransactionId(err, row.id, "failed");
     }
     const unknown = err instanceof AppError ? unknownAttempt(err) : undefined;
     if (!unknown) {
-      // Every provider answered clearly: none holds a charge, so nothing of this request remains.
-      await db().transaction.deleteMany({ where: { id: row.id, status: "pending" } });
+      // Every provider answered clearly: none holds a charge, so nothing of this request remains
+      // but the decision's record (what each provider answered is evidence all the same).
+      await db().$transaction([db().transaction.deleteMany({ where: { id: row.id, status: "pending" } }), ...decisions()]);
       throw err;
     }
-    await db().transaction.updateMany({ where: { id: row.id }, data: { provider: unknown.provider, attempts: attempts as unknown as Prisma.InputJsonValue, declineCode: (err as AppError).declineCode ?? null } });
+    await db().$transaction([db().transaction.updateMany({ where: { id: row.id }, data: { provider: unknown.provider, attempts: attempts as unknown as Prisma.InputJsonValue, declineCode: (err as AppError).declineCode ?? null } }), ...decisions()]);
     throw withTransactionId(err as AppError, row.id);
   }
   const routed = { ...row, provider: cascade.provider, providerRef: cascade.providerRef, paymentFormUrl: cascade.paymentFormUrl, instructions: cascade.instructions as Prisma.JsonValue, attempts: cascade.attempts as unknown as Prisma.JsonValue };
@@ -144,6 +153,7 @@ async function routeCommitted(row: PresentableTransaction, localRate: string, ro
       where: { id: row.id },
       data: { provider: routed.provider, providerRef: routed.providerRef, paymentFormUrl: routed.paymentFormUrl, instructions: (cascade.instructions ?? undefined) as Prisma.InputJsonValue | undefined, attempts: cascade.attempts as unknown as Prisma.InputJsonValue, routingVersion: cascade.routingVersion ?? null },
     });
+    await Promise.all(decisions(tx));
     await opts.inTransaction?.(tx);
   });
   return presentCreated(routed);

@@ -12,6 +12,7 @@ import type { AuthContext } from "@/lib/platform/auth/authenticate";
 import type { CreatePaymentInput } from "@/lib/payments/schema";
 import type { CreatePaymentOptions } from "@/lib/payments/create/options";
 import type { Priced } from "@/lib/payments/create/price";
+import { newDecisionLog, type DecisionLog } from "@/lib/routing/propensity";
 
 export type Routed = {
   /** Runs the cascade for this payment (production: after the insert). */
@@ -20,10 +21,13 @@ export type Routed = {
   cascade: CascadeResult;
   /** A scripted sandbox cascade that ended unknown: the row is kept, as production keeps it, and this is answered. */
   keptAfter: AppError | null;
+  /** The routing decision with each attempt's propensity (production), written with the attempts (persist.ts). */
+  log: DecisionLog;
 };
 
 /** Stage 4, route and cascade: in the sandbox the cascade runs now; in production it is only prepared. */
 export async function routePayment(auth: AuthContext, id: string, shopId: string, rail: Rail, enabled: boolean, input: CreatePaymentInput, priced: Priced, userIp: string | null, opts: CreatePaymentOptions): Promise<Routed> {
+  const log = newDecisionLog();
   const route = () =>
     runCascade(
       auth.environment,
@@ -43,6 +47,8 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
         shopId,
         merchantId: auth.merchant.id,
         facts: { paymentMethodId: rail.paymentMethodId, amountUsdMinor: priced.usd, country: rail.countryIso3, currency: priced.currency, documentType: documentTypeOf(input.documentId, rail.countryIso3) },
+        // A recurring PIX charge has one possible PSP (its recurrence's): no routing decision to learn from.
+        ...(opts.mandateCharge ? {} : { log }),
       },
     );
   // Until the cascade has run, the row names the provider about to be asked first.
@@ -52,13 +58,13 @@ export async function routePayment(auth: AuthContext, id: string, shopId: string
   const unrouted: CascadeResult = m
     ? { provider: m.provider, providerRef: cobrRef(m.txid, m.attempt), paymentFormUrl: null as unknown as string, instructions: null, attempts: [] }
     : { provider: routableProviders(rail, auth.environment, priced.installments.quote?.paidBy ?? null)[0] ?? "none", providerRef: null as unknown as string, paymentFormUrl: null as unknown as string, instructions: null, attempts: [] };
-  if (auth.environment === "production") return { route, cascade: unrouted, keptAfter: null };
+  if (auth.environment === "production") return { route, cascade: unrouted, keptAfter: null, log };
   try {
-    return { route, cascade: await route(), keptAfter: null };
+    return { route, cascade: await route(), keptAfter: null, log };
   } catch (err) {
     const unknown = err instanceof AppError && opts.behaviour ? unknownAttempt(err) : undefined;
     if (!unknown) throw err;
-    return { route, cascade: { ...unrouted, provider: unknown.provider, attempts: (err as AppError & { details: { attempts: Attempt[] } }).details.attempts }, keptAfter: err as AppError };
+    return { route, cascade: { ...unrouted, provider: unknown.provider, attempts: (err as AppError & { details: { attempts: Attempt[] } }).details.attempts }, keptAfter: err as AppError, log };
   }
 }
 

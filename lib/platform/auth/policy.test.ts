@@ -79,8 +79,9 @@ test("every endpoint that changes state names a permission a viewer lacks (the A
   for (const e of ENDPOINTS) {
     if (e.auth === "none" || e.internal) continue;
     // GET /me/payout/swap creates a quote row, the first step of a swap; GET /webhooks/listen
-    // creates the listen inbox once and may show its signing secret.
-    const changes = e.method !== "GET" || e.path === "/me/payout/swap" || e.path === "/webhooks/listen";
+    // creates the listen inbox once and may show its signing secret. POST /me/routing/evaluate
+    // only reads: it is a POST because the candidate rules are a body (nothing is saved).
+    const changes = (e.method !== "GET" && e.path !== "/me/routing/evaluate") || e.path === "/me/payout/swap" || e.path === "/webhooks/listen";
     assert.equal(Boolean(ruleOf(e.permission!).money), changes, `${e.method} ${e.path} names ${e.permission}`);
   }
   const named = (method: string, path: string) => ENDPOINTS.find((e) => e.method === method && e.path === path)?.permission;
