@@ -38,6 +38,7 @@ import { tmpdir } from "node:os";
 import { measureStart, printStartRows, type StartSpec } from "./lib/bench-memory.ts";
 import { startFloor } from "./lib/bench-floor.ts";
 import { rawNode } from "./lib/bench-raw.ts";
+import { meter, perRequest, type Counters, type Meter } from "./lib/bench-cpu.ts";
 
 const { values } = parseArgs({
   options: {
@@ -56,18 +57,23 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-type Row = { what: string; rps: number; p50: number; p99: number; bad: string };
+type Row = { what: string; rps: number; p50: number; p99: number; bad: string; cost?: ReturnType<typeof perRequest> };
 
-async function measure(what: string, opts: autocannon.Options): Promise<Row> {
+/** `meter`: counters read around the measured run (scripts/lib/bench-cpu.ts), kept per request. */
+async function measure(what: string, opts: autocannon.Options, meter?: Meter): Promise<Row> {
   // Warm-up (JIT, pools, caches), then the measured run.
   await autocannon({ ...opts, connections: Math.min(connections, 10), duration: 2 });
+  const before = await meter?.();
   const r = await autocannon({ ...opts, connections, duration });
+  const cpuAfter = await meter?.();
+  // pg_stat_database counts what backends have reported (at least once a second): let them report.
+  const after = meter ? (await new Promise((ok) => setTimeout(ok, 1_100)), { ...cpuAfter, commits: (await meter()).commits }) : undefined;
   // Answers other than 2xx by status (a benchmark of refusals measures nothing), and socket errors.
   const codes = Object.entries((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
     .filter(([code]) => !code.startsWith("2"))
     .map(([code, v]) => `${v.count}×${code}`);
   const bad = [...codes, ...(r.errors + r.timeouts ? [`${r.errors + r.timeouts} errors`] : [])].join(", ") || "0";
-  return { what, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, bad };
+  return { what, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, bad, cost: after ? perRequest(before!, after as Counters, r.requests.total) : undefined };
 }
 
 /** Gzip bytes of the scripts a page loads (what a buyer's phone downloads before it can run them). */
@@ -143,7 +149,7 @@ async function throughputPhase({ paymentsOnly = false } = {}) {
   const databaseUrl = scratch.url;
   const servers: RunningServer[] = [];
   const raw = await rawNode();
-  let floor: { url: string; stop: () => void } | undefined;
+  let floor: { url: string; pid: number; stop: () => void } | undefined;
   try {
     await deployMigrations(databaseUrl);
     await buildIfStale();
@@ -187,7 +193,11 @@ async function throughputPhase({ paymentsOnly = false } = {}) {
         }),
       },
     ];
-    const post = (what: string, url: string) => measure(what, { url, method: "POST", headers: { ...auth, "content-type": "application/json" }, requests: paymentRequests });
+    // What a request costs: the serving process's CPU, its database backends' CPU and commits
+    // (every connection's; autocommitted reads count too).
+    const floorMeter = meter(databaseUrl, () => floor?.pid);
+    const appMeter = meter(databaseUrl, () => servers[0]?.child.pid);
+    const post = (what: string, url: string, m?: Meter) => measure(what, { url, method: "POST", headers: { ...auth, "content-type": "application/json" }, requests: paymentRequests }, m);
     const apiRows = async (base: string, label: string) => [
       await measure(`GET /api/v1/ping${label}`, { url: `${base}/api/v1/ping`, headers: auth }),
       await post(`POST /api/v1/payments${label}`, `${base}/api/v1/payments`),
@@ -200,8 +210,8 @@ async function throughputPhase({ paymentsOnly = false } = {}) {
     // table shows the round of the median ratio.
     const pairs: { floor: Row; payment: Row; ratio: number; load: string }[] = [];
     for (let i = 0; i < Math.max(1, Number(values.pairs)); i++) {
-      const f = await post("floor: node:http committing the payment's two rows, one statement a request", floor.url);
-      const p = await post("POST /api/v1/payments", `${fastUrl}/api/v1/payments`);
+      const f = await post("floor: node:http committing the payment's two rows, one statement a request", floor.url, floorMeter);
+      const p = await post("POST /api/v1/payments", `${fastUrl}/api/v1/payments`, appMeter);
       pairs.push({ floor: f, payment: p, ratio: p.rps / f.rps, load: loadavg()[0]!.toFixed(1) });
     }
     const byRatio = [...pairs].sort((a, b) => a.ratio - b.ratio);
@@ -216,7 +226,11 @@ async function throughputPhase({ paymentsOnly = false } = {}) {
       for (const r of rows) console.log(`| ${r.what} | ${r.rps.toLocaleString("en")} | ${(r.rps / ping).toFixed(2)}x | ${r.p50} | ${r.p99} | ${r.bad} |`);
     };
     const floorLine = () => {
-      for (const [i, r] of pairs.entries()) console.log(`  round ${i + 1}: floor ${r.floor.rps.toLocaleString("en")}/s p99 ${r.floor.p99} ms, POST /payments ${r.payment.rps.toLocaleString("en")}/s p99 ${r.payment.p99} ms = ${r.ratio.toFixed(2)}x (load ${r.load})`);
+      const c = (r: Row) => `server ${Math.round(r.cost!.serverUs)} µs + database ${Math.round(r.cost!.dbUs)} µs of CPU, ${r.cost!.commits.toFixed(2)} commits a request`;
+      for (const [i, r] of pairs.entries()) console.log(`  round ${i + 1}: floor ${r.floor.rps.toLocaleString("en")}/s p99 ${r.floor.p99} ms (${c(r.floor)}), POST /payments ${r.payment.rps.toLocaleString("en")}/s p99 ${r.payment.p99} ms (${c(r.payment)}) = ${r.ratio.toFixed(2)}x (load ${r.load})`);
+      const cpu = (r: Row) => r.cost!.serverUs + r.cost!.dbUs;
+      const cpuRatio = pairs.map((r) => cpu(r.floor) / cpu(r.payment)).sort((a, b) => a - b)[Math.floor((pairs.length - 1) / 2)]!;
+      console.log(`CPU a payment (server + database) against the floor's: median ${cpuRatio.toFixed(2)}x the floor's rate at equal CPU`);
       console.log(`POST /payments vs the floor: median ${mid.ratio.toFixed(2)}x over ${pairs.length} rounds (${fast[1]!.rps.toLocaleString("en")} against ${floorRow.rps.toLocaleString("en")} payments/s; target >= 0.8x), POST p99 ${fast[1]!.p99} ms, worst round ${Math.max(...pairs.map((r) => r.payment.p99))} ms (target < 100)`);
     };
     if (paymentsOnly) {

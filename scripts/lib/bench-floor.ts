@@ -25,7 +25,7 @@ const POOL = Number(process.env.FLOOR_POOL ?? 10);
 type Template = { record: Record<string, unknown>; payment: Record<string, unknown> };
 
 /** Starts the floor in its own process, its rows copied from the payment `transactionId` and its record. */
-export async function startFloor(databaseUrl: string, transactionId: string): Promise<{ url: string; stop: () => void }> {
+export async function startFloor(databaseUrl: string, transactionId: string): Promise<{ url: string; pid: number; stop: () => void }> {
   const db = new pg.Client(parseDatabaseUrl(databaseUrl));
   await db.connect();
   let template: Template;
@@ -44,7 +44,7 @@ export async function startFloor(databaseUrl: string, transactionId: string): Pr
   });
   const url = `http://127.0.0.1:${port}/`;
   await waitForHttp(`${url}ready`);
-  return { url, stop: () => child.kill() };
+  return { url, pid: child.pid!, stop: () => child.kill() };
 }
 
 function serve(): void {
