@@ -27,10 +27,11 @@ const IN_FLIGHT = 2;
 /**
  * Rows that must be waiting before a second statement goes while one is out. A second statement
  * for whatever had arrived split the rows of a moment in two, and often sent one row alone: on
- * the bench (50 connections, 2 cores) a statement carried 2-7 rows, 0.15-0.43 commits a payment,
- * and a payment cost the server 430-510 µs and PostgreSQL 200-225 µs of CPU; with one statement
- * out at a time, 7-16 rows, 340-360 µs and 160-185 µs. A second still goes for a group this big,
- * so a statement that stalls (a checkpoint's flush) does not hold every payment behind it.
+ * the bench (50 connections, 2 cores, load 8) a statement carried 3-5 rows (0.22-0.32 commits a
+ * payment) and a payment cost 343-365 µs of server and 189-204 µs of PostgreSQL CPU; with this,
+ * 8-11 rows (0.09-0.12), 296-355 µs and 171-195 µs (docs/contributors/benchmarks.md). A second
+ * still goes for a group this big, so a statement that stalls (a checkpoint's flush) does not
+ * hold every payment behind it.
  */
 const SECOND_AT = 16;
 /** Rows in one statement: about 3 KB each (the row and its stored answer). */
