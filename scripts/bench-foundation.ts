@@ -36,7 +36,7 @@ import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { measureStart, printStartRows, type StartSpec } from "./lib/bench-memory.ts";
-import { startFloor } from "./lib/bench-floor.ts";
+import { FLOOR_APPLICATION, startFloor } from "./lib/bench-floor.ts";
 import { rawNode } from "./lib/bench-raw.ts";
 import { meter, perRequest, type Counters, type Meter } from "./lib/bench-cpu.ts";
 
@@ -194,9 +194,10 @@ async function throughputPhase({ paymentsOnly = false } = {}) {
       },
     ];
     // What a request costs: the serving process's CPU, its database backends' CPU and commits
-    // (every connection's; autocommitted reads count too).
-    const floorMeter = meter(databaseUrl, () => floor?.pid);
-    const appMeter = meter(databaseUrl, () => servers[0]?.child.pid);
+    // (every connection's; autocommitted reads count too). The database CPU is that of the floor's
+    // own connections for the floor, and of every other connection for the app (its jobs among them).
+    const floorMeter = meter(databaseUrl, () => floor?.pid, FLOOR_APPLICATION);
+    const appMeter = meter(databaseUrl, () => servers[0]?.child.pid, { not: FLOOR_APPLICATION });
     const post = (what: string, url: string, m?: Meter) => measure(what, { url, method: "POST", headers: { ...auth, "content-type": "application/json" }, requests: paymentRequests }, m);
     const apiRows = async (base: string, label: string) => [
       await measure(`GET /api/v1/ping${label}`, { url: `${base}/api/v1/ping`, headers: auth }),

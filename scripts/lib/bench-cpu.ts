@@ -25,13 +25,15 @@ export type Meter = () => Promise<Counters>;
 
 /**
  * `server`: the process whose tree serves the row; the database's backends are those connected
- * to `databaseUrl`'s database at each reading (a backend that ended in between is not counted:
- * the pools here keep theirs for longer than a row runs).
+ * to `databaseUrl`'s database at each reading whose application_name is `application` (or, for
+ * `{ not: name }`, is not; a backend that ended in between is not counted: the pools here keep
+ * theirs for longer than a row runs). Commits are the whole database's.
  */
-export function meter(databaseUrl: string, server: () => number | undefined): Meter {
+export function meter(databaseUrl: string, server: () => number | undefined, application: string | { not: string }): Meter {
+  const [op, name] = typeof application === "string" ? ["=", application] : ["<>", application.not];
   return async () => {
     const rows = (await sql(databaseUrl, `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) AS commits,
-      array(SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS pids`)).rows[0] as { commits: string; pids: number[] };
+      array(SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name ${op} $1) AS pids`, [name])).rows[0] as { commits: string; pids: number[] };
     const pid = server();
     const out: Counters = { commits: Number(rows.commits), serverMs: pid ? processTree(pid).reduce((s, p) => s + cpuOf(p.pid), 0) : 0 };
     for (const b of rows.pids) out[`db:${b}`] = cpuOf(b);

@@ -22,6 +22,9 @@ const INSERT = `WITH rec AS (INSERT INTO idempotency_records SELECT * FROM json_
 /** Pool size: the app's default (DATABASE_POOL_SIZE), so both hold as many PostgreSQL backends. */
 const POOL = Number(process.env.FLOOR_POOL ?? 10);
 
+/** The floor's connections' application_name. */
+export const FLOOR_APPLICATION = "lp-bench-floor";
+
 type Template = { record: Record<string, unknown>; payment: Record<string, unknown> };
 
 /** Starts the floor in its own process, its rows copied from the payment `transactionId` and its record. */
@@ -49,7 +52,8 @@ export async function startFloor(databaseUrl: string, transactionId: string): Pr
 
 function serve(): void {
   const template = JSON.parse(process.env.FLOOR_TEMPLATE!) as Template;
-  const pool = new pg.Pool({ ...parseDatabaseUrl(process.env.FLOOR_DATABASE_URL!), max: POOL });
+  // Named, so the bench counts these backends' CPU as the floor's and no one else's (scripts/lib/bench-cpu.ts).
+  const pool = new pg.Pool({ ...parseDatabaseUrl(process.env.FLOOR_DATABASE_URL!), max: POOL, application_name: FLOOR_APPLICATION });
   let n = 0;
   const answer = String(template.record.response_body ?? "{}");
   http
