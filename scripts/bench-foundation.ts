@@ -11,7 +11,12 @@
 // warm and soaked, for a production start and for the quick start; --from-source adds the same
 // production start run from source through tsx, --before <dir> one of another checkout's
 // scripts/start.ts through tsx, for ratios measured in one session).
-// Rows: raw node, GET /api/v1/ping, POST /api/v1/payments (sbx_card, a new Idempotency-Key
+// --phase payments: only raw node, the floor, ping and POST /payments (no history; minutes quicker).
+// --pairs N: rounds of the floor and POST /payments, alternating (3).
+// Rows: raw node, the floor under a payment (scripts/lib/bench-floor.ts: a bare node:http server
+// committing a payment's two rows, its idempotency record and its payment row, in one
+// autocommitted statement a request, on the same database; POST /payments is compared with it),
+// GET /api/v1/ping, POST /api/v1/payments (sbx_card, a new Idempotency-Key
 // each), GET /api/v1/payments?limit=50 (a merchant with --payments payments), GET
 // /checkout/<token> (the buyer's selector page, pt-BR: a route handler on the fast path too), and the
 // checkout page's JavaScript (gzip bytes of the scripts it loads); then a merchant with --history
@@ -19,7 +24,6 @@
 // keeps the rollups): GET /payments?limit=50 first page and a cursor page half-way down, and the
 // dashboard overview's read model (in this process) against a new merchant's.
 import { parseArgs } from "node:util";
-import { spawn } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { availableParallelism, loadavg } from "node:os";
 import autocannon from "autocannon";
@@ -32,6 +36,9 @@ import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { measureStart, printStartRows, type StartSpec } from "./lib/bench-memory.ts";
+import { FLOOR_APPLICATION, startFloor } from "./lib/bench-floor.ts";
+import { rawNode } from "./lib/bench-raw.ts";
+import { meter, perRequest, type Counters, type Meter } from "./lib/bench-cpu.ts";
 
 const { values } = parseArgs({
   options: {
@@ -44,33 +51,29 @@ const { values } = parseArgs({
     idle: { type: "string", default: "5" },
     "from-source": { type: "boolean", default: false },
     before: { type: "string" },
+    pairs: { type: "string", default: "3" },
   },
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-type Row = { what: string; rps: number; p50: number; p99: number; bad: string };
+type Row = { what: string; rps: number; p50: number; p99: number; bad: string; cost?: ReturnType<typeof perRequest> };
 
-async function measure(what: string, opts: autocannon.Options): Promise<Row> {
+/** `meter`: counters read around the measured run (scripts/lib/bench-cpu.ts), kept per request. */
+async function measure(what: string, opts: autocannon.Options, meter?: Meter): Promise<Row> {
   // Warm-up (JIT, pools, caches), then the measured run.
   await autocannon({ ...opts, connections: Math.min(connections, 10), duration: 2 });
+  const before = await meter?.();
   const r = await autocannon({ ...opts, connections, duration });
+  const cpuAfter = await meter?.();
+  // pg_stat_database counts what backends have reported (at least once a second): let them report.
+  const after = meter ? (await new Promise((ok) => setTimeout(ok, 1_100)), { ...cpuAfter, commits: (await meter()).commits }) : undefined;
   // Answers other than 2xx by status (a benchmark of refusals measures nothing), and socket errors.
   const codes = Object.entries((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
     .filter(([code]) => !code.startsWith("2"))
     .map(([code, v]) => `${v.count}×${code}`);
   const bad = [...codes, ...(r.errors + r.timeouts ? [`${r.errors + r.timeouts} errors`] : [])].join(", ") || "0";
-  return { what, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, bad };
-}
-
-/** The runtime's ceiling: node:http answering a JSON constant, in its own process like the app. */
-async function rawNode(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const code = `require("node:http").createServer((q,s)=>{const b='{"ok":true}';s.writeHead(200,{"content-type":"application/json","content-length":b.length});s.end(b)}).listen(${port},"127.0.0.1")`;
-  const child = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
-  const url = `http://127.0.0.1:${port}/`;
-  await waitForHttp(url);
-  return { url, stop: () => child.kill() };
+  return { what, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, bad, cost: after ? perRequest(before!, after as Counters, r.requests.total) : undefined };
 }
 
 /** Gzip bytes of the scripts a page loads (what a buyer's phone downloads before it can run them). */
@@ -137,13 +140,16 @@ load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${availableParalle
 async function main() {
   if (values.phase === "memory" || values.phase === "all") await memoryPhase();
   if (values.phase === "throughput" || values.phase === "all") await throughputPhase();
+  if (values.phase === "payments") await throughputPhase({ paymentsOnly: true });
 }
 
-async function throughputPhase() {
+/** `paymentsOnly`: raw node, ping, the floor and POST /payments (fast path) only, no history (a quick comparison). */
+async function throughputPhase({ paymentsOnly = false } = {}) {
   const scratch = await scratchDatabase("lp_bench");
   const databaseUrl = scratch.url;
   const servers: RunningServer[] = [];
   const raw = await rawNode();
+  let floor: { url: string; pid: number; stop: () => void } | undefined;
   try {
     await deployMigrations(databaseUrl);
     await buildIfStale();
@@ -156,21 +162,85 @@ async function throughputPhase() {
       return s.url;
     };
     const fastUrl = await start(true);
-    const nextUrl = await start(false);
+    const nextUrl = paymentsOnly ? "" : await start(false);
 
     process.env.DATABASE_URL = databaseUrl;
     const { createMerchant } = await import("../lib/merchants/create-merchant.ts");
     const m = await createMerchant({ name: "Bench", tier: "premium" });
     const auth = { authorization: `Bearer ${m.sandbox.secretKey}` };
     // The small merchant's history, for the list row.
-    for (let i = 0; i < Number(values.payments); i++) {
+    for (let i = 0; i < (paymentsOnly ? 0 : Number(values.payments)); i++) {
       await fetch(`${fastUrl}/api/v1/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ amount: 10 + (i % 90), paymentMethodId: "sbx_card", merchantOrderId: `seed-${i}` }) });
     }
-    // The merchant with a long history.
-    const big = await createMerchant({ name: "Bench history", tier: "premium" });
-    const bigAuth = { authorization: `Bearer ${big.sandbox.secretKey}` };
-    const history = await seedHistory(fastUrl, bigAuth, Number(values.history));
-    const fresh = await createMerchant({ name: "Bench new", tier: "premium" });
+    // The merchant with a long history (not for --phase payments).
+    const big = paymentsOnly ? undefined : await createMerchant({ name: "Bench history", tier: "premium" });
+    const bigAuth = { authorization: `Bearer ${big?.sandbox.secretKey}` };
+    const history = big ? await seedHistory(fastUrl, bigAuth, Number(values.history)) : { count: 0, midId: "", seedMs: 0, foldMs: 0, vacuumMs: 0 };
+    const fresh = paymentsOnly ? undefined : await createMerchant({ name: "Bench new", tier: "premium" });
+    // The floor's rows are copies of a real payment's and its record's.
+    const template = (await (
+      await fetch(`${fastUrl}/api/v1/payments`, { method: "POST", headers: { ...auth, "content-type": "application/json", "idempotency-key": `floor-template-${process.pid}` }, body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: "floor-template" }) })
+    ).json()) as { transactionId: string };
+    floor = await startFloor(databaseUrl, template.transactionId);
+
+    let n = 0;
+    const paymentRequests: autocannon.Options["requests"] = [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, "idempotency-key": `bench-${process.pid}-${++n}` },
+          body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: `bench-${n}` }),
+        }),
+      },
+    ];
+    // What a request costs: the serving process's CPU, its database backends' CPU and commits
+    // (every connection's; autocommitted reads count too). The database CPU is that of the floor's
+    // own connections for the floor, and of every other connection for the app (its jobs among them).
+    const floorMeter = meter(databaseUrl, () => floor?.pid, FLOOR_APPLICATION);
+    const appMeter = meter(databaseUrl, () => servers[0]?.child.pid, { not: FLOOR_APPLICATION });
+    const post = (what: string, url: string, m?: Meter) => measure(what, { url, method: "POST", headers: { ...auth, "content-type": "application/json" }, requests: paymentRequests }, m);
+    const apiRows = async (base: string, label: string) => [
+      await measure(`GET /api/v1/ping${label}`, { url: `${base}/api/v1/ping`, headers: auth }),
+      await post(`POST /api/v1/payments${label}`, `${base}/api/v1/payments`),
+      ...(paymentsOnly ? [] : [await measure(`GET /api/v1/payments?limit=50${label}`, { url: `${base}/api/v1/payments?limit=50`, headers: auth })]),
+    ];
+    const rawRow = await measure("raw node:http, a JSON constant", { url: raw.url });
+    const fast = await apiRows(fastUrl, "");
+    // The floor and POST /payments alternate for --pairs rounds on the same database (the machine
+    // is shared: a ratio of two rows measured minutes apart follows the neighbours' load); the
+    // table shows the round of the median ratio.
+    const pairs: { floor: Row; payment: Row; ratio: number; load: string }[] = [];
+    for (let i = 0; i < Math.max(1, Number(values.pairs)); i++) {
+      const f = await post("floor: node:http committing the payment's two rows, one statement a request", floor.url, floorMeter);
+      const p = await post("POST /api/v1/payments", `${fastUrl}/api/v1/payments`, appMeter);
+      pairs.push({ floor: f, payment: p, ratio: p.rps / f.rps, load: loadavg()[0]!.toFixed(1) });
+    }
+    const byRatio = [...pairs].sort((a, b) => a.ratio - b.ratio);
+    const mid = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+    const floorRow = mid.floor;
+    fast[1] = mid.payment;
+    const ping = fast[0]!.rps;
+    const load = `load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`;
+    const printRows = (rows: Row[]) => {
+      console.log("| What | req/s | vs ping | p50 ms | p99 ms | errors+non-2xx |");
+      console.log("|---|---|---|---|---|---|");
+      for (const r of rows) console.log(`| ${r.what} | ${r.rps.toLocaleString("en")} | ${(r.rps / ping).toFixed(2)}x | ${r.p50} | ${r.p99} | ${r.bad} |`);
+    };
+    const floorLine = () => {
+      const c = (r: Row) => `server ${Math.round(r.cost!.serverUs)} µs + database ${Math.round(r.cost!.dbUs)} µs of CPU, ${r.cost!.commits.toFixed(2)} commits a request`;
+      for (const [i, r] of pairs.entries()) console.log(`  round ${i + 1}: floor ${r.floor.rps.toLocaleString("en")}/s p99 ${r.floor.p99} ms (${c(r.floor)}), POST /payments ${r.payment.rps.toLocaleString("en")}/s p99 ${r.payment.p99} ms (${c(r.payment)}) = ${r.ratio.toFixed(2)}x (load ${r.load})`);
+      const cpu = (r: Row) => r.cost!.serverUs + r.cost!.dbUs;
+      const cpuRatio = pairs.map((r) => cpu(r.floor) / cpu(r.payment)).sort((a, b) => a - b)[Math.floor((pairs.length - 1) / 2)]!;
+      console.log(`CPU a payment (server + database) against the floor's: median ${cpuRatio.toFixed(2)}x the floor's rate at equal CPU`);
+      console.log(`POST /payments vs the floor: median ${mid.ratio.toFixed(2)}x over ${pairs.length} rounds (${fast[1]!.rps.toLocaleString("en")} against ${floorRow.rps.toLocaleString("en")} payments/s; target >= 0.8x), POST p99 ${fast[1]!.p99} ms, worst round ${Math.max(...pairs.map((r) => r.payment.p99))} ms (target < 100)`);
+    };
+    if (paymentsOnly) {
+      console.log(`\n${connections} connections, ${duration} s per row after a 2 s warm-up; load generator in this process on the same ${availableParallelism()} cores; ${load}\n`);
+      printRows([rawRow, floorRow, ...fast]);
+      floorLine();
+      return;
+    }
+    const viaNext = await apiRows(nextUrl, " (through Next)");
 
     const session = (await (
       await fetch(`${fastUrl}/api/v1/checkout/sessions`, {
@@ -180,44 +250,19 @@ async function throughputPhase() {
       })
     ).json()) as { checkoutUrl: string };
     const checkoutPath = new URL(session.checkoutUrl).pathname;
-
-    let n = 0;
-    const apiRows = async (base: string, label: string) => [
-      await measure(`GET /api/v1/ping${label}`, { url: `${base}/api/v1/ping`, headers: auth }),
-      await measure(`POST /api/v1/payments${label}`, {
-        url: `${base}/api/v1/payments`,
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              headers: { ...req.headers, "idempotency-key": `bench-${process.pid}-${++n}` },
-              body: JSON.stringify({ amount: 15, paymentMethodId: "sbx_card", merchantOrderId: `bench-${n}` }),
-            }),
-          },
-        ],
-      }),
-      await measure(`GET /api/v1/payments?limit=50${label}`, { url: `${base}/api/v1/payments?limit=50`, headers: auth }),
-    ];
-    const rawRow = await measure("raw node:http, a JSON constant", { url: raw.url });
-    const fast = await apiRows(fastUrl, "");
-    const viaNext = await apiRows(nextUrl, " (through Next)");
     const page = await measure("GET /checkout/<token> (pt-BR)", { url: `${fastUrl}${checkoutPath}`, headers: { "accept-language": "pt-BR" } });
     const scripts = await pageScripts(`${fastUrl}${checkoutPath}`);
     const deep = [
       await measure(`GET /api/v1/payments?limit=50 (${history.count.toLocaleString("en")} payments, first page)`, { url: `${fastUrl}/api/v1/payments?limit=50`, headers: bigAuth }),
       await measure(`GET /api/v1/payments?limit=50&startingAfter=… (half-way down)`, { url: `${fastUrl}/api/v1/payments?limit=50&startingAfter=${history.midId}`, headers: bigAuth }),
     ];
-    const { big: overviewBig, fresh: overviewNew } = await timeOverview(big.merchantId, fresh.merchantId);
+    const { big: overviewBig, fresh: overviewNew } = await timeOverview(big!.merchantId, fresh!.merchantId);
 
-    const ping = fast[0]!.rps;
-    console.log(`\n${connections} connections, ${duration} s per row after a 2 s warm-up; load generator in this process on the same ${availableParallelism()} cores; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
-    console.log("| What | req/s | vs ping | p50 ms | p99 ms | errors+non-2xx |");
-    console.log("|---|---|---|---|---|---|");
-    for (const r of [rawRow, ...fast, ...deep, page, ...viaNext]) console.log(`| ${r.what} | ${r.rps.toLocaleString("en")} | ${(r.rps / ping).toFixed(2)}x | ${r.p50} | ${r.p99} | ${r.bad} |`);
+    console.log(`\n${connections} connections, ${duration} s per row after a 2 s warm-up; load generator in this process on the same ${availableParallelism()} cores; ${load} (after the payment rows), load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} (at the end)\n`);
+    printRows([rawRow, floorRow, ...fast, ...deep, page, ...viaNext]);
     console.log(`\nping vs raw node: ${(ping / rawRow.rps).toFixed(3)}x (target >= 0.10x)`);
-    console.log(`POST /payments vs ping: ${(fast[1]!.rps / ping).toFixed(2)}x (target >= 0.6x), p99 ${fast[1]!.p99} ms (target < 100)`);
+    floorLine();
+    console.log(`POST /payments vs ping: ${(fast[1]!.rps / ping).toFixed(2)}x, p99 ${fast[1]!.p99} ms (target < 100)`);
     console.log(`GET /payments?limit=50 vs ping: ${(fast[2]!.rps / ping).toFixed(2)}x (small merchant; target >= 0.5x on a million-row one)`);
     console.log(`GET /payments?limit=50 of the ${history.count.toLocaleString("en")}-payment merchant vs ping: first page ${(deep[0]!.rps / ping).toFixed(2)}x, half-way cursor page ${(deep[1]!.rps / ping).toFixed(2)}x (target >= 0.5x both); history written in ${(history.seedMs / 1000).toFixed(0)} s, rollups folded in ${(history.foldMs / 1000).toFixed(1)} s, vacuumed and checkpointed in ${(history.vacuumMs / 1000).toFixed(1)} s`);
     console.log(`dashboard overview read model: ${history.count.toLocaleString("en")}-payment merchant ${overviewBig.toFixed(1)} ms, new merchant ${overviewNew.toFixed(1)} ms (median of 30) = ${(overviewBig / overviewNew).toFixed(2)}x (target within 2x)`);
@@ -225,6 +270,7 @@ async function throughputPhase() {
     console.log(`fast path vs Next for the API: ping ${(fast[0]!.rps / viaNext[0]!.rps).toFixed(2)}x, POST /payments ${(fast[1]!.rps / viaNext[1]!.rps).toFixed(2)}x, GET /payments ${(fast[2]!.rps / viaNext[2]!.rps).toFixed(2)}x`);
   } finally {
     raw.stop();
+    floor?.stop();
     for (const s of servers) await s.stop();
     await scratch.drop();
   }

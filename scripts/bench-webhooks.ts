@@ -19,6 +19,7 @@ import { freePort } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp } from "./lib/server.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
+import { rawNodeRate } from "./lib/bench-raw.ts";
 
 const { values } = parseArgs({ options: { events: { type: "string", default: "10000" }, rounds: { type: "string", default: "3" } } });
 const total = Number(values.events);
@@ -82,6 +83,9 @@ async function main() {
         [merchantId, n, prefix],
       );
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Transactions committed in the bench's database (every connection's: the server's claims and
+    // outcome writes, fan-out, and this process's few count reads).
+    const commits = async () => Number((await db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0].xact_commit);
     // A new merchant and subscription to the fast receiver; writes `n` events and waits until they
     // are all recorded delivered.
     const scenario = async (label: string, n: number) => {
@@ -90,6 +94,7 @@ async function main() {
       const loadBefore = load();
       const sockets = fast.sockets;
       const slowOpen = slow.open;
+      const commitsBefore = await commits();
       const started = Date.now();
       await insertEvents(m.merchantId, `evt_bench_${label}_`, n);
       let done = 0;
@@ -99,7 +104,9 @@ async function main() {
         if (Date.now() - started > 600_000) throw new Error(`only ${done} of ${n} delivered in 10 minutes`);
       }
       const seconds = (Date.now() - started) / 1000;
-      return { seconds, rate: n / seconds, loadBefore, loadAfter: load(), connections: fast.sockets - sockets, slowOpen };
+      // pg_stat_database is updated when a backend reports (at most every 0.5-1 s): read it once it settled.
+      await sleep(1_100);
+      return { seconds, rate: n / seconds, loadBefore, loadAfter: load(), connections: fast.sockets - sockets, slowOpen, commits: (await commits()) - commitsBefore };
     };
 
     // The slow subscription's backlog: deliveries written as fan-out would have, parked (not due).
@@ -144,14 +151,14 @@ async function main() {
     for (let i = 1; i <= rounds; i++) {
       const a = await scenario(`alone${i}`, total);
       alone.push(a);
-      console.log(`round ${i}. 1. fast receiver alone: ${total.toLocaleString("en")} deliveries in ${a.seconds.toFixed(1)} s: ${Math.round(a.rate).toLocaleString("en")} deliveries/s over ${a.connections} new connections (load average ${a.loadBefore} -> ${a.loadAfter})`);
+      console.log(`round ${i}. 1. fast receiver alone: ${total.toLocaleString("en")} deliveries in ${a.seconds.toFixed(1)} s: ${Math.round(a.rate).toLocaleString("en")} deliveries/s over ${a.connections} new connections, ${(a.commits / total).toFixed(3)} commits a delivery (load average ${a.loadBefore} -> ${a.loadAfter})`);
       await unpark();
       const b = await scenario(`beside${i}`, total);
       beside.push(b);
       await park();
       const change = ((b.rate - a.rate) / a.rate) * 100;
       changes.push(change);
-      console.log(`round ${i}. 2. fast receiver beside a receiver that answers after 2 s (holding ${b.slowOpen} requests open): ${Math.round(b.rate).toLocaleString("en")} deliveries/s (${pct(change)} against 1.) (load average ${b.loadBefore} -> ${b.loadAfter})`);
+      console.log(`round ${i}. 2. fast receiver beside a receiver that answers after 2 s (holding ${b.slowOpen} requests open): ${Math.round(b.rate).toLocaleString("en")} deliveries/s (${pct(change)} against 1.), ${(b.commits / total).toFixed(3)} commits a delivery (load average ${b.loadBefore} -> ${b.loadAfter})`);
     }
     const median = (xs: number[]) => {
       const s = [...xs].sort((x, y) => x - y);
@@ -159,7 +166,10 @@ async function main() {
     };
     const ma = median(alone.map((r) => r.rate));
     const mb = median(beside.map((r) => r.rate));
-    console.log(`\n1. fast receiver alone: median ${Math.round(ma).toLocaleString("en")} deliveries/s over ${rounds} rounds`);
+    // The machine's kind: the runtime's ceiling here, measured after the rounds on the same cores.
+    const raw = await rawNodeRate();
+    console.log(`\nraw node:http on this machine (a JSON constant, 50 connections): ${raw.toLocaleString("en")} requests/s; load average ${load()}`);
+    console.log(`1. fast receiver alone: median ${Math.round(ma).toLocaleString("en")} deliveries/s over ${rounds} rounds`);
     console.log(`2. fast receiver beside a receiver that answers after 2 s: median ${Math.round(mb).toLocaleString("en")} deliveries/s (${pct(((mb - ma) / ma) * 100)} against 1.; median of the rounds' changes ${pct(median(changes))}, rounds ${changes.map(pct).join(", ")}); the slow one got ${slow.received.toLocaleString("en")} requests over ${slow.sockets} connections`);
     const { db: prisma } = await import("../lib/platform/db.ts");
     await prisma().$disconnect();

@@ -24,6 +24,16 @@ import { newLaneStats, runGroup, StatementLane } from "@/lib/platform/statement-
 
 /** Statements in flight at once: enough to keep both PostgreSQL cores busy while one commits. */
 const IN_FLIGHT = 2;
+/**
+ * Rows that must be waiting before a second statement goes while one is out. A second statement
+ * for whatever had arrived split the rows of a moment in two, and often sent one row alone: on
+ * the bench (50 connections, 2 cores, load 8) a statement carried 3-5 rows (0.22-0.32 commits a
+ * payment) and a payment cost 343-365 µs of server and 189-204 µs of PostgreSQL CPU; with this,
+ * 8-11 rows (0.09-0.12), 296-355 µs and 171-195 µs (docs/contributors/benchmarks.md). A second
+ * still goes for a group this big, so a statement that stalls (a checkpoint's flush) does not
+ * hold every payment behind it.
+ */
+const SECOND_AT = 16;
 /** Rows in one statement: about 3 KB each (the row and its stored answer). */
 const MAX_ROWS = 64;
 
@@ -84,7 +94,7 @@ export function rowJson(columns: BatchColumn[], values: unknown[], bind: Batched
 /** Queues one row of `statement` (batchStatement); resolves once it committed, or rejects with its own error. */
 export function insertBatched(statement: string, id: string, row: string, bind: Entry["bind"], alone: () => Promise<void>): Promise<void> {
   let lane = lanes.byStatement.get(statement);
-  if (!lane) lanes.byStatement.set(statement, (lane = new StatementLane<Entry>({ inFlight: IN_FLIGHT, take, send: (batch) => send(statement, batch) }, lanes.stats)));
+  if (!lane) lanes.byStatement.set(statement, (lane = new StatementLane<Entry>({ inFlight: IN_FLIGHT, sendMore: (waiting) => waiting >= SECOND_AT, take, send: (batch) => send(statement, batch) }, lanes.stats)));
   const l = lane;
   return new Promise<void>((resolve, reject) => l.add({ row, bind, id, alone, resolve, reject }));
 }

@@ -37,6 +37,31 @@ test("at most inFlight statements are out; what arrives meanwhile goes together,
   assert.deepEqual(lane.stats, { statements: 4, members: 6, largest: 3 });
 });
 
+test("sendMore: with a statement out, a second waits until enough members are waiting", async () => {
+  const sent: number[][] = [];
+  const release: Array<() => void> = [];
+  const lane = new StatementLane<Ask>({
+    inFlight: 2,
+    sendMore: (waiting) => waiting >= 3,
+    take: (waiting) => ({ group: waiting, rest: [] }),
+    send: (group) => (sent.push(group.map((a) => a.n)), new Promise<void>((done) => release.push(() => (group.forEach((a) => a.resolve(`r${a.n}`)), done())))),
+  });
+  const answers = [1, 2, 3].map((n) => ask(lane, n));
+  assert.deepEqual(sent, [[1]], "two waiting: no second statement yet");
+  answers.push(ask(lane, 4));
+  assert.deepEqual(sent, [[1], [2, 3, 4]], "three waiting: the second goes");
+  answers.push(ask(lane, 5));
+  assert.deepEqual(sent, [[1], [2, 3, 4]], "inFlight still bounds");
+  release[0]!();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(sent, [[1], [2, 3, 4]], "one still out: the one waiting waits for it");
+  release[1]!();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(sent.at(-1), [5], "none out: what waits goes, however few");
+  release[2]!();
+  assert.deepEqual(await Promise.all(answers), ["r1", "r2", "r3", "r4", "r5"]);
+});
+
 test("a failed statement runs each member alone; a lost database fails them all; a delivery's failure never re-runs it", async () => {
   const members = (k: number) => Array.from({ length: k }, (_, n) => ({ n, reject: (e: unknown) => void (rejected[n] = e) }));
   let rejected: unknown[] = [];

@@ -18,6 +18,11 @@ export type LaneOptions<M extends Member> = {
   inFlight: number;
   /** The next statement's members, oldest first, and what stays waiting. */
   take: (waiting: M[]) => { group: M[]; rest: M[] };
+  /**
+   * With a statement of the lane already out, whether another goes now for `waiting` members
+   * (absent: always, up to `inFlight`); when not, they wait for the next statement to return.
+   */
+  sendMore?: (waiting: number) => boolean;
   /** Sends one statement for `group` (runGroup, usually); must settle every member. */
   send: (group: M[]) => Promise<void>;
   /** Nothing out and nothing waiting (a lane per statement text may then be let go). */
@@ -46,6 +51,7 @@ export class StatementLane<M extends Member> {
 
   private pump(): void {
     while (this.out < this.options.inFlight && this.waiting.length > 0) {
+      if (this.out > 0 && this.options.sendMore && !this.options.sendMore(this.waiting.length)) return;
       const { group, rest } = this.options.take(this.waiting);
       this.waiting = rest;
       this.stats.statements++;

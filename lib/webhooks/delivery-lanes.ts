@@ -16,9 +16,9 @@ export type DeliveryLanes = {
   readonly inFlight: number;
   /** Claimed rows waiting for a slot. */
   readonly queued: number;
-  /** Answers so far of subscriptions with no rows left waiting here. */
+  /** Answers so far of subscriptions running low: fewer rows waiting here than they may have in flight. */
   readonly drained: number;
-  /** Whether a subscription with no rows waiting here still has requests in flight. */
+  /** Whether a subscription running low still has requests in flight. */
   drainingInFlight: () => boolean;
   /** Rows held per subscription: in flight and waiting. */
   held: () => Map<string, number>;
@@ -41,6 +41,11 @@ export function deliveryLanes(o: { concurrency: () => number; perSubscription: (
   const running = new Set<Promise<unknown>>();
   let stopped = false;
   let drained = 0;
+  // Fewer rows waiting than a subscription's slots: room for a claim's worth, and its slots would
+  // run dry within a round of answers. A claim that waited for none left waiting (the rule before)
+  // came back, on a loaded machine, after the last of a fast receiver's requests were answered:
+  // its slots sat empty for a claim's round trip on every refill.
+  const low = (sub: string) => (waiting.get(sub)?.length ?? 0) < perSubscription();
 
   const launch = (job: LaneJob): void => {
     const sub = job.d.subscription_id;
@@ -55,7 +60,7 @@ export function deliveryLanes(o: { concurrency: () => number; perSubscription: (
       } finally {
         // The slot frees on the answer; the row stays leased until its outcome is written.
         inFlight--;
-        if (!waiting.get(sub)?.length) drained++;
+        if (low(sub)) drained++;
         const n = (flying.get(sub) ?? 1) - 1;
         if (n > 0) flying.set(sub, n);
         else flying.delete(sub);
@@ -99,7 +104,7 @@ export function deliveryLanes(o: { concurrency: () => number; perSubscription: (
       return drained;
     },
     drainingInFlight: () => {
-      for (const sub of flying.keys()) if (!waiting.get(sub)?.length) return true;
+      for (const sub of flying.keys()) if (low(sub)) return true;
       return false;
     },
     held: () => {

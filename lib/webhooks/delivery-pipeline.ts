@@ -123,9 +123,10 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
       // at most a ticker period: events written without a wake (or on another instance) are found
       // by looking, as often as the ticker would look.
       // The answers counted, since the claim (those that came during the fan-out too), are those
-      // of subscriptions with no claimed rows left waiting here: only they make room a claim must
-      // fill (another's slot is refilled from its waiting rows). Once none of those is in flight,
-      // there is nothing left to wait for. Counting every answer from the wait's start (a slow
+      // of subscriptions running low, with fewer claimed rows waiting here than their slots
+      // (lib/webhooks/delivery-lanes.ts): only they make room a claim must fill soon (another's
+      // slot is refilled from its waiting rows). Once none of those is in flight, there is nothing
+      // left to wait for. Counting every answer from the wait's start (a slow
       // receiver's 64 held for 2 s among them) had the run sit out the ticker period with the
       // others' slots empty: beside a 2 s receiver, a fast one got one claim's worth per tick.
       const deadline = Date.now() + (limits.tickMs ?? config().JOBS_TICK_MS);
