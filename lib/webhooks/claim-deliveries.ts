@@ -2,11 +2,7 @@
 // deliveries (SKIP LOCKED, so many instances can run it) and returns everything their attempts
 // need (delivery, subscription, event body). The lease commits before any request is sent, on
 // the ordinary durable pool. Rows of subscriptions already at their cap in this process are
-// passed over, so one slow receiver's backlog does not fill every claim. Only the rows taken are
-// locked: the candidates are read from the statement's snapshot, and each row picked is locked
-// (SKIP LOCKED) and checked again on its newest version (still pending and due, its lease not held), so a
-// row another runner leased meanwhile is passed over. Locking every candidate (four times the rows
-// wanted, each lock a write of its row) cost more than the lease written on the rows taken.
+// passed over, so one slow receiver's backlog does not fill every claim.
 import { sql } from "@/lib/platform/db";
 import type { Environment } from "@/lib/generated/prisma/enums";
 import { leaseMs } from "@/lib/webhooks/delivery-schedule";
@@ -24,20 +20,16 @@ const claimSql = (scoped: boolean) => `
     SELECT d.id, d.subscription_id, d.event_id, d.next_attempt_at FROM webhook_deliveries d, t
     WHERE d.status = 'pending' AND d.next_attempt_at <= t.now AND (d.locked_until IS NULL OR d.locked_until < t.now)
       AND d.subscription_id <> ALL($6::text[])${scoped ? " AND d.subscription_id = ANY($8::text[])" : ""}
-    ORDER BY d.next_attempt_at LIMIT $3::int * ${SCAN_FACTOR}),
+    ORDER BY d.next_attempt_at LIMIT $3::int * ${SCAN_FACTOR} FOR UPDATE OF d SKIP LOCKED),
   pick AS (
-    SELECT r.id FROM (
-      SELECT c.id, c.subscription_id, c.next_attempt_at, coalesce(b.n, 0) AS n,
+    SELECT r.id, r.subscription_id, r.event_id FROM (
+      SELECT c.id, c.subscription_id, c.event_id, c.next_attempt_at, coalesce(b.n, 0) AS n,
              row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at, c.id) AS rn
       FROM cand c LEFT JOIN busy b ON b.subscription_id = c.subscription_id) r
-    WHERE r.rn + r.n <= $7::int ORDER BY r.next_attempt_at LIMIT $3::int),
-  locked AS (
-    SELECT d.id, d.subscription_id, d.event_id FROM webhook_deliveries d, t
-    WHERE d.id IN (SELECT id FROM pick) AND d.status = 'pending' AND d.next_attempt_at <= t.now AND (d.locked_until IS NULL OR d.locked_until < t.now)
-    FOR UPDATE OF d SKIP LOCKED)
+    WHERE r.rn + r.n <= $7::int ORDER BY r.next_attempt_at LIMIT $3::int)
   UPDATE webhook_deliveries d SET locked_until = (SELECT now FROM t) + make_interval(secs => $2::int / 1000.0), updated_at = now()
-  FROM locked JOIN webhook_subscriptions s ON s.id = locked.subscription_id LEFT JOIN events e ON e.id = locked.event_id
-  WHERE d.id = locked.id
+  FROM pick JOIN webhook_subscriptions s ON s.id = pick.subscription_id LEFT JOIN events e ON e.id = pick.event_id
+  WHERE d.id = pick.id
   RETURNING d.id, d.event_id, d.event, d.attempts, s.id AS subscription_id, s.url, s.environment, s.status AS subscription_status, s.managed,
             s.deleted_at, s.secret_encrypted, s.previous_secret_encrypted, s.previous_secret_expires_at, s.failing_since, e.payload::text AS body`;
 const CLAIM = claimSql(false);
