@@ -194,7 +194,7 @@ export const ptBR: DashboardMessages = {
     tooLarge: (name, mib) => `${name} tem ${mib} MiB; cada arquivo pode ter no máximo 5 MiB.`,
     tooMany: (n) => `Envie no máximo ${n} arquivos por vez.`,
     uploadFailed: (s) => (s ? `O envio falhou (${s})` : "O envio falhou"),
-    sent: (n) => `Enviado: ${n} ${n === 1 ? "item" : "itens"} de defesa registrados.`,
+    sent: (n) => (n === 1 ? "Enviado: 1 item de defesa registrado." : `Enviado: ${n} itens de defesa registrados.`),
     filesHelp: "Arquivos PDF, PNG ou JPEG de até 5 MiB cada (no máximo 5 por vez) e o seu relato da venda.",
     takenUntil: (due) => ` Aceitos até ${due}.`,
     files: "Arquivos",
