@@ -88,6 +88,7 @@ test("in pt-BR a shop owner reads a MED claim's blocked amount and defence deadl
   await checkPage(page, info, "pix-med-claims-pt-br");
 
   await page.goto(`/dashboard/claims/${med.id}`);
+  await expect(page).toHaveTitle("Reembolso ou contestação · Painel");
   await expect(page.getByTestId("claim-title")).toHaveText(/^Contestação MED de R\$\s100,00 — Aberta pelo banco do pagador \(MED\)$/);
   await expect(page.getByTestId("claim-status")).toHaveText("Em aberto");
   const details = page.getByRole("region", { name: "Detalhes" });
@@ -106,7 +107,7 @@ test("in pt-BR a shop owner reads a MED claim's blocked amount and defence deadl
   await form.getByLabel("Seu relato").fill("Pedido entregue em 2 de dezembro; o pagador confirmou o recebimento por e-mail.");
   await form.getByRole("button", { name: "Enviar defesa" }).click();
   await expect(form.getByRole("status")).toHaveText("Enviado: 1 item de defesa registrado.");
-  await expect(page.getByRole("region", { name: "Defesa" })).toContainText("Pedido entregue em 2 de dezembro");
+  await expect(page.getByRole("region", { name: "Defesa", exact: true })).toContainText("Pedido entregue em 2 de dezembro");
   await page.getByRole("button", { name: "Simular valor liberado" }).click();
   await expect(page.getByTestId("claim-status")).toHaveText("Valor liberado");
   await expect(page.getByRole("heading", { name: "Devolver o Pix" })).toHaveCount(0);

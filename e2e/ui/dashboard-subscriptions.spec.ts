@@ -106,6 +106,8 @@ test("in pt-BR a shop owner reads Subscriptions and a mandate in their words, an
   await expect(page.getByRole("navigation", { name: "Painel", exact: true }).getByRole("link", { name: "Assinaturas" })).toBeVisible();
   await page.getByRole("navigation", { name: "Painel", exact: true }).getByRole("link", { name: "Assinaturas" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Assinaturas" })).toBeVisible();
+  await expect(page).toHaveTitle("Assinaturas · Painel");
+  await expect(page.locator("[data-environment]")).toHaveAttribute("lang", "pt-BR");
   await expect(page.getByText(/^Pix Automático: o pagador autoriza sua loja/)).toBeVisible();
   await expect(page.getByRole("columnheader", { name: "Próxima cobrança" })).toBeVisible();
   await expect(page.getByRole("columnheader", { name: "Pagador" })).toBeVisible();

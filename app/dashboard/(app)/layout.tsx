@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
-import { cookies, headers } from "next/headers";
 import { requireDashboard } from "@/server/dashboard";
-import { DASHBOARD_LOCALE_COOKIE, dashboardLocale } from "@/lib/i18n/dashboard-locale";
+import { currentDashboardLocale } from "@/server/dashboard-locale";
 import { DashboardProviders } from "@/components/dashboard/providers";
 import { DashboardShell } from "@/components/dashboard/shell";
 import { TimeZoneProvider } from "@/components/ui/time-zone";
@@ -12,7 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const d = await requireDashboard();
   // The user's dashboard language: their choice (a cookie), else the browser's Accept-Language.
-  const locale = dashboardLocale((await cookies()).get(DASHBOARD_LOCALE_COOKIE)?.value, (await headers()).get("accept-language"));
+  const locale = await currentDashboardLocale();
   return (
     <DashboardProviders>
       {/* Every time below is shown in the merchant's zone (merchants.time_zone, UTC unless set),

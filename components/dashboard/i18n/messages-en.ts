@@ -25,6 +25,8 @@ export const en = {
     nav: {} as Record<string, string>,
     role: (role: string) => role,
   },
+  /** Pages' <title>s: "Subscriptions · Dashboard". */
+  titles: { dashboard: "Dashboard", subscriptions: "Subscriptions", subscription: "Subscription", claims: "Refunds and chargebacks", claim: "Refund or chargeback" },
   status: (of: StatusOf, status: string): string => statusWord(of, status),
   common: {
     filter: "Filter",

@@ -90,6 +90,7 @@ export const ptBR: DashboardMessages = {
     },
     role: (role) => ROLES[role] ?? role,
   },
+  titles: { dashboard: "Painel", subscriptions: "Assinaturas", subscription: "Assinatura", claims: "Reembolsos e contestações", claim: "Reembolso ou contestação" },
   status,
   common: {
     filter: "Filtrar",
