@@ -13,14 +13,20 @@ test.beforeEach(async ({ page }, info) => {
 
 const CPF = "52998224725";
 
-test("a tester opens a MED on a paid PIX, sees the amount blocked, and decides it as the payer's bank", async ({ page }, info) => {
-  test.setTimeout(120_000);
-  const m = await newMerchant("pixmed");
+/** A new merchant's paid sandbox PIX of R$ 100,00 (Ana Souza's). */
+async function paidPix(prefix: string) {
+  const m = await newMerchant(prefix);
   const key = m.sandbox.secretKey;
   const made = await api("/payments", key, { amount: 100, currency: "BRL", paymentMethodId: "sbx_pix", userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   const id = made.body.transactionId as string;
   expect((await api(`/payments/${id}/simulate`, key, { action: "paid" })).status).toBe(200);
+  return { m, key, id };
+}
+
+test("a tester opens a MED on a paid PIX, sees the amount blocked, and decides it as the payer's bank", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const { m, key, id } = await paidPix("pixmed");
   const card = await api("/payments", key, { amount: 20, paymentMethodId: "sbx_card" });
   expect((await api(`/payments/${card.body.transactionId}/simulate`, key, { action: "paid" })).status).toBe(200);
 
@@ -66,12 +72,7 @@ test("a tester opens a MED on a paid PIX, sees the amount blocked, and decides i
 
 test("in pt-BR a shop owner reads a MED claim's blocked amount and defence deadline, sends a defence, and the payer's bank releases it", async ({ page }, info) => {
   test.setTimeout(120_000);
-  const m = await newMerchant("medptbr");
-  const key = m.sandbox.secretKey;
-  const made = await api("/payments", key, { amount: 100, currency: "BRL", paymentMethodId: "sbx_pix", userName: "Ana Souza", userEmail: "ana@example.com", documentId: CPF });
-  expect(made.status, JSON.stringify(made.body)).toBe(200);
-  const id = made.body.transactionId as string;
-  expect((await api(`/payments/${id}/simulate`, key, { action: "paid" })).status).toBe(200);
+  const { m, key, id } = await paidPix("medptbr");
   await signIn(page, m.owner, { at: `/dashboard/payments/${id}` });
   await page.getByRole("button", { name: "Simulate PIX MED" }).click();
   await expect(page.getByTestId("payment-claim").filter({ hasText: "PIX MED claim" })).toBeVisible({ timeout: 15_000 });

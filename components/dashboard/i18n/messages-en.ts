@@ -7,6 +7,16 @@ import { statusWord, type StatusOf } from "@/components/dashboard/status-words";
 import { claimReasonWord, claimTitleReason, fileTypeWord } from "@/components/dashboard/plain-words";
 import { CLAIM_KIND_FILTER_LABELS, claimKindLabel, claimStatusLabel } from "@/components/dashboard/payment-labels";
 
+// English names a chargeback's and a MED's evidence alike (pt-BR says "provas" and "defesa").
+const EVIDENCE_WORDS = {
+  countdown: "Evidence due",
+  dueByLabel: "Evidence due by",
+  amountLabel: "Amount",
+  evidenceTitle: "Evidence",
+  nothingSent: "Nothing sent yet. Without evidence the buyer's bank decides for the buyer.",
+  formTitle: "Send evidence",
+};
+
 export const en = {
   languageName: "English",
   shell: {
@@ -141,24 +151,14 @@ export const en = {
     statementHint: "What was sold, when it was delivered, how the buyer agreed.",
     concede: "Concede without a dispute:",
     chargeback: {
-      countdown: "Evidence due",
-      dueByLabel: "Evidence due by",
-      amountLabel: "Amount",
-      evidenceTitle: "Evidence",
-      nothingSent: "Nothing sent yet. Without evidence the buyer's bank decides for the buyer.",
-      formTitle: "Send evidence",
+      ...EVIDENCE_WORDS,
       accept: { title: "Accept the chargeback", body: "and the chargeback fee leave your balance now.", button: "Accept chargeback…", confirm: "Yes, accept and lose it", keep: "Keep disputing" },
       simulate: "Decide this test chargeback as the buyer's bank would. Won needs evidence sent before the due date.",
       won: "Simulate won",
       lost: "Simulate lost",
     },
     pix_med: {
-      countdown: "Evidence due",
-      dueByLabel: "Evidence due by",
-      amountLabel: "Amount",
-      evidenceTitle: "Evidence",
-      nothingSent: "Nothing sent yet. Without evidence the buyer's bank decides for the buyer.",
-      formTitle: "Send evidence",
+      ...EVIDENCE_WORDS,
       accept: { title: "Return the PIX", body: "blocked by the payer's bank goes back to the payer now (no fee).", button: "Return the PIX…", confirm: "Yes, return it to the payer", keep: "Keep defending" },
       simulate: "Decide this test MED as the payer's bank would: release the blocked amount to you, or return it to the payer. Released needs a defence sent before the due date.",
       won: "Simulate released",
