@@ -30,5 +30,18 @@ const ptBR: UiWords = {
   breadcrumb: "Navegação estrutural",
 };
 
-const ALL: Record<DashboardLocale, UiWords> = { en, "pt-BR": ptBR };
+const es: UiWords = {
+  copied: "Copiado",
+  copiedToClipboard: "Copiado al portapapeles",
+  copyId: "Copiar ID",
+  id: "ID",
+  answerWindowClosed: "Plazo de respuesta cerrado",
+  due: "vence",
+  range: (from, to, total) => `${from}–${to} de ${total}`,
+  previous: "Anterior",
+  next: "Siguiente",
+  breadcrumb: "Ruta de navegación",
+};
+
+const ALL: Record<DashboardLocale, UiWords> = { en, es, "pt-BR": ptBR };
 export const uiWords = (locale: DashboardLocale = "en"): UiWords => ALL[locale];

@@ -150,7 +150,7 @@ export async function nav(page: Page, name: string) {
 }
 
 /** Switches the dashboard's language from the header's picker and waits for the page to be drawn in it. */
-export async function switchLanguage(page: Page, locale: "en" | "pt-BR") {
+export async function switchLanguage(page: Page, locale: "en" | "es" | "pt-BR") {
   await page.getByTestId("language-switch").selectOption(locale);
   await expect(page.locator(`[lang="${locale}"][data-environment]`)).toBeVisible({ timeout: 15_000 });
 }

@@ -161,7 +161,7 @@ test("in pt-BR a shop owner reads Subscriptions and a mandate in their words, an
   await expect(page.getByTestId("mandate-title")).toHaveText("R$ 49,90 a month");
 });
 
-test("a browser that asks for Portuguese gets the dashboard in pt-BR until the user picks another language", async ({ browser }) => {
+test("a browser that asks for Portuguese gets the dashboard in pt-BR until the user picks another language (English, Spanish)", async ({ browser }) => {
   test.setTimeout(60_000);
   const m = await newMerchant("ptbrbrowser");
   const context = await browser.newContext({ locale: "pt-BR", viewport: { width: 1366, height: 768 }, baseURL: test.info().project.use.baseURL });
@@ -174,6 +174,10 @@ test("a browser that asks for Portuguese gets the dashboard in pt-BR until the u
     await switchLanguage(page, "en");
     await page.reload();
     await expect(page.getByRole("heading", { level: 1, name: "Subscriptions" })).toBeVisible();
+    // Spanish too, for the dashboard's Spanish-speaking shops.
+    await switchLanguage(page, "es");
+    await expect(page.getByRole("heading", { level: 1, name: "Suscripciones" })).toBeVisible();
+    await expect(page.getByText("Todavía no hay suscripciones")).toBeVisible();
   } finally {
     await context.close();
   }

@@ -4,7 +4,7 @@
 // Pure (no next/headers): the layout reads the cookie and the header and passes them in.
 import { parseAcceptLanguage } from "@/lib/i18n/locale";
 
-export const DASHBOARD_LOCALES = ["en", "pt-BR"] as const;
+export const DASHBOARD_LOCALES = ["en", "es", "pt-BR"] as const;
 export type DashboardLocale = (typeof DASHBOARD_LOCALES)[number];
 export const DASHBOARD_LOCALE_COOKIE = "lp_dashboard_locale";
 
@@ -16,6 +16,7 @@ export function dashboardLocale(cookie: string | null | undefined, acceptLanguag
   for (const tag of parseAcceptLanguage(acceptLanguage ?? "")) {
     const lang = tag.toLowerCase().split("-")[0];
     if (lang === "pt") return "pt-BR";
+    if (lang === "es") return "es";
     if (lang === "en") return "en";
   }
   return "en";

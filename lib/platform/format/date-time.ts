@@ -2,9 +2,10 @@
 // an IANA name), always with the zone's offset ("GMT-3", "UTC") so a time is never ambiguous.
 // Plain functions of (iso, zone): server pages call them directly, client components through
 // useTimes() (components/ui/time-zone.tsx), which supplies the signed-in merchant's zone and the
-// user's dashboard language (`locale`: English unless given; pt-BR writes "28 de out. de 2026").
+// user's dashboard language (`locale`: English unless given; pt-BR writes "28 de out. de 2026",
+// Spanish is Latin America's, es-419).
 
-export type DateLocale = "en" | "pt-BR";
+export type DateLocale = "en" | "es" | "pt-BR";
 
 const cache = new Map<string, Intl.DateTimeFormat>();
 function formatter(kind: "dateTime" | "date" | "short" | "day", timeZone: string, locale: DateLocale = "en"): Intl.DateTimeFormat {
@@ -21,7 +22,7 @@ function formatter(kind: "dateTime" | "date" | "short" | "day", timeZone: string
             ? { day: "numeric", month: "short", year: "numeric", timeZone }
             : { year: "numeric", month: "short", day: "numeric", timeZone };
     // en-GB for "22 Feb 2027" (no comma to dangle in a narrow cell), en-US elsewhere.
-    f = new Intl.DateTimeFormat(locale === "pt-BR" ? "pt-BR" : kind === "day" ? "en-GB" : "en-US", options);
+    f = new Intl.DateTimeFormat(locale === "pt-BR" ? "pt-BR" : locale === "es" ? "es-419" : kind === "day" ? "en-GB" : "en-US", options);
     cache.set(key, f);
   }
   return f;

@@ -36,3 +36,8 @@ test("pt-BR: the same units in a shop owner's words", () => {
   assert.equal(timeLeft(due, at(59_999), "pt-BR").words, "falta menos de um minuto");
   assert.deepEqual(timeLeft(due, at(0), "pt-BR"), { words: "encerrado", urgent: false, closed: true });
 });
+
+test("es: the same units in Spanish", () => {
+  assert.equal(timeLeft(due, at(6 * 24 * H + 5), "es").words, "quedan 6 días");
+  assert.equal(timeLeft(due, at(H), "es").words, "queda 1 hora");
+});

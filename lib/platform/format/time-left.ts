@@ -9,8 +9,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 type Unit = "day" | "hour" | "minute";
-// Per language: n units left, and under a minute. pt-BR as a shop owner reads it: "faltam 6 dias".
-const WORDS: Record<"en" | "pt-BR", { closed: string; left: (n: number, unit: Unit) => string; underAMinute: string }> = {
+// Per language: n units left, and under a minute, as a shop owner reads it: "faltam 6 dias", "quedan 6 días".
+const WORDS: Record<"en" | "es" | "pt-BR", { closed: string; left: (n: number, unit: Unit) => string; underAMinute: string }> = {
   en: { closed: "closed", left: (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"} left`, underAMinute: "less than a minute left" },
   "pt-BR": {
     closed: "encerrado",
@@ -20,10 +20,18 @@ const WORDS: Record<"en" | "pt-BR", { closed: string; left: (n: number, unit: Un
     },
     underAMinute: "falta menos de um minuto",
   },
+  es: {
+    closed: "cerrado",
+    left: (n, unit) => {
+      const word = { day: ["día", "días"], hour: ["hora", "horas"], minute: ["minuto", "minutos"] }[unit][n === 1 ? 0 : 1];
+      return `${n === 1 ? "queda" : "quedan"} ${n} ${word}`;
+    },
+    underAMinute: "queda menos de un minuto",
+  },
 };
 
 /** Time from `nowMs` until `dueIso`; `urgent` from under 24 hours left. */
-export function timeLeft(dueIso: string, nowMs: number, locale: "en" | "pt-BR" = "en"): TimeLeft {
+export function timeLeft(dueIso: string, nowMs: number, locale: "en" | "es" | "pt-BR" = "en"): TimeLeft {
   const w = WORDS[locale];
   const left = Date.parse(dueIso) - nowMs;
   if (!Number.isFinite(left) || left <= 0) return { words: w.closed, urgent: false, closed: true };
