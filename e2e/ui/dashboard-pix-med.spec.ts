@@ -86,6 +86,7 @@ test("in pt-BR a shop owner reads a MED claim's blocked amount and defence deadl
   await expect(row).toContainText("Em aberto");
   await expect(row.getByTestId("due-countdown")).toHaveText(/^Prazo para defesa: faltam 6 dias · prazo até \d{1,2} de [a-zç]{3}\./);
   await expect(page.getByRole("combobox", { name: "Tipo" }).getByRole("option", { name: "Contestações MED" })).toHaveCount(1);
+  await expect(page.getByRole("combobox", { name: "Situação" }).getByRole("option", { name: "Todos" })).toHaveCount(1);
   await checkPage(page, info, "pix-med-claims-pt-br");
 
   await page.goto(`/dashboard/claims/${med.id}`);

@@ -43,7 +43,7 @@ const API_ERRORS: Record<string, string> = {
   mandate_not_active: "Esta suscripción no está activa.",
   mandate_not_pending: "Esta suscripción ya no espera autorización.",
 };
-const ROLES: Record<string, string> = { owner: "propietario", developer: "desarrollador", viewer: "lectura" };
+const ROLES: Record<string, string> = { owner: "propietario", developer: "desarrollador", viewer: "solo lectura" };
 
 export const es: DashboardMessages = {
   languageName: "Español",

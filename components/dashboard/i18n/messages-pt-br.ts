@@ -53,7 +53,7 @@ const API_ERRORS: Record<string, string> = {
   mandate_not_pending: "Esta assinatura não está mais aguardando autorização.",
 };
 
-const ROLES: Record<string, string> = { owner: "proprietário", developer: "desenvolvedor", viewer: "leitura" };
+const ROLES: Record<string, string> = { owner: "proprietário", developer: "desenvolvedor", viewer: "somente leitura" };
 
 export const ptBR: DashboardMessages = {
   languageName: "Português (Brasil)",

@@ -33,7 +33,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
           <Field label={t.common.kind}>
             {(p) => (
               <Select {...p} name="kind" defaultValue={params.kind ?? ""}>
-                <option value="">Any</option>
+                <option value="">{t.common.any}</option>
                 {CLAIM_KINDS.map((k) => (
                   <option key={k} value={k} title={k}>
                     {w.kindFilter(k)}
@@ -45,7 +45,7 @@ export function ClaimsView({ environment, params, initial }: { environment: stri
           <Field label={t.common.status}>
             {(p) => (
               <Select {...p} name="status" defaultValue={params.status ?? ""}>
-                <option value="">Any</option>
+                <option value="">{t.common.any}</option>
                 {CLAIM_STATUSES.map((s) => (
                   <option key={s} value={s} title={s}>
                     {w.status(s, null)}
