@@ -3,8 +3,7 @@
 // Status words fall back to English for a status this table does not know yet.
 import type { DashboardMessages } from "@/components/dashboard/i18n/messages-en";
 import type { StatusOf } from "@/components/dashboard/status-words";
-import { claimStatusOf, statusWord } from "@/components/dashboard/status-words";
-import { fileTypeWord } from "@/components/dashboard/plain-words";
+import { lookups } from "@/components/dashboard/i18n/lookups";
 
 const STATUS: Partial<Record<StatusOf, Record<string, string>>> = {
   mandate: { pending_authorization: "Esperando la autorización del pagador", active: "Activa", rejected: "Rechazada por el pagador", expired: "No autorizada a tiempo", cancelled: "Cancelada", completed: "Finalizada" },
@@ -14,7 +13,6 @@ const STATUS: Partial<Record<StatusOf, Record<string, string>>> = {
   chargeback: { pending: "En proceso", open: "Abierto", resolved: "Terminado", rejected: "Rechazado", won: "Ganado", lost: "Perdido" },
 };
 const MED_STATUS: Record<string, string> = { pending: "En proceso", open: "Abierto", resolved: "Terminado", rejected: "Rechazado", won: "Monto liberado", lost: "Devuelto al pagador" };
-const status = (of: StatusOf, s: string): string => STATUS[of]?.[s] ?? statusWord(of, s);
 
 const REASONS: Record<string, string> = {
   chargeback: "No indicado por el banco",
@@ -32,7 +30,6 @@ const REASONS: Record<string, string> = {
   not_recognized: "No reconocido por el comprador",
   other: "Otro",
 };
-const reason = (r: string | null | undefined): string | null => (r ? (REASONS[r] ?? r) : null);
 const FILE_TYPES: Record<string, string> = { "application/pdf": "Documento PDF", "image/png": "Imagen PNG", "image/jpeg": "Imagen JPEG" };
 const KINDS: Record<string, string> = { user_dispute: "Reembolso", chargeback: "Contracargo", pix_med: "Reclamo MED" };
 const API_ERRORS: Record<string, string> = {
@@ -44,6 +41,8 @@ const API_ERRORS: Record<string, string> = {
   mandate_not_pending: "Esta suscripción ya no espera autorización.",
 };
 const ROLES: Record<string, string> = { owner: "propietario", developer: "desarrollador", viewer: "solo lectura" };
+
+const L = lookups({ status: STATUS, medStatus: MED_STATUS, reasons: REASONS, kinds: KINDS, kindFilters: { user_dispute: "Reembolsos", chargeback: "Contracargos", pix_med: "Reclamos MED" }, fileTypes: FILE_TYPES, apiErrors: API_ERRORS, roles: ROLES });
 
 export const es: DashboardMessages = {
   languageName: "Español",
@@ -78,10 +77,10 @@ export const es: DashboardMessages = {
       "/dashboard/team": "Equipo",
       "/dashboard/security": "Seguridad",
     },
-    role: (role) => ROLES[role] ?? role,
+    role: L.role,
   },
   titles: { dashboard: "Panel", subscriptions: "Suscripciones", subscription: "Suscripción", claims: "Reembolsos y contracargos", claim: "Reembolso o reclamo" },
-  status,
+  status: L.status,
   common: {
     filter: "Filtrar",
     status: "Estado",
@@ -100,7 +99,7 @@ export const es: DashboardMessages = {
     resolved: "Resuelto",
     sandboxSimulation: "Simulación de sandbox",
     breadcrumb: "Ruta de navegación",
-    apiError: (message, code) => (code && API_ERRORS[code]) || message,
+    apiError: L.apiError,
   },
   mandate: {
     period: { weekly: "por semana", monthly: "al mes", quarterly: "por trimestre", yearly: "al año" },
@@ -169,11 +168,7 @@ export const es: DashboardMessages = {
     history: "Historial",
     steps: (k) => `Pasos: ${k}`,
     pages: "Páginas de reembolsos y contracargos",
-    kind: (k) => KINDS[k ?? ""] ?? "Reembolso",
-    status: (s, k) => (k === "pix_med" ? (MED_STATUS[s] ?? statusWord("chargeback", s)) : status(claimStatusOf(k), s)),
-    kindFilter: (k) => ({ user_dispute: "Reembolsos", chargeback: "Contracargos", pix_med: "Reclamos MED" })[k] ?? k,
-    reason,
-    titleReason: (r) => (r === "chargeback" ? null : reason(r)),
+    ...L.claims,
   },
   claimDetail: {
     title: (k, amount, r) => `${k} de ${amount}${r ? ` — ${r}` : ""}`,
@@ -181,7 +176,7 @@ export const es: DashboardMessages = {
     usd: "En dólares (USD)",
     lateNote: (due) => `El plazo terminó el ${due}; el banco decide con lo que se envió hasta entonces.`,
     evidenceSent: "Enviado",
-    fileType: (t) => FILE_TYPES[t.toLowerCase()] ?? fileTypeWord(t),
+    fileType: L.fileType,
     tooLarge: (name, mib) => `${name} pesa ${mib} MiB; cada archivo puede tener como máximo 5 MiB.`,
     tooMany: (n) => `Envía como máximo ${n} archivos a la vez.`,
     uploadFailed: (s) => (s ? `El envío falló (${s})` : "El envío falló"),

@@ -3,8 +3,7 @@
 // says so). Status words fall back to English for a status this table does not know yet.
 import type { DashboardMessages } from "@/components/dashboard/i18n/messages-en";
 import type { StatusOf } from "@/components/dashboard/status-words";
-import { claimStatusOf, statusWord } from "@/components/dashboard/status-words";
-import { fileTypeWord } from "@/components/dashboard/plain-words";
+import { lookups } from "@/components/dashboard/i18n/lookups";
 
 const STATUS: Partial<Record<StatusOf, Record<string, string>>> = {
   mandate: { pending_authorization: "Aguardando autorização do pagador", active: "Ativa", rejected: "Recusada pelo pagador", expired: "Não autorizada a tempo", cancelled: "Cancelada", completed: "Encerrada" },
@@ -16,7 +15,6 @@ const STATUS: Partial<Record<StatusOf, Record<string, string>>> = {
 // A MED is decided by the payer's bank: the amount blocked is released to the shop or returned.
 const MED_STATUS: Record<string, string> = { pending: "Em processamento", open: "Em aberto", resolved: "Encerrada", rejected: "Recusada", won: "Valor liberado", lost: "Devolvido ao pagador" };
 
-const status = (of: StatusOf, s: string): string => STATUS[of]?.[s] ?? statusWord(of, s);
 
 const REASONS: Record<string, string> = {
   chargeback: "Não informado pelo banco",
@@ -34,13 +32,10 @@ const REASONS: Record<string, string> = {
   not_recognized: "Não reconhecido pelo comprador",
   other: "Outro",
 };
-// An unknown code stays as the API wrote it (a developer's word); a note the merchant typed, as typed.
-const reason = (r: string | null | undefined): string | null => (r ? (REASONS[r] ?? r) : null);
 
 const FILE_TYPES: Record<string, string> = { "application/pdf": "Documento PDF", "image/png": "Imagem PNG", "image/jpeg": "Imagem JPEG" };
 
 const KINDS: Record<string, string> = { user_dispute: "Reembolso", chargeback: "Chargeback", pix_med: "Contestação MED" };
-const kind = (k: string | null | undefined): string => KINDS[k ?? ""] ?? "Reembolso";
 
 // The API's refusals a shop owner meets on these pages, by code (the message stays in the tooltip-free
 // English for any other code, so nothing is hidden).
@@ -54,6 +49,8 @@ const API_ERRORS: Record<string, string> = {
 };
 
 const ROLES: Record<string, string> = { owner: "proprietário", developer: "desenvolvedor", viewer: "somente leitura" };
+
+const L = lookups({ status: STATUS, medStatus: MED_STATUS, reasons: REASONS, kinds: KINDS, kindFilters: { user_dispute: "Reembolsos", chargeback: "Chargebacks", pix_med: "Contestações MED" }, fileTypes: FILE_TYPES, apiErrors: API_ERRORS, roles: ROLES });
 
 export const ptBR: DashboardMessages = {
   languageName: "Português (Brasil)",
@@ -88,10 +85,10 @@ export const ptBR: DashboardMessages = {
       "/dashboard/team": "Equipe",
       "/dashboard/security": "Segurança",
     },
-    role: (role) => ROLES[role] ?? role,
+    role: L.role,
   },
   titles: { dashboard: "Painel", subscriptions: "Assinaturas", subscription: "Assinatura", claims: "Reembolsos e contestações", claim: "Reembolso ou contestação" },
-  status,
+  status: L.status,
   common: {
     filter: "Filtrar",
     status: "Situação",
@@ -110,7 +107,7 @@ export const ptBR: DashboardMessages = {
     resolved: "Resolvida em",
     sandboxSimulation: "Simulação no sandbox",
     breadcrumb: "Navegação estrutural",
-    apiError: (message, code) => (code && API_ERRORS[code]) || message,
+    apiError: L.apiError,
   },
   mandate: {
     period: { weekly: "por semana", monthly: "por mês", quarterly: "por trimestre", yearly: "por ano" },
@@ -179,11 +176,7 @@ export const ptBR: DashboardMessages = {
     history: "Histórico",
     steps: (k) => `Etapas: ${k}`,
     pages: "Páginas de reembolsos e contestações",
-    kind,
-    status: (s, k) => (k === "pix_med" ? (MED_STATUS[s] ?? statusWord("chargeback", s)) : status(claimStatusOf(k), s)),
-    kindFilter: (k) => ({ user_dispute: "Reembolsos", chargeback: "Chargebacks", pix_med: "Contestações MED" })[k] ?? k,
-    reason,
-    titleReason: (r) => (r === "chargeback" ? null : reason(r)),
+    ...L.claims,
   },
   claimDetail: {
     title: (k, amount, r) => `${k} de ${amount}${r ? ` — ${r}` : ""}`,
@@ -191,7 +184,7 @@ export const ptBR: DashboardMessages = {
     usd: "Em dólares (USD)",
     lateNote: (due) => `O prazo terminou em ${due}; o banco decide com o que foi enviado até então.`,
     evidenceSent: "Enviado",
-    fileType: (t) => FILE_TYPES[t.toLowerCase()] ?? fileTypeWord(t),
+    fileType: L.fileType,
     tooLarge: (name, mib) => `${name} tem ${mib} MiB; cada arquivo pode ter no máximo 5 MiB.`,
     tooMany: (n) => `Envie no máximo ${n} arquivos por vez.`,
     uploadFailed: (s) => (s ? `O envio falhou (${s})` : "O envio falhou"),
