@@ -3,6 +3,7 @@ import { useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { setEnvironmentAction } from "@/server/actions/session";
+import { useWords } from "@/components/dashboard/i18n/words";
 
 /** The sandbox / production toggle of the header (like a test-mode switch). */
 export function EnvironmentSwitch({ environment }: { environment: "sandbox" | "production" }) {
@@ -10,12 +11,13 @@ export function EnvironmentSwitch({ environment }: { environment: "sandbox" | "p
   const qc = useQueryClient();
   const [pending, start] = useTransition();
   const sandbox = environment === "sandbox";
+  const w = useWords().t.shell;
   return (
     <button
       type="button"
       role="switch"
       aria-checked={sandbox}
-      aria-label="Sandbox mode"
+      aria-label={w.sandboxMode}
       disabled={pending}
       onClick={() =>
         start(async () => {
@@ -31,7 +33,7 @@ export function EnvironmentSwitch({ environment }: { environment: "sandbox" | "p
       <span aria-hidden className={`relative inline-block h-5 w-9 rounded-full transition-colors ${sandbox ? "bg-amber-500" : "bg-slate-300"}`}>
         <span className={`absolute top-0.5 size-4 rounded-full bg-white shadow transition-all ${sandbox ? "left-4.5" : "left-0.5"}`} />
       </span>
-      <span>{sandbox ? "Sandbox" : "Production"}</span>
+      <span>{sandbox ? w.sandbox : w.production}</span>
     </button>
   );
 }

@@ -3,11 +3,13 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { NAV_ITEMS, isActive } from "@/components/dashboard/nav";
 import { cn } from "@/components/ui/cn";
+import { useWords } from "@/components/dashboard/i18n/words";
 import { can } from "@/lib/platform/auth/policy";
 import type { DashboardRole } from "@/lib/generated/prisma/enums";
 
 export function NavLinks({ onNavigate, role }: { onNavigate?: () => void; role?: DashboardRole }) {
   const pathname = usePathname() ?? "";
+  const nav = useWords().t.shell.nav;
   return (
     <ul className="space-y-0.5">
       {NAV_ITEMS.filter((i) => i.ready && (!i.requires || (role !== undefined && can(role, i.requires)))).map((item) => {
@@ -25,7 +27,7 @@ export function NavLinks({ onNavigate, role }: { onNavigate?: () => void; role?:
               )}
             >
               <Icon aria-hidden className="size-4" />
-              {item.label}
+              {nav[item.href] ?? item.label}
             </Link>
           </li>
         );

@@ -4,10 +4,11 @@
 import { Badge, statusTone } from "@/components/ui/badge";
 import { statusWord, type StatusOf } from "@/components/dashboard/status-words";
 
-export function StatusBadge({ of, status, api = status }: { of: StatusOf; status: string; api?: string }) {
+/** `word` replaces the English word where the page speaks another language (the API's stays in the tooltip). */
+export function StatusBadge({ of, status, api = status, word }: { of: StatusOf; status: string; api?: string; word?: string }) {
   return (
     <Badge tone={statusTone(status)} tech={api} data-status-of={of}>
-      {statusWord(of, status)}
+      {word ?? statusWord(of, status)}
     </Badge>
   );
 }

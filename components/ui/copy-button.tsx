@@ -2,9 +2,12 @@
 import { useState } from "react";
 import { Check, Copy } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { useTimes } from "@/components/ui/time-zone";
+import { uiWords } from "@/components/ui/ui-words";
 
 export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
   const [copied, setCopied] = useState(false);
+  const w = uiWords(useTimes().locale);
   return (
     <Button
       variant="secondary"
@@ -20,9 +23,9 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
       }}
     >
       {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
-      <span>{copied ? "Copied" : label}</span>
+      <span>{copied ? w.copied : label}</span>
       <span role="status" className="sr-only">
-        {copied ? "Copied to the clipboard" : ""}
+        {copied ? w.copiedToClipboard : ""}
       </span>
     </Button>
   );

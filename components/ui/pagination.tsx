@@ -1,8 +1,11 @@
 import Link from "next/link";
+import type { DashboardLocale } from "@/lib/i18n/dashboard-locale";
+import { uiWords } from "@/components/ui/ui-words";
 
 /** Previous / next links over an offset envelope; `href(offset)` builds each page's URL. */
-export function Pagination({ pagination, href, label = "Pagination" }: { pagination?: { total: number; limit: number; offset: number }; href: (offset: number) => string; label?: string }) {
+export function Pagination({ pagination, href, label = "Pagination", locale }: { pagination?: { total: number; limit: number; offset: number }; href: (offset: number) => string; label?: string; /** The words' language (a server page has no context to read it from). */ locale?: DashboardLocale }) {
   if (!pagination) return null;
+  const w = uiWords(locale);
   const { total, limit, offset } = pagination;
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(total, offset + limit);
@@ -11,25 +14,25 @@ export function Pagination({ pagination, href, label = "Pagination" }: { paginat
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
       <p>
-        {from}–{to} of {total}
+        {w.range(from, to, total)}
       </p>
       <div className="flex gap-2">
         {offset > 0 ? (
           <Link className={linkClass} href={href(Math.max(0, offset - limit))} rel="prev">
-            Previous
+            {w.previous}
           </Link>
         ) : (
           <span aria-disabled className={disabledClass}>
-            Previous
+            {w.previous}
           </span>
         )}
         {offset + limit < total ? (
           <Link className={linkClass} href={href(offset + limit)} rel="next">
-            Next
+            {w.next}
           </Link>
         ) : (
           <span aria-disabled className={disabledClass}>
-            Next
+            {w.next}
           </span>
         )}
       </div>

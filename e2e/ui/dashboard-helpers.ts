@@ -148,3 +148,9 @@ export async function nav(page: Page, name: string) {
   await page.getByRole("navigation", { name: "Dashboard", exact: true }).getByRole("link", { name, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
+
+/** Switches the dashboard's language from the header's picker and waits for the page to be drawn in it. */
+export async function switchLanguage(page: Page, locale: "en" | "es" | "pt-BR") {
+  await page.getByTestId("language-switch").selectOption(locale);
+  await expect(page.locator(`[lang="${locale}"][data-environment]`)).toBeVisible({ timeout: 15_000 });
+}

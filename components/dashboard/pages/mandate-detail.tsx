@@ -18,13 +18,14 @@ import { Money } from "@/components/ui/money";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useTimes } from "@/components/ui/time-zone";
 import { calendarDay, mandateTerms } from "@/components/dashboard/mandate-words";
+import { useWords } from "@/components/dashboard/i18n/words";
 
 type Detail = LoaderData<"mandate">;
 
-const CANCELLED_BY: Record<string, string> = { payer: "The payer, in their bank's app", merchant: "Your shop" };
-
 export function MandateDetailView({ environment, initial, canCancel, canSimulate }: { environment: string; initial: Detail; canCancel: boolean; canSimulate: boolean }) {
   const { formatDateTime } = useTimes();
+  const { locale, t } = useWords();
+  const w = t.mandateDetail;
   const { data } = useLiveData(environment, "mandate", { id: initial.mandate.id }, initial, 3_000);
   const { mandate: m, charges } = data;
   const pending = m.status === "pending_authorization";
@@ -33,59 +34,61 @@ export function MandateDetailView({ environment, initial, canCancel, canSimulate
     <>
       <MoneyRecordHeader
         href="/dashboard/subscriptions"
-        label="Subscriptions"
-        current={`Mandate of ${m.customer.name}`}
+        label={t.subscriptions.title}
+        current={w.current(m.customer.name)}
         id={m.id}
         amount={m.amount ?? m.maxAmount ?? 0}
         currency={m.currency}
-        lead={<span data-testid="mandate-title">{mandateTerms(m)}</span>}
+        lead={<span data-testid="mandate-title">{mandateTerms(m, locale)}</span>}
         status={m.status}
         statusOf="mandate"
+        statusWord={t.status("mandate", m.status)}
+        breadcrumbLabel={t.common.breadcrumb}
         statusTestId="mandate-status"
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
-          <Card title="Details" id="mandate-details">
+          <Card title={t.common.details} id="mandate-details">
             <DescriptionList
               items={[
-                ["Payer", `${m.customer.name} · ${m.customer.email}`],
-                ["CPF or CNPJ", m.customer.documentId],
-                ["Charges", mandateTerms(m)],
-                ["Kind", m.amount !== null ? "Fixed amount" : "Variable amount, up to a ceiling"],
-                ["Description", m.description],
-                ["First due date", calendarDay(m.startDate)],
-                ["Last due date", m.endDate ? calendarDay(m.endDate) : "Until cancelled"],
-                ["Authorized", formatDateTime(m.authorizedAt)],
-                ["Cancelled by", m.cancelledBy ? CANCELLED_BY[m.cancelledBy] : null],
-                ["Ended", formatDateTime(m.endedAt)],
-                ["Created", formatDateTime(m.createdAt)],
+                [w.payer, `${m.customer.name} · ${m.customer.email}`],
+                [w.document, m.customer.documentId],
+                [w.charges, mandateTerms(m, locale)],
+                [w.kind, m.amount !== null ? w.fixedAmount : w.variableAmount],
+                [t.common.description, m.description],
+                [w.firstDue, calendarDay(m.startDate, locale)],
+                [w.lastDue, m.endDate ? calendarDay(m.endDate, locale) : w.untilCancelled],
+                [w.authorized, formatDateTime(m.authorizedAt)],
+                [w.cancelledBy, m.cancelledBy ? w.cancelledByWho[m.cancelledBy] : null],
+                [w.ended, formatDateTime(m.endedAt)],
+                [t.common.created, formatDateTime(m.createdAt)],
               ]}
             />
           </Card>
-          <Card title="Charges" id="mandate-charges">
+          <Card title={w.charges} id="mandate-charges">
             <ResourceTable
-              caption="This mandate's charges, by due date"
+              caption={w.chargesCaption}
               rows={charges}
               rowKey={(c) => c.id}
               rowProps={() => ({ "data-testid": "mandate-charge-row" })}
-              empty={{ title: "No charges scheduled", body: "Schedule each charge with POST /mandates/{id}/charges; it is sent to the payer's bank 2 to 10 days before its due date." }}
+              empty={{ title: w.noChargesTitle, body: w.noChargesBody }}
               columns={[
-                { header: "Due date", name: "date", cell: (c) => <span className="whitespace-nowrap">{calendarDay(c.dueDate)}</span> },
-                { header: "Amount", name: "amount", align: "right", cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
+                { header: w.dueDate, name: "date", cell: (c) => <span className="whitespace-nowrap">{calendarDay(c.dueDate, locale)}</span> },
+                { header: t.common.amount, name: "amount", align: "right", cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
                 {
-                  header: "Status",
+                  header: t.common.status,
                   name: "status",
                   cell: (c) => (
                     <>
-                      <StatusBadge of="mandateCharge" status={c.status} />
-                      {c.attempts > 1 ? <span className="block text-xs text-slate-600">{c.attempts} attempts</span> : null}
+                      <StatusBadge of="mandateCharge" status={c.status} word={t.status("mandateCharge", c.status)} />
+                      {c.attempts > 1 ? <span className="block text-xs text-slate-600">{w.attempts(c.attempts)}</span> : null}
                     </>
                   ),
                 },
                 {
-                  header: "Payment",
+                  header: t.common.payment,
                   name: "payment",
-                  cell: (c) => (c.paymentId ? <IdLink href={`/dashboard/payments/${c.paymentId}`} id={c.paymentId} text="View the payment" label={`Payment ${c.paymentId}`} /> : <span className="text-slate-600">Not sent yet</span>),
+                  cell: (c) => (c.paymentId ? <IdLink href={`/dashboard/payments/${c.paymentId}`} id={c.paymentId} text={t.common.viewPayment} label={t.common.paymentId(c.paymentId)} /> : <span className="text-slate-600">{w.notSentYet}</span>),
                 },
               ]}
             />
@@ -99,11 +102,12 @@ export function MandateDetailView({ environment, initial, canCancel, canSimulate
               id="simulate-mandate"
               target={m.id}
               action={simulateMandateAction}
-              description="Answer this test mandate as the payer would in their bank's app."
+              title={t.common.sandboxSimulation}
+              description={w.simulateDescription}
               outcomes={[
-                { action: "authorize", label: "Simulate authorized", enabled: pending },
-                { action: "reject", label: "Simulate refused", enabled: pending },
-                { action: "cancel_by_payer", label: "Simulate cancelled by the payer", enabled: active },
+                { action: "authorize", label: w.simulateAuthorized, enabled: pending },
+                { action: "reject", label: w.simulateRefused, enabled: pending },
+                { action: "cancel_by_payer", label: w.simulateCancelledByPayer, enabled: active },
               ]}
             />
           ) : null}
@@ -114,16 +118,17 @@ export function MandateDetailView({ environment, initial, canCancel, canSimulate
 }
 
 function AuthorizationCard({ url }: { url: string }) {
+  const w = useWords().t.mandateDetail;
   return (
-    <Card title="Waiting for the payer" id="mandate-authorization">
-      <p className="mb-3 text-sm text-slate-600">Send the payer this page: it shows the QR code they scan in their bank&apos;s app to authorize the mandate.</p>
+    <Card title={w.waitingTitle} id="mandate-authorization">
+      <p className="mb-3 text-sm text-slate-600">{w.waitingBody}</p>
       <p className="mb-3 break-all font-mono text-sm" data-testid="mandate-authorization-url">
         {url}
       </p>
       <div className="flex flex-wrap gap-2">
-        <CopyButton value={url} label="Copy link" />
+        <CopyButton value={url} label={w.copyLink} />
         <a className="text-sm text-indigo-700 underline underline-offset-2" href={url} target="_blank" rel="noreferrer">
-          Open the payer&apos;s page
+          {w.openPayerPage}
         </a>
       </div>
     </Card>
@@ -134,25 +139,27 @@ function CancelCard({ mandateId }: { mandateId: string }) {
   const cancel = useOnceMutation(cancelMandateAction);
   const [confirming, setConfirming] = useState(false);
   const error = actionError(cancel.data, cancel.error);
+  const { t } = useWords();
+  const w = t.mandateDetail;
   return (
-    <Card title="Cancel the subscription" id="cancel-mandate">
-      <p className="mb-3 text-sm text-slate-600">Charges not yet sent are cancelled with it and nothing more is charged. The payer sees it cancelled in their bank&apos;s app.</p>
+    <Card title={w.cancelTitle} id="cancel-mandate">
+      <p className="mb-3 text-sm text-slate-600">{w.cancelBody}</p>
       {confirming ? (
         <div className="flex flex-wrap gap-2">
           <Button variant="danger" busy={cancel.isPending} disabled={cancel.isPending} onClick={() => cancel.mutate([mandateId])}>
-            Yes, cancel it
+            {w.cancelConfirm}
           </Button>
           <Button variant="secondary" disabled={cancel.isPending} onClick={() => setConfirming(false)}>
-            Keep it
+            {w.cancelKeep}
           </Button>
         </div>
       ) : (
         <Button variant="secondary" onClick={() => setConfirming(true)}>
-          Cancel subscription…
+          {w.cancelButton}
         </Button>
       )}
       <div className="mt-3">
-        <FormError message={error?.message} />
+        <FormError message={error ? t.common.apiError(error.message, error.code) : undefined} />
       </div>
     </Card>
   );

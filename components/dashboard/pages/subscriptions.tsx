@@ -12,77 +12,79 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Money } from "@/components/ui/money";
 import { DateTimeCell } from "@/components/ui/date-time";
 import { MANDATE_STATUSES } from "@/lib/mandates/schema";
-import { STATUS_WORDS } from "@/components/dashboard/status-words";
 import { calendarDay, mandateTerms } from "@/components/dashboard/mandate-words";
+import { useWords } from "@/components/dashboard/i18n/words";
 
 type Envelope = LoaderData<"mandates">;
 
 export function SubscriptionsView({ environment, params, initial }: { environment: string; params: Record<string, string>; initial: Envelope }) {
   const { data } = useLiveData(environment, "mandates", params, initial, 3_000);
+  const { locale, t } = useWords();
+  const w = t.subscriptions;
   const { limit: _l, ...linkParams } = params;
   const href = (offset: number) => `/dashboard/subscriptions?${new URLSearchParams({ ...linkParams, offset: String(offset) })}`;
   return (
     <>
       <PageHeader
-        title="Subscriptions"
-        description="Recurring PIX (Pix Automático): the payer authorizes your shop once in their bank's app, then each charge is debited on its due date. Mandates are created with the API (POST /mandates)."
+        title={w.title}
+        description={w.description}
       />
-      <Card className="mb-6" title="Filter" id="mandate-filters">
-        <form method="get" action="/dashboard/subscriptions" aria-label="Filter subscriptions" className="flex flex-wrap items-end gap-4">
-          <Field label="Status">
+      <Card className="mb-6" title={t.common.filter} id="mandate-filters">
+        <form method="get" action="/dashboard/subscriptions" aria-label={w.filterLabel} className="flex flex-wrap items-end gap-4">
+          <Field label={t.common.status}>
             {(p) => (
               <Select {...p} name="status" defaultValue={params.status ?? ""}>
-                <option value="">Any</option>
+                <option value="">{t.common.any}</option>
                 {MANDATE_STATUSES.map((s) => (
                   <option key={s} value={s} title={s}>
-                    {STATUS_WORDS.mandate[s]}
+                    {t.status("mandate", s)}
                   </option>
                 ))}
               </Select>
             )}
           </Field>
-          <Button type="submit">Apply</Button>
+          <Button type="submit">{t.common.apply}</Button>
         </form>
       </Card>
-      <Card title="Mandates" id="mandates-list">
+      <Card title={w.mandates} id="mandates-list">
         <ResourceTable
-          caption="Recurring PIX mandates, newest first"
+          caption={w.caption}
           rows={data.data}
           rowKey={(m) => m.id}
           rowHref={(m) => `/dashboard/subscriptions/${m.id}`}
           rowProps={() => ({ "data-testid": "mandate-row" })}
-          empty={{ title: "No subscriptions yet", body: "Mandates your shops ask payers for (POST /mandates) appear here, with their next charge." }}
+          empty={{ title: w.emptyTitle, body: w.emptyBody }}
           // At 1366 and 820 px the payer, terms, status and next charge stay in view; the
           // description is a column from xl, the creation date from lg.
           columns={[
             {
-              header: "Payer",
+              header: w.payer,
               name: "link",
               cell: (m) => (
                 <>
                   <IdLink href={`/dashboard/subscriptions/${m.id}`} id={m.id} text={m.customer.name} />
-                  <span className="block text-xs text-slate-600">{mandateTerms(m)}</span>
+                  <span className="block text-xs text-slate-600">{mandateTerms(m, locale)}</span>
                 </>
               ),
             },
-            { header: "Status", name: "status", cell: (m) => <StatusBadge of="mandate" status={m.status} /> },
+            { header: t.common.status, name: "status", cell: (m) => <StatusBadge of="mandate" status={m.status} word={t.status("mandate", m.status)} /> },
             {
-              header: "Next charge",
+              header: w.nextCharge,
               name: "next",
               cell: (m) =>
                 m.nextCharge ? (
                   <span data-testid="mandate-next-charge">
-                    <span className="block whitespace-nowrap">{calendarDay(m.nextCharge.dueDate)}</span>
+                    <span className="block whitespace-nowrap">{calendarDay(m.nextCharge.dueDate, locale)}</span>
                     <Money className="block text-xs text-slate-600" amount={m.nextCharge.amount} currency={m.nextCharge.currency} />
                   </span>
                 ) : (
                   <span className="text-slate-600">—</span>
                 ),
             },
-            { header: "Description", from: "xl", wrap: true, cell: (m) => m.description },
-            { header: "Created", name: "date", from: "lg", cell: (m) => <DateTimeCell iso={m.createdAt} /> },
+            { header: t.common.description, from: "xl", wrap: true, cell: (m) => m.description },
+            { header: t.common.created, name: "date", from: "lg", cell: (m) => <DateTimeCell iso={m.createdAt} /> },
           ]}
-          footer={<Pagination pagination={data.pagination} href={href} label="Subscriptions pages" />}
+          footer={<Pagination pagination={data.pagination} href={href} label={w.pages} locale={locale} />}
         />
       </Card>
     </>

@@ -1,11 +1,15 @@
 // The dashboard's one way to write a moment: in the merchant's time zone (merchants.time_zone,
 // an IANA name), always with the zone's offset ("GMT-3", "UTC") so a time is never ambiguous.
 // Plain functions of (iso, zone): server pages call them directly, client components through
-// useTimes() (components/ui/time-zone.tsx), which supplies the signed-in merchant's zone.
+// useTimes() (components/ui/time-zone.tsx), which supplies the signed-in merchant's zone and the
+// user's dashboard language (`locale`: English unless given; pt-BR writes "28 de out. de 2026",
+// Spanish is Latin America's, es-419).
+
+export type DateLocale = "en" | "es" | "pt-BR";
 
 const cache = new Map<string, Intl.DateTimeFormat>();
-function formatter(kind: "dateTime" | "date" | "short" | "day", timeZone: string): Intl.DateTimeFormat {
-  const key = `${kind}|${timeZone}`;
+function formatter(kind: "dateTime" | "date" | "short" | "day", timeZone: string, locale: DateLocale = "en"): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone}|${locale}`;
   let f = cache.get(key);
   if (!f) {
     const zone = { timeZone, timeZoneName: "shortOffset" } as const;
@@ -18,7 +22,7 @@ function formatter(kind: "dateTime" | "date" | "short" | "day", timeZone: string
             ? { day: "numeric", month: "short", year: "numeric", timeZone }
             : { year: "numeric", month: "short", day: "numeric", timeZone };
     // en-GB for "22 Feb 2027" (no comma to dangle in a narrow cell), en-US elsewhere.
-    f = new Intl.DateTimeFormat(kind === "day" ? "en-GB" : "en-US", options);
+    f = new Intl.DateTimeFormat(locale === "pt-BR" ? "pt-BR" : locale === "es" ? "es-419" : kind === "day" ? "en-GB" : "en-US", options);
     cache.set(key, f);
   }
   return f;
@@ -28,27 +32,27 @@ function formatter(kind: "dateTime" | "date" | "short" | "day", timeZone: string
 const plainZone = (s: string) => s.replace(/\bGMT(?:\+0)?(?![+\-\d:])/, "UTC");
 
 /** "Oct 28, 2026, 14:03:05 GMT-3". */
-export function formatDateTime(iso: string | Date | null | undefined, timeZone: string): string {
+export function formatDateTime(iso: string | Date | null | undefined, timeZone: string, locale?: DateLocale): string {
   if (!iso) return "—";
-  return plainZone(formatter("dateTime", timeZone).format(new Date(iso)));
+  return plainZone(formatter("dateTime", timeZone, locale).format(new Date(iso)));
 }
 
 /** "Oct 28, 14:03 GMT-3": a moment in a narrow card (the year left out). */
-export function formatShortDateTime(iso: string | Date | null | undefined, timeZone: string): string {
+export function formatShortDateTime(iso: string | Date | null | undefined, timeZone: string, locale?: DateLocale): string {
   if (!iso) return "—";
-  return plainZone(formatter("short", timeZone).format(new Date(iso)));
+  return plainZone(formatter("short", timeZone, locale).format(new Date(iso)));
 }
 
 /** "Oct 28, 2026": the day the moment falls on in the zone. */
-export function formatDate(iso: string | Date | null | undefined, timeZone: string): string {
+export function formatDate(iso: string | Date | null | undefined, timeZone: string, locale?: DateLocale): string {
   if (!iso) return "—";
-  return formatter("date", timeZone).format(new Date(iso));
+  return formatter("date", timeZone, locale).format(new Date(iso));
 }
 
 /** "28 Oct 2026": the same day, day first. */
-export function formatDay(iso: string | Date | null | undefined, timeZone: string): string {
+export function formatDay(iso: string | Date | null | undefined, timeZone: string, locale?: DateLocale): string {
   if (!iso) return "—";
-  return formatter("day", timeZone).format(new Date(iso));
+  return formatter("day", timeZone, locale).format(new Date(iso));
 }
 
 /** The zone's offset at a moment ("GMT-3", "UTC"), for saying which zone times are in. */

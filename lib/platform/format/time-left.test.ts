@@ -29,3 +29,15 @@ test("minutes, then less than a minute, then closed", () => {
 test("an unreadable date is closed, not a NaN in the page", () => {
   assert.equal(timeLeft("not a date", 0).closed, true);
 });
+
+test("pt-BR: the same units in a shop owner's words", () => {
+  assert.equal(timeLeft(due, at(6 * 24 * H + 5), "pt-BR").words, "faltam 6 dias");
+  assert.equal(timeLeft(due, at(H), "pt-BR").words, "falta 1 hora");
+  assert.equal(timeLeft(due, at(59_999), "pt-BR").words, "falta menos de um minuto");
+  assert.deepEqual(timeLeft(due, at(0), "pt-BR"), { words: "encerrado", urgent: false, closed: true });
+});
+
+test("es: the same units in Spanish", () => {
+  assert.equal(timeLeft(due, at(6 * 24 * H + 5), "es").words, "quedan 6 días");
+  assert.equal(timeLeft(due, at(H), "es").words, "queda 1 hora");
+});

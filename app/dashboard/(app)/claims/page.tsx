@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { requireDashboard } from "@/server/dashboard";
+import { dashboardTitle } from "@/server/dashboard-locale";
 import { listClaims, CLAIM_KINDS, CLAIM_STATUSES } from "@/lib/claims/list-claims";
 import { ClaimsView } from "@/components/dashboard/pages/claims";
 
-export const metadata: Metadata = { title: "Refunds and chargebacks · Dashboard" };
+export const generateMetadata = (): Promise<Metadata> => dashboardTitle((t) => t.claims);
 
 export default async function ClaimsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const d = await requireDashboard();

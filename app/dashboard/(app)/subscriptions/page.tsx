@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { requireDashboard } from "@/server/dashboard";
+import { dashboardTitle } from "@/server/dashboard-locale";
 import { listMandatesWithNextCharge } from "@/lib/dashboard/subscriptions";
 import { MANDATE_STATUSES } from "@/lib/mandates/schema";
 import { SubscriptionsView } from "@/components/dashboard/pages/subscriptions";
 
-export const metadata: Metadata = { title: "Subscriptions · Dashboard" };
+export const generateMetadata = (): Promise<Metadata> => dashboardTitle((t) => t.subscriptions);
 
 export default async function SubscriptionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const d = await requireDashboard();

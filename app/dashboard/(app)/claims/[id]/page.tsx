@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireDashboard } from "@/server/dashboard";
+import { dashboardTitle } from "@/server/dashboard-locale";
 import { getClaim } from "@/lib/claims/get-claim";
 import { AppError } from "@/lib/platform/errors";
 import { ClaimDetailView } from "@/components/dashboard/pages/claim-detail";
 
-export const metadata: Metadata = { title: "Refund or chargeback · Dashboard" };
+export const generateMetadata = (): Promise<Metadata> => dashboardTitle((t) => t.claim);
 
 export default async function ClaimPage({ params }: { params: Promise<{ id: string }> }) {
   const d = await requireDashboard();

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireDashboard } from "@/server/dashboard";
+import { dashboardTitle } from "@/server/dashboard-locale";
 import { mandateWithCharges } from "@/lib/dashboard/subscriptions";
 import { AppError } from "@/lib/platform/errors";
 import { MandateDetailView } from "@/components/dashboard/pages/mandate-detail";
 
-export const metadata: Metadata = { title: "Subscription · Dashboard" };
+export const generateMetadata = (): Promise<Metadata> => dashboardTitle((t) => t.subscription);
 
 export default async function MandatePage({ params }: { params: Promise<{ id: string }> }) {
   const d = await requireDashboard();
