@@ -113,26 +113,18 @@ export function recurrenceQr(body: any): string | null {
  * EXPIRADA expired; SOLICITADA / AGENDADA still pending. No such attempt while the CobR was
  * answered: the PSP never received it (a retry request lost on its way).
  */
-export function attemptStatus(body: any, n: number): "pending" | "paid" | "failed" | "expired" | "missing" | null {
+type AttemptWord = "pending" | "paid" | "failed" | "expired";
+/** CobRTentativas' status words. */
+const ATTEMPT: Record<string, AttemptWord> = { SOLICITADA: "pending", AGENDADA: "pending", PAGA: "paid", REJEITADA: "failed", CANCELADA: "failed", EXPIRADA: "expired" };
+/** A CobR that lists no attempts answers for its first by its own status (CobRStatus). */
+const COBR_ENDED: Record<string, AttemptWord> = { CONCLUIDA: "paid", REJEITADA: "failed", CANCELADA: "failed", EXPIRADA: "expired" };
+
+export function attemptStatus(body: any, n: number): AttemptWord | "missing" | null {
   const tentativas = body?.tentativas;
   if (body?.status === "CONCLUIDA" && (!Array.isArray(tentativas) || tentativas.length === n)) return "paid";
-  if (!Array.isArray(tentativas)) return body?.status === "CRIADA" || body?.status === "ATIVA" ? (n === 1 ? "pending" : "missing") : body?.status === "REJEITADA" || body?.status === "CANCELADA" ? "failed" : body?.status === "EXPIRADA" ? "expired" : null;
+  if (!Array.isArray(tentativas)) return body?.status === "CRIADA" || body?.status === "ATIVA" ? (n === 1 ? "pending" : "missing") : (COBR_ENDED[body?.status] ?? null);
   const t = tentativas[n - 1];
-  if (!t) return "missing";
-  switch (t.status) {
-    case "PAGA":
-      return "paid";
-    case "REJEITADA":
-    case "CANCELADA":
-      return "failed";
-    case "EXPIRADA":
-      return "expired";
-    case "SOLICITADA":
-    case "AGENDADA":
-      return "pending";
-    default:
-      return null;
-  }
+  return t ? (ATTEMPT[t.status] ?? null) : "missing";
 }
 
 /** The Pix that paid a CobR (CobRCompleta.pix[], PixAutomatico.endToEndId), if any. */
