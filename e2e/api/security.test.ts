@@ -149,12 +149,16 @@ describe("bounded input", () => {
       { path: "/api/v1/providers/pagosur/payouts" },
       { path: "/api/inbox/whk_unknown" },
     ];
-    // Rounds 0 and 1 warm every route and error path (module loading, JIT, the heap growing to
+    // Rounds 0 to 2 warm every route and error path (module loading, JIT, the heap growing to
     // its working size: the compiled server starts leaner and loads its lazy modules on first use),
-    // then growth is measured over four more. A body kept would show as 12 MiB a request.
+    // then growth is measured over four more. A body kept would show as 12 MiB a request (672 MiB
+    // in all); the bound of 48 MiB leaves room for the heap's own settling, which reached 32 MiB
+    // once with two warm-up rounds on a loaded machine, and still fails if one request in
+    // fourteen kept its body.
+    const WARM_ROUNDS = 3;
     let before = 0;
-    for (let round = 0; round < 6; round++) {
-      if (round === 2) before = serverRssKiB();
+    for (let round = 0; round < WARM_ROUNDS + 4; round++) {
+      if (round === WARM_ROUNDS) before = serverRssKiB();
       for (const t of targets) {
         for (const chunked of [false, true]) {
           const res = await bigPost(`${base}${t.path}`, 12 * MiB, { chunked, headers: t.headers });
@@ -166,7 +170,7 @@ describe("bounded input", () => {
     }
     const growthMiB = (serverRssKiB() - before) / 1024;
     console.log(`# server RSS ${(before / 1024).toFixed(0)} MiB, growth after 4 x 14 bodies of 12 MiB (672 MiB offered): ${growthMiB.toFixed(1)} MiB`);
-    assert.ok(growthMiB < 30, `RSS grew by ${growthMiB.toFixed(1)} MiB`);
+    assert.ok(growthMiB < 48, `RSS grew by ${growthMiB.toFixed(1)} MiB`);
   });
 
   test("limits: 1 MiB for the API, 64 KiB for provider notices and the inbox", async () => {
