@@ -75,7 +75,7 @@ export async function InstructionsView({ ins, t, locale, txId, deadline, title }
       </h2>
       <p className="text-slate-800">{ins.steps}</p>
       {ins.qr ? <img src={await qrDataUrl(ins.qr)} alt={t.pixQr} width={208} height={208} className="mx-auto mt-4 h-52 w-52" /> : null}
-      {ins.barcode ? <img src={barcodeDataUrl(ins.barcode)} alt={barcodeAlt} width={320} height={90} className="mx-auto mt-4 h-auto w-full max-w-xs bg-white" /> : null}
+      {ins.barcode ? <img src={await barcodeDataUrl(ins.barcode)} alt={barcodeAlt} width={320} height={90} className="mx-auto mt-4 h-auto w-full max-w-xs bg-white" /> : null}
       <dl className="mt-4 space-y-4">
         {ins.fields.map((f) => (
           <Field key={f.key} f={f} t={t} />

@@ -1,10 +1,8 @@
 // A pending payment's instructions as a PDF the buyer keeps or prints (an OXXO voucher, a
 // boleto, SPEI transfer details): who is paid, the amount, the deadline, the values with their
 // labels, the barcode or QR code, in the buyer's language. pdfkit's standard fonts cover Latin-1
-// (WinAnsi), which holds every letter of es and pt-BR.
-import PDFDocument from "pdfkit";
-import QRCode from "qrcode";
-import bwipjs from "bwip-js/node";
+// (WinAnsi), which holds every letter of es and pt-BR. pdfkit, qrcode and bwip-js load on the
+// first PDF (about 5 MiB of source a server otherwise holds from its start for a rare download).
 import type { Instructions } from "@/lib/checkout/instructions";
 import type { Messages } from "@/lib/i18n/messages";
 
@@ -14,6 +12,7 @@ export type InstructionsPdf = { t: Messages; merchantName: string; title: string
 const latin1 = (s: string) => s.replace(/[\u202f\u2009\u2007]/g, " ");
 
 export async function renderInstructionsPdf(p: InstructionsPdf): Promise<Buffer> {
+  const [{ default: PDFDocument }, { default: QRCode }, { default: bwipjs }] = await Promise.all([import("pdfkit"), import("qrcode"), import("bwip-js/node")]);
   const doc = new PDFDocument({ size: "A4", margin: 50, info: { Title: latin1(`${p.title} - ${p.merchantName}`), Author: "Latam Payments" } });
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));

@@ -3,8 +3,8 @@
 // paid), the payments per rail and currency (gross, fees, reserve held, net), and a
 // reconciliation a bookkeeper can tick off: every movement of the available balance since the
 // previous batch, with counts and totals, adding up to the gross, less the fee, = the amount paid. Stored on the batch; `settlement.pdf_ready`
-// tells the merchant (again when a payment adds the txHash).
-import PDFDocument from "pdfkit";
+// tells the merchant (again when a payment adds the txHash). pdfkit loads with the first receipt:
+// the job runs in every server, and the library is megabytes of source it would hold from start.
 import { db } from "@/lib/platform/db";
 import { emitEvent } from "@/lib/platform/outbox/emit";
 import { toDecimalString } from "@/lib/money/amount";
@@ -45,7 +45,8 @@ function heading(doc: PDFKit.PDFDocument, text: string) {
   doc.moveDown(0.3).fontSize(9);
 }
 
-export function renderReceipt(s: Settlement, merchantName: string): Promise<Buffer> {
+export async function renderReceipt(s: Settlement, merchantName: string): Promise<Buffer> {
+  const { default: PDFDocument } = await import("pdfkit");
   const doc = new PDFDocument({ size: "A4", margin: 50, info: { Title: `Settlement ${s.id}`, Author: "Latam Payments" } });
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));
