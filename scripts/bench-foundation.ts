@@ -115,7 +115,9 @@ async function memoryPhase(): Promise<void> {
     const quickData = mkdtempSync(path.join(tmpdir(), "lp-bench-quick-"));
     let demoKey: string | undefined;
     const specs: StartSpec[] = [
-      { what: "production start (node .next/node/start.js)", env: production, key: async () => m.sandbox.secretKey },
+      { what: "production start (npm start: node .next/node/start.js, MALLOC_ARENA_MAX=2)", env: production, key: async () => m.sandbox.secretKey },
+      // The same without package.json's process environment: what glibc's default arenas cost.
+      { what: "production start, glibc's default malloc arenas", env: production, bare: true, key: async () => m.sandbox.secretKey },
       // The server alone (npm run serve), migrations already applied: the start's own share is the difference.
       { what: "production server alone (node .next/node/serve.js)", argv: [path.join(root, ".next/node/serve.js")], env: production, key: async () => m.sandbox.secretKey },
       ...(values["from-source"] ? [{ what: "production start from source (node --import tsx scripts/start.ts)", argv: ["--import", "tsx", "scripts/start.ts"], env: production, key: async () => m.sandbox.secretKey }] : []),

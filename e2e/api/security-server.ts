@@ -14,6 +14,7 @@ import { parseDatabaseUrl, root } from "../../scripts/lib/schema-engine.ts";
 import { scratchDatabase, type ScratchDatabase } from "../../scripts/lib/scratch-database.ts";
 import { startArgs } from "../../scripts/lib/server.ts";
 import { setResolver } from "@/lib/webhooks/url-policy";
+import { serverProcessEnv } from "../../scripts/lib/process-env.ts";
 
 export const redisBase = (process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379").replace(/\/\d*$/, "");
 export const secret = (label: string) => `${label}-${randomBytes(24).toString("base64url")}`;
@@ -24,7 +25,8 @@ export function cleanEnv(extra: Record<string, string>): Record<string, string |
   const keep = new Set(["PATH", "HOME", "LANG", "TMPDIR", "TERM", "USER", "SHELL", "NODE_OPTIONS"]);
   const env: Record<string, string | undefined> = {};
   for (const k of Object.keys(process.env)) env[k] = keep.has(k) ? process.env[k] : undefined;
-  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  // package.json's process environment (npm start's), as an operator's server has it.
+  return serverProcessEnv({ ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra });
 }
 
 export function collect(child: ChildProcess) {

@@ -11,6 +11,7 @@
 //   metrics, lib/platform/metrics/registry.ts: lp_nodejs_heap_size_used_bytes and _total_bytes,
 //   lp_nodejs_external_memory_bytes), with METRICS_TOKEN as production demands it.
 import { spawn, type ChildProcess } from "node:child_process";
+import { SERVER_PROCESS_ENV, serverProcessEnv } from "./process-env.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -66,6 +67,8 @@ export type StartSpec = {
   env: Record<string, string>;
   /** A sandbox secret key once the server is ready: from the start's own output (quick start) or made by the caller. */
   key: (output: string) => Promise<string>;
+  /** Start without package.json's process environment (SERVER_PROCESS_ENV): glibc's default malloc arenas, to show what they cost. */
+  bare?: boolean;
   /** The embedded database's directory (kept: a second start finds it); a fresh one, removed after, when unset. */
   dataDir?: string;
 };
@@ -79,8 +82,9 @@ export async function measureStart(spec: StartSpec, opts: { idleMs: number; soak
   const token = "bench-metrics-token-0123456789abcdef";
   const base = `http://127.0.0.1:${port}`;
   const dataDir = spec.dataDir ?? mkdtempSync(path.join(tmpdir(), "lp-bench-data-"));
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", METRICS_TOKEN: token, DATA_DIR: dataDir, LOG_LEVEL: "warn", MEMORY_MARKS: "1", ...spec.env } as NodeJS.ProcessEnv;
-  for (const k of ["NODE_OPTIONS", "npm_lifecycle_event", "TEST_REDIS_URL"]) delete env[k];
+  const own = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", METRICS_TOKEN: token, DATA_DIR: dataDir, LOG_LEVEL: "warn", MEMORY_MARKS: "1", ...spec.env };
+  const env = (spec.bare ? own : serverProcessEnv(own)) as NodeJS.ProcessEnv;
+  for (const k of ["NODE_OPTIONS", "npm_lifecycle_event", "TEST_REDIS_URL", ...(spec.bare ? Object.keys(SERVER_PROCESS_ENV) : [])]) delete env[k];
   let out = "";
   const t0 = performance.now();
   const child = spawn(process.execPath, spec.argv ?? [path.join(root, ".next/node/start.js")], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { root } from "./schema-engine.ts";
 import { compiledServe } from "./compile-server.ts";
+import { serverProcessEnv } from "./process-env.ts";
 
 /** The argv (after node) of `npm start`'s process: the compiled start.js, as `npm start` runs it after its prestart build. */
 export function startArgs(): string[] {
@@ -32,7 +33,7 @@ export function startNext(opts: { port: number; host?: string; env: Record<strin
     detached: true,
     stdio: ["ignore", opts.stdio ?? "inherit", opts.stdio ?? "inherit"],
     // SERVE_WITH_PARENT: a test run's server leaves with the run, even when the run is SIGKILLed.
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SERVE_WITH_PARENT: "1", ...opts.env, PORT: String(opts.port), HOST: opts.host ?? "127.0.0.1", ...(opts.dev ? { DEV: "1" } : {}) } as NodeJS.ProcessEnv,
+    env: serverProcessEnv({ ...process.env, NEXT_TELEMETRY_DISABLED: "1", SERVE_WITH_PARENT: "1", ...opts.env, PORT: String(opts.port), HOST: opts.host ?? "127.0.0.1", ...(opts.dev ? { DEV: "1" } : {}) }) as NodeJS.ProcessEnv,
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
