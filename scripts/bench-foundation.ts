@@ -39,6 +39,7 @@ import { measureStart, printStartRows, type StartSpec } from "./lib/bench-memory
 import { FLOOR_APPLICATION, startFloor } from "./lib/bench-floor.ts";
 import { rawNode } from "./lib/bench-raw.ts";
 import { meter, perRequest, type Counters, type Meter } from "./lib/bench-cpu.ts";
+import { spawnSync } from "node:child_process";
 
 const { values } = parseArgs({
   options: {
@@ -140,8 +141,18 @@ load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${availableParalle
 }
 
 async function main() {
-  if (values.phase === "memory" || values.phase === "all") await memoryPhase();
-  if (values.phase === "throughput" || values.phase === "all") await throughputPhase();
+  if (values.phase === "all") {
+    // Each phase in a process of its own: each points this process's database client at a scratch
+    // database of its own, and the client the first made would outlive the database it dropped.
+    const rest = process.argv.slice(2).filter((a, i, all) => a !== "--phase" && all[i - 1] !== "--phase" && !a.startsWith("--phase="));
+    for (const phase of ["memory", "throughput"]) {
+      const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, "--phase", phase, ...rest], { stdio: "inherit" });
+      if (r.status !== 0) throw new Error(`the ${phase} phase failed (exit ${r.status ?? r.signal})`);
+    }
+    return;
+  }
+  if (values.phase === "memory") await memoryPhase();
+  if (values.phase === "throughput") await throughputPhase();
   if (values.phase === "payments") await throughputPhase({ paymentsOnly: true });
 }
 
