@@ -1,5 +1,5 @@
 // Policies tried on history over real HTTP (issue 45): production payments write one
-// routing_decisions row per attempt, in the transaction of the payment's attempts, each with the
+// routing_decisions row per attempt, written with the payment's attempts (one statement), each with the
 // probability the rules in force gave its provider (the position's distribution sums to 1 and
 // names it); POST /me/routing/evaluate reads them for a candidate rule set, says when there is
 // too little traffic, and estimates when there is enough.

@@ -14,6 +14,7 @@ import { sandboxOutcomeRows } from "@/lib/payments/sandbox-schedule";
 import { insertTransaction } from "@/lib/payments/store";
 import { unknownAttempt, type Routed } from "@/lib/payments/create/route";
 import { decisionRows } from "@/lib/routing/propensity";
+import { writeRoute } from "@/lib/payments/create/write-route";
 import type { Rail } from "@/lib/rails/rails";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AuthContext } from "@/lib/platform/auth/authenticate";
@@ -116,7 +117,8 @@ async function routeCommitted(row: PresentableTransaction, localRate: string, { 
   await insertTransaction(row, localRate);
   let cascade: CascadeResult;
   // The routing decision's rows (routing_decisions: each attempt's propensity and outcome) are
-  // written in the transaction that writes the attempts: one multi-row INSERT more in it.
+  // written with the attempts: on the paths below in their transaction, one multi-row INSERT
+  // more in it; on the common one (the providers answered) in the same statement.
   const decisions = (client: Pick<Prisma.TransactionClient, "routingDecision"> = db()) => {
     const data = decisionRows(row, row.id, log);
     return data.length ? [client.routingDecision.createMany({ data })] : [];
@@ -148,13 +150,16 @@ async function routeCommitted(row: PresentableTransaction, localRate: string, { 
     throw withTransactionId(err as AppError, row.id);
   }
   const routed = { ...row, provider: cascade.provider, providerRef: cascade.providerRef, paymentFormUrl: cascade.paymentFormUrl, instructions: cascade.instructions as Prisma.JsonValue, attempts: cascade.attempts as unknown as Prisma.JsonValue };
-  await db().$transaction(async (tx) => {
-    await tx.transaction.update({
-      where: { id: row.id },
-      data: { provider: routed.provider, providerRef: routed.providerRef, paymentFormUrl: routed.paymentFormUrl, instructions: (cascade.instructions ?? undefined) as Prisma.InputJsonValue | undefined, attempts: cascade.attempts as unknown as Prisma.InputJsonValue, routingVersion: cascade.routingVersion ?? null },
+  // The route and the decision's rows in one statement (write-route.ts); in a transaction only
+  // when the caller writes more with them.
+  const write = { provider: routed.provider, providerRef: routed.providerRef, paymentFormUrl: routed.paymentFormUrl, instructions: cascade.instructions, attempts: cascade.attempts, routingVersion: cascade.routingVersion ?? null };
+  const decided = decisionRows(row, row.id, log);
+  const inTransaction = opts.inTransaction;
+  if (inTransaction) {
+    await db().$transaction(async (tx) => {
+      await writeRoute(row.id, write, decided, tx);
+      await inTransaction(tx);
     });
-    await Promise.all(decisions(tx));
-    await opts.inTransaction?.(tx);
-  });
+  } else await writeRoute(row.id, write, decided);
   return presentCreated(routed);
 }
