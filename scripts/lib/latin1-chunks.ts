@@ -23,7 +23,7 @@ type Range = [start: number, end: number, kind: "text" | "name"];
 const WIDE = /[^\u0000-\u00ff]/;
 const LINE_BREAKS = /[\u2028\u2029]/;
 
-/** Ranges of `source` where an escape means the same character, and those where it must not be used. */
+/** The stretches of `source` where an escape means the same character, in order (a tagged template's text is never one). */
 function escapableRanges(source: string, sourceType: "script" | "module"): Range[] {
   const ranges: Range[] = [];
   const ast = parse(source, {
@@ -35,30 +35,30 @@ function escapableRanges(source: string, sourceType: "script" | "module"): Range
       if (!LINE_BREAKS.test(text)) ranges.push([start, end, "text"]);
     },
   });
-  const walk = (node: unknown, inTag: boolean): void => {
+  const walk = (node: unknown): void => {
     if (!node || typeof node !== "object") return;
     if (Array.isArray(node)) {
-      for (const n of node) walk(n, inTag);
+      for (const n of node) walk(n);
       return;
     }
     const n = node as Node & Record<string, unknown>;
     if (typeof n.type !== "string") return;
     if (n.type === "TaggedTemplateExpression") {
-      walk(n.tag, false);
-      walk((n.quasi as Node & { expressions: Node[] }).expressions, false);
+      // The tag and the expressions inside the template; its text stays as written.
+      walk(n.tag);
+      walk((n.quasi as Node & { expressions: Node[] }).expressions);
       return;
     }
     if (n.type === "Literal" && (typeof n.value === "string" || n.regex)) ranges.push([n.start, n.end, "text"]);
     if (n.type === "Identifier" || n.type === "PrivateIdentifier") ranges.push([n.start, n.end, "name"]);
-    if (n.type === "TemplateElement" && !inTag) ranges.push([n.start, n.end, "text"]);
-    if (n.type === "JSXText") return; // not in a built server file; never escaped if it were
+    if (n.type === "TemplateElement") ranges.push([n.start, n.end, "text"]);
     for (const key of Object.keys(n)) {
       if (key === "type" || key === "start" || key === "end" || key === "loc" || key === "range") continue;
       const v = n[key];
-      if (v && typeof v === "object") walk(v, inTag);
+      if (v && typeof v === "object") walk(v);
     }
   };
-  walk(ast, false);
+  walk(ast);
   // Comments and tokens never overlap; a shorthand property ({ a }) visits its name twice.
   return ranges.sort((a, b) => a[0] - b[0]);
 }
