@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { deployMigrations, root } from "./lib/schema-engine.ts";
 import { scratchDatabase, type ScratchDatabase } from "./lib/scratch-database.ts";
-import { freePort } from "./lib/embedded-db.ts";
+import { freePorts } from "./lib/embedded-db.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp, type RunningServer } from "./lib/server.ts";
 import { startSimulatedProvider } from "./psp/simulator.ts";
@@ -95,14 +95,15 @@ async function main(): Promise<number> {
     }
     if (run("--api") || run("--e2e")) {
       await buildIfStale((s) => say(s));
+      // Every port of the run chosen at once, so that none is handed out twice (freePorts).
+      const [pagosurPort, andespayPort, rapidpayPort, custodyPort, port] = (await freePorts(5)) as [number, number, number, number, number];
       // The simulated upstream providers: separate HTTP services on loopback.
-      const providers = SIMULATED_PROVIDERS([await freePort(), await freePort(), await freePort()], ["sim-pagosur-secret", "sim-andespay-secret", "sim-rapidpay-secret"], ["sim-pagosur-notices", "sim-andespay-notices", "sim-rapidpay-notices"]);
+      const providers = SIMULATED_PROVIDERS([pagosurPort, andespayPort, rapidpayPort], ["sim-pagosur-secret", "sim-andespay-secret", "sim-rapidpay-secret"], ["sim-pagosur-notices", "sim-andespay-notices", "sim-rapidpay-notices"]);
       for (const p of providers) stops.push((await startSimulatedProvider(p)).stop);
-      const port = await freePort();
       // The simulated custody provider (crypto withdrawals), its own HTTP service as well. Its
       // notices go to the server; tests turn them on per transfer (a rule's `notify`), so the
       // status job's own path stays testable.
-      const custody = await startCustodySimulator({ secret: "sim-custody-secret-0123456789", noticeSecret: "sim-custody-notices-0123456789", noticeUrl: `http://127.0.0.1:${port}/api/v1/custody/notifications`, notify: false });
+      const custody = await startCustodySimulator({ port: custodyPort, secret: "sim-custody-secret-0123456789", noticeSecret: "sim-custody-notices-0123456789", noticeUrl: `http://127.0.0.1:${port}/api/v1/custody/notifications`, notify: false });
       stops.push(custody.close);
       // Sandbox delays ×0.01 (5 s -> 50 ms) and a 100 ms job tick keep timed flows fast.
       const serverEnv = { ...baseEnv, APP_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_FIXTURES: "1", TRUSTED_PROXIES: "127.0.0.1/32",

@@ -8,6 +8,25 @@ import type { PGlite as PGliteType } from "@electric-sql/pglite";
 
 export const EMBEDDED_MAX_CONNECTIONS = 8;
 
+/**
+ * `n` distinct free ports, all held at once while they are found: ports taken one by one
+ * (freePort) are free again as soon as each is returned, so the system may hand the same one to
+ * the next `listen(0)` before its owner binds it (the test server once found the custody
+ * simulator on its port).
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = Array.from({ length: n }, () => net.createServer());
+  try {
+    return await Promise.all(servers.map((srv) => new Promise<number>((resolve, reject) => {
+      srv.unref();
+      srv.on("error", reject);
+      srv.listen(0, "127.0.0.1", () => resolve((srv.address() as net.AddressInfo).port));
+    })));
+  } finally {
+    await Promise.all(servers.map((srv) => new Promise<void>((resolve) => (srv.listening ? srv.close(() => resolve()) : resolve()))));
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
