@@ -20,6 +20,7 @@ import { buildIfStale } from "./lib/build.ts";
 import { startNext, waitForHttp } from "./lib/server.ts";
 import { scratchDatabase } from "./lib/scratch-database.ts";
 import { rawNodeRate } from "./lib/bench-raw.ts";
+import { meter, perRequest } from "./lib/bench-cpu.ts";
 
 const { values } = parseArgs({ options: { events: { type: "string", default: "10000" }, rounds: { type: "string", default: "3" } } });
 const total = Number(values.events);
@@ -62,7 +63,9 @@ async function main() {
   await deployMigrations(databaseUrl);
   await buildIfStale();
   const server = startNext({ port, stdio: "ignore", env: { DATABASE_URL: databaseUrl, APP_URL: `http://127.0.0.1:${port}`, JOBS_TICK_MS: "50", LOG_LEVEL: "warn", APP_ENV: "test" } });
-  const db = new pg.Client(parseDatabaseUrl(databaseUrl));
+  // Named, so the CPU counted as the server's database work leaves out this process's count reads.
+  const db = new pg.Client({ ...parseDatabaseUrl(databaseUrl), application_name: "bench-webhooks" });
+  const counters = meter(databaseUrl, () => server.child.pid, { not: "bench-webhooks" });
   try {
     await waitForHttp(`${server.url}/api/v1/ping`);
     process.env.DATABASE_URL = databaseUrl;
@@ -82,10 +85,13 @@ async function main() {
          FROM generate_series(1, $2::int) g`,
         [merchantId, n, prefix],
       );
+    // WAL written (the whole cluster's: nothing else writes during a round) and the share of the
+    // deliveries' row updates that stayed on their page (HOT: no index entry written).
+    const wal = async () => {
+      const r = (await db.query(`SELECT pg_current_wal_lsn() - '0/0'::pg_lsn AS lsn, n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`)).rows[0];
+      return { lsn: Number(r.lsn), updates: Number(r.updates), hot: Number(r.hot) };
+    };
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    // Transactions committed in the bench's database (every connection's: the server's claims and
-    // outcome writes, fan-out, and this process's few count reads).
-    const commits = async () => Number((await db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0].xact_commit);
     // A new merchant and subscription to the fast receiver; writes `n` events and waits until they
     // are all recorded delivered.
     const scenario = async (label: string, n: number) => {
@@ -94,7 +100,11 @@ async function main() {
       const loadBefore = load();
       const sockets = fast.sockets;
       const slowOpen = slow.open;
-      const commitsBefore = await commits();
+      // Commits (every connection's: the server's claims and outcome writes, fan-out, and this
+      // process's few count reads) and CPU of the server's process tree and of its backends: on a
+      // shared machine the rate follows the neighbours' load, CPU a delivery far less.
+      const before = await counters();
+      const walBefore = await wal();
       const started = Date.now();
       await insertEvents(m.merchantId, `evt_bench_${label}_`, n);
       let done = 0;
@@ -106,7 +116,11 @@ async function main() {
       const seconds = (Date.now() - started) / 1000;
       // pg_stat_database is updated when a backend reports (at most every 0.5-1 s): read it once it settled.
       await sleep(1_100);
-      return { seconds, rate: n / seconds, loadBefore, loadAfter: load(), connections: fast.sockets - sockets, slowOpen, commits: (await commits()) - commitsBefore };
+      const walAfter = await wal();
+      return {
+        seconds, rate: n / seconds, loadBefore, loadAfter: load(), connections: fast.sockets - sockets, slowOpen, ...perRequest(before, await counters(), n),
+        walBytes: (walAfter.lsn - walBefore.lsn) / n, hot: (walAfter.hot - walBefore.hot) / Math.max(1, walAfter.updates - walBefore.updates),
+      };
     };
 
     // The slow subscription's backlog: deliveries written as fan-out would have, parked (not due).
@@ -143,22 +157,32 @@ async function main() {
     };
 
     await scenario("warmup", Math.min(total, 2_000));
+    // Statistics, as a running database's autovacuum would have them. The scratch database was
+    // empty when the server started, and the plans its statements settled on then (a named
+    // statement keeps a generic plan after five runs) held until the first autoanalyze, up to a
+    // minute or more later: the claim's plan, made while events was empty, read every event for
+    // each row it leased, and on a slow machine some rounds fell to 130-900 deliveries/s with
+    // PostgreSQL at 1,500-3,600 µs a delivery. ANALYZE invalidates them; they are planned again
+    // on the tables as they are.
+    await db.query("ANALYZE");
     const alone: Awaited<ReturnType<typeof scenario>>[] = [];
     const beside: typeof alone = [];
     const changes: number[] = [];
+    const cost = (r: { commits: number; serverUs: number; dbUs: number; walBytes: number; hot: number }) =>
+      `${r.commits.toFixed(3)} commits, ${(r.walBytes / 1024).toFixed(1)} KiB of WAL (${Math.round(r.hot * 100)} % of row updates HOT) and CPU ${Math.round(r.serverUs)} µs server + ${Math.round(r.dbUs)} µs PostgreSQL a delivery`;
     const pct = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)} %`;
     console.log("");
     for (let i = 1; i <= rounds; i++) {
       const a = await scenario(`alone${i}`, total);
       alone.push(a);
-      console.log(`round ${i}. 1. fast receiver alone: ${total.toLocaleString("en")} deliveries in ${a.seconds.toFixed(1)} s: ${Math.round(a.rate).toLocaleString("en")} deliveries/s over ${a.connections} new connections, ${(a.commits / total).toFixed(3)} commits a delivery (load average ${a.loadBefore} -> ${a.loadAfter})`);
+      console.log(`round ${i}. 1. fast receiver alone: ${total.toLocaleString("en")} deliveries in ${a.seconds.toFixed(1)} s: ${Math.round(a.rate).toLocaleString("en")} deliveries/s over ${a.connections} new connections, ${cost(a)} (load average ${a.loadBefore} -> ${a.loadAfter})`);
       await unpark();
       const b = await scenario(`beside${i}`, total);
       beside.push(b);
       await park();
       const change = ((b.rate - a.rate) / a.rate) * 100;
       changes.push(change);
-      console.log(`round ${i}. 2. fast receiver beside a receiver that answers after 2 s (holding ${b.slowOpen} requests open): ${Math.round(b.rate).toLocaleString("en")} deliveries/s (${pct(change)} against 1.), ${(b.commits / total).toFixed(3)} commits a delivery (load average ${b.loadBefore} -> ${b.loadAfter})`);
+      console.log(`round ${i}. 2. fast receiver beside a receiver that answers after 2 s (holding ${b.slowOpen} requests open): ${Math.round(b.rate).toLocaleString("en")} deliveries/s (${pct(change)} against 1.), ${cost(b)} (load average ${b.loadBefore} -> ${b.loadAfter})`);
     }
     const median = (xs: number[]) => {
       const s = [...xs].sort((x, y) => x - y);
@@ -169,8 +193,9 @@ async function main() {
     // The machine's kind: the runtime's ceiling here, measured after the rounds on the same cores.
     const raw = await rawNodeRate();
     console.log(`\nraw node:http on this machine (a JSON constant, 50 connections): ${raw.toLocaleString("en")} requests/s; load average ${load()}`);
-    console.log(`1. fast receiver alone: median ${Math.round(ma).toLocaleString("en")} deliveries/s over ${rounds} rounds`);
-    console.log(`2. fast receiver beside a receiver that answers after 2 s: median ${Math.round(mb).toLocaleString("en")} deliveries/s (${pct(((mb - ma) / ma) * 100)} against 1.; median of the rounds' changes ${pct(median(changes))}, rounds ${changes.map(pct).join(", ")}); the slow one got ${slow.received.toLocaleString("en")} requests over ${slow.sockets} connections`);
+    const cpu = (rs: typeof alone) => `CPU a delivery (medians) ${Math.round(median(rs.map((r) => r.serverUs)))} µs server + ${Math.round(median(rs.map((r) => r.dbUs)))} µs PostgreSQL`;
+    console.log(`1. fast receiver alone: median ${Math.round(ma).toLocaleString("en")} deliveries/s over ${rounds} rounds; ${cpu(alone)}`);
+    console.log(`2. fast receiver beside a receiver that answers after 2 s: median ${Math.round(mb).toLocaleString("en")} deliveries/s (${pct(((mb - ma) / ma) * 100)} against 1.; median of the rounds' changes ${pct(median(changes))}, rounds ${changes.map(pct).join(", ")}); ${cpu(beside)}; the slow one got ${slow.received.toLocaleString("en")} requests over ${slow.sockets} connections`);
     const { db: prisma } = await import("../lib/platform/db.ts");
     await prisma().$disconnect();
   } finally {

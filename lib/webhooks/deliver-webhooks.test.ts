@@ -1,5 +1,6 @@
 // The delivery pipeline against the test database and real HTTP receivers on loopback: the
-// per-subscription cap, exactly-once claims across two runners, a lease abandoned by a crash,
+// per-subscription cap, a known subscription's claim that no other backlog stands in front of,
+// discovery of the others, exactly-once claims across two runners, a lease abandoned by a crash,
 // keep-alive reuse (a reset pooled connection sent again on a fresh one), and a failed attempt's
 // retry as before. No sleeps: conditions with deadlines.
 import { test, after } from "node:test";
@@ -13,6 +14,7 @@ import { config } from "@/lib/platform/config";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { closeAgents } from "@/lib/webhooks/agents";
 import { createDeliverer } from "@/lib/webhooks/delivery-pipeline";
+import { claimDeliveries } from "@/lib/webhooks/claim-deliveries";
 import { leaseMs, RETRY_SCHEDULE_SECONDS } from "@/lib/webhooks/delivery-schedule";
 
 type Receiver = { url: string; ids: string[]; sockets: number; open: number; maxOpen: number; answered: number; release: () => void; close: () => Promise<void> };
@@ -222,4 +224,29 @@ test("a failed attempt is recorded in the batch write and scheduled by the retry
   } finally {
     await rcv.close();
   }
+});
+
+test("a known subscription is claimed from its own rows: an older backlog of another with one free slot does not fill the claim", async () => {
+  // The backlog is written first, so every one of its rows is due before any of the other's.
+  const backlog = await subscriptionWith("http://127.0.0.1:9/never", 300);
+  const other = await subscriptionWith("http://127.0.0.1:9/never", 30);
+  const known = new Map([[backlog, { held: 7, cap: 8 }], [other, { held: 0, cap: 8 }]]);
+  const rows = await claimDeliveries(10, known, 8, false, { subscriptionIds: [backlog, other] });
+  const bySub = (id: string) => rows.filter((r) => r.subscription_id === id).length;
+  // One scan of every due row in next-attempt order (the claim before) read the backlog's rows
+  // first: its one free slot took one, and the other subscription got none of this claim.
+  assert.equal(bySub(backlog), 1, "the backlog takes only the room it has");
+  assert.equal(bySub(other), 8, "the other takes its whole room in the same claim");
+  const [leased] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = ANY($1::text[]) AND locked_until > now()`, [[backlog, other]]);
+  assert.equal(leased?.n, 9, "only the rows taken are leased");
+});
+
+test("a subscription this process does not know is claimed only by a discovering claim, up to the cap", async () => {
+  const sub = await subscriptionWith("http://127.0.0.1:9/never", 20);
+  assert.equal((await claimDeliveries(10, new Map(), 4, false, { subscriptionIds: [sub] })).length, 0);
+  const found = await claimDeliveries(10, new Map(), 4, true, { subscriptionIds: [sub] });
+  assert.equal(found.length, 4);
+  assert.ok(found.every((r) => r.subscription_id === sub && r.body !== null && r.url.endsWith("/never")));
+  // Known now, with room for 4 more: its own rows, no discovery needed.
+  assert.equal((await claimDeliveries(10, new Map([[sub, { held: 4, cap: 8 }]]), 4, false, { subscriptionIds: [sub] })).length, 4);
 });

@@ -13,6 +13,9 @@ import { deliveryLanes, type LaneJob } from "@/lib/webhooks/delivery-lanes";
 
 // Answers to wait for between two claims when the last one came back short.
 const REFILL_BATCH = 32;
+// How often a claim also looks for due rows of subscriptions this process does not know (rows
+// fanned out or retried by another instance); its own fan-out and a wake look at once.
+const DISCOVER_MS = 250;
 
 export type DeliveryRun = {
   /** Rows per claim statement. */
@@ -42,9 +45,6 @@ export type Deliverer = {
 export function createDeliverer(limits: { concurrency?: number; perSubscription?: number; tickMs?: number } = {}): Deliverer {
   const concurrency = () => limits.concurrency ?? config().WEBHOOK_CONCURRENCY;
   const perSubscription = () => limits.perSubscription ?? config().WEBHOOK_SUBSCRIPTION_CONCURRENCY;
-  // A subscription holds at most its cap in flight and as many again claimed and waiting here, so
-  // a freed slot is refilled without waiting for the next claim statement.
-  const heldCap = () => perSubscription() * 2;
   let stopped = false;
   let waiters: (() => void)[] = [];
   let poked = false;
@@ -76,16 +76,26 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
     let more = false;
     let lastFanOut = 0;
     let fanOutFound = true;
+    let lastDiscovery = 0;
+    let fannedOut = false;
+    // When the last claim went out (a discovering claim leaves lastDiscovery equal to it).
+    let claimStarted = -1;
     while (!stopped) {
       // Room for a process's worth in flight and as much again waiting.
       const wanted = Math.min(concurrency() * 2 - lanes.inFlight - lanes.queued, limit);
       let claimed = 0;
       if (wanted > 0) {
+        const discover = lastDiscovery === 0 || woken || fannedOut || Date.now() - lastDiscovery >= DISCOVER_MS;
+        claimStarted = Date.now();
+        if (discover) {
+          lastDiscovery = claimStarted;
+          fannedOut = false;
+        }
         poked = false;
         woken = false;
         drainedAtClaim = lanes.drained;
         const claimedAt = Date.now();
-        const rows = await claimDeliveries(wanted, lanes.held(), heldCap(), opts);
+        const rows = await claimDeliveries(wanted, lanes.holdings(), lanes.capFor(undefined), discover, opts);
         claimed = rows.length;
         attempted += claimed;
         for (const d of rows) {
@@ -108,14 +118,24 @@ export function createDeliverer(limits: { concurrency?: number; perSubscription?
         if (claimed < wanted && opts.fanOut !== false && (woken || fanOutFound || Date.now() - lastFanOut >= Math.min(250, config().JOBS_TICK_MS))) {
           lastFanOut = Date.now();
           fanOutFound = (await fanOutEvents({ limit: 1_000 })) > 0;
-          if (fanOutFound) continue;
+          if (fanOutFound) {
+            fannedOut = true;
+            continue;
+          }
         }
       }
       if (Date.now() - started > budgetMs) {
         more = true;
         break;
       }
-      if (claimed === 0 && mine.size === 0) break;
+      if (claimed === 0 && mine.size === 0) {
+        // Nothing of the known subscriptions is due: look at every other's before the run ends.
+        if (lastDiscovery !== claimStarted) {
+          lastDiscovery = 0;
+          continue;
+        }
+        break;
+      }
       if (claimed === wanted && lanes.inFlight + lanes.queued < concurrency() * 2) continue;
       // Nothing more can be taken now. The next claim waits for a batch's worth of answers (rows
       // already claimed keep the slots busy meanwhile: a claim per answer would mostly re-read the
