@@ -62,9 +62,9 @@ export function deliveryLanes(o: { concurrency: () => number; perSubscription: (
   const fast = (sub: string | undefined) => sub !== undefined && (paces.get(sub) ?? Infinity) < FAST_ANSWER_MS;
   const capFor = (sub: string | undefined) => perSubscription() * (fast(sub) ? 4 : 2);
   // Fewer rows waiting than a subscription's slots (two slots' worth for a fast one): room for a
-  // claim's worth, and its slots would run dry within a round of answers. A claim that waited for none left waiting (the rule before)
-  // came back, on a loaded machine, after the last of a fast receiver's requests were answered:
-  // its slots sat empty for a claim's round trip on every refill.
+  // claim's worth, and its slots would run dry within a round of answers. A claim that waited for
+  // none left waiting (the rule before) came back, on a loaded machine, after the last of a fast
+  // receiver's requests were answered: its slots sat empty for a claim's round trip on every refill.
   const low = (sub: string) => (waiting.get(sub)?.length ?? 0) < perSubscription() * (fast(sub) ? 2 : 1);
   // Subscriptions by their last answer, the latest last (RECENT_KNOWN of them).
   const recent = new Set<string>();
